@@ -1,0 +1,241 @@
+"""The PettingZoo AEC base class every dugout ruleset builds on.
+
+It does, once for all rulesets, what a two-manager baseball game needs from the AEC
+API: it takes the acting manager from the engine's pending decision (a manager may
+decide several times in a row), hands out observations with action masks, handles
+illegal actions (raise in ``raw_env()``, lose the game in ``env()``), dead steps
+after the game ends, and the +1 / -1 reward at the end (0 each for a game truncated
+by ``max_innings``).
+
+A ruleset subclass provides:
+
+* ``ACTION_MEANINGS``: one label per action index;
+* ``OBS``: an :class:`~dugout.envs.core.observation.ObservationSpec`;
+* ``_new_game(seed)``: a fresh engine state whose ``pending`` is the first decision;
+* ``_apply(action)``: the engine's step, run until the next decision or the end;
+* ``_encode(seat)``: the observation vector for a seat;
+* ``_option_labels(decision)``: what each legal action means for this decision;
+* ``_render_text()`` and ``_final_info()``.
+
+The engine state must expose ``pending`` (a :class:`Decision` or ``None``), ``over``,
+``winner`` (0, 1 or ``None``), ``truncated`` and ``score`` (away, home).
+"""
+
+from __future__ import annotations
+
+import secrets
+import warnings
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .decisions import Decision, action_mask
+from .errors import IllegalActionError, OptionError
+from .observation import ObservationSpec
+
+__all__ = ["BaseballAECEnv", "AGENTS"]
+
+AGENTS = ("away", "home")
+
+
+class BaseballAECEnv(AECEnv):
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "dugout_base",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+    ACTION_MEANINGS: ClassVar[tuple[str, ...]] = ()
+    OBS: ClassVar[ObservationSpec]
+
+    def __init__(self, render_mode: str | None = None, illegal_action: str = "raise"):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(
+                f"{self.metadata['name']}: render_mode must be one of "
+                f"{self.metadata['render_modes']} or None, got {render_mode!r}")
+        if illegal_action not in ("raise", "lose"):
+            raise OptionError(
+                f"{self.metadata['name']}: illegal_action must be 'raise' or 'lose', "
+                f"got {illegal_action!r}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.possible_agents = list(AGENTS)
+        n = len(self.ACTION_MEANINGS)
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(-np.inf, np.inf, (self.OBS.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self._info_cache: dict[Decision, dict[str, Any]] = {}
+        self.state_ = None
+
+    # -- spaces ---------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def get_action_meanings(self) -> list[str]:
+        return list(self.ACTION_MEANINGS)
+
+    # -- the game ---------------------------------------------------------------------
+    @property
+    def game(self):
+        """The engine state (clone it before changing it from outside)."""
+        return self.state_
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if options:
+            # PettingZoo's api_test passes a dummy dict here, so this warns rather than raises.
+            warnings.warn(
+                f"{self.metadata['name']}: reset() ignores options {sorted(options)}; rule "
+                f"options go to the environment constructor", stacklevel=2)
+        if seed is None:
+            seed = secrets.randbits(63)
+        self.state_ = self._new_game(seed)
+        self._start()
+
+    def restore(self, state) -> None:
+        """Continue from an engine state (a ``clone()`` or ``from_dict()`` of one)."""
+        self.state_ = state
+        self._start()
+
+    def _start(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        if self.state_.over:
+            self.agent_selection = self.agents[0]
+            self._finish()
+        else:
+            self._select()
+
+    def _select(self) -> None:
+        decision = self.state_.pending
+        agent = AGENTS[decision.actor]
+        self.agent_selection = agent
+        infos = self.infos
+        for a in infos:
+            infos[a] = {}
+        info = self._info_cache.get(decision)
+        if info is None:
+            labels = self._option_labels(decision)
+            info = {"decision": {"kind": decision.kind, "subject": decision.subject,
+                                 "options": {a: labels[a] for a in decision.legal}}}
+            self._info_cache[decision] = info
+        infos[agent] = info
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.state_
+        decision = state.pending
+        n = len(self.ACTION_MEANINGS)
+        if decision is not None and AGENTS[decision.actor] == agent and not state.over:
+            mask = action_mask(n, decision.legal)
+        else:
+            mask = np.zeros(n, dtype=np.int8)
+        return {"observation": self._encode(AGENTS.index(agent)), "action_mask": mask}
+
+    def action_mask(self) -> np.ndarray:
+        """The acting agent's mask (sb3-contrib's name for it)."""
+        return self.observe(self.agent_selection)["action_mask"]
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        decision = self.state_.pending
+        if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
+                or int(action) not in decision.legal:
+            self._illegal(agent, decision, action)
+            return
+        self._cumulative_rewards[agent] = 0
+        self._apply(int(action))
+        if self.state_.over:
+            self._finish()
+        else:
+            self._select()
+        if self.render_mode == "human":
+            self.render()
+
+    def _illegal(self, agent: str, decision: Decision, action) -> None:
+        labels = self._option_labels(decision)
+        legal = ", ".join(f"{a} ({labels[a]})" for a in decision.legal)
+        shown = action
+        if isinstance(action, (int, np.integer)) and 0 <= int(action) < len(self.ACTION_MEANINGS):
+            shown = f"{int(action)} ({self.ACTION_MEANINGS[int(action)]})"
+        reason = (f"{agent} played illegal action {shown} at a {decision.kind!r} decision; "
+                  f"legal actions: {legal}")
+        if self.illegal_action == "raise":
+            raise IllegalActionError(reason)
+        # PettingZoo classic convention: the offender gets -1, the game ends.
+        self._cumulative_rewards[agent] = 0
+        self.rewards = {a: 0 for a in self.agents}
+        self.rewards[agent] = -1
+        self.terminations = {a: True for a in self.agents}
+        self.infos = {a: {"illegal_action": {"agent": agent, "action": action, "reason": reason}}
+                      for a in self.agents}
+        self._accumulate_rewards()
+        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+
+    def _finish(self) -> None:
+        state = self.state_
+        final = self._final_info()
+        if state.truncated or state.winner is None:
+            self.rewards = {a: 0 for a in self.agents}
+            self.truncations = {a: True for a in self.agents}
+        else:
+            winner = AGENTS[state.winner]
+            self.rewards = {a: (1 if a == winner else -1) for a in self.agents}
+            self.terminations = {a: True for a in self.agents}
+        self.infos = {a: dict(final) for a in self.agents}
+        self._accumulate_rewards()
+        # the manager who did not make the last move is asked first
+        last = self.agent_selection
+        self.agent_selection = AGENTS[1 - AGENTS.index(last)] if last in AGENTS else AGENTS[0]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        if self.state_ is None:
+            raise RuntimeError("render() called before reset()")
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- hooks ------------------------------------------------------------------------
+    def _new_game(self, seed: int):
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _encode(self, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _option_labels(self, decision: Decision) -> dict[int, str]:
+        raise NotImplementedError
+
+    def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def _final_info(self) -> dict[str, Any]:
+        state = self.state_
+        return {"score": {"away": state.score[0], "home": state.score[1]},
+                "winner": None if state.winner is None else AGENTS[state.winner]}

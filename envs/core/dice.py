@@ -1,0 +1,234 @@
+"""Seeded dice with common random numbers, and scripted dice for tests.
+
+Every roll is a pure function of four things: the game seed, the *stream* the engine
+is in (for baseball games: the half-inning and the plate appearance within it), the
+*purpose* of the roll ("at_bat", "steal", ...) and how many rolls of that purpose the
+stream has already made. Nothing else feeds it, so two managers playing the same seed
+see the same dice for the same plate appearance even after their earlier decisions
+differ (common random numbers: the evaluation harness compares managers on fewer
+games that way).
+
+The generator is counter based: a SplitMix64 hash of the key, in the spirit of
+Philox and Threefry. Its whole state is the seed, the stream key and a few counters,
+so it copies and round-trips through JSON for free. A die is ``value % sides`` of a
+64-bit hash; the modulo bias is below 1e-18.
+
+Tests replace :class:`Dice` with :class:`ScriptedDice`, which hands out the rolls
+it was given, in order, and checks their purpose when the script names one.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["Dice", "ScriptedDice", "DiceScriptError", "make_dice"]
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's output function: a bijective, well-avalanching 64-bit hash."""
+    z = (z + _GOLDEN) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+_PURPOSE_CODES: dict[str, int] = {}
+
+
+def _purpose_code(purpose: str) -> int:
+    """A stable integer for a purpose name (Python's own str hash changes per process)."""
+    code = _PURPOSE_CODES.get(purpose)
+    if code is None:
+        if not isinstance(purpose, str) or not purpose:
+            raise ValueError(f"dice purpose must be a non-empty string, got {purpose!r}")
+        code = _mix64(zlib.crc32(purpose.encode("utf-8")))
+        _PURPOSE_CODES[purpose] = code
+    return code
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"dice seed must be an int, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"dice seed must be non-negative, got {seed}")
+    return seed & _MASK64
+
+
+class Dice:
+    """Keyed dice: ``roll(purpose)`` depends only on (seed, stream, purpose, draw count).
+
+    >>> d = Dice(seed=7)
+    >>> d.set_stream(0, 0)          # top of the 1st, first plate appearance
+    >>> a = d.roll("at_bat", dice=2)
+    >>> d.set_stream(0, 0)
+    >>> a == d.roll("at_bat", dice=2)
+    True
+    """
+
+    scripted = False
+
+    __slots__ = ("seed", "stream", "_stream_hash", "_draws")
+
+    def __init__(self, seed: int, stream: Sequence[int] = ()):
+        self.seed = _check_seed(seed)
+        self._draws: dict[str, int] = {}
+        self.set_stream(*stream)
+
+    def set_stream(self, *key: int) -> None:
+        """Enter a new stream (e.g. ``half_inning, plate_appearance``); resets draw counts."""
+        h = _mix64(self.seed)
+        for k in key:
+            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                raise ValueError(f"stream keys must be non-negative ints, got {key!r}")
+            h = _mix64(h ^ k)
+        self.stream = tuple(key)
+        self._stream_hash = h
+        self._draws = {}
+
+    def _draw(self, purpose: str) -> int:
+        n = self._draws.get(purpose, 0)
+        self._draws[purpose] = n + 1
+        return _mix64(_mix64(self._stream_hash ^ _purpose_code(purpose)) + n)
+
+    def randbelow(self, purpose: str, n: int) -> int:
+        """A uniform integer in ``[0, n)`` from the stream's next draw for ``purpose``."""
+        if n <= 0:
+            raise ValueError(f"randbelow needs n >= 1, got {n}")
+        return self._draw(purpose) % n
+
+    def roll(self, purpose: str, dice: int = 1, sides: int = 6) -> int:
+        """The total of ``dice`` fair dice with ``sides`` faces each."""
+        total = dice
+        for _ in range(dice):
+            total += self._draw(purpose) % sides
+        return total
+
+    def shuffle(self, purpose: str, items: Iterable[Any]) -> list[Any]:
+        """A new list with ``items`` in a uniformly random order (Fisher-Yates)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(purpose, i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    # -- copying and saving ---------------------------------------------------------
+    def clone(self) -> Dice:
+        new = Dice.__new__(Dice)
+        new.seed = self.seed
+        new.stream = self.stream
+        new._stream_hash = self._stream_hash
+        new._draws = dict(self._draws)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "keyed", "seed": self.seed, "stream": list(self.stream),
+                "draws": dict(self._draws)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Dice:
+        new = cls(data["seed"], data["stream"])
+        new._draws = {str(k): int(v) for k, v in data["draws"].items()}
+        return new
+
+
+class DiceScriptError(RuntimeError):
+    """A scripted roll was missing, out of range, or made for another purpose."""
+
+
+class ScriptedDice:
+    """Dice that hand out prepared totals, for replaying a rulebook example exactly.
+
+    Each entry is either a total (``7``) or ``(purpose, total)``; a named purpose is
+    checked against the roll the engine asks for, so a script that drifts from the
+    game fails at the first wrong roll instead of silently playing another game.
+
+    >>> d = ScriptedDice([("at_bat", 5), 3])
+    >>> d.roll("at_bat", dice=2), d.roll("steal")
+    (5, 3)
+    """
+
+    scripted = True
+
+    def __init__(self, rolls: Iterable[int | tuple[str, int]]):
+        self.script: list[tuple[str | None, int]] = []
+        for i, entry in enumerate(rolls):
+            if isinstance(entry, tuple):
+                if len(entry) != 2:
+                    raise DiceScriptError(f"script entry {i} must be (purpose, total), got {entry!r}")
+                purpose, total = entry
+            else:
+                purpose, total = None, entry
+            if isinstance(total, bool) or not isinstance(total, int):
+                raise DiceScriptError(f"script entry {i}: total must be an int, got {total!r}")
+            self.script.append((purpose, total))
+        self.position = 0
+        self.stream: tuple[int, ...] = ()
+        self.log: list[tuple[str, int]] = []
+
+    @property
+    def remaining(self) -> int:
+        return len(self.script) - self.position
+
+    def set_stream(self, *key: int) -> None:
+        self.stream = tuple(key)
+
+    def _next(self, purpose: str, low: int, high: int) -> int:
+        if self.position >= len(self.script):
+            raise DiceScriptError(
+                f"scripted dice ran out: the game asked for a {purpose!r} roll after "
+                f"{len(self.script)} scripted rolls")
+        want, total = self.script[self.position]
+        if want is not None and want != purpose:
+            raise DiceScriptError(
+                f"scripted roll {self.position} is for {want!r} but the game asked for "
+                f"a {purpose!r} roll")
+        if not low <= total <= high:
+            raise DiceScriptError(
+                f"scripted roll {self.position} ({purpose!r}) is {total}, outside {low}..{high}")
+        self.position += 1
+        self.log.append((purpose, total))
+        return total
+
+    def roll(self, purpose: str, dice: int = 1, sides: int = 6) -> int:
+        return self._next(purpose, dice, dice * sides)
+
+    def randbelow(self, purpose: str, n: int) -> int:
+        return self._next(purpose, 0, n - 1)
+
+    def shuffle(self, purpose: str, items: Iterable[Any]) -> list[Any]:
+        """Scripted shuffles keep the given order: tests stack the deck themselves."""
+        return list(items)
+
+    def clone(self) -> ScriptedDice:
+        new = ScriptedDice([])
+        new.script = list(self.script)
+        new.position = self.position
+        new.stream = self.stream
+        new.log = list(self.log)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "scripted", "script": [list(e) for e in self.script],
+                "position": self.position, "stream": list(self.stream)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ScriptedDice:
+        new = cls([(p, t) if p is not None else t for p, t in data["script"]])
+        new.position = int(data["position"])
+        new.stream = tuple(data["stream"])
+        return new
+
+
+def make_dice(data: dict[str, Any]) -> Dice | ScriptedDice:
+    """Rebuild dice saved with ``to_dict``."""
+    kind = data.get("type")
+    if kind == "keyed":
+        return Dice.from_dict(data)
+    if kind == "scripted":
+        return ScriptedDice.from_dict(data)
+    raise ValueError(f"unknown dice type {kind!r} in saved game (expected 'keyed' or 'scripted')")

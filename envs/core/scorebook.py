@@ -1,0 +1,323 @@
+"""The play log and the box score, rendered like the That's Baseball scorecard.
+
+Plays are stored as small tuples (who, what, the roll, the bases before and after)
+and turned into words only when someone reads them, so keeping score costs the
+engine almost nothing per plate appearance.
+
+Counting follows official scoring: walks, hit batsmen and sacrifice flies are plate
+appearances but not at-bats; runs that score on an error, a double play, a steal or a
+pickoff error earn no RBI (the engine decides, and passes ``rbi``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Hashable, NamedTuple, Sequence
+
+from .bases import BASE_NAMES, Bases
+from .scoreboard import Scoreboard
+
+__all__ = [
+    "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
+    "STRIKEOUT", "FLY_OUT", "GROUND_OUT", "REACHED_ON_ERROR", "DOUBLE_PLAY", "SACRIFICE_FLY",
+    "BattingLine", "BoxScore", "Play", "PlayLog", "ordinal",
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a plate appearance comes to, for the scorecard and the counting stats."""
+    code: str             # scorecard mark: "1B", "BB", "GO", ...
+    verb: str             # play-by-play: "singled", "walked", ...
+    bases: int = 0        # bases the hit is worth; 0 = not a hit
+    at_bat: bool = True
+    walk: bool = False
+    hbp: bool = False
+    strikeout: bool = False
+    sacrifice_fly: bool = False
+
+
+SINGLE = Outcome("1B", "singled", bases=1)
+DOUBLE = Outcome("2B", "hit a double", bases=2)
+TRIPLE = Outcome("3B", "hit a triple", bases=3)
+HOME_RUN = Outcome("HR", "homered", bases=4)
+WALK = Outcome("BB", "walked", at_bat=False, walk=True)
+HIT_BY_PITCH = Outcome("HBP", "was hit by a pitch", at_bat=False, hbp=True)
+STRIKEOUT = Outcome("SO", "struck out", strikeout=True)
+FLY_OUT = Outcome("FO", "flied out")
+GROUND_OUT = Outcome("GO", "grounded out")
+REACHED_ON_ERROR = Outcome("E", "reached on an error")
+DOUBLE_PLAY = Outcome("DP", "grounded into a double play")
+SACRIFICE_FLY = Outcome("SF", "hit a sacrifice fly", at_bat=False, sacrifice_fly=True)
+
+OUTCOMES: dict[str, Outcome] = {o.code: o for o in (
+    SINGLE, DOUBLE, TRIPLE, HOME_RUN, WALK, HIT_BY_PITCH, STRIKEOUT, FLY_OUT, GROUND_OUT,
+    REACHED_ON_ERROR, DOUBLE_PLAY, SACRIFICE_FLY)}
+
+STAT_COLUMNS = ("AB", "H", "R", "RBI", "BB", "SO", "SB", "2B", "3B", "HR")
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class BattingLine:
+    """One batter's row of the scorecard."""
+
+    __slots__ = ("name", "label", "pa", "ab", "h", "r", "rbi", "bb", "hbp", "so", "sb", "cs",
+                 "sf", "doubles", "triples", "hr", "marks")
+    COUNTERS = ("pa", "ab", "h", "r", "rbi", "bb", "hbp", "so", "sb", "cs", "sf",
+                "doubles", "triples", "hr")
+
+    def __init__(self, name: str, label: str = ""):
+        self.name = name
+        self.label = label
+        for c in self.COUNTERS:
+            setattr(self, c, 0)
+        self.marks: list[tuple[int, str]] = []      # (inning, scorecard code)
+
+    def stats(self) -> dict[str, int]:
+        return {"AB": self.ab, "H": self.h, "R": self.r, "RBI": self.rbi, "BB": self.bb,
+                "SO": self.so, "SB": self.sb, "2B": self.doubles, "3B": self.triples,
+                "HR": self.hr}
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {s: getattr(self, s) for s in self.__slots__}
+        d["marks"] = [list(m) for m in self.marks]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BattingLine:
+        new = cls(d["name"], d["label"])
+        for c in cls.COUNTERS:
+            setattr(new, c, int(d[c]))
+        new.marks = [(int(i), str(code)) for i, code in d["marks"]]
+        return new
+
+    def clone(self) -> BattingLine:
+        new = BattingLine.__new__(BattingLine)
+        for s in self.__slots__:
+            setattr(new, s, getattr(self, s))
+        new.marks = list(self.marks)
+        return new
+
+
+class BoxScore:
+    """Both teams' batting lines, hits and errors; the runs come from the scoreboard."""
+
+    def __init__(self, team_names: Sequence[str], lineups: Sequence[Sequence[tuple[str, str]]]):
+        self.team_names = list(team_names)
+        self.lines = [[BattingLine(name, label) for name, label in lineup] for lineup in lineups]
+        self.hits = [0, 0]
+        self.errors = [0, 0]
+
+    # -- recording -----------------------------------------------------------------
+    def plate_appearance(self, team: int, slot: int, inning: int, outcome: Outcome,
+                         rbi: int = 0) -> None:
+        line = self.lines[team][slot]
+        line.pa += 1
+        line.marks.append((inning, outcome.code))
+        line.rbi += rbi
+        if outcome.at_bat:
+            line.ab += 1
+        if outcome.bases:
+            line.h += 1
+            self.hits[team] += 1
+            if outcome.bases == 2:
+                line.doubles += 1
+            elif outcome.bases == 3:
+                line.triples += 1
+            elif outcome.bases == 4:
+                line.hr += 1
+        elif outcome.walk:
+            line.bb += 1
+        elif outcome.hbp:
+            line.hbp += 1
+        elif outcome.strikeout:
+            line.so += 1
+        elif outcome.sacrifice_fly:
+            line.sf += 1
+
+    def runs_scored(self, team: int, runners: Sequence[int]) -> None:
+        lines = self.lines[team]
+        for slot in runners:
+            lines[slot].r += 1
+
+    def stolen_base(self, team: int, slot: int) -> None:
+        self.lines[team][slot].sb += 1
+
+    def caught_stealing(self, team: int, slot: int) -> None:
+        self.lines[team][slot].cs += 1
+
+    def error(self, fielding_team: int) -> None:
+        self.errors[fielding_team] += 1
+
+    def totals(self, team: int) -> dict[str, int]:
+        out = {c: 0 for c in STAT_COLUMNS}
+        for line in self.lines[team]:
+            for k, v in line.stats().items():
+                out[k] += v
+        return out
+
+    # -- rendering ------------------------------------------------------------------
+    def render_line_score(self, board: Scoreboard) -> str:
+        n = max(board.innings, len(board.line[0]))
+        head = f"{'':<12}" + "".join(f"{i:>3}" for i in range(1, n + 1)) + "    R  H  E"
+        rows = [head]
+        for team in (0, 1):
+            cells = []
+            for i in range(n):
+                if i < len(board.line[team]):
+                    cells.append(f"{board.line[team][i]:>3}")
+                elif board.over and team == 1 and i == len(board.line[1]) and i < len(board.line[0]):
+                    cells.append("  x")       # home team did not need its last at-bat
+                else:
+                    cells.append("   ")
+            rows.append(f"{self.team_names[team][:12]:<12}" + "".join(cells)
+                        + f"  {board.runs[team]:>3}{self.hits[team]:>3}{self.errors[team]:>3}")
+        return "\n".join(rows)
+
+    def render_scorecard(self, team: int, innings: int = 9, label_header: str = "AA") -> str:
+        """The batting card: a mark per inning (``+`` holds extra innings), then the stats."""
+        width = 8
+        name_w = max([len(line.name) for line in self.lines[team]] + [len(self.team_names[team]), 6]) + 2
+        head = (f"{self.team_names[team].upper():<{name_w}}{label_header:>4}  "
+                + "".join(f"{i:<{width}}" for i in range(1, innings + 1)) + f"{'+':<{width}}"
+                + "".join(f"{c:>4}" for c in STAT_COLUMNS))
+        rows = [head]
+        for line in self.lines[team]:
+            cells = [[] for _ in range(innings + 1)]
+            for inning, code in line.marks:
+                cells[min(inning, innings + 1) - 1].append(code)
+            marks = "".join(f"{'/'.join(c):<{width}}" for c in cells)
+            stats = "".join(f"{v:>4}" for v in line.stats().values())
+            rows.append(f"{line.name:<{name_w}}{line.label:>4}  {marks}{stats}")
+        tot = self.totals(team)
+        rows.append(f"{'Totals':<{name_w}}{'':>4}  {'':<{width * (innings + 1)}}"
+                    + "".join(f"{v:>4}" for v in tot.values()))
+        return "\n".join(rows)
+
+    # -- copying and saving ---------------------------------------------------------
+    def clone(self) -> BoxScore:
+        new = BoxScore.__new__(BoxScore)
+        new.team_names = self.team_names
+        new.lines = [[line.clone() for line in team] for team in self.lines]
+        new.hits = list(self.hits)
+        new.errors = list(self.errors)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"team_names": list(self.team_names),
+                "lines": [[line.to_dict() for line in team] for team in self.lines],
+                "hits": list(self.hits), "errors": list(self.errors)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BoxScore:
+        new = cls.__new__(cls)
+        new.team_names = list(d["team_names"])
+        new.lines = [[BattingLine.from_dict(x) for x in team] for team in d["lines"]]
+        new.hits = list(d["hits"])
+        new.errors = list(d["errors"])
+        return new
+
+    def summary(self, board: Scoreboard) -> dict[str, Any]:
+        """A JSON-friendly box score (what ``infos[agent]["box_score"]`` carries)."""
+        return {
+            "teams": list(self.team_names),
+            "line_score": [list(board.line[0]), list(board.line[1])],
+            "runs": list(board.runs), "hits": list(self.hits), "errors": list(self.errors),
+            "batting": [[{"name": line.name, **line.stats()} for line in team]
+                        for team in self.lines],
+        }
+
+
+class Play(NamedTuple):
+    """One entry of the play log."""
+    inning: int
+    half: int
+    kind: str            # "pa", "steal", "caught_stealing", "picked_off", "pickoff_safe",
+    #                      "pickoff_error", "tag_up", "tag_held", "error_roll", ...
+    actor: Hashable      # the batter or runner the play is about
+    base: int            # the base the play concerns (index into BASE_NAMES), -1 if none
+    roll: int | None     # the roll or total that decided it
+    before: Bases
+    after: Bases
+    scored: tuple
+    detail: str = ""     # the outcome code of a plate appearance ("1B", "GO", ...)
+
+
+_PLAY_TEXT = {
+    "steal": "{name} stole {base}",
+    "caught_stealing": "{name} was caught stealing {base}",
+    "picked_off": "{name} was picked off {base}",
+    "pickoff_safe": "{name} was safe on a pickoff throw to {base}",
+    "pickoff_error": "{name} advanced to {base} on a pickoff error",
+    "tag_up": "{name} tagged up and went to {base}",
+    "tag_held": "{name} did not tag up",
+}
+
+
+class PlayLog:
+    """Plays in order; text is made on demand from the names of each team's runners."""
+
+    def __init__(self) -> None:
+        self.plays: list[Play] = []
+
+    def add(self, play: Play) -> None:
+        self.plays.append(play)
+
+    def __len__(self) -> int:
+        return len(self.plays)
+
+    def render(self, team_names: Sequence[str], runner_names: Sequence[Sequence[str]],
+               board: Scoreboard | None = None, last: int | None = None) -> str:
+        """Play-by-play by half inning, in the style of the rulebook's sample game."""
+        plays = self.plays if last is None else self.plays[-last:]
+        out: list[str] = []
+        current = None
+        for play in plays:
+            key = (play.inning, play.half)
+            if key != current:
+                if out:
+                    out.append("")
+                out.append(f"{team_names[play.half]} {ordinal(play.inning)}.")
+                current = key
+            out.append("  " + describe_play(play, runner_names[play.half]))
+        return "\n".join(out)
+
+
+def describe_play(play: Play, names: Sequence[str]) -> str:
+    """One sentence for a play: what happened, then what every other runner did."""
+    name = names[play.actor]
+    if play.kind == "pa":
+        text = f"{name} {OUTCOMES[play.detail].verb}"
+    elif play.kind == "tag_up" and play.base == 3:
+        text = f"{name} tagged up and scored"
+    elif play.kind == "steal" and play.base == 3:
+        text = f"{name} stole home"
+    elif play.kind == "error_roll":
+        text = f"{name}: no error on the ground ball"
+    elif play.kind == "double_play_missed":
+        text = f"no double play on {name}"
+    else:
+        base = BASE_NAMES[play.base] if play.base >= 0 else ""
+        text = _PLAY_TEXT.get(play.kind, "{name}: " + play.kind).format(name=name, base=base)
+    return ", ".join([text, *runner_movements(play, names)]) + "."
+
+
+def runner_movements(play: Play, names: Sequence[str]) -> list[str]:
+    """'X scored', 'Y to third', 'Z out' for every runner other than the play's actor."""
+    after_pos = {r: i for i, r in enumerate(play.after) if r is not None}
+    words = []
+    for i in (2, 1, 0):
+        r = play.before[i]
+        if r is None or r == play.actor:
+            continue
+        if r in play.scored:
+            words.append(f"{names[r]} scored")
+        elif r not in after_pos:
+            words.append(f"{names[r]} out")
+        elif after_pos[r] != i:
+            words.append(f"{names[r]} to {BASE_NAMES[after_pos[r]]}")
+    return words

@@ -1,0 +1,201 @@
+"""That's Baseball teams: nine batters with positions and career batting averages.
+
+A team is given as the name of a built-in team (``"sample"``, ``"reds"``), a path to a
+JSON file, a dict, or a plain list of nine batter dicts. The JSON format::
+
+    {"name": "Sample",
+     "lineup": [{"name": "A. J. Pierzynski", "position": "C", "average": 0.301}, ...],
+     "pitchers": [{"name": "Bret Saberhagen", "role": "P", "era": 3.21}]}
+
+``lineup`` is the batting order. ``average`` is a number in [0, 1] or a string like
+``".301"``. ``pitchers`` is optional and only shown (the rulebook's pitchers do not
+change the dice). Bad data fails with :class:`~dugout.envs.core.DataError` naming the
+source, the batter and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from importlib import resources
+from typing import Any
+
+from ..core.errors import DataError
+
+__all__ = ["Batter", "Pitcher", "Team", "adjusted_average", "load_team", "BUILTIN_TEAMS",
+           "AA_MIN", "AA_MAX"]
+
+AA_MIN, AA_MAX = 24, 32
+#: Rule 1a: C, 1B, 2B, 3B, SS, three outfielders and a designated hitter.
+LINEUP_POSITIONS = Counter({"C": 1, "1B": 1, "2B": 1, "3B": 1, "SS": 1, "OF": 3, "DH": 1})
+_OUTFIELD = {"LF", "CF", "RF", "OF"}
+BUILTIN_TEAMS = ("sample", "reds")
+
+
+def adjusted_average(average: float | str | Decimal) -> int:
+    """Rule 1b: the career average rounded to two digits, then held to 24..32.
+
+    .301 -> 30, .273 -> 27, .287 -> 29, .257 -> 26 (the rulebook's sample team);
+    .234 -> 24, .340 -> 32. Rounding is half up on the exact decimal (.285 -> 29).
+    """
+    value = Decimal(str(average)) if not isinstance(average, Decimal) else average
+    two_digits = int((value * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return max(AA_MIN, min(AA_MAX, two_digits))
+
+
+@dataclass(frozen=True)
+class Batter:
+    name: str
+    position: str
+    average: float
+    aa: int
+
+
+@dataclass(frozen=True)
+class Pitcher:
+    name: str
+    role: str
+    era: float | None
+
+
+@dataclass(frozen=True)
+class Team:
+    name: str
+    batters: tuple[Batter, ...]
+    pitchers: tuple[Pitcher, ...] = ()
+
+    @property
+    def aas(self) -> tuple[int, ...]:
+        return tuple(b.aa for b in self.batters)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name,
+                "lineup": [{"name": b.name, "position": b.position, "average": b.average}
+                           for b in self.batters],
+                "pitchers": [{"name": p.name, "role": p.role, "era": p.era} for p in self.pitchers]}
+
+
+def _parse_average(raw: Any, where: str) -> tuple[float, Decimal]:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise DataError(f"{where}: 'average' must be a number like 0.301 or a string like '.301', "
+                        f"got {raw!r}")
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise DataError(f"{where}: 'average' {raw!r} is not a number") from None
+    if not value.is_finite() or not (0 <= value <= 1):
+        raise DataError(f"{where}: 'average' must be between 0 and 1 (a batting average such "
+                        f"as .301), got {raw!r}")
+    return float(value), value
+
+
+def _parse_batter(raw: Any, i: int, source: str) -> Batter:
+    where = f"{source}: lineup[{i}]"
+    if not isinstance(raw, dict):
+        raise DataError(f"{where}: each batter must be an object with name, position and "
+                        f"average, got {type(raw).__name__}")
+    unknown = set(raw) - {"name", "position", "average"}
+    if unknown:
+        raise DataError(f"{where}: unknown field(s) {sorted(unknown)}; a batter has name, "
+                        f"position and average")
+    for key in ("name", "position", "average"):
+        if key not in raw:
+            raise DataError(f"{where}: missing field {key!r}")
+    name = raw["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise DataError(f"{where}: 'name' must be a non-empty string, got {name!r}")
+    where = f"{source}: lineup[{i}] ({name})"
+    position = raw["position"]
+    if not isinstance(position, str):
+        raise DataError(f"{where}: 'position' must be a string, got {position!r}")
+    position = position.strip().upper()
+    if position not in LINEUP_POSITIONS and position not in _OUTFIELD:
+        raise DataError(f"{where}: 'position' {raw['position']!r} is not one of C, 1B, 2B, 3B, "
+                        f"SS, OF (or LF, CF, RF), DH")
+    average, exact = _parse_average(raw["average"], where)
+    return Batter(name.strip(), position, average, adjusted_average(exact))
+
+
+def _parse_pitcher(raw: Any, i: int, source: str) -> Pitcher:
+    where = f"{source}: pitchers[{i}]"
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not raw["name"].strip():
+        raise DataError(f"{where}: a pitcher must be an object with a non-empty 'name'")
+    unknown = set(raw) - {"name", "role", "era"}
+    if unknown:
+        raise DataError(f"{where}: unknown field(s) {sorted(unknown)}; a pitcher has name, role, era")
+    role = raw.get("role", "P")
+    if role not in ("P", "RP"):
+        raise DataError(f"{where} ({raw['name']}): 'role' must be 'P' or 'RP', got {role!r}")
+    era = raw.get("era")
+    if era is not None and (isinstance(era, bool) or not isinstance(era, (int, float)) or era < 0):
+        raise DataError(f"{where} ({raw['name']}): 'era' must be a non-negative number, got {era!r}")
+    return Pitcher(raw["name"].strip(), role, None if era is None else float(era))
+
+
+def team_from_dict(data: Any, source: str = "team") -> Team:
+    """Validate a team given as a dict (or a bare list of nine batters)."""
+    if isinstance(data, list):
+        data = {"name": "Custom", "lineup": data}
+    if not isinstance(data, dict):
+        raise DataError(f"{source}: a team must be an object with 'name' and 'lineup', "
+                        f"got {type(data).__name__}")
+    unknown = set(data) - {"name", "lineup", "pitchers"}
+    if unknown:
+        raise DataError(f"{source}: unknown field(s) {sorted(unknown)}; a team has name, lineup, "
+                        f"pitchers")
+    name = data.get("name", "Custom")
+    if not isinstance(name, str) or not name.strip():
+        raise DataError(f"{source}: 'name' must be a non-empty string, got {name!r}")
+    lineup = data.get("lineup")
+    if not isinstance(lineup, list):
+        raise DataError(f"{source}: 'lineup' must be a list of nine batters")
+    if len(lineup) != 9:
+        raise DataError(f"{source}: the lineup must have exactly nine batters (rule 1a), "
+                        f"got {len(lineup)}")
+    batters = tuple(_parse_batter(b, i, source) for i, b in enumerate(lineup))
+    counts = Counter("OF" if b.position in _OUTFIELD else b.position for b in batters)
+    if counts != LINEUP_POSITIONS:
+        missing = LINEUP_POSITIONS - counts
+        extra = counts - LINEUP_POSITIONS
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(f"{n}x {p}" for p, n in sorted(missing.items())))
+        if extra:
+            parts.append("too many " + ", ".join(f"{n}x {p}" for p, n in sorted(extra.items())))
+        raise DataError(f"{source}: the lineup needs C, 1B, 2B, 3B, SS, three OF and a DH "
+                        f"(rule 1a): {'; '.join(parts)}")
+    names = [b.name for b in batters]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise DataError(f"{source}: batter(s) listed twice: {dupes}")
+    pitchers_raw = data.get("pitchers", [])
+    if not isinstance(pitchers_raw, list):
+        raise DataError(f"{source}: 'pitchers' must be a list")
+    pitchers = tuple(_parse_pitcher(p, i, source) for i, p in enumerate(pitchers_raw))
+    return Team(name.strip(), batters, pitchers)
+
+
+def load_team(spec: Any) -> Team:
+    """A team from a built-in name, a JSON file path, a dict, a list of batters, or a Team."""
+    if isinstance(spec, Team):
+        return spec
+    if isinstance(spec, (str, os.PathLike)):
+        text_spec = os.fspath(spec)
+        if text_spec in BUILTIN_TEAMS:
+            raw = resources.files(__package__).joinpath(f"data/{text_spec}.json").read_text("utf-8")
+            return team_from_dict(json.loads(raw), f"built-in team {text_spec!r}")
+        if not text_spec.endswith(".json") and not os.path.exists(text_spec):
+            raise DataError(f"unknown team {text_spec!r}: use one of {list(BUILTIN_TEAMS)}, a path "
+                            f"to a JSON file, a dict or a list of batters")
+        try:
+            with open(text_spec, encoding="utf-8") as f:
+                data = json.load(f)
+        except FileNotFoundError:
+            raise DataError(f"team file {text_spec!r} does not exist") from None
+        except json.JSONDecodeError as e:
+            raise DataError(f"{text_spec}: not valid JSON ({e})") from None
+        return team_from_dict(data, text_spec)
+    return team_from_dict(spec, "team")

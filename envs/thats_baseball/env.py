@@ -1,0 +1,295 @@
+"""That's Baseball: two dice plus the batter's adjusted average, with every manager's choice.
+
+| Import | `from dugout.envs import thats_baseball_v0` |
+|---|---|
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | No |
+| Agents | `agents = ["away", "home"]` |
+| Action shape | (1,) |
+| Action values | Discrete(5) |
+| Observation shape | (56,) float32, with an int8 action mask of shape (5,) |
+| Observation values | [-1, 1], except the scores (runs / 10) |
+
+## Creation
+
+```python
+env = thats_baseball_v0.env(teams=("sample", "reds"), innings=9, max_innings=None)
+```
+
+`teams` is a pair (away, home), each a built-in team name (`"sample"`, the rulebook's
+sample team; `"reds"`, the Reds of its sample game), a path to a JSON file, a dict or a
+list of nine batters (see `dugout.envs.thats_baseball.cards`). `innings` is the
+scheduled length; extra innings are played until a winner unless `max_innings` cuts
+the game off (truncation, reward 0). `render_mode` is `"ansi"`, `"human"` or None.
+`env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
+raises `IllegalActionError` instead. An unknown option raises `OptionError`.
+
+## Agents
+
+`"away"` bats in the top of each inning, `"home"` in the bottom. The manager whose
+team is batting decides steals, the error roll and tag-ups; the fielding manager
+decides pickoffs and the double play. A manager may decide several times in a row;
+`agent_selection` always names the one who must act.
+
+## Action Values
+
+| Action | Meaning |
+|---|---|
+| 0 | pass: no steal, no pickoff, no roll, the runner holds |
+| 1 | the runner on first: steal second, throw to first, or make him the double-play out |
+| 2 | the runner on second: steal third, throw to second, or make him the double-play out |
+| 3 | the runner on third: steal home, throw to third, or make him the double-play out |
+| 4 | roll: for an error, for a double play, or for a tag-up |
+
+The decisions (`infos[agent]["decision"]` names the kind and labels each legal option):
+
+| Kind | Who | Legal actions |
+|---|---|---|
+| `steal` | batting | 0, or 1-3 for each runner who has not tried yet this batter and has the next base empty (home is always open) |
+| `pickoff` | fielding | 0, or 1-3 for any runner; once between batters |
+| `error_roll` | batting | 0 or 4, after every ground out |
+| `double_play` | fielding | 0 or 4, after a ground out with a runner on first and fewer than three outs |
+| `dp_runner` | fielding | 1-3 for each runner, after a successful double-play roll with several runners |
+| `tag_up` | batting | 0 or 4 for the runner named by `subject`; third, then second, then first |
+
+## Observation Space
+
+`observe(agent)` returns `{"observation": float32 vector, "action_mask": int8 vector}`.
+The game has no hidden information: both managers see the same facts, from their own
+side (`own` means the observing manager's team). The mask is all zeros for the
+manager who is not to act.
+
+| Index | Piece | Meaning |
+|---|---|---|
+| 0-9 | `inning` | one-hot inning: 1st to 9th, then index 9 for any extra inning |
+| 10-11 | `half` | one-hot half: top, bottom |
+| 12-13 | `seat` | one-hot seat of the observing manager: away, home |
+| 14 | `batting` | 1 if the observing manager's team is batting |
+| 15-17 | `outs` | one-hot outs: 0, 1, 2 |
+| 18-20 | `runners` | 1 for a runner on first, second, third |
+| 21-22 | `score` | runs of own team, of the opponent, each divided by 10 |
+| 23 | `run_diff` | (own runs - opponent runs) / 10, clipped to [-1, 1] |
+| 24-32 | `due_up_batting` | adjusted averages of the batting team's next nine batters, the one at the plate first, as (AA - 24) / 8 |
+| 33-41 | `due_up_fielding` | adjusted averages of the fielding team's next nine batters (who bat in its next half inning), as (AA - 24) / 8 |
+| 42-47 | `decision` | one-hot kind of the pending decision: steal, pickoff, error_roll, double_play, dp_runner, tag_up |
+| 48-50 | `subject` | one-hot base of the runner a tag-up decision is about |
+| 51-53 | `tried_steal` | 1 for a runner (by base) who already tried to steal before this batter |
+| 54 | `pickoff_tried` | 1 once the fielding manager has tried a pickoff before this batter |
+| 55 | `innings_left` | scheduled innings still to start after this one / 9, 0 in extra innings |
+
+## Rewards
+
++1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
+off by `max_innings`. No reward before the end. `infos[agent]` then holds `"score"`
+(`{"away": int, "home": int}`), `"winner"` and `"box_score"`.
+
+## Version History
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.aec import BaseballAECEnv
+from ..core.bases import BASE_NAMES
+from ..core.decisions import Decision
+from ..core.dice import Dice, ScriptedDice
+from ..core.errors import OptionError, check_options
+from ..core.observation import ObservationSpec
+from ..core.scorebook import describe_play, ordinal
+from . import rules
+from .cards import AA_MAX, AA_MIN, load_team
+
+__all__ = ["ThatsBaseballEnv", "OBS", "PIECES"]
+
+PIECES = [
+    ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
+    ("half", 2, "one-hot half: top, bottom"),
+    ("seat", 2, "one-hot seat of the observing manager: away, home"),
+    ("batting", 1, "1 if the observing manager's team is batting"),
+    ("outs", 3, "one-hot outs: 0, 1, 2"),
+    ("runners", 3, "1 for a runner on first, second, third"),
+    ("score", 2, "runs of own team, of the opponent, each divided by 10"),
+    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
+    ("due_up_batting", 9,
+     "adjusted averages of the batting team's next nine batters, the one at the plate first, as (AA - 24) / 8"),
+    ("due_up_fielding", 9,
+     "adjusted averages of the fielding team's next nine batters (who bat in its next half inning), as (AA - 24) / 8"),
+    ("decision", len(rules.DECISION_KINDS),
+     "one-hot kind of the pending decision: " + ", ".join(rules.DECISION_KINDS)),
+    ("subject", 3, "one-hot base of the runner a tag-up decision is about"),
+    ("tried_steal", 3, "1 for a runner (by base) who already tried to steal before this batter"),
+    ("pickoff_tried", 1, "1 once the fielding manager has tried a pickoff before this batter"),
+    ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
+]
+OBS = ObservationSpec(PIECES)
+
+_O = OBS.offset
+_KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
+_AA_SCALE = float(AA_MAX - AA_MIN)
+
+OPTIONS = ("teams", "innings", "max_innings", "render_mode", "illegal_action", "dice")
+
+
+class ThatsBaseballEnv(BaseballAECEnv):
+    metadata = {**BaseballAECEnv.metadata, "name": "thats_baseball_v0"}
+    ACTION_MEANINGS = rules.ACTIONS
+    OBS = OBS
+
+    def __init__(self, teams: tuple[Any, Any] = ("sample", "reds"), innings: int = 9,
+                 max_innings: int | None = None, render_mode: str | None = None,
+                 illegal_action: str = "raise", dice: ScriptedDice | None = None, **unknown: Any):
+        check_options("thats_baseball_v0", unknown, OPTIONS)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action)
+        if not isinstance(teams, (tuple, list)) or len(teams) != 2:
+            raise OptionError(f"thats_baseball_v0: teams must be a pair (away, home), got {teams!r}")
+        if isinstance(innings, bool) or not isinstance(innings, int) or innings < 1:
+            raise OptionError(f"thats_baseball_v0: innings must be a positive int, got {innings!r}")
+        if max_innings is not None and (isinstance(max_innings, bool) or not isinstance(max_innings, int)
+                                        or max_innings < innings):
+            raise OptionError(f"thats_baseball_v0: max_innings must be None or an int of at least "
+                              f"innings ({innings}), got {max_innings!r}")
+        if dice is not None and not isinstance(dice, ScriptedDice):
+            raise OptionError("thats_baseball_v0: dice must be a ScriptedDice (for replaying a "
+                              "game in a test) or None")
+        self.teams = (load_team(teams[0]), load_team(teams[1]))
+        self.innings = innings
+        self.max_innings = max_innings
+        self._scripted = dice
+        self._aa = [np.array([b.aa for b in t.batters] * 2, dtype=np.float32) for t in self.teams]
+        for a in self._aa:
+            a -= AA_MIN
+            a /= _AA_SCALE
+
+    # -- engine hooks -------------------------------------------------------------------
+    def _new_game(self, seed: int) -> rules.GameState:
+        dice = self._scripted.clone() if self._scripted is not None else Dice(seed)
+        return rules.new_game(self.teams[0], self.teams[1], dice, self.innings, self.max_innings)
+
+    def _apply(self, action: int) -> None:
+        rules.apply_action(self.state_, action)
+
+    def _encode(self, seat: int) -> np.ndarray:
+        s = self.state_
+        b = s.board
+        obs = np.zeros(OBS.size, dtype=np.float32)
+        obs[_O["inning"] + min(b.inning, 10) - 1] = 1.0
+        obs[_O["half"] + b.half] = 1.0
+        obs[_O["seat"] + seat] = 1.0
+        batting = b.half
+        obs[_O["batting"]] = seat == batting
+        if b.outs < 3:
+            obs[_O["outs"] + b.outs] = 1.0
+        bases = b.bases
+        r = _O["runners"]
+        for i in range(3):
+            if bases[i] is not None:
+                obs[r + i] = 1.0
+        own, opp = b.runs[seat], b.runs[1 - seat]
+        obs[_O["score"]] = own / 10.0
+        obs[_O["score"] + 1] = opp / 10.0
+        obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
+        at = s.order[batting]
+        o = _O["due_up_batting"]
+        obs[o:o + 9] = self._aa[batting][at:at + 9]
+        nxt = s.order[1 - batting]
+        o = _O["due_up_fielding"]
+        obs[o:o + 9] = self._aa[1 - batting][nxt:nxt + 9]
+        d = s.pending
+        if d is not None:
+            obs[_O["decision"] + _KIND_INDEX[d.kind]] = 1.0
+            if d.subject >= 0:
+                obs[_O["subject"] + d.subject] = 1.0
+        if s.tried_steal:
+            t = _O["tried_steal"]
+            for i in range(3):
+                if bases[i] is not None and bases[i] in s.tried_steal:
+                    obs[t + i] = 1.0
+        obs[_O["pickoff_tried"]] = s.pickoff_tried
+        obs[_O["innings_left"]] = max(0, b.innings - b.inning) / 9.0
+        return obs
+
+    def _option_labels(self, decision: Decision) -> dict[int, str]:
+        return option_labels(decision)
+
+    def _final_info(self) -> dict[str, Any]:
+        info = super()._final_info()
+        info["box_score"] = self.state_.box.summary(self.state_.board)
+        return info
+
+    def state(self) -> np.ndarray:
+        """The global state: the away manager's view (the game has no hidden information)."""
+        return self._encode(0)
+
+    # -- text -----------------------------------------------------------------------------
+    def _runner_names(self) -> list[list[str]]:
+        return [[b.name.split()[-1] for b in t.batters] for t in self.teams]
+
+    def _render_text(self) -> str:
+        s = self.state_
+        b = s.board
+        lines = [s.box.render_line_score(b), ""]
+        names = self._runner_names()
+        if b.over:
+            if b.truncated:
+                lines.append(f"Game cut off after {b.inning} innings, tied {b.runs[0]}-{b.runs[1]}.")
+            else:
+                lines.append(f"Final: {self.teams[b.winner].name} win {max(b.runs)}-{min(b.runs)}.")
+        else:
+            half = "Top" if b.half == 0 else "Bottom"
+            on = [BASE_NAMES[i] for i in range(3) if b.bases[i] is not None]
+            runners = "bases empty" if not on else "runners on " + ", ".join(
+                f"{BASE_NAMES[i]} ({names[b.half][b.bases[i]]})" for i in range(3) if b.bases[i] is not None)
+            batter = self.teams[b.half].batters[s.batter]
+            lines.append(f"{half} of the {ordinal(b.inning)}, {b.outs} out, {runners}.")
+            lines.append(f"At bat for the {self.teams[b.half].name}: {batter.name} (AA {batter.aa}).")
+            if s.pending is not None:
+                d = s.pending
+                opts = option_labels(d)
+                who = self.possible_agents[d.actor]
+                lines.append(f"{who} to decide ({d.kind}): "
+                             + "; ".join(f"{a} = {opts[a]}" for a in d.legal))
+        recent = s.log.plays[-5:]
+        if recent:
+            lines.append("")
+            lines.append("Last plays:")
+            lines.extend("  " + describe_play(p, names[p.half]) for p in recent)
+        return "\n".join(lines)
+
+    def scorecard(self) -> str:
+        """Both batting cards, the line score and the play-by-play, like the rulebook's."""
+        s = self.state_
+        innings = max(9, s.board.innings)
+        parts = [s.box.render_line_score(s.board), "",
+                 s.box.render_scorecard(0, innings), "", s.box.render_scorecard(1, innings), "",
+                 s.log.render([t.name for t in self.teams], self._runner_names())]
+        return "\n".join(parts)
+
+
+def option_labels(decision: Decision) -> dict[int, str]:
+    """What each action means at this decision."""
+    kind = decision.kind
+    labels: dict[int, str] = {}
+    for a in decision.legal:
+        base = a - 1
+        if kind == "steal":
+            labels[a] = "no steal" if a == rules.PASS else \
+                f"runner on {BASE_NAMES[base]} steals {BASE_NAMES[base + 1]}"
+        elif kind == "pickoff":
+            labels[a] = "no pickoff" if a == rules.PASS else f"pickoff throw to {BASE_NAMES[base]}"
+        elif kind == "error_roll":
+            labels[a] = "no error roll" if a == rules.PASS else "roll for an error"
+        elif kind == "double_play":
+            labels[a] = "no double-play roll" if a == rules.PASS else "roll for a double play"
+        elif kind == "dp_runner":
+            labels[a] = f"the runner on {BASE_NAMES[base]} is out"
+        elif kind == "tag_up":
+            where = BASE_NAMES[decision.subject]
+            labels[a] = f"runner on {where} holds" if a == rules.PASS else \
+                f"runner on {where} rolls to tag up"
+    return labels

@@ -1,0 +1,1 @@
+"""Playing managers against each other, benchmarks and reports."""

@@ -1,0 +1,1 @@
+"""Learning managers (MaskablePPO self-play arrives with the training issue)."""
