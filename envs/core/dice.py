@@ -146,6 +146,8 @@ class ScriptedDice:
     Each entry is either a total (``7``) or ``(purpose, total)``; a named purpose is
     checked against the roll the engine asks for, so a script that drifts from the
     game fails at the first wrong roll instead of silently playing another game.
+    When the script runs out the game stops with :class:`DiceScriptError`, unless
+    ``then`` gives dice to go on with (set up a situation, then play it out).
 
     >>> d = ScriptedDice([("at_bat", 5), 3])
     >>> d.roll("at_bat", dice=2), d.roll("steal")
@@ -154,7 +156,8 @@ class ScriptedDice:
 
     scripted = True
 
-    def __init__(self, rolls: Iterable[int | tuple[str, int]]):
+    def __init__(self, rolls: Iterable[int | tuple[str, int]], then: Dice | None = None):
+        self.then = then
         self.script: list[tuple[str | None, int]] = []
         for i, entry in enumerate(rolls):
             if isinstance(entry, tuple):
@@ -176,6 +179,8 @@ class ScriptedDice:
 
     def set_stream(self, *key: int) -> None:
         self.stream = tuple(key)
+        if self.then is not None:
+            self.then.set_stream(*key)
 
     def _next(self, purpose: str, low: int, high: int) -> int:
         if self.position >= len(self.script):
@@ -195,9 +200,13 @@ class ScriptedDice:
         return total
 
     def roll(self, purpose: str, dice: int = 1, sides: int = 6) -> int:
+        if self.then is not None and self.position >= len(self.script):
+            return self.then.roll(purpose, dice, sides)
         return self._next(purpose, dice, dice * sides)
 
     def randbelow(self, purpose: str, n: int) -> int:
+        if self.then is not None and self.position >= len(self.script):
+            return self.then.randbelow(purpose, n)
         return self._next(purpose, 0, n - 1)
 
     def shuffle(self, purpose: str, items: Iterable[Any]) -> list[Any]:
@@ -205,7 +214,7 @@ class ScriptedDice:
         return list(items)
 
     def clone(self) -> ScriptedDice:
-        new = ScriptedDice([])
+        new = ScriptedDice([], None if self.then is None else self.then.clone())
         new.script = list(self.script)
         new.position = self.position
         new.stream = self.stream
@@ -214,11 +223,14 @@ class ScriptedDice:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "scripted", "script": [list(e) for e in self.script],
-                "position": self.position, "stream": list(self.stream)}
+                "position": self.position, "stream": list(self.stream),
+                "then": None if self.then is None else self.then.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScriptedDice:
-        new = cls([(p, t) if p is not None else t for p, t in data["script"]])
+        then = data.get("then")
+        new = cls([(p, t) if p is not None else t for p, t in data["script"]],
+                  None if then is None else Dice.from_dict(then))
         new.position = int(data["position"])
         new.stream = tuple(data["stream"])
         return new

@@ -1,0 +1,320 @@
+"""How fast is That's Baseball? Random-vs-random games, timed.
+
+Run it with::
+
+    python -m dugout.evaluate.bench                  # 300 games per mode
+    python -m dugout.evaluate.bench --games 1000
+    python -m dugout.evaluate.bench --seconds 5      # about 5 s per measurement
+    python -m dugout.evaluate.bench --json bench.json
+
+What is measured
+----------------
+Two random managers play whole games of That's Baseball (the "sample" team away, the
+"reds" at home, nine innings), in two modes:
+
+* ``thats_baseball_v0 (AEC)``: through the wrapped PettingZoo env, the way an agent sees
+  the game: ``for agent in env.agent_iter(): ... env.last() ... env.step(action)``. This
+  pays for observations, action masks, infos and PettingZoo's order-enforcing wrapper.
+* ``thats_baseball engine``: through the rules engine alone (``rules.new_game`` and
+  ``rules.apply_action``), which is what the AEC env is built on. The gap between the two
+  is what the AEC API costs.
+
+For scale, PettingZoo's own ``tictactoe_v3`` and ``texas_holdem_v4`` (``pettingzoo.classic``,
+installed with ``pip install -e .[bench]``) are timed through the very same AEC loop, and
+dugout's AEC decisions per second are printed as a ratio to theirs ("1.52x tictactoe_v3"
+means dugout makes 1.52 times as many decisions per second).
+
+Every figure counts:
+
+* decisions: calls of ``step`` with an action (not the ``step(None)`` calls that retire
+  agents once a game is over, although their time is counted);
+* plate appearances (That's Baseball only): the sum of ``pa`` over both teams' box-score
+  lines at the end of each game;
+* games: whole games; every game is reset with its own seed (seed + 1, seed + 2, ...).
+
+The clock runs over resets and play, not over building the env; one untimed warm-up game
+comes first. Every env picks its actions with the same cheap code (``pick`` below: a
+``random.Random`` choosing among the legal actions), so the comparison measures the
+envs, not the agents. With ``--games N`` each That's Baseball mode plays N games and each
+PettingZoo env plays whole games until it has made at least as many decisions as
+dugout's AEC run; with ``--seconds S`` every measurement plays whole games for about S
+seconds.
+
+Speeds depend on the machine and on what else it runs: compare figures from one run,
+not across machines. Short games weigh resets heavily: ``texas_holdem_v4`` makes only a
+few decisions a game, and its seeded reset is much dearer than an unseeded one (RLCard
+rebuilds its random generators), so its decisions per second lean on that cost.
+``main(argv)`` returns the figures as a dict (what ``--json`` writes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..envs import thats_baseball_v0
+from ..envs.core.dice import Dice
+from ..envs.thats_baseball import rules
+from ..envs.thats_baseball.cards import load_team
+
+__all__ = ["main", "Budget", "Result", "measure", "pick"]
+
+TEAMS = ("sample", "reds")       # away, home: the env's default pairing
+INNINGS = 9
+PEERS = ("tictactoe_v3", "texas_holdem_v4")
+INSTALL_HINT = "pip install -e .[bench]"
+
+# One game: given the action picker's rng and the game's seed, play it to the end and
+# return (decisions, plate appearances); plate appearances are None for games without them.
+PlayGame = Callable[[random.Random, int], "tuple[int, int | None]"]
+
+
+# -- the one action picker every env uses ------------------------------------------------
+def pick(rng: random.Random, legal: Sequence[int]) -> int:
+    """A uniformly random legal action."""
+    return int(legal[rng.randrange(len(legal))])
+
+
+# -- one game, three ways ---------------------------------------------------------------------
+def play_aec_game(env: Any, rng: random.Random, seed: int) -> int:
+    """Play one game of any PettingZoo AEC env whose observations carry an action mask.
+
+    Returns the number of decisions (steps with an action).
+    """
+    env.reset(seed=seed)
+    decisions = 0
+    for _agent in env.agent_iter():
+        obs, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            env.step(None)
+        else:
+            env.step(pick(rng, np.flatnonzero(obs["action_mask"])))
+            decisions += 1
+    return decisions
+
+
+def plate_appearances(game: rules.GameState) -> int:
+    """Plate appearances of both teams, from the box score."""
+    return sum(line.pa for team in game.box.lines for line in team)
+
+
+def thats_baseball_aec() -> PlayGame:
+    env = thats_baseball_v0.env(teams=TEAMS, innings=INNINGS)
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        decisions = play_aec_game(env, rng, seed)
+        return decisions, plate_appearances(env.unwrapped.game)
+
+    return play
+
+
+def thats_baseball_engine() -> PlayGame:
+    away, home = load_team(TEAMS[0]), load_team(TEAMS[1])
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        game = rules.new_game(away, home, Dice(seed), INNINGS)
+        decisions = 0
+        while game.pending is not None:
+            rules.apply_action(game, pick(rng, game.pending.legal))
+            decisions += 1
+        return decisions, plate_appearances(game)
+
+    return play
+
+
+def peer_aec(name: str) -> PlayGame:
+    """A PettingZoo classic env by name; raises ImportError when it is not installed.
+
+    The implementation modules are imported directly: ``pettingzoo.classic.tictactoe_v3``
+    is the same ``env`` function, but newer PettingZoo releases warn on that import path.
+    """
+    if name == "tictactoe_v3":
+        from pettingzoo.classic.tictactoe.tictactoe import env as make_env
+    elif name == "texas_holdem_v4":
+        from pettingzoo.classic.rlcard_envs.texas_holdem import env as make_env
+    else:
+        raise ValueError(f"no peer env named {name!r}; known: {', '.join(PEERS)}")
+    env = make_env()
+
+    def play(rng: random.Random, seed: int) -> tuple[int, None]:
+        return play_aec_game(env, rng, seed), None
+
+    return play
+
+
+# -- timing -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Budget:
+    """When a measurement stops: after whole games, once any given limit is reached."""
+    games: int | None = None
+    seconds: float | None = None
+    decisions: int | None = None
+
+    def spent(self, games: int, decisions: int, seconds: float) -> bool:
+        return ((self.games is not None and games >= self.games)
+                or (self.seconds is not None and seconds >= self.seconds)
+                or (self.decisions is not None and decisions >= self.decisions))
+
+
+@dataclass
+class Result:
+    key: str                        # the name in the JSON figures
+    label: str                      # the name in the printed table
+    games: int
+    decisions: int
+    plate_appearances: int | None
+    seconds: float
+
+    def rate(self, count: int | None) -> float | None:
+        return None if count is None else count / self.seconds
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "decisions": self.decisions,
+            "plate_appearances": self.plate_appearances,
+            "seconds": self.seconds,
+            "decisions_per_s": self.rate(self.decisions),
+            "plate_appearances_per_s": self.rate(self.plate_appearances),
+            "games_per_s": self.rate(self.games),
+        }
+
+
+def measure(key: str, label: str, play: PlayGame, budget: Budget, seed: int) -> Result:
+    """Play whole games until the budget is spent; time everything after the warm-up."""
+    rng = random.Random(seed)
+    play(rng, seed)                             # warm-up, untimed
+    games = decisions = 0
+    pas: int | None = 0
+    start = time.perf_counter()
+    while True:
+        d, pa = play(rng, seed + 1 + games)
+        games += 1
+        decisions += d
+        pas = None if pa is None else pas + pa
+        seconds = time.perf_counter() - start
+        if budget.spent(games, decisions, seconds):
+            return Result(key, label, games, decisions, pas, seconds)
+
+
+# -- output -----------------------------------------------------------------------------------
+COLUMNS = ("env", "games", "decisions", "PA", "seconds", "decisions/s", "PA/s", "games/s")
+
+
+def _fmt(value: float | int | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def format_table(results: list[Result]) -> str:
+    rows = [COLUMNS]
+    for r in results:
+        rows.append((r.label, _fmt(r.games), _fmt(r.decisions), _fmt(r.plate_appearances),
+                     _fmt(r.seconds, 2), _fmt(r.rate(r.decisions)),
+                     _fmt(r.rate(r.plate_appearances)), _fmt(r.rate(r.games), 1)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        lines.append("  ".join(cells))
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+# -- the run ----------------------------------------------------------------------------------
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m dugout.evaluate.bench",
+        description="Time random-vs-random That's Baseball games (AEC env and engine) "
+                    "against PettingZoo's tictactoe_v3 and texas_holdem_v4.")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--games", type=int, default=300, metavar="N",
+                      help="That's Baseball games per mode (default 300)")
+    size.add_argument("--seconds", type=float, metavar="S",
+                      help="instead of a game count: play about S seconds per measurement")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the action picker and of the first game (default 0)")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
+    args = parser.parse_args(argv)
+    if args.seconds is None and args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.seconds is not None and not args.seconds > 0:
+        parser.error("--seconds must be positive")
+    if args.seed < 0:
+        parser.error("--seed must be non-negative")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """Run the benchmark, print the table, and return the figures."""
+    args = parse_args(argv)
+    if args.seconds is not None:
+        budget = Budget(seconds=args.seconds)
+        size = f"about {args.seconds:g} s per measurement"
+    else:
+        budget = Budget(games=args.games)
+        size = f"{args.games} games per mode"
+    print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}, {INNINGS} innings), random vs random, "
+          f"{size}, seed {args.seed}")
+    print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
+    print()
+
+    aec = measure("thats_baseball_v0", "thats_baseball_v0 (AEC)", thats_baseball_aec(),
+                  budget, args.seed)
+    engine = measure("thats_baseball_engine", "thats_baseball engine", thats_baseball_engine(),
+                     budget, args.seed)
+    results = [aec, engine]
+
+    # The peers play as many decisions as dugout's AEC run (or as long, with --seconds).
+    peer_budget = budget if args.seconds is not None else Budget(decisions=aec.decisions)
+    missing = None
+    try:
+        peers = [(name, peer_aec(name)) for name in PEERS]
+    except ImportError as error:
+        missing = (f"The comparison with {' and '.join(PEERS)} needs PettingZoo's classic envs "
+                   f"({error}); install them with `{INSTALL_HINT}`.")
+    else:
+        for name, play in peers:
+            results.append(measure(name, f"{name} (AEC)", play, peer_budget, args.seed))
+
+    print(format_table(results))
+    print()
+
+    ratios: dict[str, float] = {}
+    dugout_rate = aec.rate(aec.decisions)
+    if missing:
+        print(missing)
+    else:
+        for peer in results[2:]:
+            ratios[peer.key] = dugout_rate / peer.rate(peer.decisions)
+        print("thats_baseball_v0 decisions/s: "
+              + ", ".join(f"{ratio:.2f}x {key}" for key, ratio in ratios.items()))
+    print(f"thats_baseball engine decisions/s: {engine.rate(engine.decisions) / dugout_rate:.2f}x "
+          f"thats_baseball_v0 (the rest is what the AEC API costs)")
+
+    figures: dict[str, Any] = {
+        "settings": {"games": None if args.seconds is not None else args.games,
+                     "seconds": args.seconds, "seed": args.seed,
+                     "teams": list(TEAMS), "innings": INNINGS},
+        "platform": {"python": platform.python_version(), "machine": platform.machine(),
+                     "system": platform.system()},
+        "results": {r.key: r.figures() for r in results},
+        "ratios": ratios,
+        "comparison_missing": missing,
+    }
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(figures, f, indent=2)
+            f.write("\n")
+        print(f"Figures written to {args.json}")
+    return figures
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Play games between managers through the AEC API.
+
+Every game is played with its own seed and each manager is reseeded from it, so a batch
+is reproducible game by game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..agents import RandomAgent
+
+__all__ = ["GameResult", "play_game", "play_batch", "AGENT_FACTORIES", "make_agent"]
+
+AGENT_FACTORIES: dict[str, Callable[[int | None], Any]] = {
+    "random": lambda seed: RandomAgent(seed),
+}
+
+
+def make_agent(name: str, seed: int | None = None):
+    try:
+        factory = AGENT_FACTORIES[name]
+    except KeyError:
+        raise ValueError(f"unknown agent {name!r}; known agents: {sorted(AGENT_FACTORIES)}") from None
+    return factory(seed)
+
+
+@dataclass
+class GameResult:
+    seed: int
+    score: tuple[int, int]
+    winner: str | None                 # "away", "home", or None for a truncated game
+    rewards: dict[str, float]
+    decisions: dict[str, int]
+    innings: int
+    box_score: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+def play_game(env, agents: dict[str, Any], seed: int) -> GameResult:
+    """One game of ``env`` (a dugout AEC env) between ``agents`` (keyed "away", "home")."""
+    env.reset(seed=seed)
+    for i, name in enumerate(("away", "home")):
+        agents[name].reset(seed=seed * 2 + i)
+    decisions = {"away": 0, "home": 0}
+    rewards: dict[str, float] = {}
+    final: dict[str, Any] = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            rewards[agent] = reward
+            final = info
+            env.step(None)
+            continue
+        decisions[agent] += 1
+        env.step(agents[agent].act(obs, info))
+    if "illegal_action" in final:
+        raise RuntimeError(f"game {seed}: {final['illegal_action']['reason']}")
+    game = env.unwrapped.game
+    return GameResult(seed=seed, score=tuple(game.score), winner=final.get("winner"),
+                      rewards=rewards, decisions=decisions, innings=game.board.inning,
+                      box_score=final.get("box_score", {}))
+
+
+def play_batch(env, agents: dict[str, Any], seeds: Sequence[int],
+               progress: Callable[[int], None] | None = None) -> list[GameResult]:
+    results = []
+    for i, seed in enumerate(seeds):
+        results.append(play_game(env, agents, seed))
+        if progress is not None:
+            progress(i + 1)
+    return results

@@ -1,0 +1,201 @@
+"""envs/core: dice, scoreboard, observation spec, decisions."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from dugout.envs.core import (Decision, Dice, DiceScriptError, ObservationSpec, Scoreboard,
+                              ScriptedDice, action_mask, make_dice)
+
+
+# -- dice ---------------------------------------------------------------------------------
+def test_dice_depend_only_on_seed_stream_purpose_and_count():
+    a, b = Dice(11), Dice(11)
+    a.set_stream(3, 2)
+    b.set_stream(3, 2)
+    b.roll("steal")                       # another purpose does not disturb the at-bat roll
+    assert [a.roll("at_bat", 2) for _ in range(5)] == [b.roll("at_bat", 2) for _ in range(5)]
+    c = Dice(11)
+    c.set_stream(3, 3)
+    d = Dice(12)
+    d.set_stream(3, 2)
+    first = Dice(11)
+    first.set_stream(3, 2)
+    seq = [first.roll("at_bat", 2) for _ in range(20)]
+    assert seq != [c.roll("at_bat", 2) for _ in range(20)]
+    assert seq != [d.roll("at_bat", 2) for _ in range(20)]
+
+
+def test_d6_is_uniform_chi_square():
+    dice = Dice(2024)
+    counts = np.zeros(6)
+    n = 0
+    for pa in range(2000):
+        dice.set_stream(pa % 37, pa)
+        for _ in range(30):
+            counts[dice.roll("x") - 1] += 1
+            n += 1
+    expected = n / 6
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    # 5 degrees of freedom: P(chi2 > 20.5) = 0.001
+    assert chi2 < 20.5, counts
+
+
+def test_two_dice_have_the_triangular_distribution():
+    dice = Dice(5)
+    rolls = []
+    for pa in range(6000):
+        dice.set_stream(0, pa)
+        rolls.append(dice.roll("at_bat", dice=2))
+    rolls = np.array(rolls)
+    n = len(rolls)
+    for total, ways in ((2, 1), (7, 6), (12, 1)):
+        p = ways / 36
+        sd = math.sqrt(p * (1 - p) / n)
+        assert abs((rolls == total).mean() - p) < 4 * sd, total
+    assert rolls.min() == 2 and rolls.max() == 12
+
+
+def test_shuffle_is_a_permutation_and_uniform_on_three_items():
+    dice = Dice(9)
+    counts: dict[tuple, int] = {}
+    for i in range(6000):
+        dice.set_stream(i)
+        perm = tuple(dice.shuffle("deck", "abc"))
+        assert sorted(perm) == ["a", "b", "c"]
+        counts[perm] = counts.get(perm, 0) + 1
+    assert len(counts) == 6
+    sd = math.sqrt(6000 * (1 / 6) * (5 / 6))
+    assert all(abs(c - 1000) < 4 * sd for c in counts.values())
+
+
+def test_dice_round_trip_and_clone():
+    dice = Dice(77)
+    dice.set_stream(4, 1)
+    dice.roll("at_bat", 2)
+    saved = make_dice(json.loads(json.dumps(dice.to_dict())))
+    twin = dice.clone()
+    assert [saved.roll("at_bat", 2) for _ in range(5)] == [dice.roll("at_bat", 2) for _ in range(5)]
+    assert twin.roll("at_bat", 2) != -1 and twin._draws != dice._draws
+
+
+@pytest.mark.parametrize("seed, err", [(-1, ValueError), (1.5, TypeError), ("1", TypeError),
+                                       (True, TypeError)])
+def test_dice_reject_bad_seeds(seed, err):
+    with pytest.raises(err, match="seed"):
+        Dice(seed)
+
+
+def test_scripted_dice_check_purpose_range_and_length():
+    d = ScriptedDice([("at_bat", 7), 3])
+    assert d.roll("at_bat", 2) == 7 and d.roll("steal") == 3 and d.remaining == 0
+    with pytest.raises(DiceScriptError, match="ran out"):
+        d.roll("steal")
+    with pytest.raises(DiceScriptError, match="outside 1..6"):
+        ScriptedDice([9]).roll("steal")
+    with pytest.raises(DiceScriptError, match="is for 'steal'"):
+        ScriptedDice([("steal", 3)]).roll("pickoff", 2)
+    with pytest.raises(DiceScriptError, match="must be an int"):
+        ScriptedDice(["6"])
+    then = ScriptedDice([4], then=Dice(1))
+    assert then.roll("steal") == 4 and 1 <= then.roll("steal") <= 6
+    again = make_dice(json.loads(json.dumps(then.to_dict())))
+    assert again.roll("steal") == then.roll("steal")
+
+
+# -- scoreboard -------------------------------------------------------------------------------
+def _retire(board):
+    board.add_outs(3 - board.outs)
+    board.end_half()
+
+
+def test_extra_innings_then_winner_at_end_of_inning():
+    b = Scoreboard(innings=2)
+    for _ in range(4):
+        _retire(b)
+    assert not b.over and b.inning == 3 and b.half == 0      # tied: extra innings
+    b.score(["r"])                                             # away scores in the 3rd
+    _retire(b)
+    assert not b.over                                          # home bats in the bottom
+    _retire(b)
+    assert b.over and b.winner == 0 and b.line == [[0, 0, 1], [0, 0, 0]]
+
+
+def test_home_does_not_bat_when_ahead():
+    b = Scoreboard(innings=1)
+    _retire(b)
+    b.half = 1
+    b2 = Scoreboard(innings=2)
+    _retire(b2)
+    b2.score(["r"])
+    _retire(b2)
+    _retire(b2)                                                # top of the 2nd: home leads
+    assert b2.over and b2.winner == 1 and b2.line == [[0, 0], [1]]
+
+
+def test_walk_off_counts_only_the_needed_runs_except_on_a_home_run():
+    b = Scoreboard(innings=1)
+    b.score(["a"])
+    _retire(b)                                                  # away leads 1-0
+    assert b.score(["x", "y", "z"]) == ["x", "y"]               # tie and lead: two runs count
+    assert b.over and b.winner == 1 and b.runs == [1, 2]
+    hr = Scoreboard(innings=1)
+    _retire(hr)
+    assert hr.score(["x", "y", "z", "w"], home_run=True) == ["x", "y", "z", "w"]
+    assert hr.runs == [0, 4]
+
+
+def test_max_innings_truncates_a_tie():
+    b = Scoreboard(innings=2, max_innings=3)
+    for _ in range(6):
+        _retire(b)
+    assert b.over and b.truncated and b.winner is None and b.inning == 3
+
+
+def test_scoreboard_rejects_bad_settings_and_a_fourth_out():
+    with pytest.raises(ValueError, match="max_innings"):
+        Scoreboard(innings=9, max_innings=8)
+    with pytest.raises(ValueError, match="innings"):
+        Scoreboard(innings=0)
+    b = Scoreboard()
+    b.add_outs(2)
+    with pytest.raises(ValueError, match="cannot record 2 outs"):
+        b.add_outs(2)
+
+
+def test_scoreboard_round_trip():
+    b = Scoreboard(innings=3)
+    b.score([1, 2])
+    b.add_outs(1)
+    b.bases = (4, None, 5)
+    again = Scoreboard.from_dict(json.loads(json.dumps(b.to_dict())))
+    assert again == b
+    c = b.clone()
+    c.runs[0] += 1
+    c.line[0][0] += 1
+    assert b.runs == [2, 0] and b.line[0] == [2]
+
+
+# -- observation spec and masks ---------------------------------------------------------
+def test_observation_spec_offsets_table_and_errors():
+    spec = ObservationSpec([("a", 2, "first"), ("b", 1, "second")])
+    assert spec.size == 3 and spec.slice("b") == slice(2, 3)
+    assert "| 0-1 | `a` | first |" in spec.table() and "| 2 | `b` | second |" in spec.table()
+    assert set(spec.unpack(np.arange(3, dtype=np.float32))) == {"a", "b"}
+    with pytest.raises(ValueError, match="listed twice"):
+        ObservationSpec([("a", 1, ""), ("a", 1, "")])
+    with pytest.raises(ValueError, match="shape"):
+        spec.unpack(np.zeros(4, np.float32))
+
+
+def test_action_mask_is_a_fresh_int8_array():
+    m = action_mask(5, (0, 4))
+    assert m.dtype == np.int8 and m.tolist() == [1, 0, 0, 0, 1]
+    m[1] = 1
+    assert action_mask(5, (0, 4)).tolist() == [1, 0, 0, 0, 1]
+    d = Decision("steal", 0, (0, 2), -1)
+    assert Decision.from_dict(json.loads(json.dumps(d.to_dict()))) == d
