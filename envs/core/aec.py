@@ -99,11 +99,19 @@ class BaseballAECEnv(AECEnv):
                 f"options go to the environment constructor", stacklevel=2)
         if seed is None:
             seed = secrets.randbits(63)
+        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise OptionError(f"{self.metadata['name']}: reset(seed=...) needs a non-negative "
+                              f"int, got {seed!r}")
+        seed = int(seed)
         self.state_ = self._new_game(seed)
         self._start()
 
     def restore(self, state) -> None:
-        """Continue from an engine state (a ``clone()`` or ``from_dict()`` of one)."""
+        """Continue from an engine state (a ``clone()`` or ``from_dict()`` of one).
+
+        Through ``env()``'s order-enforcing wrapper, call ``reset()`` once first, then
+        ``env.unwrapped.restore(state)``.
+        """
         self.state_ = state
         self._start()
 
