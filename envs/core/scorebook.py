@@ -237,7 +237,7 @@ class Play(NamedTuple):
     inning: int
     half: int
     kind: str            # "pa", "steal", "caught_stealing", "picked_off", "pickoff_safe",
-    #                      "pickoff_error", "tag_up", "tag_held", "error_roll", ...
+    #                      "pickoff_error", "tag_up", "tag_held"
     actor: Hashable      # the batter or runner the play is about
     base: int            # the base the play concerns (index into BASE_NAMES), -1 if none
     roll: int | None     # the roll or total that decided it
@@ -271,7 +271,7 @@ class PlayLog:
         return len(self.plays)
 
     def render(self, team_names: Sequence[str], runner_names: Sequence[Sequence[str]],
-               board: Scoreboard | None = None, last: int | None = None) -> str:
+               last: int | None = None) -> str:
         """Play-by-play by half inning, in the style of the rulebook's sample game."""
         plays = self.plays if last is None else self.plays[-last:]
         out: list[str] = []
@@ -296,10 +296,6 @@ def describe_play(play: Play, names: Sequence[str]) -> str:
         text = f"{name} tagged up and scored"
     elif play.kind == "steal" and play.base == 3:
         text = f"{name} stole home"
-    elif play.kind == "error_roll":
-        text = f"{name}: no error on the ground ball"
-    elif play.kind == "double_play_missed":
-        text = f"no double play on {name}"
     else:
         base = BASE_NAMES[play.base] if play.base >= 0 else ""
         text = _PLAY_TEXT.get(play.kind, "{name}: " + play.kind).format(name=name, base=base)

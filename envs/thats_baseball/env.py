@@ -242,8 +242,7 @@ class ThatsBaseballEnv(BaseballAECEnv):
                 lines.append(f"Final: {self.teams[b.winner].name} win {max(b.runs)}-{min(b.runs)}.")
         else:
             half = "Top" if b.half == 0 else "Bottom"
-            on = [BASE_NAMES[i] for i in range(3) if b.bases[i] is not None]
-            runners = "bases empty" if not on else "runners on " + ", ".join(
+            runners = "bases empty" if not any(r is not None for r in b.bases) else "runners on " + ", ".join(
                 f"{BASE_NAMES[i]} ({names[b.half][b.bases[i]]})" for i in range(3) if b.bases[i] is not None)
             batter = self.teams[b.half].batters[s.batter]
             lines.append(f"{half} of the {ordinal(b.inning)}, {b.outs} out, {runners}.")

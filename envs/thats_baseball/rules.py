@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..core.bases import (BASE_NAMES, advance_all, advance_runner, force_advance, occupied,
+from ..core.bases import (advance_all, advance_runner, force_advance, occupied,
                           push_runner, remove_runner, runner_count)
 from ..core.decisions import Decision
 from ..core.dice import Dice, ScriptedDice, make_dice
