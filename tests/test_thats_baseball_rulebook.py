@@ -115,11 +115,12 @@ def test_reds_first_inning_walk_forces_a_run_and_a_pickoff_ends_the_inning():
     assert s.board.bases == (5, 3, 2)                # Bichette, Piazza, Boggs
     decide(s, "steal", PASS)                         # before Mondesi
     decide(s, "pickoff", RUNNER_ON_FIRST, HOME)
-    assert s.board.half == 1 and s.board.inning == 1 and s.board.outs == 0
+    assert s.board.half == 1 and s.board.inning == 1
     assert s.order[AWAY] == 6                        # Mondesi, at the plate, leads off the 2nd
     assert s.board.line[AWAY] == [1]
     assert dice.remaining == 0
-    assert [p.kind for p in s.log.plays][-1] == "picked_off"
+    top_first = [p for p in s.log.plays if (p.inning, p.half) == (1, 0)]
+    assert top_first[-1].kind == "picked_off" and top_first[-1].after == (None, 3, 2)
 
 
 def test_pickoff_error_steal_and_pickoff_out():
