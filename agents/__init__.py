@@ -1,7 +1,14 @@
-"""Managers. An agent has ``act(observation, info=None) -> int``, where ``observation`` is
-what ``env.observe(agent)`` returns (a dict with ``"observation"`` and ``"action_mask"``),
-and ``reset(seed=None)`` between games."""
+"""Managers: random, the rulebook heuristics and their always/never baselines, value tables.
 
+The agent protocol (see :mod:`dugout.agents.base`): ``act(observation, view) -> int``
+and ``reset(seed)``; ``observation`` is ``env.observe(agent)`` and ``view`` is
+``env.unwrapped.view(agent)``, what that manager may know as a structured object.
+Agents are made by name with :func:`make_agent`.
+"""
+
+from .base import Agent, ViewAgent, choose, legal_actions
 from .random_agent import RandomAgent
+from .registry import agent_names, make_agent, register
 
-__all__ = ["RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "ViewAgent", "agent_names", "choose", "legal_actions",
+           "make_agent", "register"]

@@ -18,6 +18,7 @@ class RandomAgent:
     """
 
     name = "random"
+    needs_view = False
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -27,7 +28,7 @@ class RandomAgent:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any] | None = None) -> int:
+    def act(self, observation: Mapping[str, Any], view: Any = None) -> int:
         mask = observation["action_mask"]
         legal = np.flatnonzero(mask)
         if legal.size == 0:

@@ -1,6 +1,6 @@
 """The main job (first version): a batch of That's Baseball games between two managers.
 
-    python -m dugout.evaluate.main --games 200 --away random --home random
+    python -m dugout.evaluate.main --games 200 --away random --home heuristic
 
 It prints the line score and box score of the first game, then a summary of the batch:
 each side's wins with a 95% Wilson interval, runs per game, extra-inning games and
@@ -20,7 +20,8 @@ import time
 from typing import Any
 
 from ..envs import thats_baseball_v0
-from .play import AGENT_FACTORIES, make_agent, play_batch
+from ..agents import agent_names, make_agent
+from .play import play_batch
 
 __all__ = ["main", "summarize", "wilson_interval"]
 
@@ -76,8 +77,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--away", default="random", choices=sorted(AGENT_FACTORIES))
-    parser.add_argument("--home", default="random", choices=sorted(AGENT_FACTORIES))
+    names = agent_names("thats_baseball_v0")
+    parser.add_argument("--away", default="random", choices=names, metavar="AGENT",
+                        help=f"away manager (default random): {', '.join(names)}")
+    parser.add_argument("--home", default="heuristic", choices=names, metavar="AGENT",
+                        help="home manager (default heuristic)")
     parser.add_argument("--teams", nargs=2, default=["sample", "reds"], metavar=("AWAY", "HOME"),
                         help="built-in team names or JSON files (default: sample reds)")
     parser.add_argument("--json", metavar="PATH", help="also write the summary as JSON")
@@ -86,7 +90,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error("--games must be at least 1")
 
     env = thats_baseball_v0.env(teams=tuple(args.teams))
-    agents = {"away": make_agent(args.away), "home": make_agent(args.home)}
+    agents = {"away": make_agent("thats_baseball_v0", args.away),
+              "home": make_agent("thats_baseball_v0", args.home)}
     seeds = range(args.seed, args.seed + args.games)
     start = time.perf_counter()
     results = play_batch(env, agents, seeds[:1])

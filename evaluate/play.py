@@ -9,21 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..agents import RandomAgent
-
-__all__ = ["GameResult", "play_game", "play_batch", "AGENT_FACTORIES", "make_agent"]
-
-AGENT_FACTORIES: dict[str, Callable[[int | None], Any]] = {
-    "random": lambda seed: RandomAgent(seed),
-}
-
-
-def make_agent(name: str, seed: int | None = None):
-    try:
-        factory = AGENT_FACTORIES[name]
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {sorted(AGENT_FACTORIES)}") from None
-    return factory(seed)
+__all__ = ["GameResult", "play_game", "play_batch"]
 
 
 @dataclass
@@ -42,6 +28,8 @@ def play_game(env, agents: dict[str, Any], seed: int) -> GameResult:
     env.reset(seed=seed)
     for i, name in enumerate(("away", "home")):
         agents[name].reset(seed=seed * 2 + i)
+    views = {name: getattr(a, "needs_view", False) for name, a in agents.items()}
+    unwrapped = env.unwrapped
     decisions = {"away": 0, "home": 0}
     rewards: dict[str, float] = {}
     final: dict[str, Any] = {}
@@ -53,10 +41,10 @@ def play_game(env, agents: dict[str, Any], seed: int) -> GameResult:
             env.step(None)
             continue
         decisions[agent] += 1
-        env.step(agents[agent].act(obs, info))
+        env.step(agents[agent].act(obs, unwrapped.view(agent) if views[agent] else None))
     if "illegal_action" in final:
         raise RuntimeError(f"game {seed}: {final['illegal_action']['reason']}")
-    game = env.unwrapped.game
+    game = unwrapped.game
     return GameResult(seed=seed, score=tuple(game.score), winner=final.get("winner"),
                       rewards=rewards, decisions=decisions, innings=game.board.inning,
                       box_score=final.get("box_score", {}))

@@ -44,7 +44,7 @@ def play_out(env, seed, agents=None, on_live_step=None):
         assert not final, "a live step after an agent's dead step"
         if on_live_step is not None:
             on_live_step(env, agent, obs, reward, info)
-        action = agents[agent].act(obs, info)
+        action = agents[agent].act(obs)
         last_actor = agent
         env.step(action)
     return last_actor, final

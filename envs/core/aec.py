@@ -15,6 +15,8 @@ A ruleset subclass provides:
 * ``_apply(action)``: the engine's step, run until the next decision or the end;
 * ``_encode(seat)``: the observation vector for a seat;
 * ``_option_labels(decision)``: what each legal action means for this decision;
+* ``_view(seat)``: what that seat's manager may know, as a read-only structured
+  object (a frozen dataclass); agents read it through :meth:`BaseballAECEnv.view`;
 * ``_render_text()`` and ``_final_info()``.
 
 The engine state must expose ``pending`` (a :class:`Decision` or ``None``), ``over``,
@@ -154,6 +156,21 @@ class BaseballAECEnv(AECEnv):
             mask = np.zeros(n, dtype=np.int8)
         return {"observation": self._encode(AGENTS.index(agent)), "action_mask": mask}
 
+    def view(self, agent: str):
+        """What ``agent``'s manager may know now, as a read-only structured object.
+
+        It holds the same information as ``observe(agent)`` (the public state, the
+        manager's own private cards, the pending decision and its options), decoded:
+        heuristic managers read it instead of the engine's state, so they can never
+        see hidden cards or dice to come. Each ruleset documents its view class.
+        """
+        if self.state_ is None:
+            raise RuntimeError(f"{self.metadata['name']}: view() called before reset()")
+        if agent not in AGENTS:
+            raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; "
+                             f"agents are {list(AGENTS)}")
+        return self._view(AGENTS.index(agent))
+
     def action_mask(self) -> np.ndarray:
         """The acting agent's mask (sb3-contrib's name for it)."""
         return self.observe(self.agent_selection)["action_mask"]
@@ -238,6 +255,9 @@ class BaseballAECEnv(AECEnv):
         raise NotImplementedError
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
+        raise NotImplementedError
+
+    def _view(self, seat: int):
         raise NotImplementedError
 
     def _render_text(self) -> str:

@@ -78,6 +78,13 @@ manager who is not to act.
 | 54 | `pickoff_tried` | 1 once the fielding manager has tried a pickoff before this batter |
 | 55 | `innings_left` | scheduled innings still to start after this one / 9, 0 in extra innings |
 
+## Agent view
+
+`env.unwrapped.view(agent)` returns a `ThatsBaseballView` (see
+`dugout.envs.thats_baseball.view`): the same facts as the observation, decoded
+(situation, both batting orders, the pending decision and its options). Heuristic
+managers read it.
+
 ## Rewards
 
 +1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
@@ -104,8 +111,9 @@ from ..core.observation import ObservationSpec
 from ..core.scorebook import describe_play, ordinal
 from . import rules
 from .cards import AA_MAX, AA_MIN, load_team
+from .view import ThatsBaseballView, make_view
 
-__all__ = ["ThatsBaseballEnv", "OBS", "PIECES"]
+__all__ = ["ThatsBaseballEnv", "ThatsBaseballView", "OBS", "PIECES"]
 
 PIECES = [
     ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
@@ -216,6 +224,10 @@ class ThatsBaseballEnv(BaseballAECEnv):
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return option_labels(decision)
+
+    def _view(self, seat: int) -> ThatsBaseballView:
+        d = self.state_.pending
+        return make_view(self.state_, seat, option_labels(d) if d is not None else None)
 
     def _final_info(self) -> dict[str, Any]:
         info = super()._final_info()

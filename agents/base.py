@@ -1,0 +1,94 @@
+"""The agent protocol: what a dugout manager is given and what it returns.
+
+An agent is any object with::
+
+    name: str
+    needs_view: bool                      # True if act() needs the view
+    reset(seed: int | None = None) -> None
+    act(observation: dict, view=None) -> int
+
+``observation`` is what ``env.observe(agent)`` returns: ``{"observation": float32
+vector, "action_mask": int8 vector}``. ``view`` is ``env.unwrapped.view(agent)``: the
+same information as a structured, read-only object (each ruleset documents its view
+class, e.g. :class:`dugout.envs.thats_baseball.ThatsBaseballView`). It holds only what
+that manager may know, so a heuristic that reads it can never see hidden cards or the
+dice to come. ``act`` returns a legal action; ``reset(seed)`` is called between games
+so that a run can be reproduced game by game.
+
+Playing a turn by hand::
+
+    agent = make_agent("thats_baseball_v0", "heuristic")
+    for name in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(agent.act(obs, env.unwrapped.view(name)))
+
+:func:`choose` does the same for one decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Agent", "ViewAgent", "choose", "legal_actions"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    name: str
+    needs_view: bool
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+    def act(self, observation: Mapping[str, Any], view: Any = None) -> int: ...
+
+
+def legal_actions(observation: Mapping[str, Any]) -> tuple[int, ...]:
+    """The legal action indices of an observation's mask."""
+    return tuple(int(a) for a in np.flatnonzero(observation["action_mask"]))
+
+
+def choose(env, agent: Agent, name: str | None = None) -> int:
+    """Ask ``agent`` for the acting manager's (or ``name``'s) action in ``env`` (an AEC env)."""
+    name = env.agent_selection if name is None else name
+    view = env.unwrapped.view(name) if getattr(agent, "needs_view", False) else None
+    return agent.act(env.observe(name), view)
+
+
+class ViewAgent:
+    """Base class for managers that decide from the view.
+
+    Subclasses set ``VIEW`` (the ruleset's view class) and implement
+    ``decide(view) -> int``. ``act`` checks that a view of the right class was given
+    and that the answer is legal, so a heuristic's bug shows up as a clear error at the
+    decision that caused it rather than as a lost game.
+    """
+
+    name = "view-agent"
+    needs_view = True
+    VIEW: type | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Heuristics are deterministic; nothing to reseed."""
+
+    def act(self, observation: Mapping[str, Any], view: Any = None) -> int:
+        if view is None:
+            raise ValueError(f"{self.name}: act() needs the manager's view "
+                             f"(env.unwrapped.view(agent)) as its second argument")
+        if self.VIEW is not None and not isinstance(view, self.VIEW):
+            raise TypeError(f"{self.name}: expected a {self.VIEW.__name__}, got "
+                            f"{type(view).__name__}; is this agent meant for another ruleset?")
+        if view.decision is None:
+            raise ValueError(f"{self.name}: act() called for a manager who is not to act")
+        action = self.decide(view)
+        if action not in view.legal:
+            raise RuntimeError(f"{self.name} chose illegal action {action} at a "
+                               f"{view.decision!r} decision (legal: {view.legal})")
+        return action
+
+    def decide(self, view: Any) -> int:
+        raise NotImplementedError

@@ -1,0 +1,280 @@
+"""Managers for That's Baseball: the rulebook heuristic, its always/never baselines, and
+the value tables they use.
+
+Every decision in That's Baseball trades one situation for a lottery over a few
+others whose odds the rulebook prints (a steal is safe on 4-6 of one die; a pickoff
+retires the runner on a 12 of two dice and throws the ball away on a 2; ...). The
+heuristic prices each lottery with the win-expectancy table of the two lineups
+(:mod:`dugout.agents.value_tables`) and takes the option worth the most to its team.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..envs.core.bases import advance_all, advance_runner, push_runner, remove_runner
+from ..envs.core.dice import Dice
+from ..envs.core.scoreboard import Scoreboard
+from ..envs.core.scorebook import BoxScore, PlayLog
+from ..envs.thats_baseball import rules
+from ..envs.thats_baseball.cards import Batter, Team
+from ..envs.thats_baseball.view import ThatsBaseballView
+from .base import ViewAgent
+from .value_tables import ValueTables, bases_index, value_tables
+
+__all__ = ["ThatsBaseballHeuristic", "ThatsBaseballAlwaysNever", "thats_baseball_tables",
+           "sample_run_counts", "reference_action", "YES_NO_KINDS"]
+
+PASS, ROLL = rules.PASS, rules.ROLL
+#: The decisions that are a yes/no choice, for the always/never baselines.
+YES_NO_KINDS = ("steal", "pickoff", "error_roll", "double_play", "tag_up")
+
+# The rulebook's odds.
+STEAL_SAFE = 3 / 6          # 1i: 4-6 on one die
+PICKOFF_OUT = 1 / 36        # 1j: 12 on two dice
+PICKOFF_ERROR = 1 / 36      # 1j: 2 on two dice
+ERROR_ON_GROUNDER = 1 / 36  # 1m: 12 on two dice
+DOUBLE_PLAY = 3 / 6         # 1k: 4-6 on one die
+TAG_UP_SAFE = 2 / 6         # 1l: 5-6 on one die
+
+
+# -- the reference policy and the run distributions -----------------------------------
+def reference_action(decision) -> int:
+    """The policy the value tables are sampled under: no steals and no pickoffs (each
+    is a gamble the tables are meant to price), every free roll taken (error, tag-up),
+    the double play always tried, and the lead runner doubled off."""
+    kind = decision.kind
+    if kind in ("steal", "pickoff"):
+        return PASS
+    if kind == "dp_runner":
+        return max(decision.legal)
+    return ROLL
+
+
+def _lineup_team(name: str, aas) -> Team:
+    return Team(name, tuple(Batter(f"#{i + 1}", "DH", aa / 100, int(aa)) for i, aa in enumerate(aas)))
+
+
+def _bat_half_inning(teams, team: int, dice, k: int, leadoff: int, outs: int, bases: int,
+                     box: BoxScore, counts: np.ndarray, max_runs: int) -> None:
+    """One half inning through the engine's own rules, recording every plate appearance."""
+    board = Scoreboard(innings=1 << 30)            # a half inning that never ends the game
+    board.inning, board.half, board.outs = k + 1, team, outs
+    board.line = [[0], [0]]
+    board.bases = tuple((leadoff + 8 - i) % 9 if bases >> i & 1 else None for i in range(3))
+    state = rules.GameState(teams=teams, board=board, dice=dice, box=box, log=PlayLog(),
+                            order=[leadoff, leadoff])
+    visits = []
+    run_rules, choices = rules.RULES, rules.CHOICES
+    while board.half == team and not board.over:
+        d = state.pending
+        if d is None:
+            if state.step == "start_pa":
+                visits.append((board.outs, bases_index(board.bases), board.runs[team]))
+            run_rules[state.step](state)
+        else:
+            state.pending = None
+            choices[d.kind](state, d, reference_action(d))
+    total = board.runs[team]
+    for o, b, before in visits:
+        counts[team, o, b, min(total - before, max_runs)] += 1
+
+
+def sample_run_counts(lineups, half_innings: int = 20_000, min_visits: int = 1_000,
+                      seed: int = 0, max_runs: int = 20) -> np.ndarray:
+    """Run distributions (team, outs, bases, runs) for two lineups of adjusted averages.
+
+    Each team bats ``half_innings`` half innings from the start (leadoff man cycling
+    through the order), every plate appearance counted as a visit; then states with
+    fewer than ``min_visits`` visits get half innings started in them until they have
+    enough.
+    """
+    teams = tuple(_lineup_team(f"team {t}", lineups[t]) for t in (0, 1))
+    counts = np.zeros((2, 3, 8, max_runs + 1), dtype=np.int64)
+    dice = Dice(seed)
+    for team in (0, 1):
+        box = BoxScore(["away", "home"], [[(b.name, "") for b in t.batters] for t in teams])
+        k = 0
+        for k in range(half_innings):
+            _bat_half_inning(teams, team, dice, k, k % 9, 0, 0, box, counts, max_runs)
+        for outs in range(3):
+            for bases in range(8):
+                while counts[team, outs, bases].sum() < min_visits:
+                    k += 1
+                    _bat_half_inning(teams, team, dice, k, k % 9, outs, bases, box, counts, max_runs)
+                    if k % 512 == 0:
+                        box = BoxScore(box.team_names, [[(ln.name, "") for ln in lines]
+                                                        for lines in box.lines])
+    return counts
+
+
+@lru_cache(maxsize=32)
+def thats_baseball_tables(lineups: tuple[tuple[int, ...], tuple[int, ...]], innings: int = 9,
+                          half_innings: int = 30_000, min_visits: int = 1_500, seed: int = 0,
+                          use_cache: bool = True) -> ValueTables:
+    """Value tables for two lineups of adjusted averages (away, home), cached on disk."""
+    lineups = tuple(tuple(int(a) for a in lineup) for lineup in lineups)
+    inputs = {"lineups": [list(x) for x in lineups], "half_innings": half_innings,
+              "min_visits": min_visits, "seed": seed, "policy": "reference-v1",
+              "engine": "thats_baseball-1"}
+    return value_tables("thats_baseball_v0", inputs,
+                        lambda: sample_run_counts(lineups, half_innings, min_visits, seed),
+                        innings=innings, use_cache=use_cache)
+
+
+# -- the rulebook heuristic -----------------------------------------------------------
+def _ids(bases) -> tuple:
+    """Occupied flags as a bases tuple the core's runner functions accept."""
+    return tuple(i if occupied else None for i, occupied in enumerate(bases))
+
+
+class ThatsBaseballHeuristic(ViewAgent):
+    """The rulebook heuristic: each choice priced in win expectancy.
+
+    A manager's reasoning, decision by decision (odds from the rulebook, values from
+    the two lineups' win-expectancy table; "WE" = the deciding team's chance to win):
+
+    * **Steal** (batting): a steal is safe half the time (4-6). Run only when that beats
+      the break-even rate of this state, ``(WE(hold) - WE(out)) / (WE(safe) - WE(out))``.
+      With a 50% runner that is rare: stealing home with two outs (the run is worth
+      more than the inning that is nearly over), or a runner who matters only if he
+      scores late in a close game. When several runners could go, the one whose
+      attempt gains the most goes; a runner is never sent when standing still is better.
+    * **Pickoff** (fielding): a throw retires the runner on a 12 and throws the ball away
+      on a 2. Throw at the runner whose out gains more than his extra base costs
+      (almost always: an out is worth more than a base), else hold the ball.
+    * **Error roll** (batting): always roll. A 12 puts the batter on; anything else is the
+      ground out that happens anyway: a free chance.
+    * **Double-play roll** (fielding): 4-6 gets a second out (the other runners move up
+      a base), 1-3 moves the runner from first to second, forcing runners ahead.
+      Roll when the gamble gains win expectancy: usually with fewer runs at stake
+      ahead of the runner than the out is worth.
+    * **Which runner to double up** (fielding): the one whose out leaves the batting
+      team the lowest win expectancy (usually the lead runner, who is closest to scoring).
+    * **Tag-up** (batting): always roll; the runner holds on 1-4 and is never out.
+    """
+
+    name = "heuristic"
+    VIEW = ThatsBaseballView
+
+    def __init__(self, tables: ValueTables | None = None, **table_options: Any):
+        self._fixed = tables
+        self._table_options = table_options
+
+    def tables(self, view: ThatsBaseballView) -> ValueTables:
+        if self._fixed is not None:
+            return self._fixed
+        return thats_baseball_tables(view.lineups, view.innings, **self._table_options)
+
+    # -- valuing situations ------------------------------------------------------------
+    def _batting_we(self, view: ThatsBaseballView, outs: int, bases, runs: int = 0) -> float:
+        """The batting team's WE in this half inning with ``outs``, ``bases`` and ``runs`` more."""
+        return self.tables(view).batting_win_expectancy(
+            view.inning, view.half, outs, bases_index(bases), view.lead + runs)
+
+    def option_values(self, view: ThatsBaseballView) -> dict[int, float]:
+        """Each legal action's win expectancy for the deciding manager's team."""
+        values = getattr(self, "_value_" + view.decision)(view)
+        if not view.batting:
+            values = {a: 1.0 - v for a, v in values.items()}
+        return values
+
+    # Every _value_<kind> returns the batting team's WE after each legal action.
+    def _value_steal(self, view: ThatsBaseballView) -> dict[int, float]:
+        o, bases = view.outs, _ids(view.bases)
+        values = {PASS: self._batting_we(view, o, bases)}
+        for a in view.legal:
+            if a == PASS:
+                continue
+            base = a - 1
+            safe, scored = advance_runner(bases, base, 1)
+            out = remove_runner(bases, base)
+            values[a] = (STEAL_SAFE * self._batting_we(view, o, safe, len(scored))
+                         + (1 - STEAL_SAFE) * self._batting_we(view, o + 1, out))
+        return values
+
+    def _value_pickoff(self, view: ThatsBaseballView) -> dict[int, float]:
+        o, bases = view.outs, _ids(view.bases)
+        hold = self._batting_we(view, o, bases)
+        values = {PASS: hold}
+        for a in view.legal:
+            if a == PASS:
+                continue
+            base = a - 1
+            picked = self._batting_we(view, o + 1, remove_runner(bases, base))
+            error, scored = push_runner(remove_runner(bases, base), base + 1, base)
+            thrown_away = self._batting_we(view, o, error, len(scored))
+            values[a] = (PICKOFF_OUT * picked + PICKOFF_ERROR * thrown_away
+                         + (1 - PICKOFF_OUT - PICKOFF_ERROR) * hold)
+        return values
+
+    def _value_error_roll(self, view: ThatsBaseballView) -> dict[int, float]:
+        o, bases = view.outs, _ids(view.bases)
+        ground_out = self._batting_we(view, o + 1, bases)    # runners hold (double play aside)
+        on_error, scored = advance_all(bases, 1, 9)
+        error = self._batting_we(view, o, on_error, len(scored))
+        return {PASS: ground_out, ROLL: ERROR_ON_GROUNDER * error + (1 - ERROR_ON_GROUNDER) * ground_out}
+
+    def _double_up(self, view: ThatsBaseballView, base: int) -> float:
+        o, bases = view.outs, _ids(view.bases)              # the batter's out is already made
+        rest, scored = advance_all(remove_runner(bases, base), 1)
+        if o + 1 >= 3:
+            return self._batting_we(view, 3, rest)             # no run scores on the third out
+        return self._batting_we(view, o + 1, rest, len(scored))
+
+    def _value_double_play(self, view: ThatsBaseballView) -> dict[int, float]:
+        o, bases = view.outs, _ids(view.bases)
+        missed, scored = push_runner(remove_runner(bases, 0), 1, 0)
+        best_dp = min(self._double_up(view, b) for b in range(3) if bases[b] is not None)
+        return {PASS: self._batting_we(view, o, bases),
+                ROLL: DOUBLE_PLAY * best_dp
+                + (1 - DOUBLE_PLAY) * self._batting_we(view, o, missed, len(scored))}
+
+    def _value_dp_runner(self, view: ThatsBaseballView) -> dict[int, float]:
+        return {a: self._double_up(view, a - 1) for a in view.legal}
+
+    def _value_tag_up(self, view: ThatsBaseballView) -> dict[int, float]:
+        o, bases = view.outs, _ids(view.bases)
+        moved, scored = advance_runner(bases, view.subject, 1)
+        hold = self._batting_we(view, o, bases)
+        return {PASS: hold,
+                ROLL: TAG_UP_SAFE * self._batting_we(view, o, moved, len(scored)) + (1 - TAG_UP_SAFE) * hold}
+
+    # -- deciding ------------------------------------------------------------------------
+    def decide(self, view: ThatsBaseballView) -> int:
+        if view.decision in ("error_roll", "tag_up"):
+            return ROLL                                         # free rolls
+        values = self.option_values(view)
+        best = max(values.values())
+        # ties go to the quiet option (pass), then the lowest action
+        return PASS if values.get(PASS, -1.0) >= best - 1e-12 else min(
+            a for a, v in values.items() if v >= best - 1e-12)
+
+
+class ThatsBaseballAlwaysNever(ThatsBaseballHeuristic):
+    """Baseline: always (or never) take one yes/no option; the heuristic decides the rest.
+
+    ``kind`` is one of :data:`YES_NO_KINDS`. "Always" takes the option the heuristic
+    values most among the non-pass options (which runner steals, which is thrown
+    at); "never" passes. Holding every other decision equal, the difference between
+    the two and the heuristic is what that one decision is worth.
+    """
+
+    def __init__(self, kind: str, always: bool, tables: ValueTables | None = None, **table_options: Any):
+        if kind not in YES_NO_KINDS:
+            raise ValueError(f"unknown yes/no decision {kind!r}; That's Baseball's are {YES_NO_KINDS}")
+        super().__init__(tables, **table_options)
+        self.kind = kind
+        self.always = bool(always)
+        self.name = f"{'always' if always else 'never'}-{kind}"
+
+    def decide(self, view: ThatsBaseballView) -> int:
+        if view.decision != self.kind:
+            return super().decide(view)
+        if not self.always:
+            return PASS
+        values = self.option_values(view)
+        return max((a for a in view.legal if a != PASS), key=lambda a: (values[a], -a))
