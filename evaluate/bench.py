@@ -1,4 +1,4 @@
-"""How fast is That's Baseball? Random-vs-random games, timed.
+"""How fast are That's Baseball and Harry's Grand Slam Baseball? Random-vs-random games, timed.
 
 Run it with::
 
@@ -10,7 +10,9 @@ Run it with::
 What is measured
 ----------------
 Two random managers play whole games of That's Baseball (the "sample" team away, the
-"reds" at home, nine innings), in two modes:
+"reds" at home, nine innings), in two modes (and Harry's Grand Slam Baseball, nine
+innings with the Card Reference's deck, in the same two modes, ``grand_slam_v0 (AEC)``
+and ``grand_slam engine``):
 
 * ``thats_baseball_v0 (AEC)``: through the wrapped PettingZoo env, the way an agent sees
   the game: ``for agent in env.agent_iter(): ... env.last() ... env.step(action)``. This
@@ -28,17 +30,17 @@ Every figure counts:
 
 * decisions: calls of ``step`` with an action (not the ``step(None)`` calls that retire
   agents once a game is over, although their time is counted);
-* plate appearances (That's Baseball only): the sum of ``pa`` over both teams' box-score
+* plate appearances (the dugout games only): the sum of ``pa`` over both teams' box-score
   lines at the end of each game;
 * games: whole games; every game is reset with its own seed (seed + 1, seed + 2, ...).
 
 The clock runs over resets and play, not over building the env; one untimed warm-up game
 comes first. Every env picks its actions with the same cheap code (``pick`` below: a
 ``random.Random`` choosing among the legal actions), so the comparison measures the
-envs, not the agents. With ``--games N`` each That's Baseball mode plays N games and each
-PettingZoo env plays whole games until it has made at least as many decisions as
-dugout's AEC run; with ``--seconds S`` every measurement plays whole games for about S
-seconds.
+envs, not the agents. With ``--games N`` each dugout mode plays N games and each
+PettingZoo env plays whole games until it has made at least as many decisions as the
+longer of the two dugout AEC runs; with ``--seconds S`` every measurement plays whole games for
+about S seconds. Both dugout AEC envs are compared with the same peer runs.
 
 Speeds depend on the machine and on what else it runs: compare figures from one run,
 not across machines. Short games weigh resets heavily: ``texas_holdem_v4`` makes only a
@@ -59,8 +61,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..envs import thats_baseball_v0
+from ..envs import grand_slam_v0, thats_baseball_v0
 from ..envs.core.dice import Dice
+from ..envs.grand_slam import rules as gs_rules
 from ..envs.thats_baseball import rules
 from ..envs.thats_baseball.cards import load_team
 
@@ -100,7 +103,7 @@ def play_aec_game(env: Any, rng: random.Random, seed: int) -> int:
     return decisions
 
 
-def plate_appearances(game: rules.GameState) -> int:
+def plate_appearances(game: rules.GameState | gs_rules.GameState) -> int:
     """Plate appearances of both teams, from the box score."""
     return sum(line.pa for team in game.box.lines for line in team)
 
@@ -123,6 +126,28 @@ def thats_baseball_engine() -> PlayGame:
         decisions = 0
         while game.pending is not None:
             rules.apply_action(game, pick(rng, game.pending.legal))
+            decisions += 1
+        return decisions, plate_appearances(game)
+
+    return play
+
+
+def grand_slam_aec() -> PlayGame:
+    env = grand_slam_v0.env(innings=INNINGS)
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        decisions = play_aec_game(env, rng, seed)
+        return decisions, plate_appearances(env.unwrapped.game)
+
+    return play
+
+
+def grand_slam_engine() -> PlayGame:
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        game = gs_rules.new_game(Dice(seed), INNINGS)
+        decisions = 0
+        while game.pending is not None:
+            gs_rules.apply_action(game, pick(rng, game.pending.legal))
             decisions += 1
         return decisions, plate_appearances(game)
 
@@ -231,11 +256,11 @@ def format_table(results: list[Result]) -> str:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m dugout.evaluate.bench",
-        description="Time random-vs-random That's Baseball games (AEC env and engine) "
-                    "against PettingZoo's tictactoe_v3 and texas_holdem_v4.")
+        description="Time random-vs-random That's Baseball and Grand Slam games (AEC env and "
+                    "engine) against PettingZoo's tictactoe_v3 and texas_holdem_v4.")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--games", type=int, default=300, metavar="N",
-                      help="That's Baseball games per mode (default 300)")
+                      help="games per dugout mode (default 300)")
     size.add_argument("--seconds", type=float, metavar="S",
                       help="instead of a game count: play about S seconds per measurement")
     parser.add_argument("--seed", type=int, default=0,
@@ -260,8 +285,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     else:
         budget = Budget(games=args.games)
         size = f"{args.games} games per mode"
-    print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}, {INNINGS} innings), random vs random, "
-          f"{size}, seed {args.seed}")
+    print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}) and Harry's Grand Slam Baseball, "
+          f"{INNINGS} innings, random vs random, {size}, seed {args.seed}")
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
     print()
 
@@ -269,10 +294,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                   budget, args.seed)
     engine = measure("thats_baseball_engine", "thats_baseball engine", thats_baseball_engine(),
                      budget, args.seed)
-    results = [aec, engine]
+    gs_aec = measure("grand_slam_v0", "grand_slam_v0 (AEC)", grand_slam_aec(), budget, args.seed)
+    gs_engine = measure("grand_slam_engine", "grand_slam engine", grand_slam_engine(), budget,
+                        args.seed)
+    results = [aec, engine, gs_aec, gs_engine]
+    n_dugout = len(results)
 
-    # The peers play as many decisions as dugout's AEC run (or as long, with --seconds).
-    peer_budget = budget if args.seconds is not None else Budget(decisions=aec.decisions)
+    # The peers play as many decisions as the longer dugout AEC run (or as long, with --seconds).
+    peer_budget = budget if args.seconds is not None else Budget(
+        decisions=max(aec.decisions, gs_aec.decisions))
     missing = None
     try:
         peers = [(name, peer_aec(name)) for name in PEERS]
@@ -287,16 +317,23 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print()
 
     ratios: dict[str, float] = {}
+    gs_ratios: dict[str, float] = {}
     dugout_rate = aec.rate(aec.decisions)
+    gs_rate = gs_aec.rate(gs_aec.decisions)
     if missing:
         print(missing)
     else:
-        for peer in results[2:]:
+        for peer in results[n_dugout:]:
             ratios[peer.key] = dugout_rate / peer.rate(peer.decisions)
+            gs_ratios[peer.key] = gs_rate / peer.rate(peer.decisions)
         print("thats_baseball_v0 decisions/s: "
               + ", ".join(f"{ratio:.2f}x {key}" for key, ratio in ratios.items()))
+        print("grand_slam_v0 decisions/s: "
+              + ", ".join(f"{ratio:.2f}x {key}" for key, ratio in gs_ratios.items()))
     print(f"thats_baseball engine decisions/s: {engine.rate(engine.decisions) / dugout_rate:.2f}x "
           f"thats_baseball_v0 (the rest is what the AEC API costs)")
+    print(f"grand_slam engine decisions/s: {gs_engine.rate(gs_engine.decisions) / gs_rate:.2f}x "
+          f"grand_slam_v0")
 
     figures: dict[str, Any] = {
         "settings": {"games": None if args.seconds is not None else args.games,
@@ -306,6 +343,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                      "system": platform.system()},
         "results": {r.key: r.figures() for r in results},
         "ratios": ratios,
+        "grand_slam_ratios": gs_ratios,
         "comparison_missing": missing,
     }
     if args.json:

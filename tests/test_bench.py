@@ -30,8 +30,11 @@ def _positive(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
 
 
+DUGOUT = ("thats_baseball_v0", "thats_baseball_engine", "grand_slam_v0", "grand_slam_engine")
+
+
 def _check_dugout_figures(results: dict) -> None:
-    for key in ("thats_baseball_v0", "thats_baseball_engine"):
+    for key in DUGOUT:
         figures = results[key]
         assert figures["games"] == 3
         for name in ("decisions", "plate_appearances", "seconds") + RATES:
@@ -42,6 +45,11 @@ def _check_dugout_figures(results: dict) -> None:
     assert aec["plate_appearances"] == engine["plate_appearances"]
     # Nine innings a side, three outs an inning: at least 51 plate appearances a game.
     assert aec["plate_appearances"] >= 3 * 51
+    gs, gs_engine = results["grand_slam_v0"], results["grand_slam_engine"]
+    assert gs["decisions"] == gs_engine["decisions"]
+    assert gs["plate_appearances"] == gs_engine["plate_appearances"]
+    # a double play makes two outs, but the runner doubled up came to the plate too
+    assert gs["plate_appearances"] >= 3 * 51
 
 
 def test_small_run_reports_all_figures(capsys, tmp_path):
@@ -49,25 +57,33 @@ def test_small_run_reports_all_figures(capsys, tmp_path):
     figures = bench.main(["--games", "3", "--seed", "7", "--json", str(out_file)])
     printed = capsys.readouterr().out
 
-    for name in ("thats_baseball_v0", "tictactoe_v3", "texas_holdem_v4"):
+    for name in ("thats_baseball_v0", "grand_slam_v0", "tictactoe_v3", "texas_holdem_v4"):
         assert name in printed
     _check_dugout_figures(figures["results"])
 
     if _classic_installed():
         assert figures["comparison_missing"] is None
         assert set(figures["ratios"]) == {"tictactoe_v3", "texas_holdem_v4"}
+        assert set(figures["grand_slam_ratios"]) == {"tictactoe_v3", "texas_holdem_v4"}
+        for key, ratio in figures["grand_slam_ratios"].items():
+            assert _positive(ratio), key
+            # the ratio is grand_slam_v0's decision rate over the peer's, from the same run
+            gs_rate = figures["results"]["grand_slam_v0"]["decisions_per_s"]
+            assert math.isclose(ratio, gs_rate / figures["results"][key]["decisions_per_s"])
+        assert "grand_slam_v0 decisions/s:" in printed
         for key, ratio in figures["ratios"].items():
             assert _positive(ratio), key
             peer = figures["results"][key]
             assert peer["plate_appearances"] is None
             for name in ("games", "decisions", "seconds", "decisions_per_s", "games_per_s"):
                 assert _positive(peer[name]), (key, name)
-            # with --games, each peer plays at least as many decisions as dugout's AEC run
+            # with --games, each peer plays at least as many decisions as each dugout AEC run
             assert peer["decisions"] >= figures["results"]["thats_baseball_v0"]["decisions"]
+            assert peer["decisions"] >= figures["results"]["grand_slam_v0"]["decisions"]
             assert f"x {key}" in printed
     else:
         assert "pip install -e .[bench]" in printed
-        assert figures["ratios"] == {}
+        assert figures["ratios"] == {} and figures["grand_slam_ratios"] == {}
 
     assert json.loads(out_file.read_text(encoding="utf-8")) == figures
 
@@ -82,10 +98,10 @@ def test_without_classic_envs_dugout_figures_still_print(capsys, monkeypatch):
     printed = capsys.readouterr().out
 
     assert "pip install -e .[bench]" in printed
-    for name in ("thats_baseball_v0", "tictactoe_v3", "texas_holdem_v4"):
+    for name in ("thats_baseball_v0", "grand_slam_v0", "tictactoe_v3", "texas_holdem_v4"):
         assert name in printed
-    assert figures["ratios"] == {}
-    assert set(figures["results"]) == {"thats_baseball_v0", "thats_baseball_engine"}
+    assert figures["ratios"] == {} and figures["grand_slam_ratios"] == {}
+    assert set(figures["results"]) == set(DUGOUT)
     _check_dugout_figures(figures["results"])
 
 

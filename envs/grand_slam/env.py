@@ -1,0 +1,336 @@
+"""Harry's Grand Slam Baseball: two managers, hands of three play cards, hidden hands.
+
+| Import | `from dugout.envs import grand_slam_v0` |
+|---|---|
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | No |
+| Agents | `agents = ["away", "home"]` |
+| Action shape | (1,) |
+| Action values | Discrete(20) |
+| Observation shape | (81,) float32, with an int8 action mask of shape (20,) |
+| Observation values | [-1, 1], except the scores (runs / 10) |
+
+## Creation
+
+```python
+env = grand_slam_v0.env(innings=9, max_innings=None, deck="reference")
+```
+
+`innings` is the scheduled length; extra innings are played until a winner unless
+`max_innings` cuts the game off (truncation, reward 0). `deck` is the card set:
+`"reference"` (the Card Reference's 55 cards), a dict of counts per card name
+(`{"single": 6, ..., "pinch_hitter": 4}`, names missing count 0) or a path to a JSON
+file holding one; see `dugout.envs.grand_slam.cards`. `render_mode` is `"ansi"`,
+`"human"` or None. `env()` ends the game with -1 for a manager who plays an illegal
+action; `raw_env()` raises `IllegalActionError` instead. An unknown option raises
+`OptionError`, a bad deck `DataError`.
+
+## Agents
+
+`"away"` (the Visiting Team) bats in the top of each inning, `"home"` in the bottom.
+Each turn the batting manager plays a card first, then the fielding manager; each draws
+back to three after playing. The third out ends the half inning at once, even on the
+batting manager's card. A manager whose hand holds a single card type and who has no
+PH/RP stack has no choice, and the engine plays that card for him, so a manager may
+decide several times in a row; `agent_selection` always names the one who must act.
+
+## Action Values
+
+| Action | Meaning |
+|---|---|
+| 0 | play a Single from the hand |
+| 1 | play a Double from the hand |
+| 2 | play a Triple from the hand |
+| 3 | play a Home Run from the hand |
+| 4 | play a Walk from the hand |
+| 5 | play a Hit by Pitch from the hand |
+| 6 | play an Error from the hand |
+| 7 | play a Ground Out from the hand |
+| 8 | play a Strike Out from the hand |
+| 9 | play a Fly Out from the hand |
+| 10 | play a Sacrifice Bunt from the hand |
+| 11 | play a Double Play from the hand |
+| 12 | play a Wild Pitch from the hand |
+| 13 | play a Passed Ball from the hand |
+| 14 | play a Stolen Base from the hand |
+| 15 | play a Pitcher Balk from the hand |
+| 16 | play own PH/RP stack 1 (the oldest): flip its face-down card, which is the play |
+| 17 | play own PH/RP stack 2 |
+| 18 | play own PH/RP stack 3 |
+| 19 | play own PH/RP stack 4 |
+
+The decisions (`infos[agent]["decision"]` names the kind and labels each legal option):
+
+| Kind | Who | Legal actions |
+|---|---|---|
+| `batting_play` | batting | 0-15 for each card type in hand, 16-19 for each own PH/RP stack |
+| `fielding_play` | fielding | the same, for the fielding manager |
+
+## Observation Space
+
+`observe(agent)` returns `{"observation": float32 vector, "action_mask": int8 vector}`.
+The vector is encoded from `env.unwrapped.view(agent)` (a `GrandSlamView`, whose
+docstring describes every field) and holds only what that manager may know: never the
+opponent's hand, the order of the draw pile or a face-down card. `own` means the
+observing manager's team. Counts per card type are in card-code order (the action
+table's order, then PH/RP last); the discards and the cards in play are divided by that
+type's copies in the deck. The mask is all zeros for the manager who is not to act.
+
+| Index | Piece | Meaning |
+|---|---|---|
+| 0-1 | `seat` | one-hot seat of the observing manager: away, home |
+| 2 | `batting` | 1 if the observing manager's team is batting |
+| 3-4 | `decision` | one-hot kind of the observing manager's pending decision: batting_play, fielding_play (all 0 when not to act) |
+| 5-14 | `inning` | one-hot inning: 1st to 9th, then index 9 for any extra inning |
+| 15-16 | `half` | one-hot half: top, bottom |
+| 17-19 | `outs` | one-hot outs: 0, 1, 2 |
+| 20-22 | `runners` | 1 for a runner on first, second, third |
+| 23-24 | `score` | runs of own team, of the opponent, each divided by 10 |
+| 25 | `run_diff` | (own runs - opponent runs) / 10, clipped to [-1, 1] |
+| 26-41 | `hand` | own hand: cards of each type (codes 0-15) / 3 |
+| 42 | `own_stacks` | own PH/RP stacks on the table / 4 |
+| 43 | `opp_hand_size` | cards in the opponent's hand / 3 |
+| 44 | `opp_stacks` | the opponent's PH/RP stacks on the table / 4 |
+| 45-61 | `discards` | the discard pile since the last shuffle: cards of each type (codes 0-16) / copies in the deck |
+| 62-77 | `in_play` | cards on the bases and behind home plate: cards of each type (codes 0-15) / copies in the deck |
+| 78 | `deck_left` | cards left in the draw pile / cards in the deck |
+| 79 | `innings_to_shuffle` | innings to finish before the next shuffle, this one included, / 3 |
+| 80 | `innings_left` | scheduled innings still to start after this one / 9, 0 in extra innings |
+
+## Rewards
+
++1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
+off by `max_innings`. No reward before the end. `infos[agent]` then holds `"score"`
+(`{"away": int, "home": int}`), `"winner"` and `"box_score"`.
+
+## Version History
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.aec import BaseballAECEnv
+from ..core.bases import BASE_NAMES
+from ..core.decisions import Decision
+from ..core.dice import Dice, ScriptedDice
+from ..core.errors import OptionError, check_options
+from ..core.observation import ObservationSpec
+from ..core.scorebook import Play, ordinal, runner_movements
+from . import rules
+from .cards import CARD_TYPES, MAX_STACKS, N_HAND_TYPES, N_TYPES, PINCH_HITTER, load_deck
+from .view import GrandSlamView, view_of
+
+__all__ = ["GrandSlamEnv", "OBS", "PIECES", "encode_view", "describe_play", "option_labels"]
+
+PIECES = [
+    ("seat", 2, "one-hot seat of the observing manager: away, home"),
+    ("batting", 1, "1 if the observing manager's team is batting"),
+    ("decision", len(rules.DECISION_KINDS),
+     "one-hot kind of the observing manager's pending decision: "
+     + ", ".join(rules.DECISION_KINDS) + " (all 0 when not to act)"),
+    ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
+    ("half", 2, "one-hot half: top, bottom"),
+    ("outs", 3, "one-hot outs: 0, 1, 2"),
+    ("runners", 3, "1 for a runner on first, second, third"),
+    ("score", 2, "runs of own team, of the opponent, each divided by 10"),
+    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
+    ("hand", N_HAND_TYPES, "own hand: cards of each type (codes 0-15) / 3"),
+    ("own_stacks", 1, f"own PH/RP stacks on the table / {MAX_STACKS}"),
+    ("opp_hand_size", 1, "cards in the opponent's hand / 3"),
+    ("opp_stacks", 1, f"the opponent's PH/RP stacks on the table / {MAX_STACKS}"),
+    ("discards", N_TYPES,
+     "the discard pile since the last shuffle: cards of each type (codes 0-16) / copies in the deck"),
+    ("in_play", N_HAND_TYPES,
+     "cards on the bases and behind home plate: cards of each type (codes 0-15) / copies in the deck"),
+    ("deck_left", 1, "cards left in the draw pile / cards in the deck"),
+    ("innings_to_shuffle", 1, "innings to finish before the next shuffle, this one included, / 3"),
+    ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
+]
+OBS = ObservationSpec(PIECES)
+
+_O = OBS.offset
+_KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
+
+OPTIONS = ("innings", "max_innings", "deck", "render_mode", "illegal_action", "dice")
+
+
+def encode_view(view: GrandSlamView) -> np.ndarray:
+    """The observation vector of a view (the table in the module docstring)."""
+    obs = np.zeros(OBS.size, dtype=np.float32)
+    seat = view.seat
+    obs[_O["seat"] + seat] = 1.0
+    obs[_O["batting"]] = view.batting
+    if view.decision is not None:
+        obs[_O["decision"] + _KIND_INDEX[view.decision]] = 1.0
+    obs[_O["inning"] + min(view.inning, 10) - 1] = 1.0
+    obs[_O["half"] + view.half] = 1.0
+    if view.outs < 3:
+        obs[_O["outs"] + view.outs] = 1.0
+    r = _O["runners"]
+    for i in range(3):
+        if view.runners[i]:
+            obs[r + i] = 1.0
+    own, opp = view.runs[seat], view.runs[1 - seat]
+    obs[_O["score"]] = own / 10.0
+    obs[_O["score"] + 1] = opp / 10.0
+    obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
+    o = _O["hand"]
+    for c, n in enumerate(view.hand):
+        if n:
+            obs[o + c] = n / rules.HAND_SIZE
+    counts = view.card_counts
+    for name, values in (("discards", view.discards), ("in_play", view.in_play)):
+        o = _O[name]
+        for c, n in enumerate(values):
+            if n:
+                obs[o + c] = n / counts[c]
+    obs[_O["own_stacks"]] = view.own_stacks / MAX_STACKS
+    obs[_O["opp_hand_size"]] = view.opp_hand_size / rules.HAND_SIZE
+    obs[_O["opp_stacks"]] = view.opp_stacks / MAX_STACKS
+    obs[_O["deck_left"]] = view.deck_left / view.deck_size
+    obs[_O["innings_to_shuffle"]] = view.innings_to_shuffle / 3.0
+    obs[_O["innings_left"]] = max(0, view.innings - view.inning) / 9.0
+    return obs
+
+
+class GrandSlamEnv(BaseballAECEnv):
+    metadata = {**BaseballAECEnv.metadata, "name": "grand_slam_v0"}
+    ACTION_MEANINGS = rules.ACTIONS
+    OBS = OBS
+
+    def __init__(self, innings: int = 9, max_innings: int | None = None, deck: Any = "reference",
+                 render_mode: str | None = None, illegal_action: str = "raise",
+                 dice: ScriptedDice | None = None, **unknown: Any):
+        check_options("grand_slam_v0", unknown, OPTIONS)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action)
+        if isinstance(innings, bool) or not isinstance(innings, int) or innings < 1:
+            raise OptionError(f"grand_slam_v0: innings must be a positive int, got {innings!r}")
+        if max_innings is not None and (isinstance(max_innings, bool) or not isinstance(max_innings, int)
+                                        or max_innings < innings):
+            raise OptionError(f"grand_slam_v0: max_innings must be None or an int of at least "
+                              f"innings ({innings}), got {max_innings!r}")
+        if dice is not None and not isinstance(dice, ScriptedDice):
+            raise OptionError("grand_slam_v0: dice must be a ScriptedDice (shuffles then keep the "
+                              "deck's order, for replaying a stacked deck in a test) or None")
+        self.innings = innings
+        self.max_innings = max_innings
+        self.counts = load_deck(deck)
+        self._scripted = dice
+
+    # -- engine hooks -------------------------------------------------------------------
+    def _new_game(self, seed: int) -> rules.GameState:
+        dice = self._scripted.clone() if self._scripted is not None else Dice(seed)
+        return rules.new_game(dice, self.innings, self.max_innings, self.counts)
+
+    def _apply(self, action: int) -> None:
+        rules.apply_action(self.state_, action)
+
+    def _view(self, seat: int) -> GrandSlamView:
+        return view_of(self.state_, seat)
+
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode_view(view_of(self.state_, seat))
+
+    def _option_labels(self, decision: Decision) -> dict[int, str]:
+        return option_labels(decision)
+
+    def _final_info(self) -> dict[str, Any]:
+        info = super()._final_info()
+        info["box_score"] = self.state_.box.summary(self.state_.board)
+        return info
+
+    # -- text -----------------------------------------------------------------------------
+    def _render_text(self) -> str:
+        s = self.state_
+        b = s.board
+        lines = [s.box.render_line_score(b), ""]
+        if b.over:
+            if b.truncated:
+                lines.append(f"Game cut off after {b.inning} innings, tied {b.runs[0]}-{b.runs[1]}.")
+            else:
+                lines.append(f"Final: {rules.TEAM_NAMES[b.winner]} win {max(b.runs)}-{min(b.runs)}.")
+        else:
+            half = "Top" if b.half == 0 else "Bottom"
+            runners = "bases empty" if not any(r is not None for r in b.bases) else "runners on " + ", ".join(
+                f"{BASE_NAMES[i]} ({rules.BATTER_NAMES[b.bases[i]]}, {CARD_TYPES[s.runner_cards[b.bases[i]]].label})"
+                for i in range(3) if b.bases[i] is not None)
+            lines.append(f"{half} of the {ordinal(b.inning)}, {b.outs} out, {runners}.")
+            lines.append(f"At bat for the {rules.TEAM_NAMES[b.half]}: {rules.BATTER_NAMES[s.batter]}.")
+            for seat, agent in enumerate(self.possible_agents):
+                hand = ", ".join(CARD_TYPES[c].label for c in range(N_HAND_TYPES)
+                                 for _ in range(s.hands[seat][c])) or "no cards"
+                lines.append(f"{agent} hand: {hand}; PH/RP stacks: {len(s.stacks[seat])}")
+            lines.append(f"Draw pile: {len(s.deck)} cards; discards: {sum(s.discards)}; "
+                         f"shuffle after the {ordinal(b.inning + rules.innings_to_shuffle(b.inning) - 1)}.")
+            if s.pending is not None:
+                d = s.pending
+                opts = option_labels(d)
+                lines.append(f"{self.possible_agents[d.actor]} to decide ({d.kind}): "
+                             + "; ".join(f"{a} = {opts[a]}" for a in d.legal))
+        recent = s.log.plays[-5:]
+        if recent:
+            lines.append("")
+            lines.append("Last plays:")
+            first = len(s.log.plays) - len(recent)
+            lines.extend("  " + describe_play(p, s.played_by[first + i])
+                         for i, p in enumerate(recent))
+        return "\n".join(lines)
+
+    def play_by_play(self, last: int | None = None) -> str:
+        """The play log by half inning, naming the card each play came from and who played it."""
+        s = self.state_
+        plays = s.log.plays
+        start = 0 if last is None else max(0, len(plays) - last)
+        out: list[str] = []
+        current = None
+        for i in range(start, len(plays)):
+            p = plays[i]
+            if (p.inning, p.half) != current:
+                if out:
+                    out.append("")
+                out.append(f"{rules.TEAM_NAMES[p.half]} {ordinal(p.inning)}.")
+                current = (p.inning, p.half)
+            out.append("  " + describe_play(p, s.played_by[i]))
+        return "\n".join(out)
+
+    def scorecard(self) -> str:
+        """Both batting cards, the line score and the play-by-play, like That's Baseball's."""
+        s = self.state_
+        innings = max(9, s.board.innings)
+        return "\n".join([s.box.render_line_score(s.board), "",
+                          s.box.render_scorecard(0, innings, label_header="#"), "",
+                          s.box.render_scorecard(1, innings, label_header="#"), "",
+                          self.play_by_play()])
+
+
+def option_labels(decision: Decision) -> dict[int, str]:
+    """What each action means at this decision."""
+    return rules.option_labels(decision)
+
+
+_SUBSTITUTION = {"pinch_hitter": "sent up a pinch hitter", "relief_pitcher": "brought in a relief pitcher"}
+
+
+def describe_play(play: Play, seat: int) -> str:
+    """One sentence for a play: the card, who played it, what happened to every runner."""
+    who = rules.TEAM_NAMES[seat]
+    names = rules.BATTER_NAMES
+    card = CARD_TYPES[play.roll].label
+    if play.kind == "pa":
+        text = f"{names[play.actor]} {rules.OUTCOMES[play.detail].verb} ({card}, played by {who})"
+        words = runner_movements(play, names)
+    elif play.kind in _SUBSTITUTION:
+        beneath = ("another PH/RP card: a card is drawn for the play" if play.roll == PINCH_HITTER
+                   else f"the card beneath is a {card}")
+        return f"{who} {_SUBSTITUTION[play.kind]}: {beneath}."
+    else:                                              # a runner card
+        text = f"{card} (played by {who})"
+        words = runner_movements(play, names) or ["nobody on base"]
+    return ", ".join([text, *words]) + "."
+
