@@ -18,19 +18,27 @@ __all__ = ["make_agent", "agent_names", "register", "ENV_IDS"]
 
 Factory = Callable[[int | None], Any]
 _REGISTRY: dict[str, dict[str, Factory]] = {}
-ENV_IDS = ("thats_baseball_v0",)
+_BUILT_IN_LOADED: set[str] = set()
+ENV_IDS = ("thats_baseball_v0", "grand_slam_v0")
 
 
 def register(env_id: str, name: str, factory: Factory) -> None:
-    """Add an agent ``name`` for ``env_id``; ``factory(seed)`` makes one."""
+    """Add an agent ``name`` for ``env_id``; ``factory(seed)`` makes one.
+
+    A name already known for that environment is replaced.
+    """
+    if env_id in ENV_IDS:
+        _load(env_id)          # the built-ins first, so a user's agent of the same name wins
     _REGISTRY.setdefault(env_id, {})[name] = factory
 
 
 def _load(env_id: str) -> dict[str, Factory]:
     if env_id not in ENV_IDS and env_id not in _REGISTRY:
         raise ValueError(f"unknown environment {env_id!r}; known: {sorted(set(ENV_IDS) | set(_REGISTRY))}")
-    if env_id not in _REGISTRY:
-        _REGISTRY[env_id] = {"random": lambda seed: RandomAgent(seed)}
+    if env_id not in _BUILT_IN_LOADED:
+        _BUILT_IN_LOADED.add(env_id)
+        _REGISTRY.setdefault(env_id, {})
+        register(env_id, "random", lambda seed: RandomAgent(seed))
         if env_id == "thats_baseball_v0":
             from .thats_baseball import YES_NO_KINDS, ThatsBaseballAlwaysNever, ThatsBaseballHeuristic
             register(env_id, "heuristic", lambda seed: ThatsBaseballHeuristic())
@@ -38,7 +46,15 @@ def _load(env_id: str) -> dict[str, Factory]:
                 for always in (True, False):
                     register(env_id, f"{'always' if always else 'never'}-{kind}",
                              lambda seed, k=kind, a=always: ThatsBaseballAlwaysNever(k, a))
-    return _REGISTRY[env_id]
+        elif env_id == "grand_slam_v0":
+            from .grand_slam import GrandSlamAlwaysNever, GrandSlamHeuristic
+            from .grand_slam import YES_NO_KINDS as GS_KINDS
+            register(env_id, "heuristic", lambda seed: GrandSlamHeuristic())
+            for kind in GS_KINDS:
+                for always in (True, False):
+                    register(env_id, f"{'always' if always else 'never'}-{kind}",
+                             lambda seed, k=kind, a=always: GrandSlamAlwaysNever(k, a))
+    return _REGISTRY.setdefault(env_id, {})
 
 
 def agent_names(env_id: str) -> list[str]:

@@ -85,25 +85,40 @@ class ValueTables:
     ``counts[team, outs, bases, r]`` is the number of sampled plate appearances that
     began in that state and saw ``r`` more runs score in the half inning (the last bin
     holds ``max_runs`` or more).
+
+    ``phases`` names run counts of the same shape for other moments of a turn, where a
+    ruleset's turn has several (Harry's game: ``"field"``, after the batting manager's
+    card and before the fielding manager's). They give win expectancy at that moment
+    (``win_expectancy(..., phase="field")``); the game itself is solved with ``counts``.
     """
 
     def __init__(self, inputs: dict[str, Any], counts: np.ndarray, innings: int = 9,
-                 max_diff: int = 20):
+                 max_diff: int = 20, phases: dict[str, np.ndarray] | None = None):
+        self.inputs = dict(inputs)
+        self.counts = self._check(counts, "counts")
+        self.phases = {k: self._check(v, f"phase {k!r}") for k, v in (phases or {}).items()}
+        self.innings = int(innings)
+        self.max_diff = int(max_diff)
+        self.probs = self._probs(self.counts)
+        runs = np.arange(self.counts.shape[-1])
+        self.re = (self.probs * runs).sum(axis=-1)          # (team, outs, bases)
+        self._solve()
+
+    @staticmethod
+    def _check(counts, what: str) -> np.ndarray:
         counts = np.asarray(counts, dtype=np.int64)
         if counts.ndim != 4 or counts.shape[:3] != (2, 3, 8):
-            raise ValueError(f"counts must have shape (2, 3, 8, runs), got {counts.shape}")
+            raise ValueError(f"{what} must have shape (2, 3, 8, runs), got {counts.shape}")
         totals = counts.sum(axis=-1)
         if (totals == 0).any():
             team, outs, bases = (int(i[0]) for i in np.nonzero(totals == 0))
-            raise ValueError(f"no samples for team {team}, {outs} out, bases {BASE_STATES[bases]}")
-        self.inputs = dict(inputs)
-        self.counts = counts
-        self.innings = int(innings)
-        self.max_diff = int(max_diff)
-        self.probs = counts / totals[..., None]
-        runs = np.arange(counts.shape[-1])
-        self.re = (self.probs * runs).sum(axis=-1)          # (team, outs, bases)
-        self._solve()
+            raise ValueError(f"{what}: no samples for team {team}, {outs} out, bases "
+                             f"{BASE_STATES[bases]}")
+        return counts
+
+    @staticmethod
+    def _probs(counts: np.ndarray) -> np.ndarray:
+        return counts / counts.sum(axis=-1)[..., None]
 
     # -- run expectancy ----------------------------------------------------------------
     def run_expectancy(self, team: int, outs: int, bases) -> float:
@@ -132,9 +147,9 @@ class ValueTables:
         land = {0: np.clip(diffs[:, None] - runs[None, :], -dmax, dmax) + dmax,
                 1: np.clip(diffs[:, None] + runs[None, :], -dmax, dmax) + dmax}
 
-        def half(team: int, end: np.ndarray) -> np.ndarray:
+        def half(team: int, end: np.ndarray, probs=p) -> np.ndarray:
             """Home win probability at every (outs, bases, lead) of a half, given its end values."""
-            return (p[team] @ end[land[team]].T).reshape(3, 8, nd)
+            return (probs[team] @ end[land[team]].T).reshape(3, 8, nd)
 
         def last_bottom_end(x: float) -> np.ndarray:
             return np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, x))
@@ -164,6 +179,11 @@ class ValueTables:
             we[r, 0] = half(0, end[r, 0])
         self.we = we
         self._end = end
+        self._phase_we = {}
+        for name, counts in self.phases.items():
+            q = [self._probs(counts)[t].reshape(24, -1) for t in (0, 1)]
+            self._phase_we[name] = np.stack([
+                np.stack([half(h, end[r, h], q) for h in (0, 1)]) for r in range(rows)])
 
     def _row(self, inning: int) -> int:
         if inning < 1:
@@ -173,8 +193,10 @@ class ValueTables:
     def _lead(self, home_lead: int) -> int:
         return max(-self.max_diff, min(self.max_diff, int(home_lead))) + self.max_diff
 
-    def win_expectancy(self, inning: int, half: int, outs: int, bases, home_lead: int) -> float:
-        """The home team's chance of winning from a situation at the start of a plate appearance.
+    def win_expectancy(self, inning: int, half: int, outs: int, bases, home_lead: int,
+                       phase: str | None = None) -> float:
+        """The home team's chance of winning from a situation at the start of a plate appearance
+        (or at the moment ``phase`` names).
 
         ``outs`` may be 3: the half inning is then over (the next half's start, or the
         end of the game). ``home_lead`` is home runs minus away runs.
@@ -185,25 +207,50 @@ class ValueTables:
         if outs >= 3:
             return float(self._end[row, half, self._lead(home_lead)])
         b = bases if isinstance(bases, int) else bases_index(bases)
-        return float(self.we[row, half, outs, b, self._lead(home_lead)])
+        table = self.we if phase is None else self._phase_table(phase)
+        return float(table[row, half, outs, b, self._lead(home_lead)])
 
-    def batting_win_expectancy(self, inning: int, half: int, outs: int, bases, lead: int) -> float:
+    def _phase_table(self, phase: str) -> np.ndarray:
+        try:
+            return self._phase_we[phase]
+        except KeyError:
+            raise ValueError(f"no phase {phase!r} in these tables; phases: "
+                             f"{sorted(self._phase_we) or 'none'}") from None
+
+    def batting_win_expectancy(self, inning: int, half: int, outs: int, bases, lead: int,
+                               phase: str | None = None) -> float:
         """The batting team's chance of winning; ``lead`` is its runs minus the other's."""
         home_lead = lead if half == 1 else -lead
-        we = self.win_expectancy(inning, half, outs, bases, home_lead)
+        we = self.win_expectancy(inning, half, outs, bases, home_lead, phase)
+        return we if half == 1 else 1.0 - we
+
+    def batting_win_expectancies(self, inning: int, half: int, outs: np.ndarray, bases: np.ndarray,
+                                 lead: np.ndarray, phase: str | None = None) -> np.ndarray:
+        """:meth:`batting_win_expectancy` for arrays of outs, bases indices and leads at once."""
+        row = self._row(inning)
+        outs, bases, lead = np.asarray(outs), np.asarray(bases), np.asarray(lead)
+        home_lead = lead if half == 1 else -lead
+        d = np.clip(home_lead, -self.max_diff, self.max_diff) + self.max_diff
+        table = self.we if phase is None else self._phase_table(phase)
+        we = np.where(outs >= 3, self._end[row, half, d],
+                      table[row, half, np.minimum(outs, 2), bases, d])
+        if half == 1 and inning >= self.innings:
+            we = np.where(home_lead > 0, 1.0, we)           # walk-off
         return we if half == 1 else 1.0 - we
 
     # -- saving ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT_VERSION, "inputs": self.inputs, "innings": self.innings,
-                "max_diff": self.max_diff, "counts": self.counts.tolist()}
+                "max_diff": self.max_diff, "counts": self.counts.tolist(),
+                "phases": {k: v.tolist() for k, v in self.phases.items()}}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ValueTables:
         if d.get("format") != FORMAT_VERSION:
             raise ValueError(f"value tables of format {d.get('format')!r}; this version reads "
                              f"format {FORMAT_VERSION}")
-        return cls(d["inputs"], np.array(d["counts"]), d["innings"], d["max_diff"])
+        return cls(d["inputs"], np.array(d["counts"]), d["innings"], d["max_diff"],
+                   {k: np.array(v) for k, v in d.get("phases", {}).items()})
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the tables as JSON, atomically (a crash never leaves half a file)."""
@@ -240,12 +287,14 @@ def _key(inputs: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
-def value_tables(ruleset: str, inputs: dict[str, Any], sampler: Callable[[], np.ndarray],
+def value_tables(ruleset: str, inputs: dict[str, Any],
+                 sampler: Callable[[], np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]],
                  innings: int = 9, use_cache: bool = True, directory: str | os.PathLike | None = None
                  ) -> ValueTables:
     """Load the tables made from ``inputs`` from the cache, or sample them and cache them.
 
-    ``sampler()`` returns the run counts; ``inputs`` must describe everything it depends on.
+    ``sampler()`` returns the run counts, or the run counts and a dict of phase counts;
+    ``inputs`` must describe everything it depends on.
     """
     inputs = {"ruleset": ruleset, **inputs}
     path = Path(directory) if directory is not None else cache_dir()
@@ -257,7 +306,9 @@ def value_tables(ruleset: str, inputs: dict[str, Any], sampler: Callable[[], np.
                 return tables
         except (ValueError, KeyError, json.JSONDecodeError):
             pass                                  # a stale or damaged file: make it again
-    tables = ValueTables(inputs, sampler(), innings=innings)
+    sampled = sampler()
+    counts, phases = sampled if isinstance(sampled, tuple) else (sampled, None)
+    tables = ValueTables(inputs, counts, innings=innings, phases=phases)
     if use_cache:
         try:
             tables.save(path)
@@ -273,7 +324,10 @@ def _tables_for(env_id: str, teams, innings: int) -> ValueTables:
         from .thats_baseball import thats_baseball_tables
         lineups = tuple(load_team(t).aas for t in teams)
         return thats_baseball_tables(lineups, innings)
-    raise ValueError(f"no value tables for {env_id!r} yet; known: thats_baseball_v0")
+    if env_id == "grand_slam_v0":
+        from .grand_slam import grand_slam_tables
+        return grand_slam_tables(innings)
+    raise ValueError(f"no value tables for {env_id!r} yet; known: thats_baseball_v0, grand_slam_v0")
 
 
 def main(argv: list[str] | None = None) -> ValueTables:
@@ -282,13 +336,15 @@ def main(argv: list[str] | None = None) -> ValueTables:
     parser = argparse.ArgumentParser(prog="python -m dugout.agents.value_tables",
                                      description=main.__doc__)
     parser.add_argument("--env", default="thats_baseball_v0")
-    parser.add_argument("--teams", nargs=2, default=["sample", "sample"], metavar=("AWAY", "HOME"))
+    parser.add_argument("--teams", nargs=2, default=["sample", "sample"], metavar=("AWAY", "HOME"),
+                        help="That's Baseball teams (built-in names or JSON files); "
+                             "Harry's Grand Slam has no teams")
     parser.add_argument("--innings", type=int, default=9)
     args = parser.parse_args(argv)
     tables = _tables_for(args.env, args.teams, args.innings)
-    for team, name in enumerate(args.teams):
-        print(f"Run expectancy, {name} batting ({'away' if team == 0 else 'home'}), "
-              f"beside MLB 2010-2015:")
+    for team, side in enumerate(("away", "home")):
+        who = f"{args.teams[team]} ({side})" if args.env == "thats_baseball_v0" else side
+        print(f"Run expectancy of {args.env}, {who} batting, beside MLB 2010-2015:")
         print(format_re24(tables.re24(team), MLB_RE24_2010_2015, names=("dugout", "MLB")))
         print()
     print("Home win expectancy at the start of each half, by home lead:")

@@ -9,3 +9,32 @@ def _value_table_cache(tmp_path_factory):
     mp.setenv("DUGOUT_CACHE", str(tmp_path_factory.mktemp("dugout-cache")))
     yield
     mp.undo()
+
+
+def _hide_differently(state, viewer, rng):
+    """A copy of a Grand Slam ``state`` that differs only in what ``viewer`` cannot see: the
+    opponent's hand (swapped with cards of the draw pile), the draw pile's order and the
+    face-down cards under every PH/RP card (swapped with cards of the draw pile)."""
+    from dugout.envs.grand_slam.cards import N_HAND_TYPES, PINCH_HITTER
+    other = state.clone()
+    hand = other.hands[1 - viewer]
+    for _ in range(3):
+        held = [c for c in range(N_HAND_TYPES) if hand[c]]
+        card = rng.choice(held)
+        swap = [i for i, c in enumerate(other.deck) if c != card and c != PINCH_HITTER]
+        i = rng.choice(swap)
+        hand[card] -= 1
+        hand[other.deck[i]] += 1
+        other.deck[i] = card
+    for seat in (0, 1):
+        for k, beneath in enumerate(other.stacks[seat]):
+            swap = [i for i, c in enumerate(other.deck) if c != beneath]
+            i = rng.choice(swap)
+            other.stacks[seat][k], other.deck[i] = other.deck[i], beneath
+    rng.shuffle(other.deck)
+    return other
+
+
+@pytest.fixture
+def hide_differently():
+    return _hide_differently

@@ -20,7 +20,7 @@ from dugout.envs import grand_slam_v0
 from dugout.envs.core import DataError, IllegalActionError, OptionError
 from dugout.envs.grand_slam import GrandSlamView, rules
 from dugout.envs.grand_slam import env as gs_env_module
-from dugout.envs.grand_slam.cards import CARD_NAMES, N_HAND_TYPES, N_TYPES, PINCH_HITTER
+from dugout.envs.grand_slam.cards import CARD_NAMES, N_HAND_TYPES, N_TYPES
 from dugout.envs.grand_slam.env import OBS, PIECES, encode_view
 
 AGENTS = ("away", "home")
@@ -183,31 +183,7 @@ def test_view_is_frozen_and_documents_every_field():
 
 
 # -- hidden information -----------------------------------------------------------------------------
-def _hide_differently(state, viewer, rng):
-    """A copy of ``state`` that differs only in what ``viewer`` cannot see: the opponent's
-    hand (swapped with cards of the draw pile), the draw pile's order and the face-down
-    cards under every PH/RP card (swapped with cards of the draw pile)."""
-    other = state.clone()
-    opp = 1 - viewer
-    hand = other.hands[opp]
-    for _ in range(3):
-        held = [c for c in range(N_HAND_TYPES) if hand[c]]
-        card = rng.choice(held)
-        swap = [i for i, c in enumerate(other.deck) if c != card and c != PINCH_HITTER]
-        i = rng.choice(swap)
-        hand[card] -= 1
-        hand[other.deck[i]] += 1
-        other.deck[i] = card
-    for seat in (0, 1):
-        for k, beneath in enumerate(other.stacks[seat]):
-            swap = [i for i, c in enumerate(other.deck) if c != beneath]
-            i = rng.choice(swap)
-            other.stacks[seat][k], other.deck[i] = other.deck[i], beneath
-    rng.shuffle(other.deck)
-    return other
-
-
-def test_hidden_cards_never_reach_the_acting_managers_observation_or_view():
+def test_hidden_cards_never_reach_the_acting_managers_observation_or_view(hide_differently):
     rng = random.Random(0)
     a_env, b_env = grand_slam_v0.raw_env(), grand_slam_v0.raw_env()
     checked = with_stacks = 0
@@ -221,7 +197,7 @@ def test_hidden_cards_never_reach_the_acting_managers_observation_or_view():
             continue
         state = a_env.game.clone()
         viewer = state.pending.actor
-        other = _hide_differently(state, viewer, rng)
+        other = hide_differently(state, viewer, rng)
         assert other.card_census() == state.card_census()
         assert other.hands[1 - viewer] != state.hands[1 - viewer] or other.deck != state.deck
         b_env.restore(other)

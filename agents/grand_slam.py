@@ -1,0 +1,291 @@
+"""Managers for Harry's Grand Slam Baseball: the rulebook heuristic, its always/never
+baselines, and the value tables they use.
+
+In Harry's game every turn is the same decision: which of your three cards (or which
+of your face-down Pinch Hitter/Relief Pitcher stacks) to play. A card does the same
+thing whoever plays it, so the card you play as the batting manager is a card you will
+not have when you field, and the other way round. The heuristic prices each card by
+what it does to the win expectancy now, and charges for the card's worth if kept.
+
+Everything here reads the manager's :class:`~dugout.envs.grand_slam.GrandSlamView`
+only: his own hand, the table and the discards, never the other hand, the draw pile or
+a face-down card.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..envs.core.dice import Dice
+from ..envs.core.scoreboard import Scoreboard
+from ..envs.core.scorebook import BoxScore, PlayLog
+from ..envs.grand_slam import rules
+from ..envs.grand_slam.cards import N_HAND_TYPES, N_TYPES, REFERENCE_COUNTS, SINGLE
+from ..envs.grand_slam.view import GrandSlamView
+from .base import ViewAgent
+from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
+
+__all__ = ["GrandSlamHeuristic", "GrandSlamAlwaysNever", "grand_slam_tables", "card_effect",
+           "sample_run_counts", "reference_action", "YES_NO_KINDS", "card_run_values"]
+
+STACK = rules.STACK_ACTION
+#: The yes/no choice inside every Grand Slam decision: play a PH/RP stack or a hand card.
+YES_NO_KINDS = ("pinch_hitter",)
+
+
+# -- what a card does, from the engine's own card rules -------------------------------------
+def _scratch_effect(outs: int, bases: int, card: int) -> tuple[int, int, int]:
+    board = Scoreboard(innings=1 << 30)
+    board.outs = outs
+    board.line = [[0], [0]]
+    names = [(f"Batter {i}", "") for i in range(9)]
+    state = rules.GameState(board=board, dice=Dice(0), box=BoxScore(["a", "h"], [names, names]),
+                            log=PlayLog(), counts=REFERENCE_COUNTS, deck=[],
+                            hands=[[0] * N_TYPES, [0] * N_TYPES], stacks=[[], []],
+                            discards=[0] * N_TYPES)
+    runners = []
+    for base in range(3):
+        if bases >> base & 1:
+            slot = 6 + base                    # runners 6-8, the batter is slot 0
+            state.runner_cards[slot] = SINGLE
+            runners.append(slot)
+        else:
+            runners.append(None)
+    board.bases = tuple(runners)
+    rules.CARD_RULES[card](state, 0, card)
+    return board.outs, bases_index(board.bases), board.runs[0]
+
+
+#: EFFECT[outs, bases, card] = (outs after, bases after, runs scored), for every hand card.
+EFFECT = np.array([[[_scratch_effect(o, b, c) for c in range(N_HAND_TYPES)] for b in range(8)]
+                   for o in range(3)], dtype=np.int64)
+
+
+def card_effect(outs: int, bases: int, card: int) -> tuple[int, int, int]:
+    """(outs, bases index, runs) after ``card`` is played with ``outs`` and ``bases``."""
+    o, b, r = EFFECT[outs, bases, card]
+    return int(o), int(b), int(r)
+
+
+# -- the reference policy and the run distributions --------------------------------------
+def _re_change(re: np.ndarray, outs: int, bases: int, card: int) -> float:
+    o, b, r = EFFECT[outs, bases, card]
+    return r + (re[o, b] if o < 3 else 0.0) - re[outs, bases]
+
+
+def reference_action(state_or_view, decision) -> int:
+    """The policy the value tables are sampled under: each manager plays the hand card that
+    moves MLB's 2010-2015 run expectancy most his way (ties to the lowest card code) and
+    never plays a PH/RP stack unless it is all he has."""
+    board = state_or_view.board
+    outs, bases = board.outs, bases_index(board.bases)
+    cards = [a for a in decision.legal if a < STACK]
+    if not cards:
+        return decision.legal[0]
+    sign = 1.0 if decision.kind == "batting_play" else -1.0
+    return max(cards, key=lambda c: (sign * _re_change(MLB_RE24_2010_2015, outs, bases, c), -c))
+
+
+def sample_run_counts(games: int = 6_000, seed: int = 0, innings: int = 9,
+                      counts: tuple[int, ...] = REFERENCE_COUNTS, max_runs: int = 20
+                      ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Run distributions (team, outs, bases, runs) from whole games through the engine.
+
+    Every turn is a visit: the base-out state when the batting manager is to play (the
+    main counts) or the fielding manager (the ``"field"`` phase), and the runs scored
+    from then to the end of the half inning. Half innings in which a walk-off could end
+    the game (the bottom of the last inning and later) are left out, all of them, so
+    the runs a walk-off cuts off do not bias the sample. Both teams play from the same
+    deck under the same policy, so their visits are pooled (both rows hold the sum).
+    """
+    shape = (3, 8, max_runs + 1)
+    bat, field = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
+    run_rules, choices = rules.RULES, rules.CHOICES
+    for g in range(games):
+        state = rules.new_game(Dice(seed * 1_000_003 + g), innings=innings, counts=counts)
+        board = state.board
+        visits: list[tuple[np.ndarray, int, int, int]] = []
+        while not board.over:
+            d = state.pending
+            if d is not None:
+                state.pending = None
+                choices[d.kind](state, d, reference_action(state, d))
+                continue
+            step = state.step
+            if step == "bat" or step == "field":          # a turn begins
+                visits.append((bat if step == "bat" else field, board.outs,
+                               bases_index(board.bases), board.runs[board.half]))
+            elif step == "end_half":
+                if not (board.half == 1 and board.inning >= innings):
+                    total = board.runs[board.half]
+                    for table, o, b, before in visits:
+                        table[o, b, min(total - before, max_runs)] += 1
+                visits.clear()
+            run_rules[step](state)
+    return np.stack([bat, bat]), {"field": np.stack([field, field])}
+
+
+@lru_cache(maxsize=8)
+def grand_slam_tables(innings: int = 9, counts: tuple[int, ...] = REFERENCE_COUNTS,
+                      games: int = 6_000, seed: int = 0, use_cache: bool = True) -> ValueTables:
+    """Value tables for a card set, cached on disk (both teams draw from the same deck)."""
+    inputs = {"counts": list(counts), "games": games, "seed": seed, "policy": "mlb-re24-greedy-v1",
+              "engine": "grand_slam-1"}
+    return value_tables("grand_slam_v0", inputs,
+                        lambda: sample_run_counts(games, seed, innings, tuple(counts)),
+                        innings=innings, use_cache=use_cache)
+
+
+def card_run_values(tables: ValueTables) -> np.ndarray:
+    """Each hand card's mean run value for the batting team: runs scored plus the change in
+    run expectancy, averaged over the batting turns' base-out states as they occur."""
+    weights = tables.counts[0].sum(axis=-1).astype(float)
+    weights /= weights.sum()
+    re = tables.re[0]
+    values = np.zeros(N_HAND_TYPES)
+    for c in range(N_HAND_TYPES):
+        for o in range(3):
+            for b in range(8):
+                values[c] += weights[o, b] * _re_change(re, o, b, c)
+    return values
+
+
+# -- the rulebook heuristic -------------------------------------------------------------
+class GrandSlamHeuristic(ViewAgent):
+    """The rulebook heuristic: play the card worth most now; among equals, give up the one
+    worth least kept; hold the PH/RP stacks for a bad hand at a big moment.
+
+    A manager's reasoning:
+
+    * **What a card does now.** Every card's effect in this situation is known from the
+      Card Reference (outs, runners, runs), and the win-expectancy table prices the
+      result: for the batting manager at the moment the fielding manager plays next, for
+      the fielding manager at the next batting turn. The batting manager plays the card
+      that leaves his team the best chance, the fielding manager the card that leaves
+      the batters the worst: a hit before a walk with a runner on second, the sacrifice
+      fly with a runner on third and one out, the Double Play card with a runner on.
+    * **What a card is worth kept.** A card does the same thing whoever plays it, so a
+      hit in the fielding manager's hand is a hit he will have when he bats, and an out
+      in the batting manager's hand is an out he will have when he fields. When two
+      cards do the same now, the one with the smaller mean run value (either sign, from
+      the table) goes: with nobody on, the batting manager who must make an out gives up
+      a Strike Out and keeps his Double Play card, and a Walk goes before a Single.
+      (Charging every card its kept value against its value now was measured too, and
+      lost to this rule: a card's worth kept is mostly the same card played later.)
+    * **Runner cards** move runners only: worth a base to each runner for the batting
+      side, free to either side with the bases empty.
+    * **Pinch Hitter / Relief Pitcher stacks.** The card under a stack is unknown: it is
+      priced as the average of the cards this manager has not seen (the draw pile, the
+      other hand and the face-down cards, from the card counts), and a stack kept is an
+      option on a bad hand later, so playing one is charged ``stack_weight`` (0.25) times
+      the win expectancy one run is worth at this moment. So a stack is played when the
+      hand is bad and the moment matters: a batting manager holding only outs with the
+      tying run in scoring position in the ninth, not in a quiet first inning. The
+      weight was chosen by matchups (0.25 beat 0 and 1 at 2,000 games each).
+    """
+
+    name = "heuristic"
+    VIEW = GrandSlamView
+
+    def __init__(self, stack_weight: float = 0.25, tie: float = 1e-9,
+                 tables: ValueTables | None = None, **table_options: Any):
+        self.stack_weight = float(stack_weight)
+        self.tie = float(tie)
+        self._fixed = tables
+        self._table_options = table_options
+        self._run_values: dict[int, np.ndarray] = {}
+
+    def tables(self, view: GrandSlamView) -> ValueTables:
+        if self._fixed is not None:
+            return self._fixed
+        return grand_slam_tables(view.innings, tuple(view.card_counts), **self._table_options)
+
+    def _values(self, tables: ValueTables) -> np.ndarray:
+        key = id(tables)
+        if key not in self._run_values:
+            self._run_values[key] = card_run_values(tables)
+        return self._run_values[key]
+
+    # -- valuing ---------------------------------------------------------------------------
+    def _after(self, view: GrandSlamView, tables: ValueTables) -> np.ndarray:
+        """The batting team's win expectancy once each hand card type is played now."""
+        lead = view.runs[view.half] - view.runs[1 - view.half]
+        effect = EFFECT[view.outs, bases_index(view.runners)]
+        phase = "field" if view.decision == "batting_play" else None
+        return tables.batting_win_expectancies(view.inning, view.half, effect[:, 0], effect[:, 1],
+                                               lead + effect[:, 2], phase)
+
+    def _leverage(self, view: GrandSlamView, tables: ValueTables) -> float:
+        lead = view.runs[view.half] - view.runs[1 - view.half]
+        phase = "field" if view.decision == "fielding_play" else None
+        b = bases_index(view.runners)
+        up = tables.batting_win_expectancy(view.inning, view.half, view.outs, b, lead + 1, phase)
+        down = tables.batting_win_expectancy(view.inning, view.half, view.outs, b, lead, phase)
+        return max(up - down, 1e-3)
+
+    def stack_distribution(self, view: GrandSlamView) -> np.ndarray:
+        """Chances of each hand card type being the play under one of this manager's stacks."""
+        unseen = np.array(view.unseen()[:N_HAND_TYPES], dtype=float).clip(min=0)
+        total = unseen.sum()
+        return unseen / total if total else np.full(N_HAND_TYPES, 1.0 / N_HAND_TYPES)
+
+    def option_values(self, view: GrandSlamView) -> dict[int, float]:
+        """Each legal action's win expectancy for the deciding manager (a stack: the mean
+        over the card beneath, less the charge for giving up the stack)."""
+        tables = self.tables(view)
+        now = self._after(view, tables)
+        values: dict[int, float] = {}
+        stack_value = None
+        for a in view.legal:
+            if a < STACK:
+                values[a] = float(now[a] if view.batting else 1.0 - now[a])
+            else:
+                if stack_value is None:
+                    p = self.stack_distribution(view)
+                    mean = float(p @ now)
+                    stack_value = (mean if view.batting else 1.0 - mean) \
+                        - self.stack_weight * self._leverage(view, tables)
+                values[a] = stack_value
+        return values
+
+    def keep_value(self, view: GrandSlamView, action: int) -> float:
+        """What a hand card is worth kept, in runs: its mean run value, either sign (a hit
+        for our batters, an out for our fielders)."""
+        if action >= STACK:
+            return float("inf")
+        return float(abs(self._values(self.tables(view))[action]))
+
+    def decide(self, view: GrandSlamView) -> int:
+        values = self.option_values(view)
+        best = max(values.values())
+        near = [a for a in view.legal if values[a] >= best - self.tie]
+        # among plays worth the same now, give up the card worth least kept
+        return min(near, key=lambda a: (self.keep_value(view, a), a))
+
+
+class GrandSlamAlwaysNever(GrandSlamHeuristic):
+    """Baseline: always (or never) play a PH/RP stack when one is on the table; the heuristic
+    chooses among the hand cards (and, for "always", plays the oldest stack)."""
+
+    def __init__(self, kind: str, always: bool, **options: Any):
+        if kind not in YES_NO_KINDS:
+            raise ValueError(f"unknown yes/no decision {kind!r}; Harry's Grand Slam's are {YES_NO_KINDS}")
+        super().__init__(**options)
+        self.kind = kind
+        self.always = bool(always)
+        self.name = f"{'always' if always else 'never'}-{kind}"
+
+    def decide(self, view: GrandSlamView) -> int:
+        stacks = [a for a in view.legal if a >= STACK]
+        if stacks and self.always:
+            return stacks[0]
+        cards = [a for a in view.legal if a < STACK]
+        if not cards:
+            return stacks[0]
+        values = self.option_values(view)
+        best = max(values[a] for a in cards)
+        near = [a for a in cards if values[a] >= best - self.tie]
+        return min(near, key=lambda a: (self.keep_value(view, a), a))
