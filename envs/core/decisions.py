@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Decision", "action_mask"]
+__all__ = ["Decision", "action_mask", "take_decision"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +46,22 @@ def action_mask(n_actions: int, legal: tuple[int, ...]) -> np.ndarray:
         mask[list(legal)] = 1
         _MASKS[key] = mask
     return mask.copy()
+
+
+def take_decision(state: Any, action: int, labels: tuple[str, ...]) -> Decision:
+    """Check ``action`` against ``state.pending``, clear it and return the decision taken.
+
+    Raises :class:`~dugout.envs.core.errors.IllegalActionError` naming the decision and
+    its legal actions (labelled from ``labels``) when the game is over or the action is
+    not legal.
+    """
+    from .errors import IllegalActionError
+    decision = state.pending
+    if decision is None:
+        raise IllegalActionError("the game is over: there is no decision to make")
+    if action not in decision.legal:
+        raise IllegalActionError(
+            f"action {action!r} is not legal at a {decision.kind!r} decision; legal actions: "
+            + ", ".join(f"{a} ({labels[a]})" for a in decision.legal))
+    state.pending = None
+    return decision

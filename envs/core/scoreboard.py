@@ -20,7 +20,7 @@ from typing import Any
 
 from .bases import EMPTY_BASES, Bases
 
-__all__ = ["Scoreboard", "AWAY", "HOME"]
+__all__ = ["Scoreboard", "ScoreboardGame", "AWAY", "HOME"]
 
 AWAY, HOME = 0, 1
 
@@ -140,3 +140,33 @@ class Scoreboard:
         d = dict(data)
         d["bases"] = tuple(d["bases"])
         return cls(**d)
+
+
+class ScoreboardGame:
+    """What the AEC base class and agents read of a ruleset's game state, for states that
+    keep their :class:`Scoreboard` in ``board`` and each team's place in its batting order
+    in ``order`` (a mixin for the rulesets' ``GameState`` dataclasses)."""
+
+    board: Scoreboard
+    order: list[int]
+
+    @property
+    def over(self) -> bool:
+        return self.board.over
+
+    @property
+    def winner(self) -> int | None:
+        return self.board.winner
+
+    @property
+    def truncated(self) -> bool:
+        return self.board.truncated
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.board.runs[0], self.board.runs[1]
+
+    @property
+    def batter(self) -> int:
+        """Lineup slot of the batting team's batter at the plate."""
+        return self.order[self.board.half]

@@ -24,10 +24,9 @@ from typing import Any, Callable
 
 from ..core import scorebook as sb
 from ..core.bases import advance_all, force_advance, occupied, runner_count
-from ..core.decisions import Decision
+from ..core.decisions import Decision, take_decision
 from ..core.dice import Dice, ScriptedDice, make_dice
-from ..core.errors import IllegalActionError
-from ..core.scoreboard import Scoreboard
+from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
 from .cards import (BALK, CARD_NAMES, CARD_TYPES, DOUBLE, DOUBLE_PLAY, ERROR, FLY_OUT,
                     GROUND_OUT, HIT_BY_PITCH, HOME_RUN, MAX_STACKS, N_HAND_TYPES, N_TYPES,
@@ -73,7 +72,7 @@ def innings_to_shuffle(inning: int) -> int:
 
 
 @dataclass
-class GameState:
+class GameState(ScoreboardGame):
     """Everything about a game in progress; plain data, cloned and saved as such.
 
     Cards are type codes (``cards.CARD_TYPES``). Hands and the discard pile are counts
@@ -100,28 +99,6 @@ class GameState:
     refills: int = 0                 # draw piles rebuilt from the discards in this stretch
     step: str = "deal"
     pending: Decision | None = None
-
-    # -- what the env and agents read --------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.board.over
-
-    @property
-    def winner(self) -> int | None:
-        return self.board.winner
-
-    @property
-    def truncated(self) -> bool:
-        return self.board.truncated
-
-    @property
-    def score(self) -> tuple[int, int]:
-        return self.board.runs[0], self.board.runs[1]
-
-    @property
-    def batter(self) -> int:
-        """Lineup slot of the batting team's batter at the plate."""
-        return self.order[self.board.half]
 
     def in_play(self) -> list[int]:
         """Counts per type of the cards on the bases and behind home plate."""
@@ -239,14 +216,7 @@ def option_labels(decision: Decision) -> dict[int, str]:
 
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = state.pending
-    if decision is None:
-        raise IllegalActionError("the game is over: there is no decision to make")
-    if action not in decision.legal:
-        raise IllegalActionError(
-            f"action {action!r} is not legal at a {decision.kind!r} decision; legal actions: "
-            + ", ".join(f"{a} ({ACTIONS[a]})" for a in decision.legal))
-    state.pending = None
+    decision = take_decision(state, action, ACTIONS)
     CHOICES[decision.kind](state, decision, action)
     run(state)
 

@@ -24,10 +24,9 @@ from typing import Any, Callable
 
 from ..core.bases import (advance_all, advance_runner, force_advance, occupied,
                           push_runner, remove_runner, runner_count)
-from ..core.decisions import Decision
+from ..core.decisions import Decision, take_decision
 from ..core.dice import Dice, ScriptedDice, make_dice
-from ..core.errors import IllegalActionError
-from ..core.scoreboard import Scoreboard
+from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import (DOUBLE, DOUBLE_PLAY, FLY_OUT, GROUND_OUT, HIT_BY_PITCH, HOME_RUN,
                               OUTCOMES, REACHED_ON_ERROR, SACRIFICE_FLY, SINGLE, STRIKEOUT, TRIPLE,
                               WALK, BoxScore, Outcome, Play, PlayLog)
@@ -64,7 +63,7 @@ def _runner_action(base: int) -> int:
 
 
 @dataclass
-class GameState:
+class GameState(ScoreboardGame):
     """Everything about a game in progress; plain data, cloned and saved as such."""
     teams: tuple[Team, Team]
     board: Scoreboard
@@ -82,29 +81,8 @@ class GameState:
     pa_roll: int = 0                 # adjusted average + two dice for this batter
     tag_base: int = 2                # next runner to consider for a tag-up (3rd, 2nd, 1st)
 
-    # -- what the env and agents read --------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.board.over
-
-    @property
-    def winner(self) -> int | None:
-        return self.board.winner
-
-    @property
-    def truncated(self) -> bool:
-        return self.board.truncated
-
-    @property
-    def score(self) -> tuple[int, int]:
-        return self.board.runs[0], self.board.runs[1]
-
-    @property
-    def batter(self) -> int:
-        """Lineup slot of the batting team's batter at the plate."""
-        return self.order[self.board.half]
-
     def batter_aa(self) -> int:
+        """The adjusted average of the batter at the plate."""
         return self.teams[self.board.half].batters[self.order[self.board.half]].aa
 
     # -- copying and saving -------------------------------------------------------------
@@ -173,14 +151,7 @@ def legal_actions(state: GameState) -> tuple[int, ...]:
 
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = state.pending
-    if decision is None:
-        raise IllegalActionError("the game is over: there is no decision to make")
-    if action not in decision.legal:
-        raise IllegalActionError(
-            f"action {action!r} is not legal at a {decision.kind!r} decision; legal actions: "
-            + ", ".join(f"{a} ({ACTIONS[a]})" for a in decision.legal))
-    state.pending = None
+    decision = take_decision(state, action, ACTIONS)
     CHOICES[decision.kind](state, decision, action)
     run(state)
 
