@@ -15,6 +15,15 @@ that manager may know, so a heuristic that reads it can never see hidden cards o
 dice to come. ``act`` returns a legal action; ``reset(seed)`` is called between games
 so that a run can be reproduced game by game.
 
+Optional, for exact evaluators (:mod:`dugout.agents.solvers.thats_baseball`):
+
+* ``action_probabilities(observation, view=None)``: how the agent plays this decision,
+  as probabilities over the actions (a sequence, or a mapping action -> probability);
+* ``action_probabilities_batch(observations, masks)``: the same for an ``(N, obs)``
+  array of observation vectors and an ``(N, actions)`` array of masks, for agents that
+  read only the vector (a trained policy answers millions of states this way);
+* ``deterministic = True``: the agent always plays its most likely action.
+
 Playing a turn by hand::
 
     agent = make_agent("thats_baseball_v0", "heuristic")

@@ -4,8 +4,10 @@
     agent_names("thats_baseball_v0")   # ['always-double_play', ..., 'heuristic', 'random']
     make_agent("thats_baseball_v0", "heuristic")
 
-Names: ``random`` (every env), ``heuristic`` (the ruleset's rulebook heuristic) and,
-for each yes/no decision kind K of the ruleset, ``always-K`` and ``never-K``.
+Names: ``random`` (every env), ``heuristic`` (the ruleset's rulebook heuristic), for each
+yes/no decision kind K of the ruleset ``always-K`` and ``never-K``, and ``ppo:PATH`` (a
+trained manager's checkpoint folder); ``solver``
+(That's Baseball's exact optimal manager, :mod:`dugout.agents.solvers.thats_baseball`).
 """
 
 from __future__ import annotations
@@ -40,21 +42,29 @@ def _load(env_id: str) -> dict[str, Factory]:
         _REGISTRY.setdefault(env_id, {})
         register(env_id, "random", lambda seed: RandomAgent(seed))
         if env_id == "thats_baseball_v0":
-            from .thats_baseball import YES_NO_KINDS, ThatsBaseballAlwaysNever, ThatsBaseballHeuristic
-            register(env_id, "heuristic", lambda seed: ThatsBaseballHeuristic())
-            for kind in YES_NO_KINDS:
-                for always in (True, False):
-                    register(env_id, f"{'always' if always else 'never'}-{kind}",
-                             lambda seed, k=kind, a=always: ThatsBaseballAlwaysNever(k, a))
+            from . import thats_baseball as ruleset
+            _register_ruleset(env_id, ruleset.ThatsBaseballHeuristic, ruleset.ThatsBaseballAlwaysNever,
+                              ruleset.YES_NO_KINDS)
+            register(env_id, "solver", lambda seed: _solver_agent())
         elif env_id == "grand_slam_v0":
-            from .grand_slam import GrandSlamAlwaysNever, GrandSlamHeuristic
-            from .grand_slam import YES_NO_KINDS as GS_KINDS
-            register(env_id, "heuristic", lambda seed: GrandSlamHeuristic())
-            for kind in GS_KINDS:
-                for always in (True, False):
-                    register(env_id, f"{'always' if always else 'never'}-{kind}",
-                             lambda seed, k=kind, a=always: GrandSlamAlwaysNever(k, a))
+            from . import grand_slam as ruleset
+            _register_ruleset(env_id, ruleset.GrandSlamHeuristic, ruleset.GrandSlamAlwaysNever,
+                              ruleset.YES_NO_KINDS)
     return _REGISTRY.setdefault(env_id, {})
+
+
+def _solver_agent():
+    from .solvers.thats_baseball import SolverAgent
+    return SolverAgent()
+
+
+def _register_ruleset(env_id: str, heuristic, always_never, kinds) -> None:
+    """A ruleset's heuristic and its always/never baseline for each yes/no decision kind."""
+    register(env_id, "heuristic", lambda seed: heuristic())
+    for kind in kinds:
+        for always in (True, False):
+            register(env_id, f"{'always' if always else 'never'}-{kind}",
+                     lambda seed, k=kind, a=always: always_never(k, a))
 
 
 def agent_names(env_id: str) -> list[str]:
@@ -63,8 +73,15 @@ def agent_names(env_id: str) -> list[str]:
 
 
 def make_agent(env_id: str, name: str, seed: int | None = None):
-    """A new agent ``name`` for ``env_id`` (seeded where it draws random numbers)."""
+    """A new agent ``name`` for ``env_id`` (seeded where it draws random numbers).
+
+    ``ppo:PATH`` loads a trained manager from a checkpoint folder
+    (:class:`dugout.train.checkpoint.PolicyAgent`); it must have been trained on ``env_id``.
+    """
     factories = _load(env_id)
+    if isinstance(name, str) and name.startswith("ppo:"):
+        from ..train.checkpoint import PolicyAgent
+        return PolicyAgent.load(name[4:], env_id=env_id, seed=seed)
     try:
         factory = factories[name]
     except KeyError:

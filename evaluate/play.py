@@ -9,7 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-__all__ = ["GameResult", "play_game", "play_batch"]
+__all__ = ["GameResult", "play_game", "play_batch", "turns"]
+
+
+def turns(env):
+    """The live turns of ``env``'s current game: yields ``(agent, observation, info)`` each
+    time a manager must act, and steps the finished managers' dead steps itself. The caller
+    must ``env.step(action)`` after each turn::
+
+        env.reset(seed=1)
+        for agent, obs, info in turns(env):
+            env.step(my_agent.act(obs, env.unwrapped.view(agent)))
+    """
+    for agent in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        yield agent, obs, info
 
 
 @dataclass

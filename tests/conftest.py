@@ -35,6 +35,26 @@ def _hide_differently(state, viewer, rng):
     return other
 
 
+def _hidden_variants(seeds, rng):
+    """For each seed, a Grand Slam game played at random to a decision, and a copy that
+    differs only in what the acting manager cannot see: yields ``(a_env, b_env, state,
+    other)`` with ``a_env`` at ``state`` and ``b_env`` restored to ``other``."""
+    from dugout.envs import grand_slam_v0
+    a_env, b_env = grand_slam_v0.raw_env(), grand_slam_v0.raw_env()
+    for seed in seeds:
+        a_env.reset(seed=seed)
+        for _ in range(rng.randrange(0, 60)):
+            if a_env.game.pending is None:
+                break
+            a_env.step(rng.choice(a_env.game.pending.legal))
+        if a_env.game.pending is None:
+            continue
+        state = a_env.game.clone()
+        other = _hide_differently(state, state.pending.actor, rng)
+        b_env.restore(other)
+        yield a_env, b_env, state, other
+
+
 @pytest.fixture
-def hide_differently():
-    return _hide_differently
+def hidden_variants():
+    return _hidden_variants

@@ -14,7 +14,7 @@ from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball import ThatsBaseballView, load_team, rules
 from dugout.envs.thats_baseball.env import OBS
 from dugout.evaluate.matchups import play_matchup
-from dugout.evaluate.play import play_game
+from dugout.evaluate.play import play_game, turns
 
 ENV = "thats_baseball_v0"
 SAMPLE, REDS = load_team("sample").aas, load_team("reds").aas
@@ -47,11 +47,7 @@ def test_view_agrees_with_the_observation_in_random_games():
     checked = 0
     for seed in range(30):
         env.reset(seed=seed)
-        for name in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
+        for name, obs, info in turns(env):
             v = env.unwrapped.view(name)
             other = env.unwrapped.view("home" if name == "away" else "away")
             x = obs["observation"]
@@ -166,11 +162,7 @@ def test_always_and_never_differ_from_the_heuristic_only_at_their_decision(kind,
     seen = 0
     for seed in range(15):
         env.reset(seed=seed)
-        for name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
+        for name, obs, _ in turns(env):
             v = env.unwrapped.view(name)
             if v.decision == kind:
                 seen += 1
@@ -191,7 +183,7 @@ def test_every_agent_plays_whole_games_without_an_illegal_action():
     env = thats_baseball_v0.env()
     names = agent_names(ENV)
     assert {"random", "heuristic", "always-steal", "never-steal"} <= set(names)
-    assert len(names) == 2 + 2 * len(YES_NO_KINDS)
+    assert len(names) == 3 + 2 * len(YES_NO_KINDS)      # random, heuristic, solver and the baselines
     games = 0
     for i, a in enumerate(names):
         b = names[(i + 1) % len(names)]

@@ -1,0 +1,74 @@
+"""Check the That's Baseball solver against simulation: 100,000 games from each of several
+states, the SolverAgent managing both teams through the engine itself.
+
+    python -m dugout.agents.solvers.check_thats_baseball --games 100000
+
+For each state it prints the solved home win probability, the simulated rate with its
+99.9% normal interval (rate +- 3.29 sd / sqrt(games)), and whether the value lies inside.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+from ...envs.thats_baseball import load_team
+from .thats_baseball import DEFAULT_BOUND, SolverAgent, cached_solution, play_out, situation
+
+#: (label, situation keywords) at the start of a plate appearance.
+STATES = [
+    ("first pitch", dict(inning=1, half=0, outs=0, bases=0, score=(0, 0), order=(0, 0))),
+    ("top 9th, 1 out, runner on 1st, away down 3-4", dict(inning=9, half=0, outs=1, bases=1,
+                                                         score=(3, 4), order=(4, 2))),
+    ("bottom 9th, 0 out, empty, home down 4-5", dict(inning=9, half=1, outs=0, bases=0,
+                                                     score=(5, 4), order=(2, 6))),
+    ("bottom 7th, 2 out, 2nd and 3rd, tied 2-2", dict(inning=7, half=1, outs=2, bases=6,
+                                                      score=(2, 2), order=(7, 0))),
+    ("top 11th, 0 out, empty, tied 3-3", dict(inning=11, half=0, outs=0, bases=0, score=(3, 3),
+                                              order=(0, 5))),
+]
+Z999 = 3.2905
+
+
+def check(away: str = "sample", home: str = "reds", games: int = 100_000, innings: int = 9,
+          bound: int = DEFAULT_BOUND, states=STATES, out=sys.stdout) -> list[dict]:
+    lineups = (load_team(away).aas, load_team(home).aas)
+    solution = cached_solution(lineups, innings, bound)
+    agent = SolverAgent(solution)
+    rows = []
+    for label, where in states:
+        t0 = time.perf_counter()
+        value = solution.value_at(where["inning"], where["half"], where["outs"], where["bases"],
+                                  where["score"], where["order"])
+        wins = sum(play_out(situation(lineups, seed, innings=innings, **where), (agent, agent)) == 1
+                   for seed in range(games))
+        rate = wins / games
+        half = Z999 * math.sqrt(rate * (1 - rate) / games)
+        row = {"state": label, "value": value, "rate": rate, "low": rate - half, "high": rate + half,
+               "inside": rate - half <= value <= rate + half, "z": (rate - value) / math.sqrt(
+                   value * (1 - value) / games), "seconds": time.perf_counter() - t0}
+        rows.append(row)
+        print(f"{label:48} solved {value:.5f}  simulated {rate:.5f} "
+              f"[{row['low']:.5f}, {row['high']:.5f}]  z {row['z']:+.2f}  "
+              f"{'inside' if row['inside'] else 'OUTSIDE'}  ({row['seconds']:.0f} s)", file=out, flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.check_thats_baseball",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--away", default="sample")
+    parser.add_argument("--home", default="reds")
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--innings", type=int, default=9)
+    args = parser.parse_args(argv)
+    if args.games < 100:
+        parser.error(f"--games must be at least 100, got {args.games}")
+    return check(args.away, args.home, args.games, args.innings)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
