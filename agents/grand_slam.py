@@ -28,7 +28,7 @@ from ..envs.grand_slam.view import GrandSlamView
 from .base import ViewAgent
 from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
 
-__all__ = ["GrandSlamHeuristic", "GrandSlamAlwaysNever", "grand_slam_tables", "card_effect",
+__all__ = ["GrandSlamHeuristic", "GrandSlamAlwaysNever", "grand_slam_tables", "card_effect", "win_expectancy",
            "sample_run_counts", "reference_action", "YES_NO_KINDS", "card_run_values"]
 
 STACK = rules.STACK_ACTION
@@ -289,3 +289,16 @@ class GrandSlamAlwaysNever(GrandSlamHeuristic):
         best = max(values[a] for a in cards)
         near = [a for a in cards if values[a] >= best - self.tie]
         return min(near, key=lambda a: (self.keep_value(view, a), a))
+
+
+def win_expectancy(view: GrandSlamView) -> float:
+    """The viewing manager's chance of winning from his view, read off the value tables
+    (at the batting turn, or the fielding turn when the fielding manager is to play).
+    Used as a potential for reward shaping in training (:mod:`dugout.train.adapter`)."""
+    if view.over:
+        raise ValueError("win_expectancy of a finished game: read the result instead")
+    t = grand_slam_tables(view.innings, tuple(view.card_counts))
+    fielding_turn = view.decision == "fielding_play" or (view.decision is None and not view.batting)
+    home = t.win_expectancy(view.inning, view.half, view.outs, bases_index(view.runners),
+                            view.runs[1] - view.runs[0], "field" if fielding_turn else None)
+    return home if view.seat == 1 else 1.0 - home

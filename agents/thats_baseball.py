@@ -25,7 +25,7 @@ from ..envs.thats_baseball.view import ThatsBaseballView
 from .base import ViewAgent
 from .value_tables import ValueTables, bases_index, value_tables
 
-__all__ = ["ThatsBaseballHeuristic", "ThatsBaseballAlwaysNever", "thats_baseball_tables",
+__all__ = ["ThatsBaseballHeuristic", "ThatsBaseballAlwaysNever", "thats_baseball_tables", "win_expectancy",
            "sample_run_counts", "reference_action", "YES_NO_KINDS"]
 
 PASS, ROLL = rules.PASS, rules.ROLL
@@ -278,3 +278,15 @@ class ThatsBaseballAlwaysNever(ThatsBaseballHeuristic):
             return PASS
         values = self.option_values(view)
         return max((a for a in view.legal if a != PASS), key=lambda a: (values[a], -a))
+
+
+def win_expectancy(view: ThatsBaseballView) -> float:
+    """The viewing manager's chance of winning from his view, read off the value tables
+    (at the start of the plate appearance the view is in). Used as a potential for reward
+    shaping in training (:mod:`dugout.train.adapter`)."""
+    if view.over:
+        raise ValueError("win_expectancy of a finished game: read the result instead")
+    t = thats_baseball_tables(view.lineups, view.innings)
+    home = t.win_expectancy(view.inning, view.half, min(view.outs, 3), bases_index(view.bases),
+                            view.score[1] - view.score[0])
+    return home if view.seat == 1 else 1.0 - home

@@ -65,13 +65,17 @@ def _make_env(env_id: str, env_kwargs: dict[str, Any]):
     return module.env(**env_kwargs)
 
 
-def pair_scores(env_id: str, a: str, b: str, seeds: Sequence[int],
+def pair_scores(env_id: str, a, b, seeds: Sequence[int],
                 env_kwargs: dict[str, Any] | None = None) -> list[tuple[float, int, int, int]]:
-    """For each seed, (A's pair score, A's wins, B's wins, A's run differential over both games)."""
+    """For each seed, (A's pair score, A's wins, B's wins, A's run differential over both games).
+
+    ``a`` and ``b`` are agent names (:func:`dugout.agents.make_agent`) or agents.
+    """
     from ..agents import make_agent
     from .play import play_game
     env = _make_env(env_id, env_kwargs or {})
-    agent_a, agent_b = make_agent(env_id, a), make_agent(env_id, b)
+    agent_a = make_agent(env_id, a) if isinstance(a, str) else a
+    agent_b = make_agent(env_id, b) if isinstance(b, str) else b
     out = []
     for seed in seeds:
         wins_a = wins_b = diff = 0
@@ -88,13 +92,22 @@ def pair_scores(env_id: str, a: str, b: str, seeds: Sequence[int],
     return out
 
 
-def play_matchup(env_id: str, a: str, b: str, pairs: int, seed: int = 0, workers: int = 1,
+def _name(agent) -> str:
+    return agent if isinstance(agent, str) else getattr(agent, "name", type(agent).__name__)
+
+
+def play_matchup(env_id: str, a, b, pairs: int, seed: int = 0, workers: int = 1,
                  env_kwargs: dict[str, Any] | None = None) -> MatchupResult:
-    """``pairs`` seat-swapped pairs of games between agents ``a`` and ``b`` (seeds seed, seed+1, ...)."""
+    """``pairs`` seat-swapped pairs of games between agents ``a`` and ``b`` (seeds seed, seed+1, ...).
+
+    ``a`` and ``b`` are agent names or agents (agents only with ``workers=1``).
+    """
     if pairs < 2:
         raise ValueError(f"a matchup needs at least 2 pairs of games, got {pairs}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    if workers > 1 and not (isinstance(a, str) and isinstance(b, str)):
+        raise ValueError("agents given as objects play with workers=1; give names to use workers")
     start = time.perf_counter()
     seeds = list(range(seed, seed + pairs))
     if workers == 1:
@@ -113,7 +126,7 @@ def play_matchup(env_id: str, a: str, b: str, pairs: int, seed: int = 0, workers
     sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (pairs - 1))
     half = 1.96 * sd / math.sqrt(pairs)
     a_wins, b_wins = sum(r[1] for r in rows), sum(r[2] for r in rows)
-    return MatchupResult(env=env_id, a=a, b=b, pairs=pairs, games=2 * pairs, a_wins=a_wins,
+    return MatchupResult(env=env_id, a=_name(a), b=_name(b), pairs=pairs, games=2 * pairs, a_wins=a_wins,
                          b_wins=b_wins, draws=2 * pairs - a_wins - b_wins, a_rate=mean,
                          a_rate_low=max(0.0, mean - half), a_rate_high=min(1.0, mean + half),
                          run_diff=sum(r[3] for r in rows) / (2 * pairs),
@@ -147,7 +160,7 @@ def main(argv: list[str] | None = None) -> list[MatchupResult]:
     known = agent_names(args.env)
     agents = args.agents or ["heuristic"] + [n for n in known if n != "heuristic"]
     for name in agents:
-        if name not in known:
+        if name not in known and not name.startswith("ppo:"):
             parser.error(f"unknown agent {name!r} for {args.env}; known: {', '.join(known)}")
     if len(agents) < 2:
         parser.error("--agents needs at least two agents")

@@ -1,0 +1,167 @@
+"""A single-agent Gymnasium view of a two-manager dugout game, for learners such as SB3.
+
+The learner holds one seat; an opponent agent plays the other seat *inside*
+``step()``, so every observation and reward the learner sees is its own. (PettingZoo's
+SB3 tutorial once trained each agent on the reward of whichever agent moved last; here
+the reward is read for the learner's seat at the end of the game, whoever made the
+last move, and a test checks it.)
+
+    env = SingleAgentEnv("thats_baseball_v0", opponent="heuristic", seat="alternate", seed=0)
+    obs, info = env.reset()
+    obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
+
+* ``observation_space`` is the AEC env's observation vector (a ``Box``); the legal
+  actions come from :meth:`action_masks`, the name sb3-contrib's MaskablePPO looks for.
+* ``seat``: ``"alternate"`` (away, home, away, ... by episode), ``"away"`` or ``"home"``.
+* ``opponent``: an agent name of :func:`dugout.agents.make_agent`, an agent, or a
+  callable ``opponent(rng) -> agent`` called at every reset (self-play pools use this).
+* The reward is +1 / -1 when the learner's team wins / loses, 0 for a game cut off by
+  ``max_innings`` (``truncated``) and 0 before the end.
+* Episode ``k`` of an adapter seeded ``s`` is game seed ``s * 1_000_003 + k``: a run
+  is reproducible, and ``reset(seed=...)`` reseeds the sequence.
+* ``shaping="win-expectancy"`` adds potential-based shaping (Ng, Harada and Russell,
+  1999): after each learner step the reward also gets ``2 * (W' - W)``, where ``W`` is
+  the learner's win expectancy from the ruleset's value tables at its decision points
+  (read from its view) and ``W' = 1/2`` at the end of the game, so the shaped return of
+  a game is its result plus a constant of the first position. With no discounting this
+  leaves the best policy unchanged and tells the learner at once what each choice did.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+
+from ..agents import make_agent
+
+__all__ = ["SingleAgentEnv", "make_aec_env", "POTENTIALS"]
+
+#: The win-expectancy potential of each ruleset, for ``shaping="win-expectancy"``.
+POTENTIALS = {
+    "thats_baseball_v0": "dugout.agents.thats_baseball:win_expectancy",
+    "grand_slam_v0": "dugout.agents.grand_slam:win_expectancy",
+}
+
+SEATS = ("away", "home")
+
+
+def make_aec_env(env_id: str, **env_kwargs: Any):
+    """``dugout.envs.<env_id>.env(**env_kwargs)``, with a clear error for an unknown id."""
+    try:
+        module = importlib.import_module(f"dugout.envs.{env_id}")
+    except ModuleNotFoundError:
+        from ..agents.registry import ENV_IDS
+        raise ValueError(f"unknown environment {env_id!r}; known: {', '.join(ENV_IDS)}") from None
+    return module.env(**env_kwargs)
+
+
+class SingleAgentEnv(gym.Env):
+    metadata = {"render_modes": []}
+
+    def __init__(self, env_id: str, opponent: Any = "random", seat: str = "alternate",
+                 seed: int = 0, env_kwargs: dict[str, Any] | None = None, shaping: str = "none"):
+        if seat not in ("alternate",) + SEATS:
+            raise ValueError(f"seat must be 'alternate', 'away' or 'home', got {seat!r}")
+        if shaping not in ("none", "win-expectancy"):
+            raise ValueError(f"shaping must be 'none' or 'win-expectancy', got {shaping!r}")
+        self._potential = None
+        if shaping == "win-expectancy":
+            if env_id not in POTENTIALS:
+                raise ValueError(f"no win-expectancy potential for {env_id!r}; known: {sorted(POTENTIALS)}")
+            module, func = POTENTIALS[env_id].split(":")
+            self._potential = getattr(importlib.import_module(module), func)
+        self.env_id = env_id
+        self.aec = make_aec_env(env_id, **(env_kwargs or {}))
+        self.raw = self.aec.unwrapped
+        self.seat_mode = seat
+        if isinstance(opponent, str):
+            name = opponent
+            self._opponent_factory: Callable[[np.random.Generator], Any] = \
+                lambda rng: make_agent(env_id, name, int(rng.integers(2**31)))
+        elif callable(opponent) and not hasattr(opponent, "act"):
+            self._opponent_factory = opponent
+        elif hasattr(opponent, "act"):
+            self._opponent_factory = lambda rng: opponent
+        else:
+            raise TypeError(f"opponent must be an agent name, an agent or a callable, got {opponent!r}")
+        space = self.raw.observation_space("away")["observation"]
+        self.observation_space = gym.spaces.Box(-np.inf, np.inf, space.shape, np.float32)
+        self.action_space = gym.spaces.Discrete(self.raw.action_space("away").n)
+        self._base_seed = int(seed)
+        self._episode = 0
+        self._rng = np.random.default_rng(seed)
+        self.learner = "away"
+        self.opponent = None
+        self._mask = np.zeros(self.action_space.n, dtype=bool)
+
+    # -- the game loop -----------------------------------------------------------------
+    def _play_opponent(self) -> dict[str, Any] | None:
+        """Let the opponent act until it is the learner's turn; the final info if the game ends."""
+        aec = self.aec
+        while True:
+            agent = aec.agent_selection
+            obs, _, term, trunc, info = aec.last()
+            if term or trunc:
+                return info
+            if agent == self.learner:
+                self._obs = obs
+                return None
+            view = self.raw.view(agent) if getattr(self.opponent, "needs_view", False) else None
+            aec.step(self.opponent.act(obs, view))
+
+    def _phi(self) -> float:
+        """The shaping potential at the learner's decision point, on the reward's scale."""
+        return 2.0 * self._potential(self.raw.view(self.learner)) - 1.0
+
+    def _shaped(self, reward: float, end: bool) -> float:
+        if self._potential is None:
+            return reward
+        phi = 0.0 if end else self._phi()
+        reward += phi - self._last_phi
+        self._last_phi = phi
+        return reward
+
+    def _result(self, info: dict[str, Any]):
+        reward = self._shaped(float(self.aec.rewards[self.learner]), end=True)
+        truncated = bool(self.aec.truncations[self.learner])
+        terminated = not truncated
+        obs = self.aec.observe(self.learner)["observation"]
+        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        return obs, reward, terminated, truncated, {**info, "learner": self.learner}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._base_seed, self._episode = int(seed), 0
+            self._rng = np.random.default_rng(seed)
+        while True:                       # a game the learner never gets to decide is skipped
+            game_seed = self._base_seed * 1_000_003 + self._episode
+            self.learner = (SEATS[self._episode % 2] if self.seat_mode == "alternate"
+                            else self.seat_mode)
+            self._episode += 1
+            self.opponent = self._opponent_factory(self._rng)
+            self.opponent.reset(game_seed)
+            self.aec.reset(seed=game_seed)
+            if self._play_opponent() is None:
+                break
+        self._mask = self._obs["action_mask"].astype(bool)
+        if self._potential is not None:
+            self._last_phi = self._phi()
+        return self._obs["observation"], {"learner": self.learner, "game_seed": game_seed}
+
+    def step(self, action):
+        if not self._mask.any():
+            raise RuntimeError("step() called after the game ended; call reset()")
+        self.aec.step(int(action))
+        final = self._play_opponent()
+        if final is not None:
+            return self._result(final)
+        self._mask = self._obs["action_mask"].astype(bool)
+        return self._obs["observation"], self._shaped(0.0, end=False), False, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now (all False once the game is over)."""
+        return self._mask.copy()

@@ -1,0 +1,349 @@
+"""Train a dugout manager with sb3-contrib's MaskablePPO, against a fixed opponent or by
+self-play. Read it top to bottom: settings, environments, opponents, the learning loop
+with its evaluation and checkpoints, the end of the run.
+
+    python -m dugout.train --env thats_baseball_v0 --total-timesteps 300000 --opponent self-play
+
+A run writes into its output folder (``runs/<env>`` by default)::
+
+    settings.json        the settings of the run
+    model/               the latest checkpoint (model.zip + meta.json); PolicyAgent.load() it
+    checkpoints/<steps>/ every checkpoint, kept
+    pool/<steps>/        self-play snapshots the opponents are drawn from
+    eval.csv             win rates against random and the heuristic over timesteps
+    learning_curve.png   the same, as a plot
+    tb/                  TensorBoard logs (SB3's metrics and eval/*)
+
+``--resume`` continues a run from its latest checkpoint up to ``--total-timesteps``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .configs import defaults_for
+
+__all__ = ["Settings", "train", "main"]
+
+
+# -- 1. settings ------------------------------------------------------------------------------
+@dataclass
+class Settings:
+    env: str = field(default="thats_baseball_v0", metadata={"help": "environment id"})
+    total_timesteps: int = field(default=300_000, metadata={"help": "learner decisions to train for"})
+    opponent: str = field(default="self-play", metadata={
+        "help": "who plays the other seat: self-play, or an agent name (random, heuristic, ...)"})
+    seed: int = field(default=0, metadata={"help": "seed of the run (games, network, sampling)"})
+    n_envs: int = field(default=4, metadata={"help": "games played side by side"})
+    out: str = field(default="", metadata={"help": "output folder (default runs/<env>)"})
+    resume: bool = field(default=False, metadata={"help": "continue the run in --out from its latest checkpoint"})
+    # the network and PPO (defaults per ruleset in dugout.train.configs)
+    net_arch: tuple[int, ...] = field(default=(64, 64), metadata={"help": "hidden layer sizes of policy and value nets"})
+    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
+    n_steps: int = field(default=1024, metadata={"help": "steps per env between updates"})
+    batch_size: int = field(default=256, metadata={"help": "minibatch size"})
+    n_epochs: int = field(default=10, metadata={"help": "passes over each rollout"})
+    gamma: float = field(default=1.0, metadata={"help": "discount (the only reward comes at the end of a game)"})
+    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
+    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus"})
+    shaping: str = field(default="none", metadata={
+        "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
+                "the best policy is unchanged)"})
+    # self-play
+    pool_every: int = field(default=25_000, metadata={"help": "timesteps between snapshots added to the self-play pool"})
+    pool_size: int = field(default=10, metadata={"help": "most recent snapshots opponents are drawn from"})
+    p_random: float = field(default=0.1, metadata={"help": "self-play: chance the opponent of a game is random"})
+    p_heuristic: float = field(default=0.3, metadata={"help": "self-play: chance it is the rulebook heuristic (the rest: the pool)"})
+    # evaluation and checkpoints
+    eval_every: int = field(default=25_000, metadata={"help": "timesteps between evaluations and checkpoints"})
+    eval_pairs: int = field(default=100, metadata={"help": "seat-swapped pairs of games per evaluation and opponent"})
+    progress: bool = field(default=True, metadata={"help": "show a progress bar"})
+
+    def __post_init__(self) -> None:
+        from ..agents.registry import ENV_IDS
+        if self.env not in ENV_IDS:
+            raise ValueError(f"unknown environment {self.env!r}; known: {', '.join(ENV_IDS)}")
+        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "pool_every",
+                     "pool_size", "eval_every", "eval_pairs"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.shaping not in ("none", "win-expectancy"):
+            raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
+        if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
+            raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
+        self.net_arch = tuple(int(n) for n in self.net_arch)
+        if not self.out:
+            self.out = str(Path("runs") / self.env)
+
+
+# -- 2. opponents -------------------------------------------------------------------------------
+class OpponentMix:
+    """Self-play opponents: random with ``p_random``, the heuristic with ``p_heuristic``,
+    otherwise one of the last ``pool_size`` snapshots in ``pool`` (sampling its policy),
+    or the heuristic while the pool is empty."""
+
+    def __init__(self, env_id: str, pool: Path, p_random: float, p_heuristic: float, pool_size: int):
+        self.env_id, self.pool = env_id, pool
+        self.p_random, self.p_heuristic, self.pool_size = p_random, p_heuristic, pool_size
+        self._loaded: dict[str, Any] = {}
+
+    def __call__(self, rng: np.random.Generator):
+        from ..agents import make_agent
+        from .checkpoint import PolicyAgent
+        u = rng.random()
+        if u < self.p_random:
+            return make_agent(self.env_id, "random", int(rng.integers(2**31)))
+        snapshots = sorted(self.pool.glob("*/model.zip"))[-self.pool_size:] if self.pool.exists() else []
+        if u < self.p_random + self.p_heuristic or not snapshots:
+            return make_agent(self.env_id, "heuristic")
+        path = str(snapshots[int(rng.integers(len(snapshots)))].parent)
+        if path not in self._loaded:
+            self._loaded[path] = PolicyAgent.load(path, self.env_id, deterministic=False)
+        return self._loaded[path]
+
+
+# -- 3. environments -----------------------------------------------------------------------------
+class TimedEnv:
+    """Adds up the seconds spent inside the env (and the opponent it runs), and in evaluations."""
+    seconds = 0.0
+    eval_seconds = 0.0
+
+
+def make_envs(s: Settings, pool: Path, first_episode: int = 0):
+    from stable_baselines3.common.vec_env import DummyVecEnv
+    from .adapter import SingleAgentEnv
+
+    def one(i: int):
+        def build():
+            opponent = (OpponentMix(s.env, pool, s.p_random, s.p_heuristic, s.pool_size)
+                        if s.opponent == "self-play" else s.opponent)
+            env = SingleAgentEnv(s.env, opponent=opponent, seat="alternate", seed=s.seed * 1000 + i,
+                                 shaping=s.shaping)
+            env._episode = first_episode
+            step, reset = env.step, env.reset
+
+            def timed_step(action):
+                t = time.perf_counter()
+                try:
+                    return step(action)
+                finally:
+                    TimedEnv.seconds += time.perf_counter() - t
+
+            def timed_reset(**kw):
+                t = time.perf_counter()
+                try:
+                    return reset(**kw)
+                finally:
+                    TimedEnv.seconds += time.perf_counter() - t
+            env.step, env.reset = timed_step, timed_reset
+            return env
+        return build
+    return DummyVecEnv([one(i) for i in range(s.n_envs)])
+
+
+# -- 4. evaluation, checkpoints and the self-play pool during learning -------------------------
+def evaluate_policy(model, s: Settings, opponent: str, seed: int) -> tuple[float, float, float]:
+    """Win rate (and 95% interval) of the deterministic policy in seat-swapped pairs."""
+    from ..evaluate.matchups import play_matchup
+    from .checkpoint import PolicyAgent
+    agent = PolicyAgent(model, {"env_id": s.env, "obs_size": model.observation_space.shape[0],
+                                "n_actions": model.action_space.n}, name="learner")
+    r = play_matchup(s.env, agent, opponent, pairs=s.eval_pairs, seed=seed)
+    return r.a_rate, r.a_rate_low, r.a_rate_high
+
+
+def make_callback(s: Settings, out: Path, started: float):
+    from stable_baselines3.common.callbacks import BaseCallback
+    from .checkpoint import save_checkpoint
+
+    class Progress(BaseCallback):
+        """Every ``eval_every`` steps: evaluate, log, checkpoint; every ``pool_every``: snapshot."""
+
+        def __init__(self):
+            super().__init__()
+            self.next_eval = (self.num_timesteps_at_start() // s.eval_every + 1) * s.eval_every
+            self.next_pool = (self.num_timesteps_at_start() // s.pool_every + 1) * s.pool_every
+
+        @staticmethod
+        def num_timesteps_at_start() -> int:
+            return _START_STEPS[0]
+
+        def _on_step(self) -> bool:
+            n = self.num_timesteps
+            if s.opponent == "self-play" and n >= self.next_pool:
+                save_checkpoint(self.model, out / "pool" / f"{n:010d}", {"env_id": s.env, "run": str(out)})
+                self.next_pool += s.pool_every
+            if n >= self.next_eval:
+                checkpoint(self.model, n)
+                self.next_eval += s.eval_every
+            return True
+
+        def _on_training_end(self) -> None:
+            checkpoint(self.model, self.num_timesteps)
+
+    def checkpoint(model, n: int) -> None:
+        t = time.perf_counter()
+        rates = {}
+        for k, opp in enumerate(("random", "heuristic")):
+            rates[opp] = evaluate_policy(model, s, opp, seed=10_000_000 + k * 100_000)
+            model.logger.record(f"eval/win_rate_vs_{opp}", rates[opp][0])
+        TimedEnv.eval_seconds += time.perf_counter() - t
+        env_share = TimedEnv.seconds / max(1e-9, time.perf_counter() - started - TimedEnv.eval_seconds)
+        model.logger.record("time/env_share", env_share)
+        model.logger.dump(n)
+        meta = {"env_id": s.env, "run": str(out), "settings": _jsonable(s)}
+        save_checkpoint(model, out / "checkpoints" / f"{n:010d}", meta)
+        save_checkpoint(model, out / "model", meta)
+        new = not (out / "eval.csv").exists()
+        with open(out / "eval.csv", "a", newline="") as f:
+            w = csv.writer(f)
+            if new:
+                w.writerow(["timesteps", "wall_seconds", "env_share", "vs_random", "vs_random_low",
+                            "vs_random_high", "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high"])
+            w.writerow([n, round(time.perf_counter() - started, 1), round(env_share, 3),
+                        *(round(x, 4) for x in rates["random"]), *(round(x, 4) for x in rates["heuristic"])])
+        print(f"[{n:>9} steps] vs random {100 * rates['random'][0]:.1f}%, vs heuristic "
+              f"{100 * rates['heuristic'][0]:.1f}% ({100 * rates['heuristic'][1]:.1f}-"
+              f"{100 * rates['heuristic'][2]:.1f}%)", file=sys.stderr, flush=True)
+
+    return Progress()
+
+
+_START_STEPS = [0]
+
+
+def _jsonable(s: Settings) -> dict[str, Any]:
+    d = dataclasses.asdict(s)
+    d["net_arch"] = list(s.net_arch)
+    return d
+
+
+def plot_learning_curve(out: Path) -> Path | None:
+    """learning_curve.png from eval.csv (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no learning_curve.png (pip install dugout[plots])",
+              file=sys.stderr)
+        return None
+    rows = list(csv.DictReader(open(out / "eval.csv")))
+    steps = [int(r["timesteps"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    for opp, colour in (("heuristic", "tab:blue"), ("random", "tab:grey")):
+        mid = [100 * float(r[f"vs_{opp}"]) for r in rows]
+        lo = [100 * float(r[f"vs_{opp}_low"]) for r in rows]
+        hi = [100 * float(r[f"vs_{opp}_high"]) for r in rows]
+        ax.plot(steps, mid, marker="o", color=colour, label=f"vs {opp}")
+        ax.fill_between(steps, lo, hi, color=colour, alpha=0.2)
+    ax.axhline(50, color="black", lw=0.8, ls="--")
+    ax.set_xlabel("timesteps (learner decisions)")
+    ax.set_ylabel("win rate, % (95% interval)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"{out.name}: trained manager, seat-swapped evaluation")
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = out / "learning_curve.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+# -- 5. the run ----------------------------------------------------------------------------------
+def train(s: Settings) -> Path:
+    """Train as ``s`` says; returns the output folder."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import set_random_seed
+    from .checkpoint import read_meta
+
+    out = Path(s.out)
+    if s.resume:
+        meta = read_meta(out / "model")
+        if meta["env_id"] != s.env:
+            raise ValueError(f"{out} holds a run on {meta['env_id']}, not {s.env}")
+    elif (out / "model").exists():
+        raise ValueError(f"{out} already holds a run; pass --resume to continue it or choose "
+                         f"another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "settings.json").write_text(json.dumps(_jsonable(s), indent=2))
+    torch.set_num_threads(1)                  # small networks: one thread is fastest and repeatable
+    set_random_seed(s.seed)
+    started = time.perf_counter()
+    TimedEnv.seconds = TimedEnv.eval_seconds = 0.0
+
+    if s.resume:
+        model = MaskablePPO.load(str(out / "model" / "model.zip"), device="cpu")
+        _START_STEPS[0] = model.num_timesteps
+        # later episodes get new game seeds: continue the episode count past the first run's
+        model.set_env(make_envs(s, out / "pool", first_episode=1_000_000 + model.num_timesteps))
+        model.tensorboard_log = str(out / "tb")
+    else:
+        _START_STEPS[0] = 0
+        model = MaskablePPO(
+            "MlpPolicy", make_envs(s, out / "pool"), learning_rate=s.learning_rate, n_steps=s.n_steps,
+            batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma, gae_lambda=s.gae_lambda,
+            ent_coef=s.ent_coef, policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed,
+            device="cpu", tensorboard_log=str(out / "tb"), verbose=0)
+    remaining = s.total_timesteps - model.num_timesteps
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=make_callback(s, out, started),
+                    reset_num_timesteps=not s.resume, progress_bar=s.progress, tb_log_name="ppo")
+    seconds = time.perf_counter() - started
+    learning = max(seconds - TimedEnv.eval_seconds, 1e-9)
+    summary = {"timesteps": int(model.num_timesteps), "wall_seconds": round(seconds, 1),
+               "eval_seconds": round(TimedEnv.eval_seconds, 1),
+               "timesteps_per_second": round(max(remaining, 0) / learning, 1),
+               "env_share": round(TimedEnv.seconds / learning, 3)}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    plot_learning_curve(out)
+    print(f"trained {summary['timesteps']} timesteps in {seconds:.0f} s, {TimedEnv.eval_seconds:.0f} s "
+          f"of them evaluating ({summary['timesteps_per_second']:.0f} timesteps/s while learning, the "
+          f"env {100 * summary['env_share']:.0f}% of that); checkpoint in {out / 'model'}", file=sys.stderr)
+    return out
+
+
+# -- 6. the command line -------------------------------------------------------------------------
+def parse(argv: list[str] | None = None) -> Settings:
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--env", default=Settings.env)
+    env_id = pre.parse_known_args(argv)[0].env
+    defaults = {**{f.name: f.default for f in dataclasses.fields(Settings)}, **defaults_for(env_id)}
+    parser = argparse.ArgumentParser(prog="python -m dugout.train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    for f in dataclasses.fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        default = defaults[f.name]
+        help_ = f"{f.metadata['help']} (default {default if not isinstance(default, tuple) else ' '.join(map(str, default))})"
+        if f.type in ("bool", bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_)
+        elif f.name == "net_arch":
+            parser.add_argument(flag, type=int, nargs="+", default=default, help=help_)
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+            parser.add_argument(flag, type=kind, default=default, help=help_)
+    args = parser.parse_args(argv)
+    try:
+        return Settings(**vars(args))
+    except ValueError as e:
+        parser.error(str(e))
+
+
+def main(argv: list[str] | None = None) -> Path:
+    return train(parse(argv))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
