@@ -69,6 +69,11 @@ class Settings:
     eval_pairs: int = field(default=100, metadata={"help": "seat-swapped pairs of games per evaluation and opponent"})
     progress: bool = field(default=True, metadata={"help": "show a progress bar"})
 
+    @classmethod
+    def for_env(cls, env: str, **overrides: Any) -> Settings:
+        """The ruleset's defaults (:mod:`dugout.train.configs`), then ``overrides``."""
+        return cls(env=env, **{**defaults_for(env), **overrides})
+
     def __post_init__(self) -> None:
         from ..agents.registry import ENV_IDS
         if self.env not in ENV_IDS:
@@ -251,7 +256,8 @@ def plot_learning_curve(out: Path) -> Path | None:
     ax.set_xlabel("timesteps (learner decisions)")
     ax.set_ylabel("win rate, % (95% interval)")
     ax.set_ylim(0, 100)
-    ax.set_title(f"{out.name}: trained manager, seat-swapped evaluation")
+    env = json.loads((out / "settings.json").read_text()).get("env", out.name)
+    ax.set_title(f"{env}: the trained manager in seat-swapped games ({out.name})")
     ax.legend(loc="lower right")
     ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import IllegalActionError
+
 __all__ = ["Decision", "action_mask", "take_decision"]
 
 
@@ -55,7 +57,6 @@ def take_decision(state: Any, action: int, labels: tuple[str, ...]) -> Decision:
     its legal actions (labelled from ``labels``) when the game is over or the action is
     not legal.
     """
-    from .errors import IllegalActionError
     decision = state.pending
     if decision is None:
         raise IllegalActionError("the game is over: there is no decision to make")
