@@ -1,116 +1,173 @@
-"""The main job (first version): a batch of That's Baseball games between two managers.
+"""The main job: train a manager, then a tournament on every ruleset, with a report.
 
-    python -m dugout.evaluate.main --games 200 --away random --home heuristic
+    python -m dugout.evaluate.main                       # what scripts/main.sh runs
+    python -m dugout.evaluate.main --timesteps 20000 --games 400 --out reports/quick
 
-It prints the line score and box score of the first game, then a summary of the batch:
-each side's wins with a 95% Wilson interval, runs per game, extra-inning games and
-decisions per game. ``--json PATH`` also writes the summary as JSON. Later issues grow
-this into train-then-tournament.
+1. **Training.** MaskablePPO self-play on That's Baseball for ``--timesteps`` learner
+   decisions (:mod:`dugout.train.ppo`, the ruleset's default settings), into
+   ``OUT/training`` (checkpoint in ``OUT/training/model``, ``eval.csv``,
+   ``learning_curve.png``). Without the ``train`` extra (torch, sb3-contrib) it says so
+   and the tournaments run without a trained manager; ``--timesteps 0`` skips training.
+2. **Tournaments** (:mod:`dugout.evaluate.tournament`), ``--games`` games a matchup in
+   seat-swapped pairs on ``--workers`` processes:
+
+   * That's Baseball: random, the rulebook heuristic, the trained manager and the exact
+     solver, plus a common-random-numbers check of the trained manager (or random)
+     against the heuristic;
+   * Harry's Grand Slam Baseball: random, the rulebook heuristic and its always/never
+     pinch-hitter baselines (the trained manager plays That's Baseball only).
+
+3. **Report** in ``OUT`` (default ``reports/latest``): ``summary.md`` linking one folder
+   per ruleset, each with results JSON and CSVs, a Markdown summary and PNG plots (the
+   win-rate matrix, the ratings and, for That's Baseball, the learning curve).
+
+``OUT`` is replaced on each run if an earlier main job made it; any other non-empty
+folder is refused. The whole job takes about 5 minutes with 2 workers on a 2-core
+machine at the defaults.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import statistics
+import shutil
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from ..envs import thats_baseball_v0
-from ..agents import agent_names, make_agent
-from .play import play_batch
+from .stats import wilson_interval  # noqa: F401  (kept here for earlier users of the main job)
 
-__all__ = ["main", "summarize", "wilson_interval"]
+__all__ = ["main", "train_manager", "wilson_interval"]
 
-
-def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (sound near 0 and 1, unlike the normal one)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+MARKER = ".dugout-main-job"       # marks a folder the main job may replace
+TRAIN_ENV = "thats_baseball_v0"
+LINEUPS = {
+    "thats_baseball_v0": ["random", "heuristic", "{ppo}", "solver"],
+    "grand_slam_v0": ["random", "heuristic", "always-pinch_hitter", "never-pinch_hitter"],
+}
+TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Grand Slam Baseball"}
 
 
-def summarize(results, away: str, home: str) -> dict[str, Any]:
-    n = len(results)
-    home_wins = sum(r.winner == "home" for r in results)
-    away_wins = sum(r.winner == "away" for r in results)
-    low, high = wilson_interval(home_wins, home_wins + away_wins)
-    runs = [r.score[0] + r.score[1] for r in results]
-    return {
-        "games": n,
-        "away": {"agent": away, "wins": away_wins,
-                 "runs_per_game": statistics.fmean(r.score[0] for r in results) if n else 0.0},
-        "home": {"agent": home, "wins": home_wins,
-                 "runs_per_game": statistics.fmean(r.score[1] for r in results) if n else 0.0},
-        "truncated": n - home_wins - away_wins,
-        "home_win_rate": home_wins / max(1, home_wins + away_wins),
-        "home_win_rate_95ci": [low, high],
-        "total_runs_per_game": statistics.fmean(runs) if n else 0.0,
-        "extra_inning_games": sum(r.innings > 9 for r in results),
-        "decisions_per_game": statistics.fmean(sum(r.decisions.values()) for r in results) if n else 0.0,
-    }
+def prepare_folder(out: Path) -> None:
+    """Empty ``out`` if an earlier main job made it; refuse a folder holding anything else."""
+    if out.exists():
+        if (out / MARKER).exists():
+            shutil.rmtree(out)
+        elif out.is_dir() and any(out.iterdir()):
+            raise SystemExit(f"main job: {out} is not empty and was not made by the main job; "
+                             f"choose another --out or remove it")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text("made by python -m dugout.evaluate.main; replaced on the next run\n")
 
 
-def _print_summary(s: dict[str, Any], seconds: float) -> None:
-    n = s["games"]
-    print(f"\n{n} games in {seconds:.1f} s")
-    print(f"{'side':<6}{'manager':<12}{'wins':>6}{'win %':>8}{'runs/game':>11}")
-    for side in ("away", "home"):
-        d = s[side]
-        print(f"{side:<6}{d['agent']:<12}{d['wins']:>6}{100 * d['wins'] / max(1, n):>7.1f}%"
-              f"{d['runs_per_game']:>11.2f}")
-    lo, hi = s["home_win_rate_95ci"]
-    print(f"home win rate {100 * s['home_win_rate']:.1f}% (95% Wilson interval "
-          f"{100 * lo:.1f}%-{100 * hi:.1f}%)")
-    print(f"runs per game {s['total_runs_per_game']:.2f}, extra-inning games "
-          f"{s['extra_inning_games']}, decisions per game {s['decisions_per_game']:.1f}")
+def train_manager(timesteps: int, seed: int, out: Path) -> Path | None:
+    """Train That's Baseball's manager; the checkpoint folder, or None without the train extra."""
+    try:
+        import importlib
+        importlib.import_module("sb3_contrib")        # the train extra: torch, sb3, sb3-contrib
+        from ..train.configs import defaults_for
+        from ..train.ppo import Settings, train
+    except ImportError as error:
+        print(f"main job: no training ({error}); install the train extra "
+              f"(scripts/setup.sh train plots) for a trained manager", file=sys.stderr)
+        return None
+    settings = defaults_for(TRAIN_ENV)
+    settings.pop("total_timesteps", None)
+    n_envs = 4
+    # a short run (a quick check) still needs whole rollouts: shrink them to fit
+    settings["n_steps"] = min(settings.get("n_steps", 1024), max(32, timesteps // n_envs))
+    settings["batch_size"] = min(settings.get("batch_size", 256), settings["n_steps"] * n_envs)
+    big = timesteps >= 20_000
+    s = Settings(env=TRAIN_ENV, total_timesteps=timesteps, seed=seed, n_envs=n_envs, out=str(out),
+                 progress=False, eval_every=max(timesteps // 4, 1), pool_every=max(timesteps // 4, 1),
+                 eval_pairs=100 if big else 4, **settings)
+    print(f"\n== Training a That's Baseball manager: MaskablePPO self-play, {timesteps:,} timesteps "
+          f"(into {out})", flush=True)
+    train(s)
+    return out / "model"
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m dugout.evaluate.main", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    names = agent_names("thats_baseball_v0")
-    parser.add_argument("--away", default="random", choices=names, metavar="AGENT",
-                        help=f"away manager (default random): {', '.join(names)}")
-    parser.add_argument("--home", default="heuristic", choices=names, metavar="AGENT",
-                        help="home manager (default heuristic)")
-    parser.add_argument("--teams", nargs=2, default=["sample", "reds"], metavar=("AWAY", "HOME"),
-                        help="built-in team names or JSON files (default: sample reds)")
-    parser.add_argument("--json", metavar="PATH", help="also write the summary as JSON")
+    parser.add_argument("--timesteps", type=int, default=80_000,
+                        help="training timesteps for That's Baseball's manager; 0: no training "
+                             "(default 80000)")
+    parser.add_argument("--games", type=int, default=2000,
+                        help="games per matchup, even (default 2000)")
+    parser.add_argument("--crn-games", type=int, default=2000,
+                        help="games per design of the common-random-numbers check; 0: none "
+                             "(default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of training and of the first pair")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes for the tournaments (default: 2, or 1 on one core)")
+    parser.add_argument("--out", default=str(Path("reports") / "latest"),
+                        help="report folder (default reports/latest)")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for ratings")
+    parser.add_argument("--envs", nargs="+", default=list(LINEUPS), choices=list(LINEUPS),
+                        help="rulesets to play (default: all)")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    if args.games < 4 or args.games % 2:
+        parser.error(f"--games must be an even number, at least 4, got {args.games}")
+    if args.timesteps < 0 or args.crn_games < 0 or args.crn_games % 2:
+        parser.error("--timesteps must be non-negative and --crn-games even and non-negative")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
 
-    env = thats_baseball_v0.env(teams=tuple(args.teams))
-    agents = {"away": make_agent("thats_baseball_v0", args.away),
-              "home": make_agent("thats_baseball_v0", args.home)}
-    seeds = range(args.seed, args.seed + args.games)
-    start = time.perf_counter()
-    results = play_batch(env, agents, seeds[:1])
-    scorecard = env.unwrapped.scorecard()          # the first game, shown below
-    results += play_batch(env, agents, seeds[1:])
-    seconds = time.perf_counter() - start
+    from .cli import tournament
+    started = time.perf_counter()
+    out = Path(args.out)
+    prepare_folder(out)
+    checkpoint = train_manager(args.timesteps, args.seed, out / "training") if args.timesteps else None
+    trained_at = time.perf_counter()
 
-    print(f"Game 1 (seed {args.seed}): {args.away} ({args.teams[0]}) at {args.home} "
-          f"({args.teams[1]})\n")
-    print(scorecard)
-
-    summary = summarize(results, args.away, args.home)
-    _print_summary(summary, seconds)
-    if args.json:
-        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(summary, f, indent=2)
-        print(f"summary written to {args.json}")
+    summary: dict[str, Any] = {"out": str(out), "training": None, "tournaments": {}}
+    if checkpoint is not None:
+        summary["training"] = json.loads((out / "training" / "summary.json").read_text())
+    for env_id in args.envs:
+        agents = [a.format(ppo=f"ppo:{checkpoint}") for a in LINEUPS[env_id]
+                  if a != "{ppo}" or checkpoint is not None]
+        crn = None
+        if args.crn_games and env_id == TRAIN_ENV:
+            crn = (agents[2] if checkpoint is not None else "random", "heuristic")
+        curve = out / "training" / "learning_curve.png" if env_id == TRAIN_ENV else None
+        result = tournament(env_id, agents, args.games, seed=args.seed, workers=args.workers,
+                            out=out / env_id, crn_games=args.crn_games if crn else 0, crn_agents=crn,
+                            bootstrap=args.bootstrap, learning_curve=curve,
+                            title=f"{TITLES[env_id]} ({env_id})")
+        summary["tournaments"][env_id] = json.loads((out / env_id / "results.json").read_text())
+        summary["tournaments"][env_id]["seconds"] = result.seconds
+    seconds = time.perf_counter() - started
+    summary["seconds"] = {"training": trained_at - started, "total": seconds}
+    (out / "summary.md").write_text(_top_summary(summary, args))
+    (out / "main_job.json").write_text(json.dumps(summary, indent=2))
+    print(f"\nmain job done in {seconds / 60:.1f} min (training {summary['seconds']['training']:.0f} s); "
+          f"report: {out / 'summary.md'}")
     return summary
+
+
+def _top_summary(summary: dict[str, Any], args: argparse.Namespace) -> str:
+    lines = ["# The main job", "",
+             f"Seed {args.seed}, {args.games:,} games a matchup, {args.workers} worker(s), "
+             f"{summary['seconds']['total'] / 60:.1f} minutes in all.", ""]
+    t = summary["training"]
+    if t:
+        lines += ["## Training", "",
+                  f"MaskablePPO self-play on That's Baseball, {t['timesteps']:,} timesteps in "
+                  f"{t['wall_seconds']:.0f} s ({t['timesteps_per_second']:.0f} timesteps/s while "
+                  f"learning). Checkpoint: `training/model`; learning curve: "
+                  f"[training/learning_curve.png](training/learning_curve.png).", ""]
+    else:
+        lines += ["No manager was trained (`--timesteps 0` or no `train` extra).", ""]
+    lines += ["## Tournaments", ""]
+    for env_id, d in summary["tournaments"].items():
+        best = max(d["ratings"], key=lambda r: r["elo"])
+        lines.append(f"* [{TITLES[env_id]}]({env_id}/summary.md): {', '.join(d['labels'])}; "
+                     f"{d['games']:,} games in {d['seconds']:.0f} s; best rated: {best['agent']} "
+                     f"({best['elo']:+.0f} Elo, {best['low']:+.0f} to {best['high']:+.0f}).")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The main job's first version: a batch of games, a scorecard and a summary."""
+"""The main job: train a manager, a tournament on every ruleset, the report (tiny sizes here)."""
 
 from __future__ import annotations
 
@@ -6,27 +6,64 @@ import json
 
 import pytest
 
-from dugout.evaluate.main import main, wilson_interval
+from dugout.evaluate.main import MARKER, main, wilson_interval
+
+QUICK = ["--timesteps", "128", "--games", "4", "--crn-games", "4", "--workers", "1",
+         "--bootstrap", "20", "--seed", "3"]
 
 
-def test_main_job_prints_scorecard_and_summary(tmp_path, capsys):
-    out_file = tmp_path / "summary.json"
-    summary = main(["--games", "20", "--seed", "3", "--json", str(out_file)])
+@pytest.fixture(scope="module")
+def main_job(tmp_path_factory):
+    out = tmp_path_factory.mktemp("main-job") / "report"
+    return out, main([*QUICK, "--out", str(out)])
+
+
+def test_main_job_trains_then_plays_every_ruleset(main_job, capsys):
+    out, summary = main_job
+    assert summary["training"]["timesteps"] >= 128
+    assert (out / "training" / "model" / "model.zip").exists()
+    tb = summary["tournaments"]["thats_baseball_v0"]
+    assert tb["labels"] == ["random", "heuristic", "ppo:training", "solver"]
+    assert len(tb["matchups"]) == 6 and all(m["games"] == 4 for m in tb["matchups"])
+    assert tb["crn"]["a"] == "ppo:training" and tb["crn"]["b"] == "heuristic"
+    gs = summary["tournaments"]["grand_slam_v0"]
+    assert gs["labels"][:2] == ["random", "heuristic"] and len(gs["matchups"]) == 6
+
+
+def test_main_job_writes_the_report(main_job):
+    out, _ = main_job
+    top = (out / "summary.md").read_text()
+    assert "thats_baseball_v0/summary.md" in top and "grand_slam_v0/summary.md" in top
+    for env_id in ("thats_baseball_v0", "grand_slam_v0"):
+        for name in ("results.json", "matchups.csv", "ratings.csv", "pairs.csv", "summary.md",
+                     "winrate_matrix.png", "ratings.png"):
+            assert (out / env_id / name).stat().st_size > 0, (env_id, name)
+    assert (out / "thats_baseball_v0" / "learning_curve.png").exists()
+    assert json.loads((out / "main_job.json").read_text())["tournaments"].keys() == {
+        "thats_baseball_v0", "grand_slam_v0"}
+
+
+def test_main_job_prints_the_tables(tmp_path, capsys):
+    out = tmp_path / "again"
+    main([*QUICK, "--timesteps", "0", "--envs", "grand_slam_v0", "--out", str(out)])
     printed = capsys.readouterr().out
-    assert "R  H  E" in printed and "SAMPLE" in printed and "home win rate" in printed
-    assert summary["games"] == 20
-    assert summary["away"]["wins"] + summary["home"]["wins"] + summary["truncated"] == 20
-    assert json.loads(out_file.read_text()) == summary
-    # the same seeds give the same batch
-    assert main(["--games", "20", "--seed", "3"]) == summary
+    assert "Elo (Bradley-Terry)" in printed and "A run diff/game" in printed
+    assert "home advantage" in printed and "No manager" in (out / "summary.md").read_text()
+    # a second run replaces the folder an earlier main job made ...
+    main([*QUICK, "--timesteps", "0", "--envs", "grand_slam_v0", "--out", str(out)])
+    assert (out / MARKER).exists()
+
+
+def test_main_job_refuses_a_foreign_folder_and_bad_sizes(tmp_path):
+    (tmp_path / "mine.txt").write_text("keep me")
+    with pytest.raises(SystemExit, match="not made by the main job"):
+        main([*QUICK, "--timesteps", "0", "--out", str(tmp_path)])
+    assert (tmp_path / "mine.txt").exists()
+    for bad in (["--games", "0"], ["--games", "5"], ["--timesteps", "-1"]):
+        with pytest.raises(SystemExit):
+            main([*bad, "--out", str(tmp_path / "x")])
 
 
 def test_wilson_interval_matches_known_values():
     low, high = wilson_interval(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
-    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
-
-
-def test_main_job_rejects_unknown_agent():
-    with pytest.raises(SystemExit):
-        main(["--away", "genius"])

@@ -1,0 +1,222 @@
+"""``python -m dugout.evaluate``: tournaments, replays and the common-random-numbers check.
+
+    python -m dugout.evaluate tournament --env thats_baseball_v0 \\
+        --agents random heuristic solver ppo:runs/thats_baseball_v0/model --games 2000 --workers 2 \\
+        --out reports/mine
+    python -m dugout.evaluate tournament --agents heuristic never-steal --games 20000 --sprt --elo0 0 --elo1 20
+    python -m dugout.evaluate replay --env thats_baseball_v0 --seed 7 --agents random heuristic
+    python -m dugout.evaluate crn --agents heuristic random --games 4000 --workers 2
+
+``tournament`` plays a round robin of seat-swapped pairs (:mod:`dugout.evaluate.tournament`),
+prints a row per matchup as it finishes under a progress bar with games per second, then
+the ratings and matchup tables; ``--out`` writes the report folder
+(:mod:`dugout.evaluate.report`). ``--games`` is per matchup (half as many pairs); with
+``--sprt`` it is the most a matchup may play. ``replay`` prints the box score and
+play-by-play of one game (the first agent away). ``crn`` measures how much pairing on the
+same dice narrows the interval (:func:`dugout.evaluate.tournament.crn_check`).
+Bad input (an unknown env or agent, a missing checkpoint or one for another env, too
+few games) stops with a one-line error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import report
+from .stats import SPRT
+from .tournament import MatchupResult, TournamentResult, crn_check, labels_for, run_tournament
+
+__all__ = ["main", "tournament", "Console"]
+
+
+class Console:
+    """The console while a tournament runs: a progress bar with games per second (tqdm when
+    it is installed, a plain line now and then when not) and a row per finished matchup."""
+
+    def __init__(self, total_games: int, label: str, enabled: bool = True):
+        self.total, self.enabled, self.label = total_games, enabled, label
+        self.done = 0
+        self.start = time.perf_counter()
+        self.last_print = 0.0
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total_games, desc=label, unit="games", file=sys.stderr,
+                                dynamic_ncols=True, smoothing=0.1,
+                                mininterval=0.2 if sys.stderr.isatty() else 10.0)
+            except ImportError:
+                pass
+
+    def write(self, line: str) -> None:
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stdout)
+        else:
+            print(line, flush=True)
+
+    def __call__(self, games_done: int, finished: MatchupResult | None) -> None:
+        if self.bar is not None:
+            self.bar.update(games_done - self.done)
+        elif self.enabled and time.perf_counter() - self.last_print > 5:
+            self.last_print = time.perf_counter()
+            rate = games_done / max(time.perf_counter() - self.start, 1e-9)
+            print(f"{self.label}: {games_done:,}/{self.total:,} games, {rate:.0f} games/s",
+                  file=sys.stderr, flush=True)
+        self.done = games_done
+        if finished is not None:
+            s = finished.summary()
+            self.write(f"  {s['a']:>18} vs {s['b']:<18} {s['games']:>7,} games  A score "
+                       f"{100 * s['a_score']:5.1f}% ({100 * s['a_score_low']:.1f}-"
+                       f"{100 * s['a_score_high']:.1f}%)  run diff {s['a_run_diff']:+.2f}  "
+                       f"{s['verdict']}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0, workers: int = 1,
+               sprt: SPRT | None = None, out: str | Path | None = None, crn_games: int = 0,
+               bootstrap: int = 1000, learning_curve: str | Path | None = None,
+               quiet: bool = False, title: str | None = None,
+               crn_agents: tuple[str, str] | None = None) -> TournamentResult:
+    """Run a tournament with the console display, print its tables, write its report.
+
+    ``crn_games`` > 0 adds :func:`crn_check` on that many games of ``crn_agents`` (default:
+    the first two agents).
+    """
+    k = len(agents)
+    total = games * k * (k - 1) // 2
+    if not quiet:
+        print(f"\n== {title or 'Tournament'}: {', '.join(labels_for(agents))} on {env_id}, "
+              f"{games:,} games a matchup{' at most (SPRT)' if sprt else ''}, {workers} worker(s)")
+    console = Console(total, env_id, enabled=not quiet)
+    try:
+        result = run_tournament(env_id, agents, games, seed=seed, workers=workers, sprt=sprt,
+                                progress=console, bootstrap=bootstrap)
+    finally:
+        console.close()
+    d = result.to_dict()
+    extra: dict[str, Any] = {}
+    if crn_games:
+        a, b = crn_agents or (agents[0], agents[1])
+        extra["crn"] = crn_check(env_id, a, b, crn_games, seed=seed, workers=workers)
+        extra["crn"]["a"], extra["crn"]["b"] = labels_for([a, b])
+    if not quiet:
+        print(f"\n{result.games:,} games in {result.seconds:.1f} s "
+              f"({result.games / max(result.seconds, 1e-9):.0f} games/s)\n")
+        print(report.ratings_table(d) + "\n")
+        print(report.matchup_table(d) + "\n")
+        print(report.home_line(d))
+        if report.sprt_line(d):
+            print(report.sprt_line(d))
+        if extra.get("crn"):
+            print("\nCommon random numbers: " + report.crn_table(extra["crn"]))
+    if out is not None:
+        folder = report.write_report(result, out, extra, learning_curve, title)
+        if not quiet:
+            print(f"\nreport written to {folder}/ (summary.md, results.json, CSVs, PNGs)")
+    return result
+
+
+def replay(env_id: str, seed: int, away: str, home: str) -> str:
+    """One game, ``away`` against ``home`` on ``seed``: its box score and play-by-play."""
+    import importlib
+    from ..agents import make_agent
+    from .play import play_game
+    from .tournament import check_agents
+    check_agents(env_id, [away, home])
+    env = importlib.import_module(f"dugout.envs.{env_id}").env()
+    result = play_game(env, {"away": make_agent(env_id, away), "home": make_agent(env_id, home)}, seed)
+    winner = {"away": away, "home": home}.get(result.winner, "nobody (cut off)")
+    head = (f"{env_id}, seed {seed}: {away} (away) at {home} (home); final {result.score[0]}-"
+            f"{result.score[1]} after {result.innings} innings, won by {winner}\n")
+    return head + "\n" + env.unwrapped.scorecard()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m dugout.evaluate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{tournament,replay,crn}")
+
+    t = sub.add_parser("tournament", help="round robin of seat-swapped pairs, with a report")
+    t.add_argument("--env", default="thats_baseball_v0", help="environment id (default thats_baseball_v0)")
+    t.add_argument("--agents", nargs="+", required=True,
+                   help="agent names (python -c 'from dugout.agents import agent_names; "
+                        "print(agent_names(\"thats_baseball_v0\"))') or ppo:CHECKPOINT_FOLDER")
+    t.add_argument("--games", type=int, default=1000,
+                   help="games per matchup, even (default 1000); with --sprt, the most per matchup")
+    t.add_argument("--seed", type=int, default=0, help="seed of the first pair (default 0)")
+    t.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    t.add_argument("--out", metavar="DIR", help="write the report folder there")
+    t.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals")
+    t.add_argument("--crn-check", type=int, default=0, metavar="GAMES",
+                   help="also measure the interval narrowing from common random numbers on the "
+                        "first two agents, over GAMES games per design")
+    t.add_argument("--learning-curve", metavar="PNG", help="a training run's learning_curve.png for the report")
+    t.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    s = t.add_argument_group("sequential test (--sprt)")
+    s.add_argument("--sprt", action="store_true",
+                   help="stop each matchup as soon as one agent is shown better by the margin "
+                        "(or neither is)")
+    s.add_argument("--elo0", type=float, help="H0: the better agent is this many Elo better (default 0)")
+    s.add_argument("--elo1", type=float, help="H1: ... this many Elo better (default 30)")
+    s.add_argument("--p0", type=float, help="H0 as a win probability instead of --elo0 (e.g. 0.5)")
+    s.add_argument("--p1", type=float, help="H1 as a win probability instead of --elo1 (e.g. 0.55)")
+    s.add_argument("--alpha", type=float, default=0.05, help="false-positive rate of each test (default 0.05)")
+    s.add_argument("--beta", type=float, default=0.05, help="false-negative rate (default 0.05)")
+
+    r = sub.add_parser("replay", help="the box score and play-by-play of one game")
+    r.add_argument("--env", default="thats_baseball_v0", help="environment id")
+    r.add_argument("--seed", type=int, required=True, help="the game's seed")
+    r.add_argument("--agents", nargs=2, required=True, metavar=("AWAY", "HOME"), help="the two managers")
+
+    c = sub.add_parser("crn", help="interval narrowing from common random numbers")
+    c.add_argument("--env", default="thats_baseball_v0", help="environment id")
+    c.add_argument("--agents", nargs=2, required=True, metavar=("A", "B"))
+    c.add_argument("--games", type=int, default=4000, help="games per design, even (default 4000)")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--workers", type=int, default=1)
+    return parser
+
+
+def sprt_from_args(args: argparse.Namespace) -> SPRT | None:
+    if not args.sprt:
+        if any(getattr(args, k) is not None for k in ("elo0", "elo1", "p0", "p1")):
+            raise ValueError("--elo0/--elo1/--p0/--p1 set the margin of --sprt; add --sprt")
+        return None
+    if args.p0 is not None or args.p1 is not None:
+        if args.elo0 is not None or args.elo1 is not None:
+            raise ValueError("give the SPRT margin as --elo0/--elo1 or as --p0/--p1, not both")
+        if args.p0 is None or args.p1 is None:
+            raise ValueError("--p0 and --p1 go together")
+        return SPRT(args.p0, args.p1, args.alpha, args.beta)
+    return SPRT.from_elo(0.0 if args.elo0 is None else args.elo0,
+                         30.0 if args.elo1 is None else args.elo1, args.alpha, args.beta)
+
+
+def main(argv: Sequence[str] | None = None) -> Any:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "tournament":
+            if args.games < 1:
+                raise ValueError(f"--games must be positive, got {args.games}")
+            return tournament(args.env, args.agents, args.games, args.seed, args.workers,
+                              sprt_from_args(args), args.out, args.crn_check, args.bootstrap,
+                              args.learning_curve, args.quiet)
+        if args.command == "replay":
+            text = replay(args.env, args.seed, *args.agents)
+            print(text)
+            return text
+        result = crn_check(args.env, args.agents[0], args.agents[1], args.games, args.seed, args.workers)
+        print(report.crn_table(result))
+        return result
+    except ValueError as error:          # TournamentError, CheckpointError, bad options
+        parser.error(str(error))

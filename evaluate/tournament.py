@@ -1,0 +1,513 @@
+"""Round-robin tournaments between managers, on seat-swapped pairs of games.
+
+    from dugout.evaluate.tournament import run_tournament
+    result = run_tournament("thats_baseball_v0", ["random", "heuristic", "solver"], games=2000,
+                            workers=2)
+    result.matchups[0].score          # the first manager's mean pair score against the second
+
+Design
+------
+* **The pair is the unit.** Every matchup (A, B) plays each seed twice: A away and B home,
+  then B away and A home. The dice are keyed by the situation (``dugout.envs.core.dice``),
+  so both games of a pair meet the same dice wherever the managers' choices leave the game
+  in the same place (common random numbers). A's *pair score* is its wins in the pair / 2
+  (a game cut off by ``max_innings`` counts 1/2); pairs are independent, games are not, so
+  every interval on a head-to-head result is computed over pairs (:mod:`.stats`).
+* **Seeds.** Matchup pairs use seeds ``seed, seed + 1, ...``; every matchup uses the same
+  seeds. A game's seed fixes the dice and reseeds both managers (:func:`.play.play_game`),
+  so a pair's result depends only on its seed and the two managers, never on which worker
+  played it or in what order. Results are therefore identical for any number of workers.
+* **Work.** Pairs are played in chunks of ``chunk`` seeds, inline (``workers=1``) or by a
+  pool of worker processes, at most ``2 * workers`` chunks in flight. Results are put back
+  in seed order before anything is computed from them.
+* **SPRT.** With a :class:`.stats.SPRT`, each matchup is tested after every pair in seed
+  order, on the contiguous prefix of pairs played so far, and stops at the first pair
+  where the test decides; pairs played beyond that point (in flight when it decided) are
+  dropped, so the stopping point too is the same for any number of workers. ``games``
+  is then the most a matchup may play.
+* **Home advantage** is reported apart from the managers' strength: each matchup's games
+  won by the home team, and over the whole tournament.
+
+:func:`crn_check` measures what pairing on the same dice is worth: the same matchup on the
+same number of games, once with both games of a pair on one seed and once with the second
+game on a seed of its own (independent dice), and the ratio of the two interval widths.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import multiprocessing
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from . import stats
+from .stats import SPRT, SPRTResult
+
+__all__ = ["PairRecord", "MatchupResult", "TournamentResult", "run_tournament", "crn_check",
+           "check_agents", "play_pairs", "TournamentError"]
+
+INDEPENDENT_OFFSET = 1_000_000_007     # crn_check: seat-swapped games on seed + this offset
+
+
+class TournamentError(ValueError):
+    """Bad input to a tournament: unknown env or agent, too few games, bad options."""
+
+
+# -- playing pairs (in any process) -------------------------------------------------------------
+@dataclass(frozen=True)
+class PairRecord:
+    """One seed, played twice with the seats swapped.
+
+    ``a_away`` is the game with A away and B home, ``a_home`` the game with the seats
+    swapped; each is ``(away runs, home runs, winner)`` with winner "away", "home" or ""
+    for a game cut off by ``max_innings``.
+    """
+    seed: int
+    a_away: tuple[int, int, str]
+    a_home: tuple[int, int, str]
+    second_seed: int | None = None   # crn_check's independent design: a_home's own seed
+
+    @property
+    def a_wins(self) -> float:
+        """A's wins in the pair, a truncated game counting 1/2."""
+        return _won(self.a_away[2], "away") + _won(self.a_home[2], "home")
+
+    @property
+    def b_wins(self) -> float:
+        return _won(self.a_away[2], "home") + _won(self.a_home[2], "away")
+
+    @property
+    def score(self) -> float:
+        """A's pair score: its wins / 2 (0, 1/4, ..., 1)."""
+        return self.a_wins / 2
+
+    @property
+    def run_diff(self) -> float:
+        """A's run differential per game in this pair."""
+        away, home = self.a_away, self.a_home
+        return ((away[0] - away[1]) + (home[1] - home[0])) / 2
+
+    @property
+    def home_wins(self) -> float:
+        return _won(self.a_away[2], "home") + _won(self.a_home[2], "home")
+
+
+def _won(winner: str, seat: str) -> float:
+    return 1.0 if winner == seat else (0.5 if winner == "" else 0.0)
+
+
+_ENVS: dict[tuple[str, str], Any] = {}
+_AGENTS: dict[tuple[str, str, str], Any] = {}
+
+
+def _env(env_id: str, env_kwargs: dict[str, Any] | None):
+    key = (env_id, repr(sorted((env_kwargs or {}).items())))
+    if key not in _ENVS:
+        module = importlib.import_module(f"dugout.envs.{env_id}")
+        _ENVS[key] = module.env(**(env_kwargs or {}))
+    return _ENVS[key]
+
+
+class _RoleSeeded:
+    """An agent whose own random numbers follow its role in the matchup (A or B), not its
+    seat: :func:`.play.play_game` reseeds each seat's agent from the game's seed and the
+    seat, which would give a random manager the *same* choices in the away seat of both
+    games of a pair, so that two identical stochastic managers would play mirror-image
+    games and split every pair. Here A draws from ``4 * seed`` and B from
+    ``4 * seed + 1`` in both games, whatever seat they sit in."""
+
+    def __init__(self, agent, offset: int):
+        self.agent, self.offset, self.seed = agent, offset, 0
+        self.name = getattr(agent, "name", type(agent).__name__)
+        self.needs_view = getattr(agent, "needs_view", False)
+
+    def reset(self, seed: int | None = None) -> None:     # the seat's seed is ignored
+        self.agent.reset(seed=4 * self.seed + self.offset)
+
+    def act(self, observation, view=None) -> int:
+        return self.agent.act(observation, view)
+
+
+def _agent(env_id: str, name: str, role: str) -> _RoleSeeded:
+    """One agent object per (env, name, role) and process; each game reseeds it."""
+    key = (env_id, name, role)
+    if key not in _AGENTS:
+        from ..agents import make_agent
+        if name.startswith("ppo:"):
+            import torch
+            torch.set_num_threads(1)      # small networks; two workers must not fight for cores
+        _AGENTS[key] = _RoleSeeded(make_agent(env_id, name), 0 if role == "a" else 1)
+    return _AGENTS[key]
+
+
+def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],
+               env_kwargs: dict[str, Any] | None = None,
+               independent: bool = False) -> list[PairRecord]:
+    """Play each seed twice with the seats swapped: A away first, then B away.
+
+    With ``independent=True`` the second game uses seed ``s + INDEPENDENT_OFFSET`` instead
+    of ``s``: the same design on independent dice (for :func:`crn_check`).
+    """
+    from .play import play_game
+    env = _env(env_id, env_kwargs)
+    agent_a, agent_b = _agent(env_id, a, "a"), _agent(env_id, b, "b")
+    out = []
+    for s in seeds:
+        agent_a.seed = agent_b.seed = s
+        g1 = play_game(env, {"away": agent_a, "home": agent_b}, s)
+        s2 = s + INDEPENDENT_OFFSET if independent else s
+        g2 = play_game(env, {"away": agent_b, "home": agent_a}, s2)
+        out.append(PairRecord(int(s), _game(g1), _game(g2), int(s2) if independent else None))
+    return out
+
+
+def _game(result) -> tuple[int, int, str]:
+    return (int(result.score[0]), int(result.score[1]), result.winner or "")
+
+
+# -- checking the input --------------------------------------------------------------------------
+def check_agents(env_id: str, names: Sequence[str]) -> None:
+    """Raise :class:`TournamentError` (or the checkpoint's ``CheckpointError``, also a
+    ``ValueError``) naming the first env or agent that cannot play."""
+    from ..agents.registry import ENV_IDS, agent_names, make_agent
+    if env_id not in ENV_IDS:
+        raise TournamentError(f"unknown environment {env_id!r}; known: {', '.join(ENV_IDS)}")
+    known = agent_names(env_id)
+    for name in names:
+        if not isinstance(name, str):
+            raise TournamentError(f"agents are given by name, got {name!r}")
+        if name.startswith("ppo:"):
+            make_agent(env_id, name)        # CheckpointError: missing, damaged, or another env
+        elif name not in known:
+            raise TournamentError(f"unknown agent {name!r} for {env_id}; known: "
+                                  f"{', '.join(known)}, or ppo:PATH for a trained manager")
+
+
+def labels_for(names: Sequence[str]) -> list[str]:
+    """Display labels: the names, a checkpoint shortened to ``ppo:<its run folder>``, and
+    ``#2``, ``#3`` after repeats (``random``, ``random#2``)."""
+    def short(name: str) -> str:
+        if not name.startswith("ppo:"):
+            return name
+        parts = [p for p in name[4:].replace("\\", "/").split("/") if p and p not in (".", "model")]
+        return "ppo:" + (parts[-1] if parts else name[4:])
+
+    shorts = [short(n) for n in names]
+    # two different checkpoints in folders of the same name: keep their full names
+    full = {s for s in shorts if len({n for n, t in zip(names, shorts) if t == s}) > 1}
+    out, seen = [], {}
+    for name, label in zip(names, shorts):
+        label = name if label in full else label
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    return out
+
+
+# -- results -------------------------------------------------------------------------------------
+@dataclass
+class MatchupResult:
+    a: str                    # labels
+    b: str
+    pairs: list[PairRecord] = field(repr=False)
+    sprt: SPRTResult | None = None
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def games(self) -> int:
+        return 2 * len(self.pairs)
+
+    def scores(self) -> np.ndarray:
+        return np.array([p.score for p in self.pairs])
+
+    def summary(self) -> dict[str, Any]:
+        """Every figure of the matchup, as plain numbers (what the report writes)."""
+        n = len(self.pairs)
+        score, low, high = stats.mean_interval(self.scores())
+        if low == high and score in (0.0, 1.0):
+            # a clean sweep has no spread to estimate: the normal interval collapses to a
+            # point, so give the Wilson interval for n pairs all won (or all lost) instead
+            low, high = stats.wilson_interval(score * n, n)
+        diff, dlow, dhigh = stats.mean_interval([p.run_diff for p in self.pairs])
+        home, hlow, hhigh = stats.mean_interval([p.home_wins / 2 for p in self.pairs])
+        a_wins = sum(p.a_wins for p in self.pairs)
+        b_wins = sum(p.b_wins for p in self.pairs)
+        away_wins = sum(_won(p.a_away[2], "away") for p in self.pairs)
+        home_wins = sum(_won(p.a_home[2], "home") for p in self.pairs)
+        out = {
+            "a": self.a, "b": self.b, "pairs": n, "games": 2 * n,
+            "a_wins": a_wins, "b_wins": b_wins,
+            "truncated": sum((p.a_away[2] == "") + (p.a_home[2] == "") for p in self.pairs),
+            "a_score": score, "a_score_low": max(0.0, low), "a_score_high": min(1.0, high),
+            "a_elo": stats.score_to_elo(score),
+            "a_run_diff": diff, "a_run_diff_low": dlow, "a_run_diff_high": dhigh,
+            "a_away_win_rate": away_wins / n,
+            "a_away_wilson": list(stats.wilson_interval(away_wins, n)),
+            "a_home_win_rate": home_wins / n,
+            "a_home_wilson": list(stats.wilson_interval(home_wins, n)),
+            "home_win_rate": home, "home_win_rate_low": hlow, "home_win_rate_high": hhigh,
+            "verdict": self.verdict(low, high),
+        }
+        if self.sprt is not None:
+            out["sprt"] = asdict(self.sprt)
+        return out
+
+    def verdict(self, low: float, high: float) -> str:
+        if self.sprt is not None and self.sprt.decision != "continue":
+            return {"A better": f"{self.a} better (SPRT)", "B better": f"{self.b} better (SPRT)"}.get(
+                self.sprt.decision, "neither better by the margin (SPRT)")
+        if all(p.score == 0.5 and p.a_away[2] != "" for p in self.pairs) and low == high:
+            return "every pair split"
+        if low > 0.5:
+            return f"{self.a} better"
+        if high < 0.5:
+            return f"{self.b} better"
+        return "no significant difference"
+
+
+@dataclass
+class TournamentResult:
+    env: str
+    agents: list[str]                 # names as given (ppo:PATH, ...)
+    labels: list[str]                 # display labels, same order
+    seed: int
+    games_per_matchup: int            # the most each matchup could play
+    workers: int
+    matchups: list[MatchupResult]
+    seconds: float
+    sprt: SPRT | None = None
+    bootstrap: int = 1000
+    _ratings: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def games(self) -> int:
+        return sum(m.games for m in self.matchups)
+
+    def anchor(self) -> int | None:
+        """Ratings are 0 for the first random manager if there is one, else mean 0."""
+        return self.agents.index("random") if "random" in self.agents else None
+
+    def ratings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Bradley-Terry ratings (Elo scale) with 95% bootstrap intervals over pairs."""
+        if self._ratings is None:
+            index = {label: i for i, label in enumerate(self.labels)}
+            data = [(index[m.a], index[m.b], np.array([p.a_wins for p in m.pairs]),
+                     np.array([p.b_wins for p in m.pairs])) for m in self.matchups if m.pairs]
+            self._ratings = stats.bootstrap_ratings(data, len(self.labels), samples=self.bootstrap,
+                                                    seed=self.seed, anchor=self.anchor())
+        return self._ratings
+
+    def score_matrix(self) -> np.ndarray:
+        """``m[i, j]``: manager i's mean pair score against j (NaN on the diagonal)."""
+        k = len(self.labels)
+        m = np.full((k, k), np.nan)
+        index = {label: i for i, label in enumerate(self.labels)}
+        for r in self.matchups:
+            if r.pairs:
+                s = float(r.scores().mean())
+                m[index[r.a], index[r.b]], m[index[r.b], index[r.a]] = s, 1 - s
+        return m
+
+    def home_advantage(self) -> dict[str, float]:
+        """The home team's share of wins over every game, with its interval over pairs."""
+        values = [p.home_wins / 2 for m in self.matchups for p in m.pairs]
+        rate, low, high = stats.mean_interval(values)
+        return {"home_win_rate": rate, "low": low, "high": high, "games": 2 * len(values)}
+
+    def to_dict(self) -> dict[str, Any]:
+        ratings, low, high = self.ratings()
+        return {
+            "env": self.env, "agents": self.agents, "labels": self.labels, "seed": self.seed,
+            "games_per_matchup": self.games_per_matchup, "games": self.games,
+            "workers": self.workers, "seconds": self.seconds,
+            "games_per_second": self.games / max(self.seconds, 1e-9),
+            "sprt": asdict(self.sprt) if self.sprt else None,
+            "matchups": [m.summary() for m in self.matchups],
+            "ratings": [{"agent": label, "elo": float(r), "low": float(lo), "high": float(hi)}
+                        for label, r, lo, hi in zip(self.labels, ratings, low, high)],
+            "rating_anchor": self.labels[self.anchor()] if self.anchor() is not None else "mean",
+            "home_advantage": self.home_advantage(),
+        }
+
+
+# -- running ---------------------------------------------------------------------------------------
+Progress = Callable[[int, "MatchupResult | None"], None]
+
+
+def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0,
+                   workers: int = 1, sprt: SPRT | None = None,
+                   env_kwargs: dict[str, Any] | None = None, chunk: int = 25,
+                   progress: Progress | None = None, bootstrap: int = 1000) -> TournamentResult:
+    """A round robin: every pair of ``agents`` (names) plays ``games`` games (``games / 2``
+    seat-swapped pairs; with ``sprt``, at most that many).
+
+    ``progress(games_done, finished_matchup)`` is called after every chunk of pairs, with
+    the matchup that just finished, if any.
+    """
+    if games < 4 or games % 2:
+        raise TournamentError(f"games per matchup must be an even number, at least 4 (two "
+                              f"seat-swapped pairs), got {games}")
+    if workers < 1:
+        raise TournamentError(f"workers must be at least 1, got {workers}")
+    if chunk < 1:
+        raise TournamentError(f"chunk must be at least 1, got {chunk}")
+    if len(agents) < 2:
+        raise TournamentError(f"a tournament needs at least two agents, got {list(agents)}")
+    check_agents(env_id, agents)
+    labels = labels_for(agents)
+    pairs = games // 2
+    plan = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    start = time.perf_counter()
+    runner = _Runner(env_id, [(agents[i], agents[j]) for i, j in plan], pairs, seed, workers,
+                     chunk, sprt, env_kwargs)
+    results = []
+
+    def finished(m: int) -> None:
+        i, j = plan[m]
+        results.append(MatchupResult(labels[i], labels[j], runner.records(m), runner.decisions[m]))
+        return results[-1]
+
+    runner.run(progress, finished)
+    order = {plan[m]: m for m in range(len(plan))}
+    index = {label: k for k, label in enumerate(labels)}
+    results.sort(key=lambda r: order[(index[r.a], index[r.b])])
+    return TournamentResult(env_id, list(agents), labels, seed, games, workers, results,
+                            time.perf_counter() - start, sprt, bootstrap)
+
+
+class _Runner:
+    """Plays the chunks of every matchup, inline or in a process pool, and puts them in order."""
+
+    def __init__(self, env_id, matchups, pairs, seed, workers, chunk, sprt, env_kwargs,
+                 independent: bool = False):
+        self.env_id, self.matchups, self.pairs, self.seed = env_id, matchups, pairs, seed
+        self.workers, self.chunk, self.sprt, self.env_kwargs = workers, chunk, sprt, env_kwargs
+        self.independent = independent
+        n = len(matchups)
+        self.chunks: list[dict[int, list[PairRecord]]] = [{} for _ in range(n)]
+        self.prefix: list[list[PairRecord]] = [[] for _ in range(n)]
+        self.done = [False] * n
+        self.decisions: list[SPRTResult | None] = [None] * n
+        self.games_done = 0
+
+    def tasks(self) -> Iterator[tuple[int, int, list[int]]]:
+        """(matchup, chunk number, seeds), matchup by matchup, skipping decided matchups."""
+        for m in range(len(self.matchups)):
+            for k, first in enumerate(range(0, self.pairs, self.chunk)):
+                if self.done[m]:
+                    break
+                seeds = list(range(self.seed + first, self.seed + min(first + self.chunk, self.pairs)))
+                yield m, k, seeds
+
+    def records(self, m: int) -> list[PairRecord]:
+        return self.prefix[m]
+
+    def _accept(self, m: int, k: int, records: list[PairRecord]) -> bool:
+        """Store a chunk; extend the matchup's in-order prefix; True once the matchup is done."""
+        if self.done[m]:
+            return False                        # played while the SPRT was deciding: dropped
+        self.chunks[m][k] = records
+        self.games_done += 2 * len(records)
+        nxt = len(self.prefix[m]) // self.chunk
+        while nxt in self.chunks[m] and len(self.prefix[m]) == nxt * self.chunk:
+            self.prefix[m].extend(self.chunks[m].pop(nxt))
+            nxt += 1
+        if self.sprt is not None:
+            decision = self.sprt.run([p.score for p in self.prefix[m]])
+            self.decisions[m] = decision
+            if decision.decision != "continue":
+                self.prefix[m] = self.prefix[m][:decision.pairs]
+                self.done[m] = True
+                return True
+        if len(self.prefix[m]) >= self.pairs:
+            self.done[m] = True
+            return True
+        return False
+
+    def _play(self, m: int, seeds: list[int]) -> list[PairRecord]:
+        a, b = self.matchups[m]
+        return play_pairs(self.env_id, a, b, seeds, self.env_kwargs, self.independent)
+
+    def run(self, progress, finished) -> None:
+        def accept(m, k, records):
+            done = self._accept(m, k, records)
+            result = finished(m) if done else None
+            if progress is not None:
+                progress(self.games_done, result)
+
+        if self.workers == 1:
+            for m, k, seeds in self.tasks():
+                accept(m, k, self._play(m, seeds))
+            return
+        context = multiprocessing.get_context(_start_method())
+        tasks = self.tasks()
+        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            running: dict[Future, tuple[int, int]] = {}
+
+            def fill() -> None:
+                while len(running) < 2 * self.workers:
+                    try:
+                        m, k, seeds = next(tasks)
+                    except StopIteration:
+                        return
+                    a, b = self.matchups[m]
+                    running[pool.submit(play_pairs, self.env_id, a, b, seeds, self.env_kwargs,
+                                        self.independent)] = (m, k)
+            fill()
+            while running:
+                finished_now, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in sorted(finished_now, key=lambda f: running[f]):
+                    m, k = running.pop(future)
+                    accept(m, k, future.result())
+                fill()
+
+
+def _start_method() -> str:
+    """How worker processes start: ``fork`` (quick, and works from any script), unless
+    this process has loaded torch (a trained manager, a training run before the
+    tournament), whose thread pools do not survive a fork safely: then ``forkserver``,
+    which starts workers from a clean process (the calling script then needs the usual
+    ``if __name__ == "__main__":`` guard)."""
+    return "forkserver" if "torch" in sys.modules else "fork"
+
+
+# -- common random numbers ---------------------------------------------------------------------------
+def crn_check(env_id: str, a: str, b: str, games: int, seed: int = 0, workers: int = 1,
+              env_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """How much pairing on the same seed narrows the interval on A's score against B.
+
+    Plays the matchup twice on ``games`` games each: *paired* (both games of a pair on one
+    seed: common random numbers) and *independent* (the seat-swapped game on a seed of
+    its own). Both designs are seat-balanced and give unbiased estimates of the same
+    score; the returned dict has each one's mean, 95% interval half-width and pair-score
+    variance, the ``width_ratio`` (paired / independent half-width) and the
+    ``games_factor``: how many times more games the independent design needs to match
+    the paired design's interval ((independent / paired half-width) squared).
+    """
+    if games < 4 or games % 2:
+        raise TournamentError(f"games must be an even number, at least 4, got {games}")
+    check_agents(env_id, [a, b])
+    out: dict[str, Any] = {"env": env_id, "a": a, "b": b, "games": games, "seed": seed}
+    for design, independent in (("paired", False), ("independent", True)):
+        runner = _Runner(env_id, [(a, b)], games // 2, seed, workers, 25, None, env_kwargs,
+                         independent=independent)
+        runner.run(None, lambda m: None)
+        scores = np.array([p.score for p in runner.records(0)])
+        mean, low, high = stats.mean_interval(scores)
+        out[design] = {"a_score": mean, "low": max(0.0, low), "high": min(1.0, high),
+                       "half_width": (high - low) / 2,          # of the interval before clipping
+                       "pair_variance": float(scores.var(ddof=1))}
+    # the ratio uses the unclipped half-widths: z * sd / sqrt(n)
+    p, i = (stats.Z95 * math.sqrt(out[d]["pair_variance"] / (games // 2))
+            for d in ("paired", "independent"))
+    out["width_ratio"] = p / i if i > 0 else math.nan
+    out["games_factor"] = (i / p) ** 2 if p > 0 else math.inf
+    return out

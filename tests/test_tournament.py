@@ -1,0 +1,267 @@
+"""Tournaments: seat balance, determinism across workers, statistics, SPRT, reports, errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+from dugout.evaluate import cli, report, stats
+from dugout.evaluate.tournament import (TournamentError, crn_check, labels_for, play_pairs,
+                                        run_tournament)
+
+TB = "thats_baseball_v0"
+
+
+def _without_timing(d):
+    d = dict(d)
+    for key in ("seconds", "games_per_second", "workers"):
+        d.pop(key)
+    return d
+
+
+# -- the harness has no seat bias ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def random_vs_random():
+    return run_tournament(TB, ["random", "random"], games=600, seed=11, bootstrap=200)
+
+
+def test_random_against_itself_is_even_in_both_seat_orders(random_vs_random):
+    m = random_vs_random.matchups[0].summary()
+    assert (m["a"], m["b"]) == ("random", "random#2")
+    assert m["a_score_low"] < 0.5 < m["a_score_high"]
+    assert m["a_score_high"] - m["a_score_low"] < 0.15          # 300 pairs: a real interval
+    # A away against B home, and B away against A home: the same seat wins as often
+    a_away, b_away = m["a_away_win_rate"], 1 - m["a_home_win_rate"]
+    lo_a, hi_a = m["a_away_wilson"]
+    lo_b, hi_b = (1 - m["a_home_wilson"][1], 1 - m["a_home_wilson"][0])
+    assert lo_a < b_away < hi_a and lo_b < a_away < hi_b
+    # the two seat-swapped games of a pair are not mirror images (each manager keeps its own
+    # random numbers in both seats), so pairs do not all split
+    assert sum(p.score != 0.5 for p in random_vs_random.matchups[0].pairs) > 50
+
+
+def test_home_advantage_is_reported_apart(random_vs_random):
+    d = random_vs_random.to_dict()
+    m = d["matchups"][0]
+    pairs = random_vs_random.matchups[0].pairs
+    home = sum(p.home_wins for p in pairs) / (2 * len(pairs))
+    assert m["home_win_rate"] == pytest.approx(home)
+    assert m["home_win_rate_low"] < home < m["home_win_rate_high"]
+    assert d["home_advantage"]["home_win_rate"] == pytest.approx(home)
+    assert d["home_advantage"]["games"] == 600
+    # the home win rate is what separates the two seat rates, not the managers
+    assert m["a_home_win_rate"] - m["a_away_win_rate"] == pytest.approx(2 * home - 1)
+    assert "home advantage: the home team won" in report.home_line(d)
+
+
+def test_pair_scores_count_both_games():
+    (p,) = play_pairs(TB, "heuristic", "random", [5])
+    assert p.a_wins + p.b_wins == 2
+    assert p.score == p.a_wins / 2
+    assert p.run_diff == pytest.approx(((p.a_away[0] - p.a_away[1]) + (p.a_home[1] - p.a_home[0])) / 2)
+
+
+# -- determinism --------------------------------------------------------------------------------
+def test_one_and_two_workers_give_identical_results():
+    agents = ["random", "heuristic", "never-steal"]
+    one = run_tournament(TB, agents, games=40, seed=3, workers=1, chunk=4, bootstrap=100)
+    two = run_tournament(TB, agents, games=40, seed=3, workers=2, chunk=4, bootstrap=100)
+    assert _without_timing(one.to_dict()) == _without_timing(two.to_dict())
+    assert [m.pairs for m in one.matchups] == [m.pairs for m in two.matchups]
+
+
+def test_sprt_stops_at_the_same_pair_for_any_number_of_workers():
+    sprt = stats.SPRT.from_elo(0, 100, min_pairs=5)
+    one = run_tournament(TB, ["heuristic", "random"], games=400, seed=1, workers=1, chunk=3, sprt=sprt,
+                         bootstrap=50)
+    two = run_tournament(TB, ["heuristic", "random"], games=400, seed=1, workers=2, chunk=3, sprt=sprt,
+                         bootstrap=50)
+    assert one.matchups[0].sprt == two.matchups[0].sprt
+    assert one.matchups[0].pairs == two.matchups[0].pairs
+    assert one.matchups[0].sprt.decision == "A better"
+    assert one.matchups[0].n_pairs < 200                      # stopped early
+
+
+# -- statistics -----------------------------------------------------------------------------------
+def test_wilson_interval_known_values():
+    low, high = stats.wilson_interval(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert stats.wilson_interval(0, 10)[0] == 0.0 and stats.wilson_interval(10, 10)[1] == 1.0
+
+
+def test_mean_interval_is_the_normal_interval():
+    x = [0, 0.5, 1, 1, 0.5, 0.5]
+    mean, low, high = stats.mean_interval(x)
+    half = stats.Z95 * np.std(x, ddof=1) / math.sqrt(len(x))
+    assert mean == pytest.approx(0.5833333) and high - mean == pytest.approx(half)
+    assert low == pytest.approx(mean - half)
+
+
+def test_bradley_terry_recovers_known_strengths():
+    g = np.array([1.0, 2.0, 8.0])                # P(i beats j) = g_i / (g_i + g_j)
+    n = 1000
+    wins = n * g[:, None] / (g[:, None] + g[None, :])
+    np.fill_diagonal(wins, 0)
+    ratings = stats.bradley_terry(wins, prior=0.0, anchor=0)
+    assert ratings == pytest.approx(400 * np.log10(g), abs=1e-6)
+    # anchoring only shifts; the mean-centred fit has the same gaps
+    centred = stats.bradley_terry(wins, prior=0.0)
+    assert centred.mean() == pytest.approx(0.0, abs=1e-9)
+    assert centred[2] - centred[0] == pytest.approx(ratings[2], abs=1e-6)
+    # Elo scale: a 100-point gap is a 64% expected score
+    assert stats.elo_to_score(100) == pytest.approx(0.6401, abs=1e-4)
+    assert stats.score_to_elo(stats.elo_to_score(123.0)) == pytest.approx(123.0)
+
+
+def test_bradley_terry_prior_keeps_a_clean_sweep_finite():
+    wins = np.array([[0, 50], [0, 0]])
+    ratings = stats.bradley_terry(wins)                    # one virtual draw
+    assert np.all(np.isfinite(ratings)) and ratings[0] > ratings[1] + 500
+    with pytest.raises(ValueError, match="no games"):
+        stats.bradley_terry(np.zeros((2, 2)))
+
+
+def test_bootstrap_interval_covers_the_truth_on_synthetic_pairs():
+    rng = np.random.default_rng(0)
+    p = stats.elo_to_score(150)                            # manager 1 is 150 Elo better
+    wins_1 = rng.binomial(2, p, size=2000).astype(float)
+    ratings, low, high = stats.bootstrap_ratings([(0, 1, 2 - wins_1, wins_1)], 2, samples=300,
+                                                 seed=1, anchor=0)
+    assert low[1] < 150 < high[1]
+    assert high[1] - low[1] < 60
+    assert low[0] == high[0] == 0.0                          # the anchor
+
+
+def test_sprt_on_clear_and_equal_cases():
+    rng = np.random.default_rng(4)
+    sprt = stats.SPRT.from_elo(0, 30)
+    strong = rng.binomial(2, 0.7, size=2000) / 2            # A clearly better
+    result = sprt.run(strong)
+    assert result.decision == "A better" and result.pairs < 300
+    assert sprt.run(1 - strong).decision == "B better"
+    # equal managers: a winner is named in about 2 alpha = 10% of runs (two one-sided tests);
+    # 200 runs: sd 2.1 points, so 15% is a 2.4-sd margin
+    named = sum(sprt.run(np.random.default_rng(seed).binomial(2, 0.5, size=3000) / 2).decision
+                in ("A better", "B better") for seed in range(200))
+    assert named <= 30
+    # at exactly the H1 margin, A is shown better in about 1 - beta = 95% of runs
+    p1 = stats.elo_to_score(30)
+    found = sum(sprt.run(np.random.default_rng(seed).binomial(2, p1, size=6000) / 2).decision
+                == "A better" for seed in range(100))
+    assert found >= 88
+    lower, upper = sprt.bounds
+    assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(math.log(0.95 / 0.05))
+
+
+def test_sprt_on_random_against_itself_names_no_winner():
+    sprt = stats.SPRT.from_elo(0, 60)
+    result = run_tournament(TB, ["random", "random"], games=600, seed=2, sprt=sprt, bootstrap=50)
+    assert result.matchups[0].sprt.decision in ("neither better by the margin", "continue")
+    assert "better (SPRT)" not in result.matchups[0].summary()["verdict"].replace("neither better", "")
+
+
+def test_sprt_rejects_bad_margins():
+    with pytest.raises(ValueError, match="p0 < p1"):
+        stats.SPRT(0.6, 0.55)
+    with pytest.raises(ValueError, match="alpha"):
+        stats.SPRT(0.5, 0.55, alpha=0.7)
+
+
+# -- common random numbers -----------------------------------------------------------------------
+def test_crn_check_compares_same_seed_and_independent_dice():
+    c = crn_check(TB, "heuristic", "never-steal", games=60, seed=0)
+    for design in ("paired", "independent"):
+        x = c[design]
+        assert 0 <= x["low"] <= x["a_score"] <= x["high"] <= 1 and x["half_width"] >= 0
+    assert c["width_ratio"] == pytest.approx(
+        math.sqrt(c["paired"]["pair_variance"] / c["independent"]["pair_variance"]))
+    (p,) = play_pairs(TB, "heuristic", "random", [4], independent=True)
+    assert p.second_seed is not None and p.second_seed != p.seed
+
+
+# -- reports -----------------------------------------------------------------------------------
+def test_report_folder_has_json_csv_markdown_and_plots(tmp_path):
+    result = run_tournament(TB, ["random", "heuristic", "never-steal"], games=20, seed=0, bootstrap=50)
+    curve = tmp_path / "curve.png"
+    curve.write_bytes(b"\x89PNG fake")
+    folder = report.write_report(result, tmp_path / "r", {"crn": crn_check(TB, "heuristic", "random", 8)},
+                                 learning_curve=curve)
+    d = json.loads((folder / "results.json").read_text())
+    assert d["labels"] == ["random", "heuristic", "never-steal"] and len(d["matchups"]) == 3
+    assert [r["agent"] for r in d["ratings"]] == d["labels"] and d["rating_anchor"] == "random"
+    rows = list(csv.DictReader(open(folder / "matchups.csv")))
+    assert len(rows) == 3 and float(rows[0]["a_score"]) == pytest.approx(d["matchups"][0]["a_score"])
+    assert len(list(csv.DictReader(open(folder / "pairs.csv")))) == 30
+    assert len(list(csv.DictReader(open(folder / "ratings.csv")))) == 3
+    md = (folder / "summary.md").read_text()
+    assert "## Ratings" in md and "## Matchups" in md and "Common random numbers" in md
+    for png in ("winrate_matrix.png", "ratings.png", "learning_curve.png"):
+        assert (folder / png).stat().st_size > 0 and f"]({png})" in md
+    assert (folder / "winrate_matrix.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_labels_tell_repeats_and_checkpoints_apart():
+    assert labels_for(["random", "random", "heuristic"]) == ["random", "random#2", "heuristic"]
+    assert labels_for(["ppo:runs/a/model"]) == ["ppo:a"]
+    assert labels_for(["ppo:x/a/model", "ppo:y/a/model"]) == ["ppo:x/a/model", "ppo:y/a/model"]
+
+
+# -- the command line ------------------------------------------------------------------------------
+def test_command_line_tournament_prints_tables_and_writes_report(tmp_path, capsys):
+    result = cli.main(["tournament", "--env", TB, "--agents", "random", "heuristic", "--games", "8",
+                       "--out", str(tmp_path / "cli"), "--bootstrap", "20"])
+    out = capsys.readouterr().out
+    assert "Elo (Bradley-Terry)" in out and "A score" in out and "home advantage" in out
+    assert result.games == 8 and (tmp_path / "cli" / "summary.md").exists()
+
+
+def test_command_line_sprt_options(capsys):
+    result = cli.main(["tournament", "--agents", "heuristic", "random", "--games", "600", "--sprt",
+                       "--p0", "0.5", "--p1", "0.6", "--quiet", "--bootstrap", "20"])
+    assert result.sprt.mu1 == 0.6 and result.matchups[0].sprt.decision == "A better"
+
+
+@pytest.mark.parametrize("env_id", [TB, "grand_slam_v0"])
+def test_replay_prints_box_score_and_play_by_play(env_id, capsys):
+    text = cli.main(["replay", "--env", env_id, "--seed", "7", "--agents", "random", "heuristic"])
+    assert capsys.readouterr().out.strip() == text.strip()
+    assert "seed 7: random (away) at heuristic (home)" in text
+    assert "R  H  E" in text and "1st." in text
+    assert text == cli.replay(env_id, 7, "random", "heuristic")          # the same game again
+
+
+def _fails(capsys, *argv) -> str:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(list(argv))
+    assert exit_info.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_bad_input_fails_clearly(tmp_path, capsys):
+    assert "unknown environment 'chess_v0'" in _fails(
+        capsys, "tournament", "--env", "chess_v0", "--agents", "random", "heuristic")
+    assert "unknown agent 'genius' for thats_baseball_v0" in _fails(
+        capsys, "tournament", "--agents", "random", "genius")
+    missing = tmp_path / "nowhere"
+    assert f"no checkpoint at '{missing}'" in _fails(
+        capsys, "tournament", "--agents", "random", f"ppo:{missing}")
+    other = tmp_path / "gs_model"                    # a checkpoint made for Grand Slam
+    other.mkdir()
+    (other / "model.zip").write_bytes(b"")
+    (other / "meta.json").write_text(json.dumps({"env_id": "grand_slam_v0", "obs_size": 1,
+                                                 "n_actions": 20}))
+    assert "was trained on grand_slam_v0, not thats_baseball_v0" in _fails(
+        capsys, "tournament", "--agents", "random", f"ppo:{other}")
+    assert "--games must be positive, got 0" in _fails(
+        capsys, "tournament", "--agents", "random", "heuristic", "--games", "0")
+    assert "even number" in _fails(capsys, "tournament", "--agents", "random", "heuristic", "--games", "7")
+    assert "unknown agent 'genius'" in _fails(capsys, "replay", "--seed", "1", "--agents", "genius", "random")
+    assert "add --sprt" in _fails(capsys, "tournament", "--agents", "random", "heuristic", "--elo1", "5")
+    with pytest.raises(TournamentError, match="at least two agents"):
+        run_tournament(TB, ["random"], games=10)
+    with pytest.raises(TournamentError, match="even number"):
+        run_tournament(TB, ["random", "heuristic"], games=0)
