@@ -1,5 +1,9 @@
 """Head-to-head matchups between managers: seat-swapped pairs of games, in parallel.
 
+The light-weight head-to-head that training uses to evaluate a policy in memory (it
+accepts agent objects as well as names); :mod:`dugout.evaluate.tournament` is the full
+harness (round robins, ratings, SPRT, reports) built on the same pairing.
+
     python -m dugout.evaluate.matchups --env thats_baseball_v0 \\
         --agents heuristic random never-steal always-steal --games 4000 --workers 2
 
