@@ -137,7 +137,7 @@ class SingleAgentEnv(gym.Env):
         if seed is not None:
             self._base_seed, self._episode = int(seed), 0
             self._rng = np.random.default_rng(seed)
-        while True:                       # a game the learner never gets to decide is skipped
+        for _ in range(1000):             # a game the learner never gets to decide is skipped
             game_seed = self._base_seed * 1_000_003 + self._episode
             self.learner = (SEATS[self._episode % 2] if self.seat_mode == "alternate"
                             else self.seat_mode)
@@ -147,6 +147,9 @@ class SingleAgentEnv(gym.Env):
             self.aec.reset(seed=game_seed)
             if self._play_opponent() is None:
                 break
+        else:
+            raise RuntimeError(f"{self.env_id}: the {self.seat_mode} learner had no decision to make "
+                               f"in 1,000 games in a row")
         self._mask = self._obs["action_mask"].astype(bool)
         if self._potential is not None:
             self._last_phi = self._phi()

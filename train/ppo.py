@@ -167,7 +167,7 @@ def evaluate_policy(model, s: Settings, opponent: str, seed: int) -> tuple[float
     return r.a_rate, r.a_rate_low, r.a_rate_high
 
 
-def make_callback(s: Settings, out: Path, started: float):
+def make_callback(s: Settings, out: Path, started: float, start_steps: int):
     from stable_baselines3.common.callbacks import BaseCallback
     from .checkpoint import save_checkpoint
 
@@ -176,12 +176,8 @@ def make_callback(s: Settings, out: Path, started: float):
 
         def __init__(self):
             super().__init__()
-            self.next_eval = (self.num_timesteps_at_start() // s.eval_every + 1) * s.eval_every
-            self.next_pool = (self.num_timesteps_at_start() // s.pool_every + 1) * s.pool_every
-
-        @staticmethod
-        def num_timesteps_at_start() -> int:
-            return _START_STEPS[0]
+            self.next_eval = (start_steps // s.eval_every + 1) * s.eval_every
+            self.next_pool = (start_steps // s.pool_every + 1) * s.pool_every
 
         def _on_step(self) -> bool:
             n = self.num_timesteps
@@ -222,9 +218,6 @@ def make_callback(s: Settings, out: Path, started: float):
               f"{100 * rates['heuristic'][2]:.1f}%)", file=sys.stderr, flush=True)
 
     return Progress()
-
-
-_START_STEPS = [0]
 
 
 def _jsonable(s: Settings) -> dict[str, Any]:
@@ -292,12 +285,10 @@ def train(s: Settings) -> Path:
 
     if s.resume:
         model = MaskablePPO.load(str(out / "model" / "model.zip"), device="cpu")
-        _START_STEPS[0] = model.num_timesteps
         # later episodes get new game seeds: continue the episode count past the first run's
         model.set_env(make_envs(s, out / "pool", first_episode=1_000_000 + model.num_timesteps))
         model.tensorboard_log = str(out / "tb")
     else:
-        _START_STEPS[0] = 0
         model = MaskablePPO(
             "MlpPolicy", make_envs(s, out / "pool"), learning_rate=s.learning_rate, n_steps=s.n_steps,
             batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma, gae_lambda=s.gae_lambda,
@@ -305,7 +296,8 @@ def train(s: Settings) -> Path:
             device="cpu", tensorboard_log=str(out / "tb"), verbose=0)
     remaining = s.total_timesteps - model.num_timesteps
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=make_callback(s, out, started),
+        model.learn(total_timesteps=remaining,
+                    callback=make_callback(s, out, started, start_steps=model.num_timesteps),
                     reset_num_timesteps=not s.resume, progress_bar=s.progress, tb_log_name="ppo")
     seconds = time.perf_counter() - started
     learning = max(seconds - TimedEnv.eval_seconds, 1e-9)
