@@ -37,9 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .stats import wilson_interval  # noqa: F401  (kept here for earlier users of the main job)
-
-__all__ = ["main", "train_manager", "wilson_interval"]
+__all__ = ["main", "train_manager"]
 
 MARKER = ".dugout-main-job"       # marks a folder the main job may replace
 TRAIN_ENV = "thats_baseball_v0"

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
+
+from . import stats
 
 __all__ = ["MatchupResult", "play_matchup", "pair_scores", "main"]
 
@@ -126,13 +127,11 @@ def play_matchup(env_id: str, a, b, pairs: int, seed: int = 0, workers: int = 1,
             by_seed.update(zip(chunk, part))
         rows = [by_seed[s] for s in seeds]
     scores = [r[0] for r in rows]
-    mean = sum(scores) / pairs
-    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (pairs - 1))
-    half = 1.96 * sd / math.sqrt(pairs)
+    mean, low, high = stats.mean_interval(scores)
     a_wins, b_wins = sum(r[1] for r in rows), sum(r[2] for r in rows)
     return MatchupResult(env=env_id, a=_name(a), b=_name(b), pairs=pairs, games=2 * pairs, a_wins=a_wins,
                          b_wins=b_wins, draws=2 * pairs - a_wins - b_wins, a_rate=mean,
-                         a_rate_low=max(0.0, mean - half), a_rate_high=min(1.0, mean + half),
+                         a_rate_low=max(0.0, low), a_rate_high=min(1.0, high),
                          run_diff=sum(r[3] for r in rows) / (2 * pairs),
                          seconds=time.perf_counter() - start)
 

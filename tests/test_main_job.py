@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dugout.evaluate.main import MARKER, main, wilson_interval
+from dugout.evaluate.main import MARKER, main
 
 QUICK = ["--timesteps", "128", "--games", "4", "--crn-games", "4", "--workers", "1",
          "--bootstrap", "20", "--seed", "3"]
@@ -63,7 +63,3 @@ def test_main_job_refuses_a_foreign_folder_and_bad_sizes(tmp_path):
         with pytest.raises(SystemExit):
             main([*bad, "--out", str(tmp_path / "x")])
 
-
-def test_wilson_interval_matches_known_values():
-    low, high = wilson_interval(50, 100)
-    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)

@@ -170,3 +170,15 @@ class ScoreboardGame:
     def batter(self) -> int:
         """Lineup slot of the batting team's batter at the plate."""
         return self.order[self.board.half]
+
+    def _copy_shared(self):
+        """A copy sharing nothing mutable that every ruleset keeps alike (scoreboard, dice,
+        box score, play log, batting order); a ruleset's ``clone`` copies its own lists."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.board = self.board.clone()
+        new.dice = self.dice.clone()
+        new.box = self.box.clone()
+        new.log = self.log.clone()
+        new.order = list(self.order)
+        return new

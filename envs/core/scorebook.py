@@ -267,6 +267,11 @@ class PlayLog:
     def add(self, play: Play) -> None:
         self.plays.append(play)
 
+    def clone(self) -> PlayLog:
+        new = PlayLog()
+        new.plays = list(self.plays)            # plays are immutable tuples
+        return new
+
     def __len__(self) -> int:
         return len(self.plays)
 

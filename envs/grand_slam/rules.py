@@ -127,13 +127,7 @@ class GameState(ScoreboardGame):
 
     # -- copying and saving -------------------------------------------------------------
     def clone(self) -> GameState:
-        new = GameState.__new__(GameState)
-        new.__dict__.update(self.__dict__)
-        new.board = self.board.clone()
-        new.dice = self.dice.clone()
-        new.box = self.box.clone()
-        new.log = PlayLog()
-        new.log.plays = list(self.log.plays)
+        new = self._copy_shared()
         new.deck = list(self.deck)
         new.hands = [list(self.hands[0]), list(self.hands[1])]
         new.stacks = [list(self.stacks[0]), list(self.stacks[1])]
@@ -141,7 +135,6 @@ class GameState(ScoreboardGame):
         new.runner_cards = list(self.runner_cards)
         new.outs_pile = list(self.outs_pile)
         new.played_by = list(self.played_by)
-        new.order = list(self.order)
         return new
 
     def to_dict(self) -> dict[str, Any]:

@@ -87,15 +87,7 @@ class GameState(ScoreboardGame):
 
     # -- copying and saving -------------------------------------------------------------
     def clone(self) -> GameState:
-        new = GameState.__new__(GameState)
-        new.__dict__.update(self.__dict__)
-        new.board = self.board.clone()
-        new.dice = self.dice.clone()
-        new.box = self.box.clone()
-        new.log = PlayLog()
-        new.log.plays = list(self.log.plays)
-        new.order = list(self.order)
-        return new
+        return self._copy_shared()
 
     def to_dict(self) -> dict[str, Any]:
         return {
