@@ -32,7 +32,10 @@ AA_MIN, AA_MAX = 24, 32
 #: Rule 1a: C, 1B, 2B, 3B, SS, three outfielders and a designated hitter.
 LINEUP_POSITIONS = Counter({"C": 1, "1B": 1, "2B": 1, "3B": 1, "SS": 1, "OF": 3, "DH": 1})
 _OUTFIELD = {"LF", "CF", "RF", "OF"}
-BUILTIN_TEAMS = ("sample", "reds")
+#: Teams shipped in data/: the rulebook's sample team, the "Reds" of its sample game, and
+#: real team-seasons generated from the Lahman database (``dugout.envs.realstats``).
+BUILTIN_TEAMS = ("sample", "reds", "bos2004", "nya2004", "nya1927", "cin1975", "chn2016",
+                 "lan2024")
 
 
 def adjusted_average(average: float | str | Decimal) -> int:
