@@ -20,7 +20,7 @@ from .scoreboard import Scoreboard
 __all__ = [
     "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
     "STRIKEOUT", "FLY_OUT", "GROUND_OUT", "REACHED_ON_ERROR", "DOUBLE_PLAY", "SACRIFICE_FLY",
-    "BattingLine", "BoxScore", "Play", "PlayLog", "ordinal",
+    "BattingLine", "PitchingLine", "BoxScore", "Play", "PlayLog", "ordinal", "innings_text",
 ]
 
 
@@ -103,14 +103,66 @@ class BattingLine:
         return new
 
 
+def innings_text(outs: int) -> str:
+    """Innings pitched as box scores print them: 20 outs is "6.2"."""
+    return f"{outs // 3}.{outs % 3}"
+
+
+class PitchingLine:
+    """One pitcher's row: outs recorded (IP), batters faced, H, R, BB, SO, HR."""
+
+    __slots__ = ("name", "outs", "bf", "h", "r", "bb", "so", "hr")
+    COUNTERS = ("outs", "bf", "h", "r", "bb", "so", "hr")
+
+    def __init__(self, name: str):
+        self.name = name
+        for c in self.COUNTERS:
+            setattr(self, c, 0)
+
+    def stats(self) -> dict[str, Any]:
+        return {"IP": innings_text(self.outs), "BF": self.bf, "H": self.h, "R": self.r,
+                "BB": self.bb, "SO": self.so, "HR": self.hr}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {s: getattr(self, s) for s in self.__slots__}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PitchingLine:
+        new = cls(d["name"])
+        for c in cls.COUNTERS:
+            setattr(new, c, int(d[c]))
+        return new
+
+    def clone(self) -> PitchingLine:
+        new = PitchingLine.__new__(PitchingLine)
+        for s in self.__slots__:
+            setattr(new, s, getattr(self, s))
+        return new
+
+
 class BoxScore:
-    """Both teams' batting lines, hits and errors; the runs come from the scoreboard."""
+    """Both teams' batting lines, hits and errors; the runs come from the scoreboard.
+
+    Rulesets with substitutions add a batting line for each player who enters
+    (:meth:`add_line`); rulesets with pitchers keep pitching lines (:meth:`add_pitcher`).
+    """
 
     def __init__(self, team_names: Sequence[str], lineups: Sequence[Sequence[tuple[str, str]]]):
         self.team_names = list(team_names)
         self.lines = [[BattingLine(name, label) for name, label in lineup] for lineup in lineups]
         self.hits = [0, 0]
         self.errors = [0, 0]
+        self.pitching: list[list[PitchingLine]] = [[], []]
+
+    def add_line(self, team: int, name: str, label: str = "") -> int:
+        """A batting line for a player entering the game; returns its index."""
+        self.lines[team].append(BattingLine(name, label))
+        return len(self.lines[team]) - 1
+
+    def add_pitcher(self, team: int, name: str) -> int:
+        """A pitching line for a pitcher entering the game; returns its index."""
+        self.pitching[team].append(PitchingLine(name))
+        return len(self.pitching[team]) - 1
 
     # -- recording -----------------------------------------------------------------
     def plate_appearance(self, team: int, slot: int, inning: int, outcome: Outcome,
@@ -152,6 +204,17 @@ class BoxScore:
 
     def error(self, fielding_team: int) -> None:
         self.errors[fielding_team] += 1
+
+    def render_pitching(self, team: int) -> str:
+        """The pitching lines: IP, BF, H, R, BB, SO, HR."""
+        lines = self.pitching[team]
+        name_w = max([len(p.name) for p in lines] + [len(self.team_names[team]), 6]) + 2
+        cols = ("IP", "BF", "H", "R", "BB", "SO", "HR")
+        rows = [f"{self.team_names[team].upper() + ' PITCHING':<{name_w}}"
+                + "".join(f"{c:>5}" for c in cols)]
+        for p in lines:
+            rows.append(f"{p.name:<{name_w}}" + "".join(f"{v:>5}" for v in p.stats().values()))
+        return "\n".join(rows)
 
     def totals(self, team: int) -> dict[str, int]:
         out = {c: 0 for c in STAT_COLUMNS}
@@ -205,12 +268,14 @@ class BoxScore:
         new.lines = [[line.clone() for line in team] for team in self.lines]
         new.hits = list(self.hits)
         new.errors = list(self.errors)
+        new.pitching = [[p.clone() for p in team] for team in self.pitching]
         return new
 
     def to_dict(self) -> dict[str, Any]:
         return {"team_names": list(self.team_names),
                 "lines": [[line.to_dict() for line in team] for team in self.lines],
-                "hits": list(self.hits), "errors": list(self.errors)}
+                "hits": list(self.hits), "errors": list(self.errors),
+                "pitching": [[p.to_dict() for p in team] for team in self.pitching]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BoxScore:
@@ -219,6 +284,8 @@ class BoxScore:
         new.lines = [[BattingLine.from_dict(x) for x in team] for team in d["lines"]]
         new.hits = list(d["hits"])
         new.errors = list(d["errors"])
+        new.pitching = [[PitchingLine.from_dict(p) for p in team]
+                        for team in d.get("pitching", [[], []])]
         return new
 
     def summary(self, board: Scoreboard) -> dict[str, Any]:
@@ -229,6 +296,8 @@ class BoxScore:
             "runs": list(board.runs), "hits": list(self.hits), "errors": list(self.errors),
             "batting": [[{"name": line.name, **line.stats()} for line in team]
                         for team in self.lines],
+            **({"pitching": [[{"name": p.name, **p.stats()} for p in team]
+                             for team in self.pitching]} if any(self.pitching) else {}),
         }
 
 
