@@ -264,6 +264,18 @@ class BaseballAECEnv(AECEnv):
         raise NotImplementedError
 
     def _final_info(self) -> dict[str, Any]:
+        """Score and winner, and the box score of states that keep one (``box``, ``board``)."""
         state = self.state_
-        return {"score": {"away": state.score[0], "home": state.score[1]},
+        info = {"score": {"away": state.score[0], "home": state.score[1]},
                 "winner": None if state.winner is None else AGENTS[state.winner]}
+        box = getattr(state, "box", None)
+        if box is not None:
+            info["box_score"] = box.summary(state.board)
+        return info
+
+    def _result_line(self, team_names) -> str:
+        """The finished game in a sentence: the winner and the score, or the cut-off."""
+        b = self.state_.board
+        if b.truncated:
+            return f"Game cut off after {b.inning} innings, tied {b.runs[0]}-{b.runs[1]}."
+        return f"Final: {team_names[b.winner]} win {max(b.runs)}-{min(b.runs)}."

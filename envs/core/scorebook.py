@@ -226,7 +226,8 @@ class BoxScore:
     # -- rendering ------------------------------------------------------------------
     def render_line_score(self, board: Scoreboard) -> str:
         n = max(board.innings, len(board.line[0]))
-        head = f"{'':<12}" + "".join(f"{i:>3}" for i in range(1, n + 1)) + "    R  H  E"
+        w = max(12, min(24, max(len(name) for name in self.team_names)))   # names up to 24 wide
+        head = f"{'':<{w}}" + "".join(f"{i:>3}" for i in range(1, n + 1)) + "    R  H  E"
         rows = [head]
         for team in (0, 1):
             cells = []
@@ -237,7 +238,7 @@ class BoxScore:
                     cells.append("  x")       # home team did not need its last at-bat
                 else:
                     cells.append("   ")
-            rows.append(f"{self.team_names[team][:12]:<12}" + "".join(cells)
+            rows.append(f"{self.team_names[team][:w]:<{w}}" + "".join(cells)
                         + f"  {board.runs[team]:>3}{self.hits[team]:>3}{self.errors[team]:>3}")
         return "\n".join(rows)
 
@@ -264,7 +265,7 @@ class BoxScore:
     # -- copying and saving ---------------------------------------------------------
     def clone(self) -> BoxScore:
         new = BoxScore.__new__(BoxScore)
-        new.team_names = self.team_names
+        new.team_names = list(self.team_names)
         new.lines = [[line.clone() for line in team] for team in self.lines]
         new.hits = list(self.hits)
         new.errors = list(self.errors)
@@ -340,6 +341,33 @@ class PlayLog:
         new = PlayLog()
         new.plays = list(self.plays)            # plays are immutable tuples
         return new
+
+    def to_list(self) -> list[list]:
+        """The plays as JSON-friendly lists (what a saved game stores)."""
+        return [[p.inning, p.half, p.kind, p.actor, p.base, p.roll, list(p.before),
+                 list(p.after), list(p.scored), p.detail] for p in self.plays]
+
+    @classmethod
+    def from_list(cls, rows: Sequence[Sequence[Any]]) -> PlayLog:
+        new = cls()
+        new.plays = [Play(i, h, k, a, b, r, tuple(bf), tuple(af), tuple(sc), det)
+                     for i, h, k, a, b, r, bf, af, sc, det in rows]
+        return new
+
+    def render_by_half(self, team_names: Sequence[str], describe, last: int | None = None) -> str:
+        """Play-by-play under a heading per half inning; ``describe(i, play)`` words play i."""
+        start = 0 if last is None else max(0, len(self.plays) - last)
+        out: list[str] = []
+        current = None
+        for i in range(start, len(self.plays)):
+            play = self.plays[i]
+            if (play.inning, play.half) != current:
+                if out:
+                    out.append("")
+                out.append(f"{team_names[play.half]} {ordinal(play.inning)}.")
+                current = (play.inning, play.half)
+            out.append("  " + describe(i, play))
+        return "\n".join(out)
 
     def __len__(self) -> int:
         return len(self.plays)

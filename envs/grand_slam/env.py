@@ -240,21 +240,13 @@ class GrandSlamEnv(BaseballAECEnv):
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return option_labels(decision)
 
-    def _final_info(self) -> dict[str, Any]:
-        info = super()._final_info()
-        info["box_score"] = self.state_.box.summary(self.state_.board)
-        return info
-
     # -- text -----------------------------------------------------------------------------
     def _render_text(self) -> str:
         s = self.state_
         b = s.board
         lines = [s.box.render_line_score(b), ""]
         if b.over:
-            if b.truncated:
-                lines.append(f"Game cut off after {b.inning} innings, tied {b.runs[0]}-{b.runs[1]}.")
-            else:
-                lines.append(f"Final: {rules.TEAM_NAMES[b.winner]} win {max(b.runs)}-{min(b.runs)}.")
+            lines.append(self._result_line(rules.TEAM_NAMES))
         else:
             half = "Top" if b.half == 0 else "Bottom"
             runners = "bases empty" if not any(r is not None for r in b.bases) else "runners on " + ", ".join(
@@ -285,19 +277,8 @@ class GrandSlamEnv(BaseballAECEnv):
     def play_by_play(self, last: int | None = None) -> str:
         """The play log by half inning, naming the card each play came from and who played it."""
         s = self.state_
-        plays = s.log.plays
-        start = 0 if last is None else max(0, len(plays) - last)
-        out: list[str] = []
-        current = None
-        for i in range(start, len(plays)):
-            p = plays[i]
-            if (p.inning, p.half) != current:
-                if out:
-                    out.append("")
-                out.append(f"{rules.TEAM_NAMES[p.half]} {ordinal(p.inning)}.")
-                current = (p.inning, p.half)
-            out.append("  " + describe_play(p, s.played_by[i]))
-        return "\n".join(out)
+        return s.log.render_by_half(rules.TEAM_NAMES, lambda i, p: describe_play(p, s.played_by[i]),
+                                    last)
 
     def scorecard(self) -> str:
         """Both batting cards, the line score and the play-by-play, like That's Baseball's."""

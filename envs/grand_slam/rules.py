@@ -142,8 +142,7 @@ class GameState(ScoreboardGame):
             "ruleset": "grand_slam",
             "board": self.board.to_dict(), "dice": self.dice.to_dict(),
             "box": self.box.to_dict(),
-            "log": [[p.inning, p.half, p.kind, p.actor, p.base, p.roll, list(p.before),
-                     list(p.after), list(p.scored), p.detail] for p in self.log.plays],
+            "log": self.log.to_list(),
             "counts": list(self.counts), "deck": list(self.deck),
             "hands": [list(h) for h in self.hands], "stacks": [list(s) for s in self.stacks],
             "discards": list(self.discards), "runner_cards": list(self.runner_cards),
@@ -157,9 +156,7 @@ class GameState(ScoreboardGame):
     def from_dict(cls, d: dict[str, Any]) -> GameState:
         if d.get("ruleset") != "grand_slam":
             raise ValueError(f"not a saved Grand Slam game (ruleset {d.get('ruleset')!r})")
-        log = PlayLog()
-        log.plays = [Play(i, h, k, a, b, r, tuple(bf), tuple(af), tuple(sc), det)
-                     for i, h, k, a, b, r, bf, af, sc, det in d["log"]]
+        log = PlayLog.from_list(d["log"])
         return cls(
             board=Scoreboard.from_dict(d["board"]), dice=make_dice(d["dice"]),
             box=BoxScore.from_dict(d["box"]), log=log, counts=tuple(d["counts"]),

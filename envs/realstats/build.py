@@ -246,34 +246,10 @@ class Roster:
 
 
 def _assign_positions(hitters: list[PlayerSeason]) -> dict[str, PlayerSeason] | None:
-    """The eight fielders, maximising games played at their positions (exact, by DP)."""
-    positions = sd.FIELD_POSITIONS
-    quals = [set(card_positions(h)) for h in hitters]
-    best: dict[tuple[int, int], tuple[float, tuple[int, ...]] | None] = {}
-
-    def solve(k: int, used: int):
-        if k == len(positions):
-            return (0.0, ())
-        key = (k, used)
-        if key in best:
-            return best[key]
-        out = None
-        for i, h in enumerate(hitters):
-            if used >> i & 1 or positions[k] not in quals[i]:
-                continue
-            rest = solve(k + 1, used | 1 << i)
-            if rest is None:
-                continue
-            score = h.games_at.get(positions[k], 0) + rest[0]
-            if out is None or score > out[0]:
-                out = (score, (i,) + rest[1])
-        best[key] = out
-        return out
-
-    result = solve(0, 0)
-    if result is None:
-        return None
-    return {pos: hitters[i] for pos, i in zip(positions, result[1])}
+    """The eight fielders, maximising games played at their positions (exact)."""
+    quals = {id(h): set(card_positions(h)) for h in hitters}
+    return sd.best_assignment(hitters, sd.FIELD_POSITIONS,
+                              lambda h, pos: h.games_at.get(pos, 0) if pos in quals[id(h)] else None)
 
 
 def select_roster(ts: TeamSeason, *, hitters: int = HITTERS, pitchers: int = PITCHERS,

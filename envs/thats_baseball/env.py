@@ -229,11 +229,6 @@ class ThatsBaseballEnv(BaseballAECEnv):
         d = self.state_.pending
         return make_view(self.state_, seat, option_labels(d) if d is not None else None)
 
-    def _final_info(self) -> dict[str, Any]:
-        info = super()._final_info()
-        info["box_score"] = self.state_.box.summary(self.state_.board)
-        return info
-
     def state(self) -> np.ndarray:
         """The global state: the away manager's view (the game has no hidden information)."""
         return self._encode(0)
@@ -248,10 +243,7 @@ class ThatsBaseballEnv(BaseballAECEnv):
         lines = [s.box.render_line_score(b), ""]
         names = self._runner_names()
         if b.over:
-            if b.truncated:
-                lines.append(f"Game cut off after {b.inning} innings, tied {b.runs[0]}-{b.runs[1]}.")
-            else:
-                lines.append(f"Final: {self.teams[b.winner].name} win {max(b.runs)}-{min(b.runs)}.")
+            lines.append(self._result_line([t.name for t in self.teams]))
         else:
             half = "Top" if b.half == 0 else "Bottom"
             runners = "bases empty" if not any(r is not None for r in b.bases) else "runners on " + ", ".join(

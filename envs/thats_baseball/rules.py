@@ -96,8 +96,7 @@ class GameState(ScoreboardGame):
             "board": self.board.to_dict(),
             "dice": self.dice.to_dict(),
             "box": self.box.to_dict(),
-            "log": [[p.inning, p.half, p.kind, p.actor, p.base, p.roll, list(p.before),
-                     list(p.after), list(p.scored), p.detail] for p in self.log.plays],
+            "log": self.log.to_list(),
             "order": list(self.order), "pa": self.pa, "step": self.step,
             "pending": None if self.pending is None else self.pending.to_dict(),
             "tried_steal": list(self.tried_steal), "pickoff_tried": self.pickoff_tried,
@@ -110,9 +109,7 @@ class GameState(ScoreboardGame):
     def from_dict(cls, d: dict[str, Any]) -> GameState:
         if d.get("ruleset") != "thats_baseball":
             raise ValueError(f"not a saved That's Baseball game (ruleset {d.get('ruleset')!r})")
-        log = PlayLog()
-        log.plays = [Play(i, h, k, a, b, r, tuple(bf), tuple(af), tuple(sc), det)
-                     for i, h, k, a, b, r, bf, af, sc, det in d["log"]]
+        log = PlayLog.from_list(d["log"])
         return cls(
             teams=tuple(team_from_dict(t, f"saved team {i}") for i, t in enumerate(d["teams"])),
             board=Scoreboard.from_dict(d["board"]), dice=make_dice(d["dice"]),
