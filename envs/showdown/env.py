@@ -1,0 +1,443 @@
+"""MLB Showdown (2004 rules), basic and advanced games: two managers, real players' cards.
+
+| Import | `from dugout.envs import showdown_v0` |
+|---|---|
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | No |
+| Agents | `agents = ["away", "home"]` |
+| Action shape | (1,) |
+| Action values | Discrete(31) |
+| Observation shape | (256,) float32, with an int8 action mask of shape (31,) |
+| Observation values | mostly [0, 1]; scaled but not clipped: scores, Control (-0.5 to 2), On-Base, fatigue, innings and runs charged |
+
+## Creation
+
+```python
+env = showdown_v0.env(level="advanced", teams=("nya2004", "bos2004"), dh=None,
+                      starter=None, innings=9, max_innings=None, point_cap=5000)
+```
+
+`level` is `"basic"` (the pitch and the swing only; each manager's one decision is his
+starting pitcher, then the game plays itself) or `"advanced"` (positions, Fielding and Speed, double plays,
+extra bases, fatigue, substitutions, special-ability icons). The expert game is a later
+version. `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any of the
+thirty 2004 teams as `<lahman code><year>`, `nya1927`, `cin1975`, `chn2016`, `lan2024`),
+paths to team JSON files, dicts or `Team` objects (see `dugout.envs.showdown.cards`);
+every Team Construction Rule is checked on load and `point_cap=None` waives the point
+cap for historical teams. `dh=None` plays by the home team's rules (its file's `dh`),
+`True`/`False` forces AL/NL rules. `starter` (1-4) picks the rotation spot; by default
+the home team rolls for it (Advanced Game Setup 2). `innings` is the scheduled length;
+extra innings are played until a winner unless `max_innings` cuts the game off
+(truncation, reward 0). `render_mode` is `"ansi"`, `"human"` or None. `env()` ends the
+game with -1 for a manager who plays an illegal action; `raw_env()` raises
+`IllegalActionError` instead. An unknown option raises `OptionError`, a bad team
+`DataError`.
+
+## Agents
+
+`"away"` bats in the top of each inning, `"home"` in the bottom. The engine rolls the
+dice and carries out forced plays; a manager is asked only where the rulebook gives him a
+choice, so a manager may decide several times in a row and `agent_selection` always
+names the one who must act. In the basic game each manager chooses his starting pitcher
+(away first, Basic Setup 3) and is never asked again; in the advanced game the home team
+rolls for the rotation spot instead.
+
+## Action Values
+
+| Action | Meaning |
+|---|---|
+| 0 | no / pass: no pinch hitter, no pitching change, don't use the icon, hold the runners, no double-play attempt |
+| 1 | yes: use the icon, steal with the SB runner, try for the double play |
+| 2-26 | roster player 0-24 of the acting team (the team file's order): the starting pitcher, the pinch hitter, or the new pitcher |
+| 27 | send the lead runner for an extra base |
+| 28 | send both runners |
+| 29 | throw at the lead runner |
+| 30 | throw at the trailing runner |
+
+The decisions (`infos[agent]["decision"]` names the kind and labels each legal option;
+`subject` says what it is about):
+
+| Kind | Who | When | Legal actions |
+|---|---|---|---|
+| `starting_pitcher` | each, away first | basic game only, before the first pitch (unless `starter` is given) | 2-26 for each of his four starters |
+| `pinch_hitter` | batting | start of an at-bat, and again after a pitching change (subject: batting slot) | 0, 2-26 for each bench hitter who may bat for him |
+| `pitching_change` | fielding | start of an at-bat (subject 0), or forced when his team hit for its pitcher (subject 1, no 0) | 0, 2-26 for each reliever and closer who has not pitched |
+| `relief_ace` | fielding | first at-bat of an inning after the 6th, RP icon unused | 0, 1 |
+| `twenty_game` | fielding | before a pitch, 20 icon unused this inning | 0, 1 |
+| `stolen_base` | batting | before the pitch, a runner with an unused SB icon and the next base open (subject: his base, 0 first, 1 second) | 0, 1 |
+| `strikeout` | fielding | after the swing, K icon unused, result not SO | 0, 1 |
+| `reroll_out` | batting | after an out result, V icon uses left | 0, 1 |
+| `silver_slugger` | batting | after a 1B or 1B+, S icon unused | 0, 1 |
+| `home_run_icon` | batting | after a 2B or 3B, HR icon unused | 0, 1 |
+| `double_play` | fielding | GB with a runner on first and fewer than two outs | 0, 1 |
+| `gold_glove` | fielding | before a double-play or extra-base roll, for each fielder in the play with an unused G icon (subject: position index, C=0 ... RF=7) | 0, 1 |
+| `send_runners` | batting | after a 1B, 2B or FB that leaves runners who may try for an extra base | 0, 27, and 28 with two such runners |
+| `throw_at` | fielding | two runners sent | 29, 30 |
+
+## Observation Space
+
+`observe(agent)` returns `{"observation": float32 vector, "action_mask": int8 vector}`.
+The vector is encoded from `env.unwrapped.view(agent)` (a `ShowdownView`, whose
+docstring describes every field); nothing in Showdown's basic and advanced games is
+hidden. `own` means the observing manager's team. Charts are counts per result in the
+order PU, SO, GB, FB, BB, 1B, 1B+, 2B, 3B, HR, divided by 20. The mask is all zeros for
+the manager who is not to act.
+
+{table}
+
+## Rewards
+
++1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
+off by `max_innings`. No reward before the end. `infos[agent]` then holds `"score"`
+(`{"away": int, "home": int}`), `"winner"` and `"box_score"` (batting and pitching lines).
+
+## Version History
+
+* v0: first release: basic and advanced games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.aec import BaseballAECEnv
+from ..core.bases import BASE_NAMES
+from ..core.decisions import Decision
+from ..core.dice import Dice, ScriptedDice
+from ..core.errors import OptionError, check_options
+from ..core.observation import ObservationSpec
+from ..core.scorebook import Play, ordinal, runner_movements
+from . import rules
+from .cards import FIELD_POSITIONS, RESULTS, HitterCard, PitcherCard, POINT_CAP, load_team
+from .view import ShowdownView, view_of
+
+__all__ = ["ShowdownEnv", "OBS", "PIECES", "encode_view", "describe_play"]
+
+_CHART = "counts per result (PU SO GB FB BB 1B 1B+ 2B 3B HR) / 20"
+PIECES = [
+    ("seat", 2, "one-hot seat of the observing manager: away, home"),
+    ("batting", 1, "1 if the observing manager's team is batting"),
+    ("decision", len(rules.DECISION_KINDS),
+     "one-hot kind of the observing manager's pending decision: "
+     + ", ".join(rules.DECISION_KINDS) + " (all 0 when not to act)"),
+    ("level", 2, "one-hot level: basic, advanced"),
+    ("dh", 1, "1 if the designated hitter is used"),
+    ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
+    ("half", 2, "one-hot half: top, bottom"),
+    ("outs", 3, "one-hot outs: 0, 1, 2"),
+    ("runners", 3, "1 for a runner on first, second, third"),
+    ("runner_speed", 3, "Speed of the runner on first, second, third / 25 (0 if empty)"),
+    ("score", 2, "runs of own team, of the opponent, each divided by 10"),
+    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
+    ("batter", 3, "batter's On-Base / 20, Speed / 25, 1 if a pitcher bats"),
+    ("batter_chart", 10, "batter's chart: " + _CHART),
+    ("batter_icons", 4, "batter's icon uses left: V / 2, S, HR, and 1 if he has SB left"),
+    ("pitcher", 7, "pitcher's Control / 10, Control bonus in force / 6, fatigue / 5, innings "
+                   "pitched in / 9, IP (with Cy Young bonus) / 9, runs charged / 10, 1 if the starter"),
+    ("pitcher_chart", 10, "pitcher's chart: " + _CHART),
+    ("pitcher_icons", 4, "pitcher's icons available: K, 20 this inning, RP, 1 if he has CY"),
+    ("advantage", 1, "probability the pitcher has the advantage on this pitch"),
+    ("defense", 4, "fielding team's infield Fielding / 20, outfield Fielding / 10, catcher's "
+                   "Arm / 10, Gold Gloves left on the field / 4"),
+    ("can_remove", 2, "1 if own, the opponent's pitcher may be taken out (starter rules)"),
+    ("own_roster", 75, "own roster players 0-24, three each: 1 if in the game now, 1 if he may "
+                       "still come in, On-Base / 20 for hitters or Control / 10 for pitchers"),
+    ("opp_roster", 75, "the opponent's roster, the same three each"),
+    ("result", 10, "one-hot swing result this at-bat (PU ... HR), all 0 before the swing"),
+    ("chart_read", 2, "one-hot whose chart the swing reads: pitcher's, batter's"),
+    ("two_outs_before", 1, "1 if there were two outs when the swing was rolled"),
+    ("extra_base", 4, "runners who may try (or were sent) for an extra base, lead then trailing: "
+                      "Speed / 25, 1 if going home"),
+]
+OBS = ObservationSpec(PIECES)
+__doc__ = __doc__.replace("{table}", OBS.table())
+
+_O = OBS.offset
+_KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
+_RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
+
+OPTIONS = ("level", "teams", "dh", "starter", "innings", "max_innings", "point_cap",
+           "render_mode", "illegal_action", "dice")
+
+
+def _chart_into(obs: np.ndarray, at: int, card) -> None:
+    for i, n in enumerate(card.chart.counts):
+        if n:
+            obs[at + i] = n / 20.0
+
+
+_RATINGS: dict[int, tuple[Any, np.ndarray]] = {}
+
+
+def _ratings(team) -> np.ndarray:
+    """On-Base / 20 (hitters) or Control / 10 (pitchers) per roster player, once per team."""
+    known = _RATINGS.get(id(team))
+    if known is None or known[0] is not team:
+        values = np.array([c.on_base / 20.0 if isinstance(c, HitterCard) else c.control / 10.0
+                           for c in team.players], dtype=np.float32)
+        if len(_RATINGS) > 1024:
+            _RATINGS.clear()
+        known = _RATINGS[id(team)] = (team, values)
+    return known[1]
+
+
+def _encode_pitcher(obs: np.ndarray, view: ShowdownView, pitcher: PitcherCard, ft: int) -> None:
+    o = _O["pitcher"]
+    obs[o] = pitcher.control / 10.0
+    obs[o + 1] = view.control_bonus / 6.0
+    obs[o + 2] = view.fatigue / 5.0
+    obs[o + 3] = view.innings_pitched / 9.0
+    obs[o + 4] = (pitcher.ip + view.ip_bonus) / 9.0
+    obs[o + 5] = view.runs_charged / 10.0
+    obs[o + 6] = float(view.pitcher == view.starters[ft])
+    _chart_into(obs, _O["pitcher_chart"], pitcher)
+    pleft = view.icons_left[ft][view.pitcher]
+    o = _O["pitcher_icons"]
+    obs[o] = pleft.get("K", 0)
+    obs[o + 1] = float("20" in pitcher.icons and not view.twenty_used[ft])
+    obs[o + 2] = pleft.get("RP", 0)
+    obs[o + 3] = float("CY" in pitcher.icons)
+    obs[_O["advantage"]] = view.pitcher_advantage()
+
+
+def encode_view(view: ShowdownView) -> np.ndarray:
+    """The observation vector of a view (the table in the module docstring)."""
+    obs = np.zeros(OBS.size, dtype=np.float32)
+    seat = view.seat
+    obs[_O["seat"] + seat] = 1.0
+    obs[_O["batting"]] = float(view.batting)
+    if view.decision is not None:
+        obs[_O["decision"] + _KIND_INDEX[view.decision]] = 1.0
+    obs[_O["level"] + rules.LEVELS.index(view.level)] = 1.0
+    obs[_O["dh"]] = float(view.dh)
+    obs[_O["inning"] + min(view.inning, 10) - 1] = 1.0
+    obs[_O["half"] + view.half] = 1.0
+    if view.outs < 3:
+        obs[_O["outs"] + view.outs] = 1.0
+    speeds = view.runner_speeds
+    for i in range(3):
+        if view.bases[i] is not None:
+            obs[_O["runners"] + i] = 1.0
+            obs[_O["runner_speed"] + i] = speeds[i] / 25.0
+    own, opp = view.runs[seat], view.runs[1 - seat]
+    obs[_O["score"]] = own / 10.0
+    obs[_O["score"] + 1] = opp / 10.0
+    obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
+    bt, ft = view.half, 1 - view.half
+    batter = view.batter_card if view.batter >= 0 else None
+    o = _O["batter"]
+    if batter is None:
+        pass
+    elif isinstance(batter, PitcherCard):
+        obs[o + 1] = batter.speed / 25.0
+        obs[o + 2] = 1.0
+    else:
+        obs[o] = batter.on_base / 20.0
+        obs[o + 1] = batter.speed / 25.0
+        _chart_into(obs, _O["batter_chart"], batter)
+    left = view.icons_left[bt][view.batter] if view.batter >= 0 else {}
+    o = _O["batter_icons"]
+    obs[o] = left.get("V", 0) / 2.0
+    obs[o + 1] = left.get("S", 0)
+    obs[o + 2] = left.get("HR", 0)
+    obs[o + 3] = left.get("SB", 0)
+    pitcher = view.pitcher_card
+    if pitcher is not None:
+        _encode_pitcher(obs, view, pitcher, ft)
+    o = _O["defense"]
+
+    obs[o] = view.infield / 20.0
+    obs[o + 1] = view.outfield / 10.0
+    gloves = 0
+    for slot, pos in enumerate(view.positions[ft]):
+        k = view.lineups[ft][slot]
+        if pos == "C" and k >= 0:
+            obs[o + 2] = (view.card(ft, k).fielding("C") or 0) / 10.0
+        if pos in FIELD_POSITIONS and k >= 0:
+            gloves += view.icons_left[ft][k].get("G", 0)
+    obs[o + 3] = gloves / 4.0
+    obs[_O["can_remove"]] = float(view.can_remove_starter[seat])
+    obs[_O["can_remove"] + 1] = float(view.can_remove_starter[1 - seat])
+    for name, team in (("own_roster", seat), ("opp_roster", 1 - seat)):
+        o = _O[name]
+        obs[o + 2:o + 3 * rules.ROSTER:3] = _ratings(view.teams[team])
+        for k in view.lineups[team]:
+            if k >= 0:
+                obs[o + 3 * k] = 1.0
+        if view.pitchers[team] >= 0:
+            obs[o + 3 * view.pitchers[team]] = 1.0
+        for k in view.bench[team]:
+            obs[o + 3 * k + 1] = 1.0
+        for k in view.bullpen[team]:
+            obs[o + 3 * k + 1] = 1.0
+    if view.result is not None:
+        obs[_O["result"] + _RESULT_INDEX[view.result]] = 1.0
+    if view.chart is not None:
+        obs[_O["chart_read"] + (0 if view.chart == "P" else 1)] = 1.0
+    obs[_O["two_outs_before"]] = float(view.outs_before == 2)
+    runners = view.sent or view.eligible
+    o = _O["extra_base"]
+    for i, r in enumerate(runners[:2]):
+        if r in view.bases:
+            obs[o + 2 * i] = view.card(bt, r).speed / 25.0
+            obs[o + 2 * i + 1] = float(view.bases.index(r) == 2)
+    return obs
+
+
+class ShowdownEnv(BaseballAECEnv):
+    metadata = {**BaseballAECEnv.metadata, "name": "showdown_v0"}
+    ACTION_MEANINGS = rules.ACTIONS
+    OBS = OBS
+
+    def __init__(self, level: str = "advanced", teams: Any = ("nya2004", "bos2004"),
+                 dh: bool | None = None, starter: int | None = None, innings: int = 9,
+                 max_innings: int | None = None, point_cap: int | None = POINT_CAP,
+                 render_mode: str | None = None, illegal_action: str = "raise",
+                 dice: ScriptedDice | None = None, **unknown: Any):
+        check_options("showdown_v0", unknown, OPTIONS)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action)
+        if level == "expert":
+            raise OptionError("showdown_v0: level 'expert' (strategy cards) is not in v0 yet; "
+                              "use 'basic' or 'advanced'")
+        if level not in rules.LEVELS:
+            raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {level!r}")
+        if isinstance(innings, bool) or not isinstance(innings, int) or innings < 1:
+            raise OptionError(f"showdown_v0: innings must be a positive int, got {innings!r}")
+        if max_innings is not None and (isinstance(max_innings, bool) or not isinstance(max_innings, int)
+                                        or max_innings < innings):
+            raise OptionError(f"showdown_v0: max_innings must be None or an int of at least "
+                              f"innings ({innings}), got {max_innings!r}")
+        if dh is not None and not isinstance(dh, bool):
+            raise OptionError(f"showdown_v0: dh must be True, False or None (the home team's "
+                              f"rules), got {dh!r}")
+        if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
+                                    or starter not in (1, 2, 3, 4)):
+            raise OptionError(f"showdown_v0: starter must be 1-4 (the rotation spot) or None "
+                              f"(the home team rolls), got {starter!r}")
+        if point_cap is not None and (isinstance(point_cap, bool) or not isinstance(point_cap, int)):
+            raise OptionError(f"showdown_v0: point_cap must be an int or None, got {point_cap!r}")
+        if dice is not None and not isinstance(dice, ScriptedDice):
+            raise OptionError("showdown_v0: dice must be a ScriptedDice (for replaying a rulebook "
+                              "example) or None")
+        if not isinstance(teams, (tuple, list)) or len(teams) != 2:
+            raise OptionError(f"showdown_v0: teams must be (away, home), got {teams!r}")
+        loaded = tuple(load_team(t, point_cap=point_cap) for t in teams)   # a team may play itself
+        self.level = level
+        self.teams = loaded
+        self.dh = dh
+        self.starter = starter
+        self.innings = innings
+        self.max_innings = max_innings
+        self._scripted = dice
+
+    # -- engine hooks -------------------------------------------------------------------
+    def _new_game(self, seed: int) -> rules.GameState:
+        dice = self._scripted.clone() if self._scripted is not None else Dice(seed)
+        return rules.new_game(self.teams, dice, level=self.level, dh=self.dh,
+                              starter=self.starter, innings=self.innings,
+                              max_innings=self.max_innings)
+
+    def _apply(self, action: int) -> None:
+        rules.apply_action(self.state_, action)
+
+    def _view(self, seat: int) -> ShowdownView:
+        return view_of(self.state_, seat)
+
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode_view(view_of(self.state_, seat))
+
+    def _option_labels(self, decision: Decision) -> dict[int, str]:
+        return rules.option_labels(self.state_, decision)
+
+    # -- text -----------------------------------------------------------------------------
+    def _render_text(self) -> str:
+        s = self.state_
+        b = s.board
+        lines = [s.box.render_line_score(b), ""]
+        if b.over:
+            lines.append(self._result_line([t.name for t in s.teams]))
+        else:
+            bt, ft = b.half, 1 - b.half
+            half = "Top" if b.half == 0 else "Bottom"
+            runners = [f"{BASE_NAMES[i]} ({s.card(bt, r).name}, Speed {s.card(bt, r).speed})"
+                       for i, r in enumerate(b.bases) if r is not None]
+            lines.append(f"{half} of the {ordinal(b.inning)}, {b.outs} out, "
+                         + ("bases empty" if not runners else "runners on " + ", ".join(runners)) + ".")
+            batter = s.card(bt, s.batter_index)
+            p = s.pitcher[ft]
+            pitcher = s.card(ft, p)
+            ob = "a pitcher batting" if isinstance(batter, PitcherCard) else f"On-Base {batter.on_base}"
+            lines.append(f"{batter.name} ({ob}) faces {pitcher.name} (Control {pitcher.control}, "
+                         f"IP {pitcher.ip}, fatigue -{rules.fatigue(s, ft, p)}).")
+            if s.pending is not None:
+                d = s.pending
+                opts = rules.option_labels(s, d)
+                lines.append(f"{self.possible_agents[d.actor]} to decide ({d.kind}): "
+                             + "; ".join(f"{a} = {opts[a]}" for a in d.legal))
+        lines.append("")
+        lines.append(self.play_by_play(last=6))
+        return "\n".join(lines)
+
+    def play_by_play(self, last: int | None = None) -> str:
+        """The play log by half inning, in the rulebook's terms (pitch, chart, swing, result)."""
+        s = self.state_
+        return s.log.render_by_half([t.name for t in s.teams],
+                                    lambda i, p: describe_play(s, p, s.log_extra[i]), last)
+
+    def scorecard(self) -> str:
+        """Line score, both batting cards, both pitching lines and the play-by-play."""
+        s = self.state_
+        innings = max(9, s.board.innings)
+        return "\n".join([s.box.render_line_score(s.board), "",
+                          s.box.render_scorecard(0, innings, label_header="Pos"), "",
+                          s.box.render_pitching(0), "",
+                          s.box.render_scorecard(1, innings, label_header="Pos"), "",
+                          s.box.render_pitching(1), "", self.play_by_play()])
+
+
+_ICON_TEXT = {
+    "icon_K": "{name} used his K icon: the result became a strikeout",
+    "icon_V": "{name} used his V icon to reroll an out",
+    "icon_S": "{name} used his S icon: the single became a double",
+    "icon_HR": "{name} used his HR icon: the hit became a home run",
+    "icon_20": "{name} used his 20 icon: +3 Control on this pitch",
+    "icon_RP": "{name} used his RP icon: +3 Control this inning",
+    "icon_G": "{name} used his Gold Glove: +10 Fielding on this play",
+    "cy_young": "{name} went 1-2-3: +1 IP (Cy Young)",
+}
+
+
+def describe_play(state: rules.GameState, play: Play, extra: tuple) -> str:
+    """One sentence for a play, in the rulebook's terms."""
+    bt, ft = play.half, 1 - play.half
+    names = [c.name for c in state.teams[bt].players]
+
+    def name(team, k):
+        return state.teams[team].players[k].name
+
+    if play.kind == "pa":
+        pitch, chart, swing, result = extra
+        how = ("a pitcher bats: no pitch" if pitch is None else f"pitch {pitch}")
+        chart_text = "pitcher's chart" if chart == "P" else "batter's chart"
+        text = (f"{names[play.actor]} {rules.OUTCOMES[play.detail].verb} "
+                f"({how}, {chart_text}, swing {swing}: {result})")
+        words = runner_movements(play, names)
+        return ", ".join([text, *words]) + "."
+    if play.kind == "steal":
+        how = "on his 1B+" if play.detail == "1B+" else "with his SB icon"
+        return f"{names[play.actor]} stole {BASE_NAMES[play.base]} {how}."
+    if play.kind in ("thrown_out", "extra_base"):
+        where = BASE_NAMES[play.base]
+        verb = "was thrown out trying for" if play.kind == "thrown_out" else "took"
+        target = "home" if play.base == 3 else where
+        text = f"{names[play.actor]} {verb} {target} (throw {play.detail})"
+        return ", ".join([text, *runner_movements(play, names)]) + "."
+    if play.kind == "pinch_hitter":
+        return f"{name(bt, play.actor)} pinch hit for {name(bt, int(play.detail))}."
+    if play.kind == "pitching_change":      # always the fielding team's
+        return f"{name(ft, play.actor)} came in to pitch for {name(ft, int(play.detail))}."
+    team = ft if play.kind in ("icon_K", "icon_20", "icon_RP", "icon_G", "cy_young") else bt
+    return _ICON_TEXT[play.kind].format(name=name(team, play.actor)) + "."

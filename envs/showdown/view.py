@@ -1,0 +1,206 @@
+"""What an MLB Showdown manager may know: everything on the table.
+
+Showdown's basic and advanced games have no hidden information: both teams' cards are
+face up, and so are the score, the bases and who has used which icon. The view decodes
+all of it (the observation vector is built from it), and never holds the dice to come.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from . import rules
+from .cards import FIELD_POSITIONS, INFIELD, OUTFIELD, HitterCard, PitcherCard, Team
+
+__all__ = ["ShowdownView", "view_of"]
+
+
+@dataclass(frozen=True)
+class ShowdownView:
+    """A manager's view of an MLB Showdown game.
+
+    ``own`` and ``opp`` index per team (0 away, 1 home) are decoded for the observing
+    ``seat``. Players are roster indices into ``teams[t].players``.
+
+    * ``seat``, ``level`` ("basic" or "advanced"), ``dh``, ``innings`` (scheduled)
+    * ``decision``, ``subject``, ``legal``: the observing manager's pending decision
+      (kind, what it is about, legal actions) or None when he is not to act
+    * ``inning``, ``half`` (0 top, 1 bottom), ``outs``, ``runs`` (away, home)
+    * ``bases``: roster index of the runner on first, second, third (or None); the
+      runners belong to the batting team ``half``
+    * ``batter``, ``pitcher``: roster indices of the batter and the pitcher (-1 while the
+      managers choose their starters, before the first pitch);
+      ``pitchers``: each team's pitcher (the batting team's takes the mound next half)
+    * ``lineups``, ``positions``: each team's batting order and where each plays
+    * ``order``: each team's next batting slot
+    * ``fatigue``: the pitcher's penalty on the pitch now; ``control_bonus`` the +3s
+      (20 icon this pitch, RP icon this inning) in force; ``starters``: each team's
+      starting pitcher (the one the starter rules protect)
+    * ``innings_pitched``: innings the pitcher has pitched in; ``runs_charged`` to him;
+      ``ip_bonus`` from Cy Young 1-2-3 innings; ``can_remove_starter`` per team
+    * ``used``: per team, who has entered the game; ``bench`` and ``bullpen``: per team,
+      who may still come in
+    * ``icons_left``: per team and player, uses left of each icon (K, G, HR, V, SB, RP, S),
+      as read-only mappings;
+      ``twenty_used``: per team, whether the 20 icon was used this inning
+    * ``pitch``, ``chart``, ``swing``, ``result``: this at-bat's pitch total (None if a
+      pitcher bats), whose chart is read ("P" or "B"), the swing and its result (None
+      before the swing)
+    * ``outs_before``: outs when the swing was rolled (the +5 for two outs)
+    * ``eligible``, ``sent``, ``thrown``: runners who may try for an extra base, those
+      sent, and the one the defense throws at (-1 before it has chosen)
+    * ``teams``: both teams' cards
+    """
+
+    seat: int
+    level: str
+    dh: bool
+    innings: int
+    decision: str | None
+    subject: int
+    legal: tuple[int, ...]
+    inning: int
+    half: int
+    outs: int
+    runs: tuple[int, int]
+    bases: tuple[int | None, int | None, int | None]
+    batter: int
+    pitcher: int
+    pitchers: tuple[int, int]
+    lineups: tuple[tuple[int, ...], tuple[int, ...]]
+    positions: tuple[tuple[str, ...], tuple[str, ...]]
+    order: tuple[int, int]
+    fatigue: int
+    control_bonus: int
+    innings_pitched: int
+    runs_charged: int
+    ip_bonus: int
+    can_remove_starter: tuple[bool, bool]
+    starters: tuple[int, int]
+    used: tuple[tuple[bool, ...], tuple[bool, ...]]
+    bench: tuple[tuple[int, ...], tuple[int, ...]]
+    bullpen: tuple[tuple[int, ...], tuple[int, ...]]
+    icons_left: tuple[tuple[dict, ...], tuple[dict, ...]]
+    twenty_used: tuple[bool, bool]
+    pitch: int | None
+    chart: str | None
+    swing: int | None
+    result: str | None
+    outs_before: int
+    eligible: tuple[int, ...]
+    sent: tuple[int, ...]
+    thrown: int
+    teams: tuple[Team, Team]
+
+    # -- conveniences -------------------------------------------------------------------
+    @property
+    def batting(self) -> bool:
+        return self.half == self.seat
+
+    @property
+    def batting_team(self) -> int:
+        return self.half
+
+    @property
+    def fielding_team(self) -> int:
+        return 1 - self.half
+
+    def card(self, team: int, k: int) -> HitterCard | PitcherCard:
+        return self.teams[team].players[k]
+
+    @property
+    def batter_card(self) -> HitterCard | PitcherCard:
+        return self.card(self.half, self.batter)
+
+    @property
+    def pitcher_card(self) -> PitcherCard | None:
+        return None if self.pitcher < 0 else self.card(1 - self.half, self.pitcher)
+
+    def fielding(self, positions: tuple[str, ...]) -> int:
+        """Total Fielding of the fielding team at these positions."""
+        t = 1 - self.half
+        total = 0
+        for slot, pos in enumerate(self.positions[t]):
+            if pos in positions:
+                total += self.card(t, self.lineups[t][slot]).fielding(pos) or 0
+        return total
+
+    @property
+    def infield(self) -> int:
+        return self.fielding(INFIELD)
+
+    @property
+    def outfield(self) -> int:
+        return self.fielding(OUTFIELD)
+
+    def pitcher_advantage(self, on_base: int | None = None) -> float:
+        """P(the pitcher has the advantage) on this pitch (1 when a pitcher bats)."""
+        batter = self.batter_card
+        if isinstance(batter, PitcherCard):
+            return 1.0
+        if self.pitcher < 0:
+            return 0.0
+        return rules.pitcher_advantage_probability(
+            self.pitcher_card.control + self.control_bonus, self.fatigue,
+            batter.on_base if on_base is None else on_base)
+
+    @property
+    def runner_speeds(self) -> tuple[int, int, int]:
+        return tuple(0 if r is None else self.card(self.half, r).speed for r in self.bases)
+
+
+_NO_ICONS = MappingProxyType({})
+
+
+def _frozen_icons(per_player: list[dict]) -> tuple:
+    """A read-only copy of each player's icons left (most players have none)."""
+    return tuple(MappingProxyType(dict(d)) if d else _NO_ICONS for d in per_player)
+
+
+def view_of(state: rules.GameState, seat: int) -> ShowdownView:
+    b = state.board
+    pending = state.pending
+    mine = pending is not None and pending.actor == seat and not b.over
+    ft = 1 - b.half
+    p = state.pitcher[ft]
+    ab = state.ab
+    started = p >= 0            # before Basic Setup 6 no pitcher is on the mound yet
+    bonus = rules.effective_control(state, ft, p) - state.card(ft, p).control if started else 0
+    return ShowdownView(
+        seat=seat, level=state.level, dh=state.dh, innings=b.innings,
+        decision=pending.kind if mine else None, subject=pending.subject if mine else -1,
+        legal=pending.legal if mine else (),
+        inning=b.inning, half=b.half, outs=b.outs, runs=(b.runs[0], b.runs[1]),
+        bases=b.bases, batter=state.batter_index, pitcher=p,
+        pitchers=(state.pitcher[0], state.pitcher[1]),
+        lineups=(tuple(state.lineup[0]), tuple(state.lineup[1])),
+        positions=(tuple(state.pos[0]), tuple(state.pos[1])),
+        order=(state.order[0], state.order[1]),
+        fatigue=rules.fatigue(state, ft, p) if started else 0, control_bonus=bonus,
+        innings_pitched=len(state.innings_pitched[ft][p]) if started else 0,
+        runs_charged=state.runs_charged[ft][p] if started else 0,
+        ip_bonus=state.ip_bonus[ft][p] if started else 0,
+        can_remove_starter=(rules.can_remove_starter(state, 0), rules.can_remove_starter(state, 1)),
+        starters=(state.starter[0], state.starter[1]),
+        used=(tuple(state.used[0]), tuple(state.used[1])),
+        bench=(tuple(rules.bench(state, 0)), tuple(rules.bench(state, 1))),
+        bullpen=(tuple(rules.bullpen(state, 0)), tuple(rules.bullpen(state, 1))),
+        icons_left=(_frozen_icons(state.icons_left[0]), _frozen_icons(state.icons_left[1])),
+        twenty_used=(state.twenty_inning[0] == b.inning, state.twenty_inning[1] == b.inning),
+        pitch=ab.get("pitch"), chart=ab.get("chart"), swing=ab.get("swing"),
+        result=ab.get("result"), outs_before=ab.get("outs_before", b.outs),
+        eligible=tuple(ab.get("eligible", ())), sent=tuple(ab.get("sent", ())),
+        thrown=ab.get("thrown", -1),
+        teams=state.teams)
+
+
+def positions_filled(view: ShowdownView, team: int) -> bool:
+    """Whether ``team``'s eight field positions are each held by a qualifying player."""
+    seen = set()
+    for slot, pos in enumerate(view.positions[team]):
+        if pos in FIELD_POSITIONS:
+            if view.card(team, view.lineups[team][slot]).fielding(pos) is None:
+                return False
+            seen.add(pos)
+    return seen == set(FIELD_POSITIONS)

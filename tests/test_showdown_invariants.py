@@ -1,0 +1,312 @@
+"""Invariants of MLB Showdown (basic and advanced games) over thousands of random games
+between random 2004 teams, checked at every decision, at every at-bat and at the end of
+each game, on the engine directly (``rules.new_game`` / ``rules.apply_action``).
+
+What must hold:
+
+* at every decision: the side is not retired (0-2 outs); no runner stands on two bases
+  and every runner is in the batting team's lineup; each lineup holds nine distinct
+  players who have entered the game, with the pitcher in the pitcher's spot (NL rules)
+  or nowhere (DH); the fielding team has every field position held by one qualifying
+  player, and a backup in the field only from the 7th on (skipped while the managers
+  choose their starters); the decision is the right manager's, its legal actions
+  non-empty, distinct and inside the action space;
+* substitutions: the starter leaves (relieved or hit for) only from the 5th inning on
+  or once charged with 10 runs; only relievers and closers come in to pitch; a player
+  who left never comes back, and nobody enters twice;
+* at the end: runs agree everywhere (scoreboard, line score, batting lines, play log);
+  the pitching lines charge the opponent's runs and hits (and walks, strikeouts, home
+  runs, batters faced), and record 3 outs for every half inning completed plus the outs
+  of a walk-off half;
+* every decision kind of the advanced game comes up over the run, and the basic game
+  asks only for starting pitchers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from dugout.envs.core import Dice
+from dugout.envs.showdown import rules
+from dugout.envs.showdown.cards import FIELD_POSITIONS, PitcherCard, builtin_team_names, load_team
+
+N_GAMES = 2000          # per level
+BLOCKS = 2
+TEAM_NAMES = sorted(n for n in builtin_team_names() if n.endswith("2004"))
+TEAMS = {n: load_team(n) for n in TEAM_NAMES}
+HIT_CODES = {"1B", "1B+", "2B", "3B", "HR"}
+BATTING_KINDS = {"pinch_hitter", "stolen_base", "reroll_out", "silver_slugger",
+                 "home_run_icon", "send_runners"}
+FIELDING_KINDS = {"pitching_change", "relief_ace", "twenty_game", "strikeout", "double_play",
+                  "gold_glove", "throw_at"}
+BEFORE_THE_PITCH = {"pinch_hitter", "pitching_change", "relief_ace", "twenty_game",
+                    "stolen_base"}
+
+
+def test_the_thirty_2004_teams():
+    assert len(TEAM_NAMES) == 30
+    assert set(BATTING_KINDS | FIELDING_KINDS | {"starting_pitcher"}) == set(rules.DECISION_KINDS)
+
+
+def random_game(seed, level):
+    """A game between two random 2004 teams (fixed by the seed), AL or NL rules at random."""
+    rng = random.Random(seed)
+    away, home = rng.choice(TEAM_NAMES), rng.choice(TEAM_NAMES)
+    dh = rng.choice([None, True, False])
+    state = rules.new_game((TEAMS[away], TEAMS[home]), Dice(seed), level=level, dh=dh)
+    return state, rng
+
+
+# -- checks --------------------------------------------------------------------------------
+def check_in_play(state, left):
+    """What holds whenever the teams are on the field (every decision after setup, and the
+    start of every at-bat)."""
+    b = state.board
+    bt, ft = b.half, 1 - b.half
+    assert 0 <= b.outs < 3, f"{b.outs} outs and the game goes on"
+    runners = [r for r in b.bases if r is not None]
+    assert len(runners) == len(set(runners)), f"a runner on two bases: {b.bases}"
+    for r in runners:
+        assert r in state.lineup[bt], f"runner {r} is not in the batting team's lineup"
+    for t in (0, 1):
+        lineup, pos = state.lineup[t], state.pos[t]
+        assert len(lineup) == 9 == len(pos)
+        assert len(set(lineup)) == 9, f"team {t}: a player bats twice: {lineup}"
+        assert all(0 <= k < 25 and state.used[t][k] for k in lineup), f"team {t}: {lineup}"
+        assert not set(lineup) & left[t], f"team {t}: a player came back: {set(lineup) & left[t]}"
+        p = state.pitcher[t]
+        slot = state.pitcher_slot[t]
+        assert isinstance(state.card(t, p), PitcherCard) and state.used[t][p]
+        if p in left[t]:     # hit for: he stays "the pitcher" until the new one comes in
+            assert not state.dh and pos[slot] == "PH" and lineup[slot] != p, \
+                f"team {t}: pitcher {p} came back"
+        if state.dh:
+            assert slot == -1 and p not in lineup and pos.count("DH") == 1
+        else:
+            assert 0 <= slot < 9 and "DH" not in pos
+            # the pitcher bats in his spot, or a pinch hitter who batted for him does
+            assert (lineup[slot] == p and pos[slot] == "P") or pos[slot] == "PH"
+        for position in FIELD_POSITIONS:
+            assert pos.count(position) <= 1, f"team {t}: two players at {position}"
+    # the fielding team: every position held by a player who qualifies there
+    pos = state.pos[ft]
+    for position in FIELD_POSITIONS:
+        assert pos.count(position) == 1, f"fielding team {ft} has nobody at {position}: {pos}"
+        k = state.lineup[ft][pos.index(position)]
+        card = state.card(ft, k)
+        assert not isinstance(card, PitcherCard) and card.fielding(position) is not None, \
+            f"{card.name} does not qualify at {position}"
+        if card.key in state.teams[ft].backups:
+            assert b.inning >= 7, f"backup {card.name} in the field in the {b.inning}th"
+    for slot, position in enumerate(pos):
+        if position == "PH":    # only the pitcher's spot, until the forced change
+            assert slot == state.pitcher_slot[ft] and state.needs_pitcher[ft]
+
+
+def check_decision(state, level, left):
+    b = state.board
+    d = state.pending
+    assert d is not None and not b.over
+    assert d.kind in rules.DECISION_KINDS
+    assert d.legal and len(set(d.legal)) == len(d.legal)
+    assert all(0 <= a < rules.N_ACTIONS for a in d.legal), d
+    if level == "basic":
+        assert d.kind == "starting_pitcher", f"the basic game asked for {d.kind}"
+    if d.kind == "starting_pitcher":
+        # away first, then home; his four starters
+        assert d.actor == (0 if state.starter[0] < 0 else 1)
+        starters = [k for k, c in enumerate(state.teams[d.actor].players)
+                    if isinstance(c, PitcherCard) and c.role == "starter"]
+        assert d.legal == tuple(rules.PLAYER + k for k in starters) and len(starters) == 4
+        return
+    assert d.actor == (b.half if d.kind in BATTING_KINDS else 1 - b.half), d
+    check_in_play(state, left)
+    bt, ft = b.half, 1 - b.half
+    if d.kind in BEFORE_THE_PITCH:
+        assert state.batter_index not in b.bases, "the batter due up is on base"
+    if d.kind == "pitching_change":
+        newcomers = [a - rules.PLAYER for a in d.legal if a != rules.PASS]
+        forced = d.subject == 1      # his team hit for its pitcher: no pass
+        assert (rules.PASS in d.legal) != forced and (forced == state.needs_pitcher[ft])
+        for k in newcomers:
+            card = state.card(ft, k)
+            assert isinstance(card, PitcherCard) and card.role != "starter" and not state.used[ft][k]
+        if not forced:
+            check_starter_may_leave(state, ft)
+    if d.kind == "pinch_hitter":
+        assert d.legal[0] == rules.PASS and d.subject == state.order[bt]
+        for a in d.legal[1:]:
+            k = a - rules.PLAYER
+            assert not isinstance(state.card(bt, k), PitcherCard) and not state.used[bt][k]
+        if state.lineup[bt][state.order[bt]] == state.starter[bt]:
+            check_starter_may_leave(state, bt)
+
+
+def check_starter_may_leave(state, team):
+    """"You can only remove your starter if ... It's after the 4th inning. He's given up
+    10 or more runs." Checked whenever a decision would let him go."""
+    starter = state.starter[team]
+    if state.pitcher[team] == starter:
+        assert state.board.inning >= 5 or state.runs_charged[team][starter] >= 10, \
+            f"the starter may leave in the {state.board.inning} with " \
+            f"{state.runs_charged[team][starter]} runs charged"
+
+
+def track_substitutions(state, seen, left, entered):
+    """Read the plays logged since ``seen``: who left and who came in."""
+    for play in state.log.plays[seen:]:
+        if play.kind == "pinch_hitter":
+            team = play.half
+        elif play.kind == "pitching_change":
+            team = 1 - play.half
+        else:
+            if play.kind in ("pa", "steal"):
+                assert play.actor not in left[play.half], f"{play.actor} batted or ran after leaving"
+            continue
+        new, old = play.actor, int(play.detail)
+        assert new not in entered[team] and new not in left[team], f"{new} entered twice"
+        # only a pitcher who was hit for is replaced after leaving (the forced change)
+        assert old not in left[team] or (play.kind == "pitching_change"
+                                         and isinstance(state.card(team, old), PitcherCard))
+        entered[team].add(new)
+        left[team].add(old)
+    return len(state.log.plays)
+
+
+def check_final(state, level, tally):
+    b = state.board
+    assert b.over and state.pending is None and not b.truncated
+    w = b.winner
+    assert w in (0, 1) and b.runs[w] > b.runs[1 - w]
+    log = state.log.plays
+    box = state.box
+    for t in (0, 1):
+        opp = 1 - t
+        assert sum(b.line[t]) == b.runs[t], "the line score does not add up"
+        assert sum(x.r for x in box.lines[t]) == b.runs[t], "batting-line runs"
+        assert sum(len(p.scored) for p in log if p.half == t) == b.runs[t], "runs in the log"
+        pas = [p for p in log if p.kind == "pa" and p.half == t]
+        assert sum(p.detail in HIT_CODES for p in pas) == box.hits[t]
+        assert sum(x.pa for x in box.lines[t]) == len(pas)
+        # the pitching lines of team t are charged with what team opp did at the plate
+        pitching = box.pitching[t]
+        assert sum(p.r for p in pitching) == b.runs[opp], "pitching-line runs"
+        assert sum(state.runs_charged[t]) == b.runs[opp]
+        assert sum(p.h for p in pitching) == box.hits[opp], "pitching-line hits"
+        assert sum(p.bf for p in pitching) == sum(p.kind == "pa" for p in log if p.half == opp)
+        assert sum(p.bb for p in pitching) == sum(x.bb for x in box.lines[opp])
+        assert sum(p.so for p in pitching) == sum(x.so for x in box.lines[opp])
+        assert sum(p.hr for p in pitching) == sum(x.hr for x in box.lines[opp])
+        changes = [p for p in log if p.kind == "pitching_change" and p.half == opp]
+        assert len(pitching) == 1 + len(changes)
+        assert len({p.name for p in pitching}) == len(pitching)
+    # outs: every top half is complete; the bottom of the last inning may be a walk-off
+    walkoff = w == 1 and len(b.line[1]) == len(b.line[0])
+    tops, bottoms = len(b.line[0]), len(b.line[1]) - walkoff
+    assert sum(p.outs for p in box.pitching[1]) == 3 * tops
+    assert sum(p.outs for p in box.pitching[0]) == 3 * bottoms + (b.outs if walkoff else 0)
+    if not walkoff:
+        assert b.outs == 0
+    # the starter left only when the rules let him (log; the runs are the final count,
+    # the decision-time check is exact)
+    for p in log:
+        if p.kind in ("pitching_change", "pinch_hitter"):
+            team = 1 - p.half if p.kind == "pitching_change" else p.half
+            if int(p.detail) == state.starter[team]:
+                assert p.inning >= 5 or state.runs_charged[team][state.starter[team]] >= 10, p
+    if level == "basic":
+        assert {p.kind for p in log} <= {"pa", "steal"}
+    tally["walkoff"] += walkoff
+    tally["extra"] += b.inning > b.innings
+    tally[("away", "home")[w]] += 1
+
+
+# -- the run -------------------------------------------------------------------------------
+class AtBatCheck:
+    """Wraps the engine's ``at_bat`` rule to check the in-play invariants at the start of
+    every at-bat (the basic game has no decision during play)."""
+
+    def __init__(self):
+        self.left = [set(), set()]
+        self.count = 0
+        self.original = rules.RULES["at_bat"]
+
+    def __call__(self, state):
+        check_in_play(state, self.left)
+        self.count += 1
+        self.original(state)
+
+
+def play_checked(seed, level, kinds, tally, at_bats):
+    left, entered = [set(), set()], [set(), set()]
+    at_bats.left = left
+    state, rng = random_game(seed, level)
+    seen = track_substitutions(state, 0, left, entered)
+    decisions = 0
+    while state.pending is not None:
+        check_decision(state, level, left)
+        kinds[state.pending.kind] += 1
+        rules.apply_action(state, rng.choice(state.pending.legal))
+        seen = track_substitutions(state, seen, left, entered)
+        decisions += 1
+        assert decisions < 5000, "a game that never ends"
+    check_final(state, level, tally)
+    for p in state.log.plays:
+        tally["dp"] += p.kind == "pa" and p.detail == "DP"
+        tally["thrown_out"] += p.kind == "thrown_out"
+        tally["hit_for_starter"] += (p.kind == "pinch_hitter"
+                                     and int(p.detail) == state.starter[p.half])
+        tally["starter_relieved"] += (p.kind == "pitching_change"
+                                      and int(p.detail) == state.starter[1 - p.half])
+
+
+@pytest.mark.parametrize("block", range(BLOCKS))
+@pytest.mark.parametrize("level", rules.LEVELS)
+def test_invariants_over_random_games(level, block, monkeypatch):
+    """N_GAMES games per level in BLOCKS blocks; each block sees every decision kind of
+    its level, walk-offs, extra innings and wins for both sides."""
+    at_bats = AtBatCheck()
+    monkeypatch.setitem(rules.RULES, "at_bat", at_bats)
+    kinds, tally = Counter(), Counter()
+    per_block = N_GAMES // BLOCKS
+    for seed in range(block * per_block, (block + 1) * per_block):
+        play_checked(seed, level, kinds, tally, at_bats)
+    assert tally["away"] and tally["home"] and tally["walkoff"] and tally["extra"], tally
+    assert at_bats.count > 50 * per_block
+    if level == "basic":
+        assert set(kinds) == {"starting_pitcher"} and kinds["starting_pitcher"] == 2 * per_block
+    else:
+        assert set(kinds) == set(rules.DECISION_KINDS) - {"starting_pitcher"}, kinds
+        assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter",
+                                      "starter_relieved")), tally
+
+
+# -- the 1B+ ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("level", rules.LEVELS)
+def test_single_plus_runner_steals_second_before_the_next_pitch(level):
+    """Swing Result Chart, 1B+: "Before the next pitch, the previous player who got the 1B+
+    result steals second base without a throw" (the basic game's chart too). After a 1B+
+    that leaves the batter on first with second open, the next pitch of the half inning is
+    preceded by his steal."""
+    eligible = stole = 0
+    for seed in range(400):
+        state, rng = random_game(seed, level)
+        while state.pending is not None:
+            rules.apply_action(state, rng.choice(state.pending.legal))
+        plays = state.log.plays
+        for i, p in enumerate(plays):
+            if not (p.kind == "pa" and p.detail == "1B+" and p.after[0] == p.actor
+                    and p.after[1] is None):
+                continue
+            following = [q for q in plays[i + 1:] if (q.inning, q.half) == (p.inning, p.half)
+                         and q.kind in ("pa", "steal")]
+            if not following:
+                continue         # the half inning or the game ended first
+            eligible += 1
+            q = following[0]
+            stole += q.kind == "steal" and q.actor == p.actor and q.detail == "1B+"
+    assert eligible > 50
+    assert stole == eligible, f"{level}: the 1B+ runner stole second {stole} times of {eligible}"
