@@ -21,7 +21,7 @@ __all__ = ["make_agent", "agent_names", "register", "ENV_IDS"]
 Factory = Callable[[int | None], Any]
 _REGISTRY: dict[str, dict[str, Factory]] = {}
 _BUILT_IN_LOADED: set[str] = set()
-ENV_IDS = ("thats_baseball_v0", "grand_slam_v0")
+ENV_IDS = ("thats_baseball_v0", "grand_slam_v0", "showdown_v0")
 
 
 def register(env_id: str, name: str, factory: Factory) -> None:
@@ -49,6 +49,10 @@ def _load(env_id: str) -> dict[str, Factory]:
         elif env_id == "grand_slam_v0":
             from . import grand_slam as ruleset
             _register_ruleset(env_id, ruleset.GrandSlamHeuristic, ruleset.GrandSlamAlwaysNever,
+                              ruleset.YES_NO_KINDS)
+        elif env_id == "showdown_v0":
+            from . import showdown as ruleset
+            _register_ruleset(env_id, ruleset.ShowdownHeuristic, ruleset.ShowdownAlwaysNever,
                               ruleset.YES_NO_KINDS)
     return _REGISTRY.setdefault(env_id, {})
 

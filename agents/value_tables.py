@@ -327,7 +327,12 @@ def _tables_for(env_id: str, teams, innings: int) -> ValueTables:
     if env_id == "grand_slam_v0":
         from .grand_slam import grand_slam_tables
         return grand_slam_tables(innings)
-    raise ValueError(f"no value tables for {env_id!r} yet; known: thats_baseball_v0, grand_slam_v0")
+    if env_id == "showdown_v0":
+        from ..envs.showdown.cards import load_team
+        from .showdown import showdown_tables
+        return showdown_tables(tuple(load_team(t, point_cap=None) for t in teams), innings=innings)
+    raise ValueError(f"no value tables for {env_id!r} yet; known: thats_baseball_v0, "
+                     f"grand_slam_v0, showdown_v0")
 
 
 def main(argv: list[str] | None = None) -> ValueTables:
@@ -336,14 +341,17 @@ def main(argv: list[str] | None = None) -> ValueTables:
     parser = argparse.ArgumentParser(prog="python -m dugout.agents.value_tables",
                                      description=main.__doc__)
     parser.add_argument("--env", default="thats_baseball_v0")
-    parser.add_argument("--teams", nargs=2, default=["sample", "sample"], metavar=("AWAY", "HOME"),
-                        help="That's Baseball teams (built-in names or JSON files); "
-                             "Harry's Grand Slam has no teams")
+    parser.add_argument("--teams", nargs=2, default=None, metavar=("AWAY", "HOME"),
+                        help="teams (built-in names or JSON files): That's Baseball's default "
+                             "sample sample, MLB Showdown's nya2004 bos2004; Harry's Grand Slam "
+                             "has no teams")
     parser.add_argument("--innings", type=int, default=9)
     args = parser.parse_args(argv)
+    if args.teams is None:
+        args.teams = ["nya2004", "bos2004"] if args.env == "showdown_v0" else ["sample", "sample"]
     tables = _tables_for(args.env, args.teams, args.innings)
     for team, side in enumerate(("away", "home")):
-        who = f"{args.teams[team]} ({side})" if args.env == "thats_baseball_v0" else side
+        who = f"{args.teams[team]} ({side})" if args.env != "grand_slam_v0" else side
         print(f"Run expectancy of {args.env}, {who} batting, beside MLB 2010-2015:")
         print(format_re24(tables.re24(team), MLB_RE24_2010_2015, names=("dugout", "MLB")))
         print()

@@ -15,7 +15,9 @@
      solver, plus a common-random-numbers check of the trained manager (or random)
      against the heuristic;
    * Harry's Grand Slam Baseball: random, the rulebook heuristic and its always/never
-     pinch-hitter baselines (the trained manager plays That's Baseball only).
+     pinch-hitter baselines (the trained manager plays That's Baseball only);
+   * MLB Showdown, advanced game: random, the rulebook heuristic and its always/never
+     send-runners baselines.
 
 3. **Report** in ``OUT`` (default ``reports/latest``): ``summary.md`` linking one folder
    per ruleset, each with results JSON and CSVs, a Markdown summary and PNG plots (the
@@ -44,8 +46,10 @@ TRAIN_ENV = "thats_baseball_v0"
 LINEUPS = {
     "thats_baseball_v0": ["random", "heuristic", "{ppo}", "solver"],
     "grand_slam_v0": ["random", "heuristic", "always-pinch_hitter", "never-pinch_hitter"],
+    "showdown_v0": ["random", "heuristic", "always-send_runners", "never-send_runners"],
 }
-TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Grand Slam Baseball"}
+TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Grand Slam Baseball",
+          "showdown_v0": "MLB Showdown (advanced game, 2004 Yankees at Red Sox)"}
 
 
 def prepare_folder(out: Path) -> None:

@@ -43,6 +43,7 @@ __all__ = ["SingleAgentEnv", "make_aec_env", "POTENTIALS"]
 POTENTIALS = {
     "thats_baseball_v0": "dugout.agents.thats_baseball:win_expectancy",
     "grand_slam_v0": "dugout.agents.grand_slam:win_expectancy",
+    "showdown_v0": "dugout.agents.showdown:win_expectancy",
 }
 
 SEATS = ("away", "home")

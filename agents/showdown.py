@@ -1,0 +1,490 @@
+"""Managers for MLB Showdown: the rulebook heuristic, its always/never baselines, and the
+value tables they use.
+
+Showdown's odds are all on the cards: the pitch is d20 + Control against On-Base, the
+swing a d20 on one chart, a throw d20 + Fielding against Speed. So every choice is a
+lottery whose odds the manager can work out exactly from the cards on the table. The
+heuristic prices each lottery with the win-expectancy table of the two teams
+(:mod:`dugout.agents.value_tables`, sampled with the Showdown engine itself) and takes
+the option worth the most to its team.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import numpy as np
+
+from ..envs.core.bases import advance_all, force_advance
+from ..envs.core.dice import Dice
+from ..envs.showdown import rules
+from ..envs.showdown.cards import RESULTS, PitcherCard, Team, team_to_dict
+from ..envs.showdown.view import ShowdownView
+from .base import ViewAgent
+from .value_tables import ValueTables, bases_index, value_tables
+
+__all__ = ["ShowdownHeuristic", "ShowdownAlwaysNever", "showdown_tables", "sample_run_counts",
+           "reference_action", "result_probabilities", "YES_NO_KINDS", "win_expectancy"]
+
+PASS, YES, PLAYER = rules.PASS, rules.YES, rules.PLAYER
+#: Decisions with a "do nothing" option, for the always/never baselines. "Always" takes
+#: the heuristic's favourite among the other options (which pinch hitter, which runners).
+YES_NO_KINDS = ("pinch_hitter", "pitching_change", "relief_ace", "twenty_game", "stolen_base",
+                "strikeout", "reroll_out", "silver_slugger", "home_run_icon", "double_play",
+                "gold_glove", "send_runners")
+
+
+# ================================================================ odds from the cards
+
+def _d20_beats(bonus: int, target: int) -> float:
+    """P(d20 + bonus > target)."""
+    return min(max((20 + bonus - target) / 20, 0.0), 1.0)
+
+
+def result_probabilities(batter, pitcher: PitcherCard, control_bonus: int = 0,
+                         fatigue: int = 0) -> dict[str, float]:
+    """Each swing result's probability: the pitch decides whose chart, the swing the slot."""
+    p_chart = np.array(pitcher.chart.counts, dtype=float) / 20
+    if isinstance(batter, PitcherCard):
+        probs = p_chart
+    else:
+        a = _d20_beats(pitcher.control + control_bonus - fatigue, batter.on_base)
+        probs = a * p_chart + (1 - a) * np.array(batter.chart.counts, dtype=float) / 20
+    return dict(zip(RESULTS, probs))
+
+
+def _flags(bases) -> tuple:
+    """Occupied bases as runner ids the core base functions take (0, 1, 2 by base)."""
+    return tuple(i if r is not None else None for i, r in enumerate(bases))
+
+
+def outcomes_of(result: str, outs: int, bases, level: str, dp_out: float = 0.0
+                ) -> list[tuple[float, int, tuple, int]]:
+    """(probability, outs after, bases after, runs) for a result carried out with the
+    runners held (no extra bases); ``dp_out`` is the chance a double-play roll gets the
+    batter on a GB with a runner on first."""
+    b = _flags(bases)
+    if result in ("PU", "SO") or (result == "FB") or (result == "GB" and level == "basic"):
+        return [(1.0, outs + 1, b, 0)]
+    if result == "GB":
+        if b[0] is None or outs == 2:
+            first = None
+            o = outs + 1
+            if o == 3:
+                return [(1.0, 3, b, 0)]
+            rest = (first, None, b[1])
+            return [(1.0, o, rest, int(b[2] is not None))]
+        out: list[tuple[float, int, tuple, int]] = []
+        # runner on first out; then the batter out (double play) or safe at first
+        for p, batter_out in ((dp_out, True), (1 - dp_out, False)):
+            if p <= 0:
+                continue
+            o = outs + 1 + int(batter_out)
+            if o >= 3:
+                out.append((p, 3, (None, None, None), 0))
+            else:
+                out.append((p, o, (None if batter_out else 9, None, b[1]), int(b[2] is not None)))
+        return out
+    if result == "BB":
+        new, scored = force_advance(b, 9)
+        return [(1.0, outs, new, len(scored))]
+    n = {"1B": 1, "1B+": 1, "2B": 2, "3B": 3, "HR": 4}[result]
+    new, scored = advance_all(b, n, 9 if n < 4 else None)
+    return [(1.0, outs, new, len(scored) + (1 if n == 4 else 0))]
+
+
+# ================================================================ value tables
+
+def reference_action(decision) -> int:
+    """The policy the value tables are sampled under: no substitutions, no icons, runners
+    held (each is a choice the tables are meant to price), the double play always tried,
+    the lead runner thrown at, and a forced pitching change to the first reliever listed."""
+    if decision.kind == "double_play":
+        return YES
+    if decision.kind == "throw_at":
+        return rules.THROW_LEAD
+    if PASS in decision.legal:
+        return PASS
+    return decision.legal[0]
+
+
+_TEAM_KEYS: dict[int, tuple[Team, str]] = {}
+
+
+def _team_key(team: Team) -> str:
+    """A digest of everything on the team's cards (teams are immutable: computed once)."""
+    known = _TEAM_KEYS.get(id(team))
+    if known is not None and known[0] is team:
+        return known[1]
+    text = json.dumps(team_to_dict(team), sort_keys=True, separators=(",", ":"))
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    _TEAM_KEYS[id(team)] = (team, key)
+    return key
+
+
+def _bat_half_inning(teams, team: int, level: str, dice, k: int, leadoff: int, outs: int,
+                     bases: int, counts: np.ndarray, max_runs: int) -> None:
+    """One half inning through the engine, recording each at-bat's state and runs to come.
+    The opposing pitcher is one of his team's four starters, in turn, fresh."""
+    state = rules.new_game(teams, dice, level=level, starter=k % 4 + 1, dh=True, play=False)
+    b = state.board
+    b.innings = 1 << 30                     # a half inning that never ends the game
+    b.inning, b.half, b.outs = k + 1, team, outs   # its own dice stream (inning, at-bat)
+    b.line = [[0], [0]]
+    lineup = state.lineup[team]
+    b.bases = tuple(lineup[(leadoff + 8 - i) % 9] if bases >> i & 1 else None for i in range(3))
+    state.order[team] = leadoff
+    visits = []
+    run_rules, choices = rules.RULES, rules.CHOICES
+    while b.half == team and state.step != "over":
+        d = state.pending
+        if d is None:
+            if state.step == "at_bat":
+                visits.append((b.outs, bases_index(b.bases), b.runs[team]))
+            run_rules[state.step](state)
+        else:
+            state.pending = None
+            choices[d.kind](state, d, reference_action(d))
+    total = b.runs[team]
+    for o, bi, before in visits:
+        if o < 3:
+            counts[team, o, bi, min(total - before, max_runs)] += 1
+
+
+def sample_run_counts(teams: tuple[Team, Team], level: str = "advanced", half_innings: int = 20_000,
+                      min_visits: int = 1_000, seed: int = 0, max_runs: int = 20) -> np.ndarray:
+    """Run distributions (team, outs, bases, runs) for two teams' DH lineups."""
+    counts = np.zeros((2, 3, 8, max_runs + 1), dtype=np.int64)
+    dice = Dice(seed)
+    for team in (0, 1):
+        k = 0
+        for k in range(half_innings):
+            _bat_half_inning(teams, team, level, dice, k, k % 9, 0, 0, counts, max_runs)
+        for outs in range(3):
+            for bases in range(8):
+                while counts[team, outs, bases].sum() < min_visits:
+                    k += 1
+                    _bat_half_inning(teams, team, level, dice, k, k % 9, outs, bases, counts, max_runs)
+    return counts
+
+
+_TABLES: dict[tuple, ValueTables] = {}
+
+
+def showdown_tables(teams: tuple[Team, Team], level: str = "advanced", innings: int = 9,
+                    half_innings: int = 12_000, min_visits: int = 600, seed: int = 0,
+                    use_cache: bool = True) -> ValueTables:
+    """Value tables for two teams (away, home), sampled with the engine, cached on disk."""
+    key = (_team_key(teams[0]), _team_key(teams[1]), level, innings, half_innings, min_visits, seed)
+    if key in _TABLES:
+        return _TABLES[key]
+    inputs = {"teams": [key[0], key[1]], "names": [t.name for t in teams], "level": level,
+              "half_innings": half_innings, "min_visits": min_visits, "seed": seed,
+              "policy": "reference-v1", "engine": "showdown-1"}
+    tables = value_tables("showdown_v0", inputs,
+                          lambda: sample_run_counts(teams, level, half_innings, min_visits, seed),
+                          innings=innings, use_cache=use_cache)
+    _TABLES[key] = tables
+    return tables
+
+
+# ================================================================ the heuristic
+
+class ShowdownHeuristic(ViewAgent):
+    """The rulebook heuristic: every choice priced in win expectancy from the cards' odds.
+
+    "WE" is the deciding team's chance to win, read off the two teams' value tables at
+    the start of the next at-bat; "run value" is a card's expected runs per plate
+    appearance against the man it faces (linear weights of the swing results'
+    probabilities, which the pitch and the two charts give exactly).
+
+    * **Starting pitcher** (basic game): the starter who allows the fewest runs per plate
+      appearance to the opponent's lineup.
+    * **Send runners** (batting): for hold, send the lead runner, send both, the chance
+      each throw gets its man (d20 + outfield Fielding must beat Speed, +5 home, +5 with
+      two outs) times the WE if he is out, plus the chance he is safe times the WE if he
+      makes it; with two runners sent, the defense is assumed to throw at the one that
+      hurts the offense most. Take the best.
+    * **Throw at** (fielding): the runner whose throw leaves the offense the lowest WE.
+    * **Double play**: always try (the roll can only help the defense).
+    * **Icons** (K, V, S, HR, SB, G, 20, RP) are once-a-game (or once-an-inning) chips, so
+      each is played when its WE gain now beats the price of waiting for a better moment:
+      ``ICON_THRESHOLDS`` times the share of the scheduled innings still to come after
+      this one (nothing is kept for later in the 9th). K and V compare the result with a strikeout or
+      a fresh swing on the same chart; S and HR compare the hit with the bigger one; G
+      compares the roll with and without +10; 20 and RP compare the plate appearance at
+      +3 Control with it at the pitcher's own (RP counts the whole inning as three times
+      one at-bat); SB compares the steal with no steal.
+    * **Pinch hitter** (batting): the bench hitter with the best run value against this
+      pitcher, when he beats the man due up by ``pinch_margin`` runs per plate appearance
+      (half that from the 7th on); a pitcher due up is hit for from the 6th on, or
+      earlier when trailing by 3 or more, if the bullpen has an arm to replace him.
+    * **Pitching change** (fielding): the best reliever (fewest runs allowed per plate
+      appearance to the next three batters) comes in when the pitcher on the mound
+      allows ``change_margin`` runs per plate appearance more than he would, counting
+      fatigue; a starter is not removed while fresh unless he is that much worse. Forced
+      changes take the best reliever.
+    """
+
+    name = "heuristic"
+    VIEW = ShowdownView
+    #: Runs per plate appearance an outcome is worth, above an average one.
+    RUN_VALUE = {"PU": -0.26, "SO": -0.28, "GB": -0.27, "FB": -0.25, "BB": 0.32, "1B": 0.47,
+                 "1B+": 0.50, "2B": 0.77, "3B": 1.04, "HR": 1.40}
+
+    #: The win expectancy an icon must gain before it is used (the price of waiting for a
+    #: better moment), times the share of the scheduled innings still to come after this
+    #: one: 8/9 of it in the 1st, nothing in the 9th and later. The 20 icon
+    #: comes back every inning and a Gold Glove's chances are rare: they are used whenever
+    #: they help.
+    ICON_THRESHOLDS = {"strikeout": 0.06, "home_run_icon": 0.04, "silver_slugger": 0.02,
+                       "reroll_out": 0.015, "stolen_base": 0.015, "relief_ace": 0.02,
+                       "gold_glove": 0.0, "twenty_game": 0.0}
+
+    def __init__(self, tables: ValueTables | None = None,
+                 icon_thresholds: dict[str, float] | None = None,
+                 pinch_margin: float = 0.03, change_margin: float = 0.03, **table_options: Any):
+        self._fixed = tables
+        self._table_options = table_options
+        self.icon_thresholds = {**self.ICON_THRESHOLDS, **(icon_thresholds or {})}
+        self.pinch_margin = pinch_margin
+        self.change_margin = change_margin
+
+    # -- values -----------------------------------------------------------------------
+    def tables(self, view: ShowdownView) -> ValueTables:
+        if self._fixed is not None:
+            return self._fixed
+        return showdown_tables(view.teams, view.level, view.innings, **self._table_options)
+
+    def _we(self, view: ShowdownView, outs: int, bases, runs: int = 0) -> float:
+        """The batting team's WE at the start of the next at-bat in this half inning."""
+        lead = view.runs[view.half] - view.runs[1 - view.half] + runs
+        return self.tables(view).batting_win_expectancy(
+            view.inning, view.half, min(outs, 3), bases_index(bases), lead)
+
+    def _mine(self, view: ShowdownView, batting_we: float) -> float:
+        return batting_we if view.batting else 1.0 - batting_we
+
+    def run_value(self, batter, pitcher: PitcherCard, bonus: int = 0, fatigue: int = 0) -> float:
+        probs = result_probabilities(batter, pitcher, bonus, fatigue)
+        return sum(p * self.RUN_VALUE[r] for r, p in probs.items())
+
+    def _result_we(self, view: ShowdownView, result: str, outs: int | None = None,
+                   bases=None) -> float:
+        """The batting team's WE after ``result``, runners held."""
+        outs = view.outs if outs is None else outs
+        bases = view.bases if bases is None else bases
+        dp = 0.0
+        if result == "GB" and view.level != "basic":
+            dp = _d20_beats(view.infield, view.batter_card.speed)
+        return sum(p * self._we(view, o, b, r)
+                   for p, o, b, r in outcomes_of(result, outs, bases, view.level, dp))
+
+    def _pa_we(self, view: ShowdownView, bonus: int) -> float:
+        probs = result_probabilities(view.batter_card, view.pitcher_card,
+                                     view.control_bonus + bonus, view.fatigue)
+        return sum(p * self._result_we(view, r) for r, p in probs.items() if p > 0)
+
+    def _threshold(self, view: ShowdownView) -> float:
+        """The gain an icon must bring now: its kind's price of waiting, shrinking as the
+        game runs out of innings to wait for (nothing is kept for later in the 9th)."""
+        left = max(0, view.innings - view.inning) / view.innings
+        return self.icon_thresholds[view.decision] * left
+
+    # -- decisions --------------------------------------------------------------------
+    def decide(self, view: ShowdownView) -> int:
+        values = self.option_values(view)
+        best = max(values.values())
+        if PASS in values and values[PASS] >= best - 1e-12:
+            return PASS                                # ties go to the quiet option
+        return min(a for a, v in values.items() if v >= best - 1e-12)
+
+    def option_values(self, view: ShowdownView) -> dict[int, float]:
+        """A score per legal action for the deciding manager (higher is better)."""
+        return getattr(self, "_value_" + view.decision)(view)
+
+    def _value_starting_pitcher(self, view):
+        opp = 1 - view.seat
+        lineup = [view.card(opp, k) for k in view.lineups[opp] if k >= 0]
+        return {a: -np.mean([self.run_value(b, view.card(view.seat, a - PLAYER)) for b in lineup])
+                for a in view.legal}
+
+    def _value_double_play(self, view):
+        return {PASS: 0.0, YES: 1.0}
+
+    def _icon(self, view, gain_for_me: float) -> dict[int, float]:
+        """Use the icon when its gain beats the threshold of the moment."""
+        return {PASS: 0.0, YES: gain_for_me - self._threshold(view)}
+
+    def _value_strikeout(self, view):
+        gain = self._result_we(view, view.result) - self._result_we(view, "SO")
+        return self._icon(view, gain)                         # the defense's gain
+
+    def _value_reroll_out(self, view):
+        chart = (view.pitcher_card if view.chart == "P" else view.batter_card).chart
+        fresh = sum(n / 20 * self._result_we(view, r) for r, n in zip(RESULTS, chart.counts) if n)
+        return self._icon(view, fresh - self._result_we(view, view.result))
+
+    def _value_silver_slugger(self, view):
+        return self._icon(view, self._result_we(view, "2B") - self._result_we(view, view.result))
+
+    def _value_home_run_icon(self, view):
+        return self._icon(view, self._result_we(view, "HR") - self._result_we(view, view.result))
+
+    def _value_stolen_base(self, view):
+        bases = list(_flags(view.bases))
+        base = view.subject
+        bases[base], bases[base + 1] = None, base
+        gain = self._we(view, view.outs, tuple(bases)) - self._we(view, view.outs, _flags(view.bases))
+        return self._icon(view, gain)
+
+    def _value_twenty_game(self, view):
+        gain = self._pa_we(view, 0) - self._pa_we(view, 3)        # offense loses this much
+        return self._icon(view, gain)
+
+    def _value_relief_ace(self, view):
+        gain = 3 * (self._pa_we(view, 0) - self._pa_we(view, 3))
+        return self._icon(view, gain)
+
+    def _value_gold_glove(self, view):
+        if not view.sent:                  # the double-play roll: the runner from first is out
+            speed = view.batter_card.speed
+            gain_p = _d20_beats(view.infield + 10, speed) - _d20_beats(view.infield, speed)
+            b = _flags(view.bases)
+            run = int(b[2] is not None)
+            safe = self._we(view, view.outs, (9, None, b[1]), run)
+            out = (self._we(view, 3, (None, None, None)) if view.outs + 1 >= 3
+                   else self._we(view, view.outs + 1, (None, None, b[1]), run))
+            return self._icon(view, gain_p * (safe - out))
+        thrown = view.thrown if view.thrown >= 0 else view.sent[0]
+        gain = (self._send_we(view, view.sent, thrown)
+                - self._send_we(view, view.sent, thrown, glove=10))
+        return self._icon(view, gain)
+
+    def _target(self, view, runner: int) -> int:
+        target = view.card(view.half, runner).speed
+        if view.bases.index(runner) == 2:
+            target += 5
+        if view.outs_before == 2:
+            target += 5
+        return target
+
+    def _send_we(self, view, sent: tuple, thrown: int | None, glove: int = 0) -> float:
+        """The batting team's WE when ``sent`` runners go and ``thrown`` is thrown at."""
+        if not sent:
+            return self._we(view, view.outs, _flags(view.bases))
+        p_out = _d20_beats(view.outfield + glove, self._target(view, thrown))
+        total = 0.0
+        for out, p in ((True, p_out), (False, 1 - p_out)):
+            if p <= 0:
+                continue
+            bases = list(_flags(view.bases))
+            runs, outs = 0, view.outs
+            for r in sent:
+                base = view.bases.index(r)
+                bases[base] = None
+                if r == thrown and out:
+                    outs += 1
+                    continue
+                if base == 2:
+                    runs += 1
+                else:
+                    bases[base + 1] = base + 1
+            total += p * self._we(view, outs, tuple(bases), runs)
+        return total
+
+    def _value_send_runners(self, view):
+        eligible = view.eligible
+        values = {PASS: self._we(view, view.outs, _flags(view.bases))}
+        if rules.SEND_LEAD in view.legal:
+            values[rules.SEND_LEAD] = self._send_we(view, eligible[:1], eligible[0])
+        if rules.SEND_BOTH in view.legal:
+            both = eligible[:2]
+            values[rules.SEND_BOTH] = min(self._send_we(view, both, r) for r in both)
+        return values
+
+    def _value_throw_at(self, view):
+        sent = view.sent
+        lead = self._send_we(view, sent, sent[0])
+        trail = self._send_we(view, sent, sent[1])
+        return {rules.THROW_LEAD: -lead, rules.THROW_TRAIL: -trail}
+
+    def _value_pinch_hitter(self, view):
+        t = view.seat
+        pitcher = view.pitcher_card
+        due = view.batter_card
+        values = {PASS: 0.0}
+        candidates = [a for a in view.legal if a != PASS]
+        if not candidates:
+            return values
+        late = view.inning >= 7
+        margin = self.pinch_margin / 2 if late else self.pinch_margin
+        if isinstance(due, PitcherCard):
+            behind = view.runs[1 - t] - view.runs[t]
+            if view.inning >= 6 or behind >= 3:
+                margin = -1.0                                 # any hitter beats the pitcher
+            else:
+                margin = 1.0
+        base = self.run_value(due, pitcher, view.control_bonus, view.fatigue)
+        for a in candidates:
+            gain = self.run_value(view.card(t, a - PLAYER), pitcher, view.control_bonus,
+                                  view.fatigue) - base
+            values[a] = gain - margin
+        return values
+
+    def _value_pitching_change(self, view):
+        t = view.seat
+        opp = 1 - t
+        order = view.order[opp]
+        nxt = [view.card(opp, view.lineups[opp][(order + i) % 9]) for i in range(3)]
+        nxt = [c for c in nxt]
+        current = None
+        if view.pitcher >= 0 and view.decision == "pitching_change" and view.subject != 1:
+            current = np.mean([self.run_value(b, view.pitcher_card, 0, view.fatigue) for b in nxt])
+        values = {}
+        for a in view.legal:
+            if a == PASS:
+                continue
+            card = view.card(t, a - PLAYER)
+            values[a] = -np.mean([self.run_value(b, card) for b in nxt])
+        if PASS in view.legal:
+            values[PASS] = -(current if current is not None else 0.0) + self.change_margin
+        return values
+
+
+class ShowdownAlwaysNever(ShowdownHeuristic):
+    """Baseline: always (or never) take one kind of option; the heuristic decides the rest.
+
+    ``kind`` is one of :data:`YES_NO_KINDS`. "Never" passes (no pinch hitter, no pitching
+    change, hold the runners, keep the icon); "always" takes the option the heuristic
+    values most among the others (its favourite pinch hitter or reliever, sending the
+    runners it would send first). A forced pitching change is made as the heuristic would.
+    """
+
+    def __init__(self, kind: str, always: bool, tables: ValueTables | None = None,
+                 **options: Any):
+        if kind not in YES_NO_KINDS:
+            raise ValueError(f"unknown yes/no decision {kind!r}; MLB Showdown's are {YES_NO_KINDS}")
+        super().__init__(tables, **options)
+        self.kind = kind
+        self.always = bool(always)
+        self.name = f"{'always' if always else 'never'}-{kind}"
+
+    def decide(self, view: ShowdownView) -> int:
+        if view.decision != self.kind or PASS not in view.legal:
+            return super().decide(view)
+        if not self.always:
+            return PASS
+        values = self.option_values(view)
+        return max((a for a in view.legal if a != PASS), key=lambda a: (values[a], -a))
+
+
+def win_expectancy(view: ShowdownView) -> float:
+    """The viewing manager's chance of winning, read off the value tables at the start of
+    the at-bat the view is in (a potential for reward shaping in training)."""
+    t = showdown_tables(view.teams, view.level, view.innings)
+    home = t.win_expectancy(view.inning, view.half, min(view.outs, 3), bases_index(view.bases),
+                            view.runs[1] - view.runs[0])
+    return home if view.seat == 1 else 1.0 - home
