@@ -1,4 +1,8 @@
-"""How fast are That's Baseball and Harry's Grand Slam Baseball? Random-vs-random games, timed.
+"""How fast are dugout's baseball games? Random-vs-random games, timed.
+
+That's Baseball, Harry's Grand Slam Baseball and MLB Showdown (basic and advanced games),
+each through its PettingZoo AEC env and through its rules engine alone, against
+PettingZoo's own ``tictactoe_v3`` and ``texas_holdem_v4``.
 
 Run it with::
 
@@ -9,22 +13,37 @@ Run it with::
 
 What is measured
 ----------------
-Two random managers play whole games of That's Baseball (the "sample" team away, the
-"reds" at home, nine innings), in two modes (and Harry's Grand Slam Baseball, nine
-innings with the Card Reference's deck, in the same two modes, ``grand_slam_v0 (AEC)``
-and ``grand_slam engine``):
+Two random managers play whole nine-inning games, in two modes per game:
 
-* ``thats_baseball_v0 (AEC)``: through the wrapped PettingZoo env, the way an agent sees
-  the game: ``for agent in env.agent_iter(): ... env.last() ... env.step(action)``. This
-  pays for observations, action masks, infos and PettingZoo's order-enforcing wrapper.
-* ``thats_baseball engine``: through the rules engine alone (``rules.new_game`` and
+* That's Baseball, the "sample" team away and the "reds" at home:
+  ``thats_baseball_v0 (AEC)`` and ``thats_baseball engine``;
+* Harry's Grand Slam Baseball with the Card Reference's deck: ``grand_slam_v0 (AEC)`` and
+  ``grand_slam engine``;
+* MLB Showdown's advanced game, the 2004 Yankees at the 2004 Red Sox (Red Sox rules: DH;
+  the home team rolls for the rotation spot): ``showdown_v0 (AEC)`` and ``showdown engine``;
+* MLB Showdown's basic game, the same teams: ``showdown_basic_v0 (AEC)`` and
+  ``showdown_basic engine``. Each manager's one decision is his starting pitcher, then the
+  engine plays the game through, so a basic game has exactly two decisions: its
+  decisions per second mostly count resets and say little. For the basic game, games per
+  second and plate appearances per second are the figures that matter (how fast the
+  engine simulates baseball, e.g. for calibration runs such as
+  ``python -m dugout.evaluate.calibrate_showdown``).
+
+The two modes:
+
+* ``... (AEC)``: through the wrapped PettingZoo env, the way an agent sees the game:
+  ``for agent in env.agent_iter(): ... env.last() ... env.step(action)``. This pays for
+  observations, action masks, infos and PettingZoo's order-enforcing wrapper.
+* ``... engine``: through the rules engine alone (``rules.new_game`` and
   ``rules.apply_action``), which is what the AEC env is built on. The gap between the two
   is what the AEC API costs.
 
 For scale, PettingZoo's own ``tictactoe_v3`` and ``texas_holdem_v4`` (``pettingzoo.classic``,
 installed with ``pip install -e .[bench]``) are timed through the very same AEC loop, and
-dugout's AEC decisions per second are printed as a ratio to theirs ("1.52x tictactoe_v3"
-means dugout makes 1.52 times as many decisions per second).
+each dugout AEC env's decisions per second are printed as a ratio to theirs ("1.52x
+tictactoe_v3" means dugout makes 1.52 times as many decisions per second). In the JSON
+figures these ratios are ``ratios`` (That's Baseball), ``grand_slam_ratios``,
+``showdown_ratios`` (advanced) and ``showdown_basic_ratios``.
 
 Every figure counts:
 
@@ -39,13 +58,14 @@ comes first. Every env picks its actions with the same cheap code (``pick`` belo
 ``random.Random`` choosing among the legal actions), so the comparison measures the
 envs, not the agents. With ``--games N`` each dugout mode plays N games and each
 PettingZoo env plays whole games until it has made at least as many decisions as the
-longer of the two dugout AEC runs; with ``--seconds S`` every measurement plays whole games for
-about S seconds. Both dugout AEC envs are compared with the same peer runs.
+longest of the dugout AEC runs; with ``--seconds S`` every measurement plays whole games
+for about S seconds. All dugout AEC envs are compared with the same peer runs.
 
 Speeds depend on the machine and on what else it runs: compare figures from one run,
 not across machines. Short games weigh resets heavily: ``texas_holdem_v4`` makes only a
 few decisions a game, and its seeded reset is much dearer than an unseeded one (RLCard
-rebuilds its random generators), so its decisions per second lean on that cost.
+rebuilds its random generators), so its decisions per second lean on that cost; the same
+holds, more so, for the Showdown basic game's two decisions.
 ``main(argv)`` returns the figures as a dict (what ``--json`` writes).
 """
 
@@ -61,15 +81,19 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..envs import grand_slam_v0, thats_baseball_v0
+from ..envs import grand_slam_v0, showdown_v0, thats_baseball_v0
 from ..envs.core.dice import Dice
 from ..envs.grand_slam import rules as gs_rules
+from ..envs.showdown import cards as sd_cards
+from ..envs.showdown import rules as sd_rules
 from ..envs.thats_baseball import rules
 from ..envs.thats_baseball.cards import load_team
 
 __all__ = ["main", "Budget", "Result", "measure", "pick"]
 
 TEAMS = ("sample", "reds")       # away, home: the env's default pairing
+SHOWDOWN_TEAMS = ("nya2004", "bos2004")   # away, home: the 2004 Yankees at the Red Sox
+SHOWDOWN_LEVELS = ("advanced", "basic")
 INNINGS = 9
 PEERS = ("tictactoe_v3", "texas_holdem_v4")
 INSTALL_HINT = "pip install -e .[bench]"
@@ -103,7 +127,7 @@ def play_aec_game(env: Any, rng: random.Random, seed: int) -> int:
     return decisions
 
 
-def plate_appearances(game: rules.GameState | gs_rules.GameState) -> int:
+def plate_appearances(game: rules.GameState | gs_rules.GameState | sd_rules.GameState) -> int:
     """Plate appearances of both teams, from the box score."""
     return sum(line.pa for team in game.box.lines for line in team)
 
@@ -148,6 +172,33 @@ def grand_slam_engine() -> PlayGame:
         decisions = 0
         while game.pending is not None:
             gs_rules.apply_action(game, pick(rng, game.pending.legal))
+            decisions += 1
+        return decisions, plate_appearances(game)
+
+    return play
+
+
+def showdown_aec(level: str) -> PlayGame:
+    """MLB Showdown at ``level`` ("advanced" or "basic") through ``showdown_v0.env``."""
+    env = showdown_v0.env(level=level, teams=SHOWDOWN_TEAMS, innings=INNINGS)
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        decisions = play_aec_game(env, rng, seed)
+        return decisions, plate_appearances(env.unwrapped.game)
+
+    return play
+
+
+def showdown_engine(level: str) -> PlayGame:
+    """MLB Showdown at ``level`` through ``rules.new_game`` and ``rules.apply_action``, with
+    the env's defaults (home team's DH rule; the rotation spot rolled or chosen)."""
+    teams = tuple(sd_cards.load_team(name) for name in SHOWDOWN_TEAMS)
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        game = sd_rules.new_game(teams, Dice(seed), level=level, innings=INNINGS)
+        decisions = 0
+        while game.pending is not None:
+            sd_rules.apply_action(game, pick(rng, game.pending.legal))
             decisions += 1
         return decisions, plate_appearances(game)
 
@@ -256,8 +307,9 @@ def format_table(results: list[Result]) -> str:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m dugout.evaluate.bench",
-        description="Time random-vs-random That's Baseball and Grand Slam games (AEC env and "
-                    "engine) against PettingZoo's tictactoe_v3 and texas_holdem_v4.")
+        description="Time random-vs-random That's Baseball, Grand Slam and MLB Showdown (basic "
+                    "and advanced) games, AEC env and engine, against PettingZoo's "
+                    "tictactoe_v3 and texas_holdem_v4.")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--games", type=int, default=300, metavar="N",
                       help="games per dugout mode (default 300)")
@@ -276,6 +328,30 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+# The dugout AEC envs compared with the peers: (result key, JSON key of its ratios).
+RATIO_KEYS = (("thats_baseball_v0", "ratios"), ("grand_slam_v0", "grand_slam_ratios"),
+              ("showdown_v0", "showdown_ratios"), ("showdown_basic_v0", "showdown_basic_ratios"))
+# Engine against AEC env, for the "what the AEC API costs" lines.
+ENGINE_PAIRS = (("thats_baseball_engine", "thats_baseball_v0"),
+                ("grand_slam_engine", "grand_slam_v0"),
+                ("showdown_engine", "showdown_v0"),
+                ("showdown_basic_engine", "showdown_basic_v0"))
+
+
+def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
+    """Every dugout measurement: (JSON key, table label, factory of its game player)."""
+    return [
+        ("thats_baseball_v0", "thats_baseball_v0 (AEC)", thats_baseball_aec),
+        ("thats_baseball_engine", "thats_baseball engine", thats_baseball_engine),
+        ("grand_slam_v0", "grand_slam_v0 (AEC)", grand_slam_aec),
+        ("grand_slam_engine", "grand_slam engine", grand_slam_engine),
+        ("showdown_v0", "showdown_v0 (AEC)", lambda: showdown_aec("advanced")),
+        ("showdown_engine", "showdown engine", lambda: showdown_engine("advanced")),
+        ("showdown_basic_v0", "showdown_basic_v0 (AEC)", lambda: showdown_aec("basic")),
+        ("showdown_basic_engine", "showdown_basic engine", lambda: showdown_engine("basic")),
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Run the benchmark, print the table, and return the figures."""
     args = parse_args(argv)
@@ -285,24 +361,20 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     else:
         budget = Budget(games=args.games)
         size = f"{args.games} games per mode"
-    print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}) and Harry's Grand Slam Baseball, "
+    print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}), Harry's Grand Slam Baseball and MLB "
+          f"Showdown advanced and basic ({SHOWDOWN_TEAMS[0]} at {SHOWDOWN_TEAMS[1]}), "
           f"{INNINGS} innings, random vs random, {size}, seed {args.seed}")
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
     print()
 
-    aec = measure("thats_baseball_v0", "thats_baseball_v0 (AEC)", thats_baseball_aec(),
-                  budget, args.seed)
-    engine = measure("thats_baseball_engine", "thats_baseball engine", thats_baseball_engine(),
-                     budget, args.seed)
-    gs_aec = measure("grand_slam_v0", "grand_slam_v0 (AEC)", grand_slam_aec(), budget, args.seed)
-    gs_engine = measure("grand_slam_engine", "grand_slam engine", grand_slam_engine(), budget,
-                        args.seed)
-    results = [aec, engine, gs_aec, gs_engine]
+    results = [measure(key, label, make(), budget, args.seed)
+               for key, label, make in dugout_runs()]
+    by_key = {r.key: r for r in results}
     n_dugout = len(results)
 
-    # The peers play as many decisions as the longer dugout AEC run (or as long, with --seconds).
+    # The peers play as many decisions as the longest dugout AEC run (or as long, with --seconds).
     peer_budget = budget if args.seconds is not None else Budget(
-        decisions=max(aec.decisions, gs_aec.decisions))
+        decisions=max(by_key[key].decisions for key, _ in RATIO_KEYS))
     missing = None
     try:
         peers = [(name, peer_aec(name)) for name in PEERS]
@@ -316,34 +388,38 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print(format_table(results))
     print()
 
-    ratios: dict[str, float] = {}
-    gs_ratios: dict[str, float] = {}
-    dugout_rate = aec.rate(aec.decisions)
-    gs_rate = gs_aec.rate(gs_aec.decisions)
+    all_ratios: dict[str, dict[str, float]] = {json_key: {} for _, json_key in RATIO_KEYS}
     if missing:
         print(missing)
     else:
-        for peer in results[n_dugout:]:
-            ratios[peer.key] = dugout_rate / peer.rate(peer.decisions)
-            gs_ratios[peer.key] = gs_rate / peer.rate(peer.decisions)
-        print("thats_baseball_v0 decisions/s: "
-              + ", ".join(f"{ratio:.2f}x {key}" for key, ratio in ratios.items()))
-        print("grand_slam_v0 decisions/s: "
-              + ", ".join(f"{ratio:.2f}x {key}" for key, ratio in gs_ratios.items()))
-    print(f"thats_baseball engine decisions/s: {engine.rate(engine.decisions) / dugout_rate:.2f}x "
-          f"thats_baseball_v0 (the rest is what the AEC API costs)")
-    print(f"grand_slam engine decisions/s: {gs_engine.rate(gs_engine.decisions) / gs_rate:.2f}x "
-          f"grand_slam_v0")
+        for key, json_key in RATIO_KEYS:
+            rate = by_key[key].rate(by_key[key].decisions)
+            for peer in results[n_dugout:]:
+                all_ratios[json_key][peer.key] = rate / peer.rate(peer.decisions)
+            print(f"{key} decisions/s: "
+                  + ", ".join(f"{ratio:.2f}x {peer}"
+                              for peer, ratio in all_ratios[json_key].items()))
+    for engine_key, aec_key in ENGINE_PAIRS:
+        engine, aec = by_key[engine_key], by_key[aec_key]
+        note = " (the rest is what the AEC API costs)" if engine_key == ENGINE_PAIRS[0][0] else ""
+        print(f"{engine.label} decisions/s: "
+              f"{engine.rate(engine.decisions) / aec.rate(aec.decisions):.2f}x {aec_key}{note}")
+    basic, basic_engine = by_key["showdown_basic_v0"], by_key["showdown_basic_engine"]
+    print(f"showdown basic game (two decisions a game, so games/s and PA/s are what count): "
+          f"{_fmt(basic.rate(basic.games), 1)} games/s and "
+          f"{_fmt(basic.rate(basic.plate_appearances))} PA/s through the AEC env, "
+          f"{_fmt(basic_engine.rate(basic_engine.games), 1)} games/s and "
+          f"{_fmt(basic_engine.rate(basic_engine.plate_appearances))} PA/s through the engine")
 
     figures: dict[str, Any] = {
         "settings": {"games": None if args.seconds is not None else args.games,
                      "seconds": args.seconds, "seed": args.seed,
-                     "teams": list(TEAMS), "innings": INNINGS},
+                     "teams": list(TEAMS), "showdown_teams": list(SHOWDOWN_TEAMS),
+                     "innings": INNINGS},
         "platform": {"python": platform.python_version(), "machine": platform.machine(),
                      "system": platform.system()},
         "results": {r.key: r.figures() for r in results},
-        "ratios": ratios,
-        "grand_slam_ratios": gs_ratios,
+        **all_ratios,
         "comparison_missing": missing,
     }
     if args.json:

@@ -30,7 +30,11 @@ def _positive(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
 
 
-DUGOUT = ("thats_baseball_v0", "thats_baseball_engine", "grand_slam_v0", "grand_slam_engine")
+DUGOUT = ("thats_baseball_v0", "thats_baseball_engine", "grand_slam_v0", "grand_slam_engine",
+          "showdown_v0", "showdown_engine", "showdown_basic_v0", "showdown_basic_engine")
+# each dugout AEC env, and the JSON key of its decisions/s ratios to the peers
+AEC_RATIOS = {"thats_baseball_v0": "ratios", "grand_slam_v0": "grand_slam_ratios",
+              "showdown_v0": "showdown_ratios", "showdown_basic_v0": "showdown_basic_ratios"}
 
 
 def _check_dugout_figures(results: dict) -> None:
@@ -50,6 +54,16 @@ def _check_dugout_figures(results: dict) -> None:
     assert gs["plate_appearances"] == gs_engine["plate_appearances"]
     # a double play makes two outs, but the runner doubled up came to the plate too
     assert gs["plate_appearances"] >= 3 * 51
+    for aec_key, engine_key in (("showdown_v0", "showdown_engine"),
+                                ("showdown_basic_v0", "showdown_basic_engine")):
+        sd, sd_engine = results[aec_key], results[engine_key]
+        assert sd["decisions"] == sd_engine["decisions"], aec_key
+        assert sd["plate_appearances"] == sd_engine["plate_appearances"], aec_key
+        assert sd["plate_appearances"] >= 3 * 51, aec_key
+    # the basic game's only decisions: each manager's starting pitcher
+    assert results["showdown_basic_v0"]["decisions"] == 2 * 3
+    # the advanced game asks for more (pinch hitters, icons, runners ...)
+    assert results["showdown_v0"]["decisions"] > 2 * 3
 
 
 def test_small_run_reports_all_figures(capsys, tmp_path):
@@ -57,20 +71,23 @@ def test_small_run_reports_all_figures(capsys, tmp_path):
     figures = bench.main(["--games", "3", "--seed", "7", "--json", str(out_file)])
     printed = capsys.readouterr().out
 
-    for name in ("thats_baseball_v0", "grand_slam_v0", "tictactoe_v3", "texas_holdem_v4"):
+    for name in ("thats_baseball_v0", "grand_slam_v0", "showdown_v0", "showdown_basic_v0",
+                 "showdown engine", "showdown_basic engine", "tictactoe_v3", "texas_holdem_v4"):
         assert name in printed
     _check_dugout_figures(figures["results"])
+    assert figures["settings"]["showdown_teams"] == ["nya2004", "bos2004"]
+    assert "games/s and PA/s are what count" in printed
 
     if _classic_installed():
         assert figures["comparison_missing"] is None
-        assert set(figures["ratios"]) == {"tictactoe_v3", "texas_holdem_v4"}
-        assert set(figures["grand_slam_ratios"]) == {"tictactoe_v3", "texas_holdem_v4"}
-        for key, ratio in figures["grand_slam_ratios"].items():
-            assert _positive(ratio), key
-            # the ratio is grand_slam_v0's decision rate over the peer's, from the same run
-            gs_rate = figures["results"]["grand_slam_v0"]["decisions_per_s"]
-            assert math.isclose(ratio, gs_rate / figures["results"][key]["decisions_per_s"])
-        assert "grand_slam_v0 decisions/s:" in printed
+        for aec_key, json_key in AEC_RATIOS.items():
+            assert set(figures[json_key]) == {"tictactoe_v3", "texas_holdem_v4"}, json_key
+            for key, ratio in figures[json_key].items():
+                assert _positive(ratio), (json_key, key)
+                # the ratio is the dugout env's decision rate over the peer's, from the same run
+                rate = figures["results"][aec_key]["decisions_per_s"]
+                assert math.isclose(ratio, rate / figures["results"][key]["decisions_per_s"])
+            assert f"{aec_key} decisions/s:" in printed
         for key, ratio in figures["ratios"].items():
             assert _positive(ratio), key
             peer = figures["results"][key]
@@ -78,12 +95,13 @@ def test_small_run_reports_all_figures(capsys, tmp_path):
             for name in ("games", "decisions", "seconds", "decisions_per_s", "games_per_s"):
                 assert _positive(peer[name]), (key, name)
             # with --games, each peer plays at least as many decisions as each dugout AEC run
-            assert peer["decisions"] >= figures["results"]["thats_baseball_v0"]["decisions"]
-            assert peer["decisions"] >= figures["results"]["grand_slam_v0"]["decisions"]
+            for aec_key in AEC_RATIOS:
+                assert peer["decisions"] >= figures["results"][aec_key]["decisions"]
             assert f"x {key}" in printed
     else:
         assert "pip install -e .[bench]" in printed
-        assert figures["ratios"] == {} and figures["grand_slam_ratios"] == {}
+        for json_key in AEC_RATIOS.values():
+            assert figures[json_key] == {}
 
     assert json.loads(out_file.read_text(encoding="utf-8")) == figures
 
@@ -98,9 +116,11 @@ def test_without_classic_envs_dugout_figures_still_print(capsys, monkeypatch):
     printed = capsys.readouterr().out
 
     assert "pip install -e .[bench]" in printed
-    for name in ("thats_baseball_v0", "grand_slam_v0", "tictactoe_v3", "texas_holdem_v4"):
+    for name in ("thats_baseball_v0", "grand_slam_v0", "showdown_v0", "showdown_basic_v0",
+                 "tictactoe_v3", "texas_holdem_v4"):
         assert name in printed
-    assert figures["ratios"] == {} and figures["grand_slam_ratios"] == {}
+    for json_key in AEC_RATIOS.values():
+        assert figures[json_key] == {}
     assert set(figures["results"]) == set(DUGOUT)
     _check_dugout_figures(figures["results"])
 
