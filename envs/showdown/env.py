@@ -25,7 +25,8 @@ version. `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any
 thirty 2004 teams as `<lahman code><year>`, `nya1927`, `cin1975`, `chn2016`, `lan2024`),
 paths to team JSON files, dicts or `Team` objects (see `dugout.envs.showdown.cards`);
 every Team Construction Rule is checked on load and `point_cap=None` waives the point
-cap for historical teams. `dh=None` plays by the home team's rules (its file's `dh`),
+cap for historical teams. `dh=None` uses a designated hitter in the basic game (Basic
+Setup 4) and plays by the home team's rules (its file's `dh`) in the advanced game;
 `True`/`False` forces AL/NL rules. `starter` (1-4) picks the rotation spot; by default
 the home team rolls for it (Advanced Game Setup 2). `innings` is the scheduled length;
 extra innings are played until a winner unless `max_innings` cuts the game off

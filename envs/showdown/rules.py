@@ -254,7 +254,8 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
              max_innings: int | None = None, play: bool = True) -> GameState:
     """A game at its first decision.
 
-    ``dh=None`` plays by the home team's rules (Advanced Game Setup 3); ``starter`` (1-4)
+    ``dh=None`` plays with a DH in the basic game (Basic Setup 4) and by the home team's
+    rules in the advanced game (Advanced Game Setup 3); ``starter`` (1-4)
     fixes the rotation spot, otherwise the home team rolls for it (Setup 2) or, in the
     basic game, each manager chooses. With ``play=False`` (and a ``starter``) the game
     stops right after setting up, before the first at-bat, so a test can arrange a
@@ -262,7 +263,8 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
-    use_dh = teams[1].dh if dh is None else dh
+    # Basic Setup 4 always has a DH; the advanced game plays by the home team's rules
+    use_dh = (True if level == "basic" else teams[1].dh) if dh is None else dh
     board = Scoreboard(innings=innings, max_innings=max_innings)
     box = BoxScore([t.name for t in teams], [[], []])
     state = GameState(
