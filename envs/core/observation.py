@@ -11,7 +11,46 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["ObservationSpec"]
+__all__ = ["ObservationSpec", "situation_pieces", "encode_situation"]
+
+
+def situation_pieces(decision_kinds: Sequence[str]) -> list[tuple[str, int, str]]:
+    """The pieces every two-manager ruleset starts its observation with: who is looking,
+    what he must decide, and the situation (inning, half, outs, runners, score)."""
+    return [
+        ("seat", 2, "one-hot seat of the observing manager: away, home"),
+        ("batting", 1, "1 if the observing manager's team is batting"),
+        ("decision", len(decision_kinds),
+         "one-hot kind of the observing manager's pending decision: "
+         + ", ".join(decision_kinds) + " (all 0 when not to act)"),
+        ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
+        ("half", 2, "one-hot half: top, bottom"),
+        ("outs", 3, "one-hot outs: 0, 1, 2"),
+        ("runners", 3, "1 for a runner on first, second, third"),
+        ("score", 2, "runs of own team, of the opponent, each divided by 10"),
+        ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
+    ]
+
+
+def encode_situation(obs: np.ndarray, offset: dict[str, int], seat: int, decision: int | None,
+                     inning: int, half: int, outs: int, runners: Sequence, runs: Sequence[int]) -> None:
+    """Fill the :func:`situation_pieces` of ``obs``; ``decision`` is the kind's index or None,
+    ``runners`` anything whose items are truthy (or not None) for an occupied base."""
+    obs[offset["seat"] + seat] = 1.0
+    obs[offset["batting"]] = float(half == seat)
+    if decision is not None:
+        obs[offset["decision"] + decision] = 1.0
+    obs[offset["inning"] + min(inning, 10) - 1] = 1.0
+    obs[offset["half"] + half] = 1.0
+    if outs < 3:
+        obs[offset["outs"] + outs] = 1.0
+    for i in range(3):
+        if runners[i] is not None and runners[i] is not False:
+            obs[offset["runners"] + i] = 1.0
+    own, opp = runs[seat], runs[1 - seat]
+    obs[offset["score"]] = own / 10.0
+    obs[offset["score"] + 1] = opp / 10.0
+    obs[offset["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
 
 
 class ObservationSpec:

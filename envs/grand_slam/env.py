@@ -120,7 +120,7 @@ from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import Dice, ScriptedDice
 from ..core.errors import OptionError, check_options
-from ..core.observation import ObservationSpec
+from ..core.observation import ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
 from .cards import CARD_TYPES, MAX_STACKS, N_HAND_TYPES, N_TYPES, PINCH_HITTER, load_deck
@@ -128,18 +128,7 @@ from .view import GrandSlamView, view_of
 
 __all__ = ["GrandSlamEnv", "OBS", "PIECES", "encode_view", "describe_play", "option_labels"]
 
-PIECES = [
-    ("seat", 2, "one-hot seat of the observing manager: away, home"),
-    ("batting", 1, "1 if the observing manager's team is batting"),
-    ("decision", len(rules.DECISION_KINDS),
-     "one-hot kind of the observing manager's pending decision: "
-     + ", ".join(rules.DECISION_KINDS) + " (all 0 when not to act)"),
-    ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
-    ("half", 2, "one-hot half: top, bottom"),
-    ("outs", 3, "one-hot outs: 0, 1, 2"),
-    ("runners", 3, "1 for a runner on first, second, third"),
-    ("score", 2, "runs of own team, of the opponent, each divided by 10"),
-    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
+PIECES = situation_pieces(rules.DECISION_KINDS) + [
     ("hand", N_HAND_TYPES, "own hand: cards of each type (codes 0-15) / 3"),
     ("own_stacks", 1, f"own PH/RP stacks on the table / {MAX_STACKS}"),
     ("opp_hand_size", 1, "cards in the opponent's hand / 3"),
@@ -163,23 +152,8 @@ OPTIONS = ("innings", "max_innings", "deck", "render_mode", "illegal_action", "d
 def encode_view(view: GrandSlamView) -> np.ndarray:
     """The observation vector of a view (the table in the module docstring)."""
     obs = np.zeros(OBS.size, dtype=np.float32)
-    seat = view.seat
-    obs[_O["seat"] + seat] = 1.0
-    obs[_O["batting"]] = view.batting
-    if view.decision is not None:
-        obs[_O["decision"] + _KIND_INDEX[view.decision]] = 1.0
-    obs[_O["inning"] + min(view.inning, 10) - 1] = 1.0
-    obs[_O["half"] + view.half] = 1.0
-    if view.outs < 3:
-        obs[_O["outs"] + view.outs] = 1.0
-    r = _O["runners"]
-    for i in range(3):
-        if view.runners[i]:
-            obs[r + i] = 1.0
-    own, opp = view.runs[seat], view.runs[1 - seat]
-    obs[_O["score"]] = own / 10.0
-    obs[_O["score"] + 1] = opp / 10.0
-    obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
+    encode_situation(obs, _O, view.seat, None if view.decision is None else _KIND_INDEX[view.decision],
+                     view.inning, view.half, view.outs, view.runners, view.runs)
     o = _O["hand"]
     for c, n in enumerate(view.hand):
         if n:

@@ -109,7 +109,7 @@ from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import Dice, ScriptedDice
 from ..core.errors import OptionError, check_options
-from ..core.observation import ObservationSpec
+from ..core.observation import ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
 from .cards import FIELD_POSITIONS, RESULTS, HitterCard, PitcherCard, POINT_CAP, load_team
@@ -118,21 +118,10 @@ from .view import ShowdownView, view_of
 __all__ = ["ShowdownEnv", "OBS", "PIECES", "encode_view", "describe_play"]
 
 _CHART = "counts per result (PU SO GB FB BB 1B 1B+ 2B 3B HR) / 20"
-PIECES = [
-    ("seat", 2, "one-hot seat of the observing manager: away, home"),
-    ("batting", 1, "1 if the observing manager's team is batting"),
-    ("decision", len(rules.DECISION_KINDS),
-     "one-hot kind of the observing manager's pending decision: "
-     + ", ".join(rules.DECISION_KINDS) + " (all 0 when not to act)"),
+PIECES = situation_pieces(rules.DECISION_KINDS) + [
     ("level", 2, "one-hot level: basic, advanced"),
     ("dh", 1, "1 if the designated hitter is used"),
-    ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
-    ("half", 2, "one-hot half: top, bottom"),
-    ("outs", 3, "one-hot outs: 0, 1, 2"),
-    ("runners", 3, "1 for a runner on first, second, third"),
     ("runner_speed", 3, "Speed of the runner on first, second, third / 25 (0 if empty)"),
-    ("score", 2, "runs of own team, of the opponent, each divided by 10"),
-    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
     ("batter", 3, "batter's On-Base / 20, Speed / 25, 1 if a pitcher bats"),
     ("batter_chart", 10, "batter's chart: " + _CHART),
     ("batter_icons", 4, "batter's icon uses left: V / 2, S, HR, and 1 if he has SB left"),
@@ -208,25 +197,14 @@ def encode_view(view: ShowdownView) -> np.ndarray:
     """The observation vector of a view (the table in the module docstring)."""
     obs = np.zeros(OBS.size, dtype=np.float32)
     seat = view.seat
-    obs[_O["seat"] + seat] = 1.0
-    obs[_O["batting"]] = float(view.batting)
-    if view.decision is not None:
-        obs[_O["decision"] + _KIND_INDEX[view.decision]] = 1.0
+    encode_situation(obs, _O, seat, None if view.decision is None else _KIND_INDEX[view.decision],
+                     view.inning, view.half, view.outs, view.bases, view.runs)
     obs[_O["level"] + rules.LEVELS.index(view.level)] = 1.0
     obs[_O["dh"]] = float(view.dh)
-    obs[_O["inning"] + min(view.inning, 10) - 1] = 1.0
-    obs[_O["half"] + view.half] = 1.0
-    if view.outs < 3:
-        obs[_O["outs"] + view.outs] = 1.0
     speeds = view.runner_speeds
     for i in range(3):
         if view.bases[i] is not None:
-            obs[_O["runners"] + i] = 1.0
             obs[_O["runner_speed"] + i] = speeds[i] / 25.0
-    own, opp = view.runs[seat], view.runs[1 - seat]
-    obs[_O["score"]] = own / 10.0
-    obs[_O["score"] + 1] = opp / 10.0
-    obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
     bt, ft = view.half, 1 - view.half
     batter = view.batter_card if view.batter >= 0 else None
     o = _O["batter"]
