@@ -612,8 +612,8 @@ def test_silver_slugger_and_home_run_icons(heuristic, tables, kind, inning, outs
     check_icon(heuristic, state, BOS, we(*bigger) - we(*held), use)
 
 
-@pytest.mark.parametrize("inning,outs,runs,use", [(1, 0, (0, 0), None), (9, 2, (0, 0), True),
-                                                  (2, 0, (0, 9), False), (9, 0, (0, 1), True)])
+@pytest.mark.parametrize("inning,outs,runs,use", [(1, 0, (0, 0), True), (9, 2, (0, 0), True),
+                                                  (2, 0, (0, 9), None), (9, 0, (0, 1), True)])
 def test_reroll_icon_compares_a_fresh_swing_with_the_out(heuristic, tables, inning, outs, runs, use):
     """Jeter (given a V) strikes out on his own chart (3); V rerolls on that chart."""
     nyy = team_dict("nya2004")
