@@ -238,11 +238,12 @@ class ShowdownHeuristic(ViewAgent):
     #: better moment), times the share of the scheduled innings still to come after this
     #: one: 8/9 of it in the 1st, nothing in the 9th and later. The 20 icon
     #: comes back every inning, and a Gold Glove's chances are rare: they are used whenever
-    #: they help. So is V: its two rerolls wait for outs of one batter, who may not come up
-    #: in a big moment again (in 2,000-game matchups a 0.015 threshold lost to rerolling
-    #: every out, 49.4%, 48.9-49.9%).
+    #: they help. So are V and SB: their chances come only with one player's at-bats or
+    #: times on base, which may not come in a big moment again (in 2,000-game matchups a
+    #: 0.015 threshold lost to rerolling every out, 49.4%, 48.9-49.9%, and to stealing at
+    #: every chance, 49.7%, 49.4-50.0%).
     ICON_THRESHOLDS = {"strikeout": 0.06, "home_run_icon": 0.04, "silver_slugger": 0.02,
-                       "reroll_out": 0.0, "stolen_base": 0.015, "relief_ace": 0.02,
+                       "reroll_out": 0.0, "stolen_base": 0.0, "relief_ace": 0.02,
                        "gold_glove": 0.0, "twenty_game": 0.0}
 
     def __init__(self, tables: ValueTables | None = None,

@@ -629,7 +629,7 @@ def test_reroll_icon_compares_a_fresh_swing_with_the_out(heuristic, tables, inni
     check_icon(heuristic, state, NYY, fresh - after["SO"], use)
 
 
-@pytest.mark.parametrize("inning,outs,runs,use", [(9, 1, (0, 0), True), (3, 2, (0, 0), False),
+@pytest.mark.parametrize("inning,outs,runs,use", [(9, 1, (0, 0), True), (3, 2, (0, 0), True),
                                                   (8, 1, (1, 0), True), (1, 0, (0, 0), None)])
 def test_stolen_base_icon(heuristic, tables, inning, outs, runs, use):
     """Damon (given an SB) on first, second open: the steal against staying put."""
