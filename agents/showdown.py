@@ -19,6 +19,7 @@ import numpy as np
 
 from ..envs.core.bases import advance_all, force_advance
 from ..envs.core.dice import Dice
+from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
 from ..envs.showdown.cards import RESULTS, PitcherCard, Team, team_to_dict
 from ..envs.showdown.view import ShowdownView
@@ -37,11 +38,6 @@ YES_NO_KINDS = ("pinch_hitter", "pitching_change", "relief_ace", "twenty_game", 
 
 
 # ================================================================ odds from the cards
-
-def _d20_beats(bonus: int, target: int) -> float:
-    """P(d20 + bonus > target)."""
-    return min(max((20 + bonus - target) / 20, 0.0), 1.0)
-
 
 def result_probabilities(batter, pitcher: PitcherCard, control_bonus: int = 0,
                          fatigue: int = 0) -> dict[str, float]:
@@ -367,12 +363,8 @@ class ShowdownHeuristic(ViewAgent):
         return self._icon(view, gain)
 
     def _target(self, view, runner: int) -> int:
-        target = view.card(view.half, runner).speed
-        if view.bases.index(runner) == 2:
-            target += 5
-        if view.outs_before == 2:
-            target += 5
-        return target
+        return rules.throw_target(view.card(view.half, runner).speed,
+                                  view.bases.index(runner) == 2, view.outs_before == 2)
 
     def _send_we(self, view, sent: tuple, thrown: int | None, glove: int = 0) -> float:
         """The batting team's WE when ``sent`` runners go and ``thrown`` is thrown at."""

@@ -199,3 +199,11 @@ def test_action_mask_is_a_fresh_int8_array():
     assert action_mask(5, (0, 4)).tolist() == [1, 0, 0, 0, 1]
     d = Decision("steal", 0, (0, 2), -1)
     assert Decision.from_dict(json.loads(json.dumps(d.to_dict()))) == d
+
+
+def test_chance_d20_beats_counts_the_faces():
+    from dugout.envs.core.dice import chance_d20_beats
+    for bonus in range(-25, 26, 3):
+        for target in range(-5, 46, 2):
+            faces = sum(1 for d in range(1, 21) if d + bonus > target)
+            assert chance_d20_beats(bonus, target) == faces / 20

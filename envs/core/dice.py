@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["Dice", "ScriptedDice", "DiceScriptError", "make_dice"]
+__all__ = ["Dice", "ScriptedDice", "DiceScriptError", "make_dice", "chance_d20_beats"]
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -57,6 +57,11 @@ def _check_seed(seed: Any) -> int:
     if seed < 0:
         raise ValueError(f"dice seed must be non-negative, got {seed}")
     return seed & _MASK64
+
+
+def chance_d20_beats(bonus: int, target: int) -> float:
+    """P(d20 + bonus > target) for a fair d20 and whole numbers (ties fail)."""
+    return min(max((20 + bonus - target) / 20, 0.0), 1.0)
 
 
 class Dice:

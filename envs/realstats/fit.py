@@ -31,6 +31,8 @@ import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from ..core.dice import chance_d20_beats
+
 __all__ = ["OUTCOMES", "ON_BASE_OUTCOMES", "LeagueOpponent", "FitResult", "league_opponent",
            "fit_hitter", "fit_pitcher", "advantage", "expected_rates", "round_to_slots",
            "AVERAGE_CONTROL", "AVERAGE_ON_BASE", "PITCHER_ON_BASE_SLOTS", "PITCHER_SO_SHARE",
@@ -57,7 +59,7 @@ PITCHER_GOOD_ENOUGH = 0.015
 def advantage(on_base: int, control: int) -> float:
     """P(pitcher has the advantage) = P(d20 + control > on_base), d20 uniform on 1..20
     (On-Base and Control are whole numbers, as cards print them)."""
-    return min(max((SLOTS + control - on_base) / SLOTS, 0.0), 1.0)
+    return chance_d20_beats(control, on_base)
 
 
 def _check_rates(rates: Mapping[str, float], what: str) -> dict[str, float]:

@@ -37,7 +37,7 @@ from typing import Any, Callable
 from ..core import scorebook as sb
 from ..core.bases import advance_all, force_advance
 from ..core.decisions import Decision, take_decision
-from ..core.dice import Dice, ScriptedDice, make_dice
+from ..core.dice import Dice, ScriptedDice, chance_d20_beats, make_dice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
 from .cards import (FIELD_POSITIONS, INFIELD, OUT_RESULTS, OUTFIELD, HitterCard, PitcherCard,
@@ -422,7 +422,7 @@ def start_half(state: GameState) -> None:
 def at_bat(state: GameState) -> None:
     """A new at-bat: its dice come from its own stream (half inning, at-bat number)."""
     state.dice.set_stream(state.board.half_index, state.pa_index)
-    state.ab = {"ph": 0, "change": 0, "swing_no": 0}
+    state.ab = {"change": 0}
     state.step = "pinch_hitter" if state.level != "basic" else "pre_pitch"
 
 
@@ -774,8 +774,12 @@ def choose_stolen_base(state: GameState, decision: Decision, action: int) -> Non
 
 def pitcher_advantage_probability(control: int, fatigue_: int, on_base: int) -> float:
     """P(d20 + Control - fatigue > On-Base)."""
-    need = on_base - control + fatigue_     # the die must beat this
-    return min(max((20 - need) / 20, 0.0), 1.0)
+    return chance_d20_beats(control - fatigue_, on_base)
+
+
+def throw_target(speed: int, going_home: bool, two_outs_before: bool) -> int:
+    """Extra Bases 2: the runner's Speed, +5 going home, +5 with two outs before the swing."""
+    return speed + (5 if going_home else 0) + (5 if two_outs_before else 0)
 
 
 def pitch(state: GameState) -> None:
@@ -812,7 +816,6 @@ def swing(state: GameState) -> None:
         chart = state.card(state.batting_team, state.batter_index).chart
     state.ab["swing"] = roll
     state.ab["result"] = chart.result(roll)
-    state.ab["swing_no"] += 1
     state.ab["icons_asked"] = []
     state.step = "result_icons"
 
@@ -1027,11 +1030,6 @@ def offer_extra_bases(state: GameState, runners: list[int]) -> None:
     ask(state, "send_runners", state.batting_team, legal)
 
 
-def _target(state: GameState, runner: int) -> int:
-    """The base a sent runner goes for (3 = home)."""
-    return state.board.bases.index(runner) + 1
-
-
 def choose_send(state: GameState, decision: Decision, action: int) -> None:
     eligible = state.ab["eligible"]
     if action == PASS:
@@ -1101,17 +1099,14 @@ def throw_roll(state: GameState) -> None:
     t = state.fielding_team
     thrown = state.ab["thrown"]
     sent = state.ab["sent"]
-    runner_card = state.card(state.batting_team, thrown)
-    target = runner_card.speed
-    if _target(state, thrown) == 3:
-        target += 5
-    if state.ab["outs_before"] == 2:
-        target += 5
+    before = b.bases
+    base = before.index(thrown) + 1              # the base he goes for (3 = home)
+    target = throw_target(state.card(state.batting_team, thrown).speed, base == 3,
+                          state.ab["outs_before"] == 2)
     roll = state.dice.roll("throw", sides=20)
     total = roll + state.fielding(t, OUTFIELD) + state.ab["glove"]
     out = total > target
-    before = b.bases
-    state.ab["throw"] = [thrown, _target_base(before, thrown), roll, total, target, int(out),
+    state.ab["throw"] = [thrown, base, roll, total, target, int(out),
                          list(before), len(state.ab["scored"])]
     bases = list(before)
     scored = []
@@ -1132,10 +1127,6 @@ def throw_roll(state: GameState) -> None:
     if scored:
         _score(state, scored)
     state.step = "finish_play"
-
-
-def _target_base(bases: tuple, runner: int) -> int:
-    return bases.index(runner) + 1
 
 
 def finish_play(state: GameState) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from . import rules
-from .cards import FIELD_POSITIONS, INFIELD, OUTFIELD, HitterCard, PitcherCard, Team
+from .cards import INFIELD, OUTFIELD, HitterCard, PitcherCard, Team
 
 __all__ = ["ShowdownView", "view_of"]
 
@@ -193,14 +193,3 @@ def view_of(state: rules.GameState, seat: int) -> ShowdownView:
         eligible=tuple(ab.get("eligible", ())), sent=tuple(ab.get("sent", ())),
         thrown=ab.get("thrown", -1),
         teams=state.teams)
-
-
-def positions_filled(view: ShowdownView, team: int) -> bool:
-    """Whether ``team``'s eight field positions are each held by a qualifying player."""
-    seen = set()
-    for slot, pos in enumerate(view.positions[team]):
-        if pos in FIELD_POSITIONS:
-            if view.card(team, view.lineups[team][slot]).fielding(pos) is None:
-                return False
-            seen.add(pos)
-    return seen == set(FIELD_POSITIONS)
