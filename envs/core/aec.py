@@ -13,10 +13,13 @@ A ruleset subclass provides:
 * ``OBS``: an :class:`~dugout.envs.core.observation.ObservationSpec`;
 * ``_new_game(seed)``: a fresh engine state whose ``pending`` is the first decision;
 * ``_apply(action)``: the engine's step, run until the next decision or the end;
-* ``_encode(seat)``: the observation vector for a seat;
+* ``VIEW``: the view class, and ``_view(seat)``: what that seat's manager may know, as
+  a read-only structured object (a frozen dataclass); agents read it through
+  :meth:`BaseballAECEnv.view`;
+* ``encode_view(view)``: the observation vector, encoded from that view alone (so the
+  observation can never hold more than the manager may know, and a learner, a solver
+  or a test can encode a view without an env);
 * ``_option_labels(decision)``: what each legal action means for this decision;
-* ``_view(seat)``: what that seat's manager may know, as a read-only structured
-  object (a frozen dataclass); agents read it through :meth:`BaseballAECEnv.view`;
 * ``_render_text()`` and ``_final_info()``.
 
 The engine state must expose ``pending`` (a :class:`Decision` or ``None``), ``over``,
@@ -34,6 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .decisions import Decision, action_mask
+from .dice import Dice, ScriptedDice
 from .errors import IllegalActionError, OptionError
 from .observation import ObservationSpec
 
@@ -51,9 +55,15 @@ class BaseballAECEnv(AECEnv):
     }
     ACTION_MEANINGS: ClassVar[tuple[str, ...]] = ()
     OBS: ClassVar[ObservationSpec]
+    VIEW: ClassVar[type]
 
-    def __init__(self, render_mode: str | None = None, illegal_action: str = "raise"):
+    def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
+                 dice: ScriptedDice | None = None):
         super().__init__()
+        if dice is not None and not isinstance(dice, ScriptedDice):
+            raise OptionError(f"{self.metadata['name']}: dice must be a ScriptedDice (for "
+                              f"replaying a rulebook example in a test) or None")
+        self._scripted = dice
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(
                 f"{self.metadata['name']}: render_mode must be one of "
@@ -244,14 +254,22 @@ class BaseballAECEnv(AECEnv):
     def close(self) -> None:
         pass
 
+    def _dice(self, seed: int) -> Dice | ScriptedDice:
+        """The dice of a new game: keyed by ``seed``, or a fresh copy of the scripted dice."""
+        return self._scripted.clone() if self._scripted is not None else Dice(seed)
+
+    def _encode(self, seat: int) -> np.ndarray:
+        return self.encode_view(self._view(seat))
+
     # -- hooks ------------------------------------------------------------------------
     def _new_game(self, seed: int):
         raise NotImplementedError
 
-    def _apply(self, action: int) -> None:
+    @staticmethod
+    def encode_view(view) -> np.ndarray:
         raise NotImplementedError
 
-    def _encode(self, seat: int) -> np.ndarray:
+    def _apply(self, action: int) -> None:
         raise NotImplementedError
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:

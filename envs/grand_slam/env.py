@@ -118,8 +118,8 @@ import numpy as np
 from ..core.aec import BaseballAECEnv
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
-from ..core.dice import Dice, ScriptedDice
-from ..core.errors import OptionError, check_options
+from ..core.dice import ScriptedDice
+from ..core.errors import check_innings, check_options
 from ..core.observation import ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
@@ -177,39 +177,28 @@ class GrandSlamEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "grand_slam_v0"}
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
+    VIEW = GrandSlamView
+    encode_view = staticmethod(encode_view)
 
     def __init__(self, innings: int = 9, max_innings: int | None = None, deck: Any = "reference",
                  render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, **unknown: Any):
         check_options("grand_slam_v0", unknown, OPTIONS)
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action)
-        if isinstance(innings, bool) or not isinstance(innings, int) or innings < 1:
-            raise OptionError(f"grand_slam_v0: innings must be a positive int, got {innings!r}")
-        if max_innings is not None and (isinstance(max_innings, bool) or not isinstance(max_innings, int)
-                                        or max_innings < innings):
-            raise OptionError(f"grand_slam_v0: max_innings must be None or an int of at least "
-                              f"innings ({innings}), got {max_innings!r}")
-        if dice is not None and not isinstance(dice, ScriptedDice):
-            raise OptionError("grand_slam_v0: dice must be a ScriptedDice (shuffles then keep the "
-                              "deck's order, for replaying a stacked deck in a test) or None")
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
+        check_innings("grand_slam_v0", innings, max_innings)
         self.innings = innings
         self.max_innings = max_innings
         self.counts = load_deck(deck)
-        self._scripted = dice
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int) -> rules.GameState:
-        dice = self._scripted.clone() if self._scripted is not None else Dice(seed)
-        return rules.new_game(dice, self.innings, self.max_innings, self.counts)
+        return rules.new_game(self._dice(seed), self.innings, self.max_innings, self.counts)
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)
 
     def _view(self, seat: int) -> GrandSlamView:
         return view_of(self.state_, seat)
-
-    def _encode(self, seat: int) -> np.ndarray:
-        return encode_view(view_of(self.state_, seat))
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return option_labels(decision)

@@ -107,8 +107,8 @@ import numpy as np
 from ..core.aec import BaseballAECEnv
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
-from ..core.dice import Dice, ScriptedDice
-from ..core.errors import OptionError, check_options
+from ..core.dice import ScriptedDice
+from ..core.errors import OptionError, check_innings, check_options, check_pair
 from ..core.observation import ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
@@ -270,6 +270,8 @@ class ShowdownEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "showdown_v0"}
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
+    VIEW = ShowdownView
+    encode_view = staticmethod(encode_view)
 
     def __init__(self, level: str = "advanced", teams: Any = ("nya2004", "bos2004"),
                  dh: bool | None = None, starter: int | None = None, innings: int = 9,
@@ -277,18 +279,13 @@ class ShowdownEnv(BaseballAECEnv):
                  render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, **unknown: Any):
         check_options("showdown_v0", unknown, OPTIONS)
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
         if level == "expert":
             raise OptionError("showdown_v0: level 'expert' (strategy cards) is not in v0 yet; "
                               "use 'basic' or 'advanced'")
         if level not in rules.LEVELS:
             raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {level!r}")
-        if isinstance(innings, bool) or not isinstance(innings, int) or innings < 1:
-            raise OptionError(f"showdown_v0: innings must be a positive int, got {innings!r}")
-        if max_innings is not None and (isinstance(max_innings, bool) or not isinstance(max_innings, int)
-                                        or max_innings < innings):
-            raise OptionError(f"showdown_v0: max_innings must be None or an int of at least "
-                              f"innings ({innings}), got {max_innings!r}")
+        check_innings("showdown_v0", innings, max_innings)
         if dh is not None and not isinstance(dh, bool):
             raise OptionError(f"showdown_v0: dh must be True, False or None (the home team's "
                               f"rules), got {dh!r}")
@@ -298,11 +295,7 @@ class ShowdownEnv(BaseballAECEnv):
                               f"(the home team rolls), got {starter!r}")
         if point_cap is not None and (isinstance(point_cap, bool) or not isinstance(point_cap, int)):
             raise OptionError(f"showdown_v0: point_cap must be an int or None, got {point_cap!r}")
-        if dice is not None and not isinstance(dice, ScriptedDice):
-            raise OptionError("showdown_v0: dice must be a ScriptedDice (for replaying a rulebook "
-                              "example) or None")
-        if not isinstance(teams, (tuple, list)) or len(teams) != 2:
-            raise OptionError(f"showdown_v0: teams must be (away, home), got {teams!r}")
+        check_pair("showdown_v0", "teams", teams)
         loaded = tuple(load_team(t, point_cap=point_cap) for t in teams)   # a team may play itself
         self.level = level
         self.teams = loaded
@@ -310,12 +303,10 @@ class ShowdownEnv(BaseballAECEnv):
         self.starter = starter
         self.innings = innings
         self.max_innings = max_innings
-        self._scripted = dice
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int) -> rules.GameState:
-        dice = self._scripted.clone() if self._scripted is not None else Dice(seed)
-        return rules.new_game(self.teams, dice, level=self.level, dh=self.dh,
+        return rules.new_game(self.teams, self._dice(seed), level=self.level, dh=self.dh,
                               starter=self.starter, innings=self.innings,
                               max_innings=self.max_innings)
 
@@ -324,9 +315,6 @@ class ShowdownEnv(BaseballAECEnv):
 
     def _view(self, seat: int) -> ShowdownView:
         return view_of(self.state_, seat)
-
-    def _encode(self, seat: int) -> np.ndarray:
-        return encode_view(view_of(self.state_, seat))
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return rules.option_labels(self.state_, decision)
