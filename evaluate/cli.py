@@ -129,7 +129,7 @@ def replay(env_id: str, seed: int, away: str, home: str) -> str:
     """One game, ``away`` against ``home`` on ``seed``: its box score and play-by-play."""
     import importlib
     from ..agents import make_agent
-    from .play import play_game
+    from ..agents.play import play_game
     from .tournament import check_agents
     check_agents(env_id, [away, home])
     env = importlib.import_module(f"dugout.envs.{env_id}").env()

@@ -77,7 +77,7 @@ def pair_scores(env_id: str, a, b, seeds: Sequence[int],
     ``a`` and ``b`` are agent names (:func:`dugout.agents.make_agent`) or agents.
     """
     from ..agents import make_agent
-    from .play import play_game
+    from ..agents.play import play_game
     env = _make_env(env_id, env_kwargs or {})
     agent_a = make_agent(env_id, a) if isinstance(a, str) else a
     agent_b = make_agent(env_id, b) if isinstance(b, str) else b

@@ -154,7 +154,7 @@ def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],
     With ``independent=True`` the second game uses seed ``s + INDEPENDENT_OFFSET`` instead
     of ``s``: the same design on independent dice (for :func:`crn_check`).
     """
-    from .play import play_game
+    from ..agents.play import play_game
     env = _env(env_id, env_kwargs)
     agent_a, agent_b = _agent(env_id, a, "a"), _agent(env_id, b, "b")
     out = []

@@ -15,7 +15,7 @@ from dugout.envs.grand_slam import GrandSlamView
 from dugout.envs.grand_slam import cards as gc
 from dugout.envs.grand_slam.rules import STACK_ACTION
 from dugout.evaluate.matchups import play_matchup
-from dugout.evaluate.play import play_game
+from dugout.agents.play import play_game
 
 ENV = "grand_slam_v0"
 FIRST, SECOND, THIRD = 1, 2, 4

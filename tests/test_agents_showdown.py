@@ -32,7 +32,7 @@ from dugout.envs.showdown.cards import RESULTS, PitcherCard, load_team, team_fro
 from dugout.envs.showdown.env import ShowdownEnv
 from dugout.envs.showdown.view import ShowdownView, view_of
 from dugout.evaluate.matchups import play_matchup
-from dugout.evaluate.play import turns
+from dugout.agents.play import turns
 
 ENV = "showdown_v0"
 NYY, BOS = 0, 1

@@ -14,7 +14,7 @@ from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball import ThatsBaseballView, load_team, rules
 from dugout.envs.thats_baseball.env import OBS
 from dugout.evaluate.matchups import play_matchup
-from dugout.evaluate.play import play_game, turns
+from dugout.agents.play import play_game, turns
 
 ENV = "thats_baseball_v0"
 SAMPLE, REDS = load_team("sample").aas, load_team("reds").aas

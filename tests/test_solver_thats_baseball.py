@@ -22,7 +22,7 @@ from dugout.agents.solvers.thats_baseball import (GRAPH, PolicyTable, Solution,
 from dugout.agents.thats_baseball import ThatsBaseballHeuristic, thats_baseball_tables
 from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball import load_team, rules
-from dugout.evaluate.play import play_game, turns
+from dugout.agents.play import play_game, turns
 
 SAMPLE, REDS = load_team("sample").aas, load_team("reds").aas
 LINEUPS = (SAMPLE, REDS)

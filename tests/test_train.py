@@ -13,7 +13,7 @@ import pytest
 from dugout.agents import RandomAgent, make_agent
 from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball.env import OBS
-from dugout.evaluate.play import play_game
+from dugout.agents.play import play_game
 from dugout.train.adapter import POTENTIALS, SingleAgentEnv
 from dugout.train.checkpoint import CheckpointError, PolicyAgent, read_meta
 
