@@ -8,7 +8,7 @@ Agents are made by name with :func:`make_agent`.
 
 from .base import Agent, ViewAgent, choose, legal_actions
 from .random_agent import RandomAgent
-from .registry import agent_names, make_agent, register
+from .registry import agent_names, make_agent, managers, register
 
 __all__ = ["Agent", "RandomAgent", "ViewAgent", "agent_names", "choose", "legal_actions",
-           "make_agent", "register"]
+           "make_agent", "managers", "register"]

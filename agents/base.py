@@ -39,11 +39,12 @@ Playing a turn by hand::
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "ViewAgent", "choose", "legal_actions"]
+__all__ = ["Agent", "ViewAgent", "Managers", "choose", "legal_actions"]
 
 
 @runtime_checkable
@@ -101,3 +102,26 @@ class ViewAgent:
 
     def decide(self, view: Any) -> int:
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Managers:
+    """What the agents' floor provides for one ruleset.
+
+    * ``heuristic()``: the rulebook heuristic;
+    * ``always_never(kind, always)``: the heuristic with one yes/no decision kind fixed;
+    * ``yes_no_kinds``: those kinds;
+    * ``value_tables(teams, innings)``: the ruleset's value tables for two teams given as
+      names or files (``teams`` is None for a ruleset without teams), and
+      ``default_teams`` (what the value-table command line uses when none are given);
+    * ``win_expectancy(view)``: the moving manager's win expectancy (reward shaping);
+    * ``extra``: more managers by name, as ``"module:attribute"`` of a class or factory
+      called with no argument (imported only when made).
+    """
+    heuristic: Callable[[], Any]
+    always_never: Callable[[str, bool], Any]
+    yes_no_kinds: tuple[str, ...]
+    value_tables: Callable[[Sequence[str] | None, int], Any]
+    win_expectancy: Callable[[Any], float]
+    default_teams: tuple[str, str] | None = None
+    extra: dict[str, str] = field(default_factory=dict)

@@ -25,11 +25,11 @@ from ..envs.core.scorebook import BoxScore, PlayLog
 from ..envs.grand_slam import rules
 from ..envs.grand_slam.cards import N_HAND_TYPES, N_TYPES, REFERENCE_COUNTS, SINGLE
 from ..envs.grand_slam.view import GrandSlamView
-from .base import ViewAgent
+from .base import Managers, ViewAgent
 from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
 
 __all__ = ["GrandSlamHeuristic", "GrandSlamAlwaysNever", "grand_slam_tables", "card_effect", "win_expectancy",
-           "sample_run_counts", "reference_action", "YES_NO_KINDS", "card_run_values"]
+           "sample_run_counts", "reference_action", "YES_NO_KINDS", "card_run_values", "MANAGERS"]
 
 STACK = rules.STACK_ACTION
 #: The yes/no choice inside every Grand Slam decision: play a PH/RP stack or a hand card.
@@ -302,3 +302,8 @@ def win_expectancy(view: GrandSlamView) -> float:
     home = t.win_expectancy(view.inning, view.half, view.outs, bases_index(view.runners),
                             view.runs[1] - view.runs[0], "field" if fielding_turn else None)
     return home if view.seat == 1 else 1.0 - home
+
+
+MANAGERS = Managers(
+    heuristic=GrandSlamHeuristic, always_never=GrandSlamAlwaysNever, yes_no_kinds=YES_NO_KINDS,
+    value_tables=lambda teams, innings: grand_slam_tables(innings), win_expectancy=win_expectancy)

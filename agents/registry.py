@@ -1,27 +1,57 @@
-"""Agents by name, per environment.
+"""Managers by name, per environment, from one record per ruleset.
 
     from dugout.agents import make_agent, agent_names
-    agent_names("thats_baseball_v0")   # ['always-double_play', ..., 'heuristic', 'random']
+    agent_names("thats_baseball_v0")   # ['always-double_play', ..., 'heuristic', 'random', 'solver']
     make_agent("thats_baseball_v0", "heuristic")
 
 Names: ``random`` (every env), ``heuristic`` (the ruleset's rulebook heuristic), for each
-yes/no decision kind K of the ruleset ``always-K`` and ``never-K``, and ``ppo:PATH`` (a
-trained manager's checkpoint folder); ``solver``
-(That's Baseball's exact optimal manager, :mod:`dugout.agents.solvers.thats_baseball`).
+yes/no decision kind K of the ruleset ``always-K`` and ``never-K``, the ruleset's own
+extra managers (That's Baseball's exact ``solver``), and ``ppo:PATH`` (a trained
+manager's checkpoint folder, :class:`dugout.agents.policy.PolicyAgent`).
+
+**Adding a ruleset.** Its agents module defines ``MANAGERS``, a :class:`Managers` record
+(heuristic, always/never baseline, yes/no kinds, value tables, win expectancy, extra
+managers), and :data:`MANAGER_MODULES` names that module under the env id: nothing else
+on this floor or above dispatches on env ids. The module is imported only when the env's
+managers are first asked for.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable
 
+from ..envs import env_ids
+from .base import Managers
 from .random_agent import RandomAgent
 
-__all__ = ["make_agent", "agent_names", "register", "ENV_IDS"]
+__all__ = ["make_agent", "agent_names", "register", "managers", "Managers", "MANAGER_MODULES"]
 
 Factory = Callable[[int | None], Any]
+
+
+#: The agents module of each built-in ruleset (each defines ``MANAGERS``).
+MANAGER_MODULES = {
+    "thats_baseball_v0": "dugout.agents.thats_baseball",
+    "grand_slam_v0": "dugout.agents.grand_slam",
+    "showdown_v0": "dugout.agents.showdown",
+}
+
 _REGISTRY: dict[str, dict[str, Factory]] = {}
 _BUILT_IN_LOADED: set[str] = set()
-ENV_IDS = ("thats_baseball_v0", "grand_slam_v0", "showdown_v0")
+
+
+def managers(env_id: str) -> Managers:
+    """The :class:`Managers` record of a built-in ruleset."""
+    if env_id not in MANAGER_MODULES:
+        raise ValueError(f"no managers are registered for {env_id!r}; known: "
+                         f"{', '.join(MANAGER_MODULES)}")
+    return importlib.import_module(MANAGER_MODULES[env_id]).MANAGERS
+
+
+def _load_attribute(path: str):
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def register(env_id: str, name: str, factory: Factory) -> None:
@@ -29,46 +59,33 @@ def register(env_id: str, name: str, factory: Factory) -> None:
 
     A name already known for that environment is replaced.
     """
-    if env_id in ENV_IDS:
+    if env_id in MANAGER_MODULES:
         _load(env_id)          # the built-ins first, so a user's agent of the same name wins
     _REGISTRY.setdefault(env_id, {})[name] = factory
 
 
 def _load(env_id: str) -> dict[str, Factory]:
-    if env_id not in ENV_IDS and env_id not in _REGISTRY:
-        raise ValueError(f"unknown environment {env_id!r}; known: {sorted(set(ENV_IDS) | set(_REGISTRY))}")
+    if env_id not in env_ids() and env_id not in _REGISTRY:
+        raise ValueError(f"unknown environment {env_id!r}; known: "
+                         f"{', '.join(sorted(set(env_ids()) | set(_REGISTRY)))}")
     if env_id not in _BUILT_IN_LOADED:
         _BUILT_IN_LOADED.add(env_id)
         _REGISTRY.setdefault(env_id, {})
         register(env_id, "random", lambda seed: RandomAgent(seed))
-        if env_id == "thats_baseball_v0":
-            from . import thats_baseball as ruleset
-            _register_ruleset(env_id, ruleset.ThatsBaseballHeuristic, ruleset.ThatsBaseballAlwaysNever,
-                              ruleset.YES_NO_KINDS)
-            register(env_id, "solver", lambda seed: _solver_agent())
-        elif env_id == "grand_slam_v0":
-            from . import grand_slam as ruleset
-            _register_ruleset(env_id, ruleset.GrandSlamHeuristic, ruleset.GrandSlamAlwaysNever,
-                              ruleset.YES_NO_KINDS)
-        elif env_id == "showdown_v0":
-            from . import showdown as ruleset
-            _register_ruleset(env_id, ruleset.ShowdownHeuristic, ruleset.ShowdownAlwaysNever,
-                              ruleset.YES_NO_KINDS)
+        if env_id in MANAGER_MODULES:
+            _register_ruleset(env_id, managers(env_id))
     return _REGISTRY.setdefault(env_id, {})
 
 
-def _solver_agent():
-    from .solvers.thats_baseball import SolverAgent
-    return SolverAgent()
-
-
-def _register_ruleset(env_id: str, heuristic, always_never, kinds) -> None:
-    """A ruleset's heuristic and its always/never baseline for each yes/no decision kind."""
-    register(env_id, "heuristic", lambda seed: heuristic())
-    for kind in kinds:
+def _register_ruleset(env_id: str, record: Managers) -> None:
+    """A ruleset's heuristic, its always/never baseline for each yes/no kind, its extras."""
+    register(env_id, "heuristic", lambda seed: record.heuristic())
+    for kind in record.yes_no_kinds:
         for always in (True, False):
             register(env_id, f"{'always' if always else 'never'}-{kind}",
-                     lambda seed, k=kind, a=always: always_never(k, a))
+                     lambda seed, k=kind, a=always: record.always_never(k, a))
+    for name, path in record.extra.items():
+        register(env_id, name, lambda seed, p=path: _load_attribute(p)())
 
 
 def agent_names(env_id: str) -> list[str]:
@@ -80,15 +97,15 @@ def make_agent(env_id: str, name: str, seed: int | None = None):
     """A new agent ``name`` for ``env_id`` (seeded where it draws random numbers).
 
     ``ppo:PATH`` loads a trained manager from a checkpoint folder
-    (:class:`dugout.train.checkpoint.PolicyAgent`); it must have been trained on ``env_id``.
+    (:class:`dugout.agents.policy.PolicyAgent`); it must have been trained on ``env_id``.
     """
     factories = _load(env_id)
     if isinstance(name, str) and name.startswith("ppo:"):
-        from ..train.checkpoint import PolicyAgent
+        from .policy import PolicyAgent
         return PolicyAgent.load(name[4:], env_id=env_id, seed=seed)
     try:
         factory = factories[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ValueError(f"unknown agent {name!r} for {env_id}; known agents: "
                          f"{', '.join(sorted(factories))}") from None
     return factory(seed)

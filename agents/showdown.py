@@ -21,13 +21,14 @@ from ..envs.core.bases import advance_all, force_advance
 from ..envs.core.dice import Dice
 from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
-from ..envs.showdown.cards import RESULTS, PitcherCard, Team, team_to_dict
+from ..envs.showdown.cards import RESULTS, PitcherCard, Team, load_team, team_to_dict
 from ..envs.showdown.view import ShowdownView
-from .base import ViewAgent
-from .value_tables import ValueTables, bases_index, value_tables
+from .base import Managers, ViewAgent
+from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
+from .value_tables import sample_run_counts as _sample_run_counts
 
 __all__ = ["ShowdownHeuristic", "ShowdownAlwaysNever", "showdown_tables", "sample_run_counts",
-           "reference_action", "result_probabilities", "YES_NO_KINDS", "win_expectancy"]
+           "reference_action", "result_probabilities", "YES_NO_KINDS", "win_expectancy", "MANAGERS"]
 
 PASS, YES, PLAYER = rules.PASS, rules.YES, rules.PLAYER
 #: Decisions with a "do nothing" option, for the always/never baselines. "Always" takes
@@ -120,50 +121,27 @@ def _team_key(team: Team) -> str:
     return key
 
 
-def _bat_half_inning(teams, team: int, level: str, dice, k: int, leadoff: int, outs: int,
-                     bases: int, counts: np.ndarray, max_runs: int) -> None:
-    """One half inning through the engine, recording each at-bat's state and runs to come.
-    The opposing pitcher is one of his team's four starters, in turn, fresh."""
-    state = rules.new_game(teams, dice, level=level, starter=k % 4 + 1, dh=True, play=False)
-    b = state.board
-    b.innings = 1 << 30                     # a half inning that never ends the game
-    b.inning, b.half, b.outs = k + 1, team, outs   # its own dice stream (inning, at-bat)
-    b.line = [[0], [0]]
-    lineup = state.lineup[team]
-    b.bases = tuple(lineup[(leadoff + 8 - i) % 9] if bases >> i & 1 else None for i in range(3))
-    state.order[team] = leadoff
-    visits = []
-    run_rules, choices = rules.RULES, rules.CHOICES
-    while b.half == team and state.step != "over":
-        d = state.pending
-        if d is None:
-            if state.step == "at_bat":
-                visits.append((b.outs, bases_index(b.bases), b.runs[team]))
-            run_rules[state.step](state)
-        else:
-            state.pending = None
-            choices[d.kind](state, d, reference_action(d))
-    total = b.runs[team]
-    for o, bi, before in visits:
-        if o < 3:
-            counts[team, o, bi, min(total - before, max_runs)] += 1
-
-
 def sample_run_counts(teams: tuple[Team, Team], level: str = "advanced", half_innings: int = 20_000,
                       min_visits: int = 1_000, seed: int = 0, max_runs: int = 20) -> np.ndarray:
-    """Run distributions (team, outs, bases, runs) for two teams' DH lineups."""
-    counts = np.zeros((2, 3, 8, max_runs + 1), dtype=np.int64)
+    """Run distributions (team, outs, bases, runs) for two teams' DH lineups, sampled
+    through the engine under :func:`reference_action`
+    (:func:`dugout.agents.value_tables.sample_run_counts`). The opposing pitcher is one of
+    his team's four starters, in turn, fresh."""
     dice = Dice(seed)
-    for team in (0, 1):
-        k = 0
-        for k in range(half_innings):
-            _bat_half_inning(teams, team, level, dice, k, k % 9, 0, 0, counts, max_runs)
-        for outs in range(3):
-            for bases in range(8):
-                while counts[team, outs, bases].sum() < min_visits:
-                    k += 1
-                    _bat_half_inning(teams, team, level, dice, k, k % 9, outs, bases, counts, max_runs)
-    return counts
+
+    def bat_half_inning(team: int, k: int, outs: int, bases: int, counts: np.ndarray) -> None:
+        state = rules.new_game(teams, dice, level=level, starter=k % 4 + 1, dh=True, play=False)
+        b = state.board
+        b.innings = 1 << 30                     # a half inning that never ends the game
+        b.inning, b.half, b.outs = k + 1, team, outs   # its own dice stream (inning, at-bat)
+        b.line = [[0], [0]]
+        leadoff = k % 9
+        lineup = state.lineup[team]
+        b.bases = tuple(lineup[(leadoff + 8 - i) % 9] if bases >> i & 1 else None for i in range(3))
+        state.order[team] = leadoff
+        play_half_inning(state, team, rules, "at_bat", reference_action, counts, max_runs)
+
+    return _sample_run_counts(bat_half_inning, half_innings, min_visits, max_runs)
 
 
 _TABLES: dict[tuple, ValueTables] = {}
@@ -483,3 +461,13 @@ def win_expectancy(view: ShowdownView) -> float:
     home = t.win_expectancy(view.inning, view.half, min(view.outs, 3), bases_index(view.bases),
                             view.runs[1] - view.runs[0])
     return home if view.seat == 1 else 1.0 - home
+
+
+def _tables_for_teams(teams, innings: int) -> ValueTables:
+    return showdown_tables(tuple(load_team(t, point_cap=None) for t in teams), innings=innings)
+
+
+MANAGERS = Managers(
+    heuristic=ShowdownHeuristic, always_never=ShowdownAlwaysNever, yes_no_kinds=YES_NO_KINDS,
+    value_tables=_tables_for_teams, win_expectancy=win_expectancy,
+    default_teams=("nya2004", "bos2004"))

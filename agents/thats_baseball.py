@@ -20,13 +20,14 @@ from ..envs.core.dice import Dice
 from ..envs.core.scoreboard import Scoreboard
 from ..envs.core.scorebook import BoxScore, PlayLog
 from ..envs.thats_baseball import rules
-from ..envs.thats_baseball.cards import Batter, Team
+from ..envs.thats_baseball.cards import Batter, Team, load_team
 from ..envs.thats_baseball.view import ThatsBaseballView
-from .base import ViewAgent
-from .value_tables import ValueTables, bases_index, value_tables
+from .base import Managers, ViewAgent
+from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
+from .value_tables import sample_run_counts as _sample_run_counts
 
 __all__ = ["ThatsBaseballHeuristic", "ThatsBaseballAlwaysNever", "thats_baseball_tables", "win_expectancy",
-           "sample_run_counts", "reference_action", "YES_NO_KINDS"]
+           "sample_run_counts", "reference_action", "YES_NO_KINDS", "MANAGERS"]
 
 PASS, ROLL = rules.PASS, rules.ROLL
 #: The decisions that are a yes/no choice, for the always/never baselines.
@@ -58,57 +59,28 @@ def _lineup_team(name: str, aas) -> Team:
     return Team(name, tuple(Batter(f"#{i + 1}", "DH", aa / 100, int(aa)) for i, aa in enumerate(aas)))
 
 
-def _bat_half_inning(teams, team: int, dice, k: int, leadoff: int, outs: int, bases: int,
-                     box: BoxScore, counts: np.ndarray, max_runs: int) -> None:
-    """One half inning through the engine's own rules, recording every plate appearance."""
-    board = Scoreboard(innings=1 << 30)            # a half inning that never ends the game
-    board.inning, board.half, board.outs = k + 1, team, outs
-    board.line = [[0], [0]]
-    board.bases = tuple((leadoff + 8 - i) % 9 if bases >> i & 1 else None for i in range(3))
-    state = rules.GameState(teams=teams, board=board, dice=dice, box=box, log=PlayLog(),
-                            order=[leadoff, leadoff])
-    visits = []
-    run_rules, choices = rules.RULES, rules.CHOICES
-    while board.half == team and not board.over:
-        d = state.pending
-        if d is None:
-            if state.step == "start_pa":
-                visits.append((board.outs, bases_index(board.bases), board.runs[team]))
-            run_rules[state.step](state)
-        else:
-            state.pending = None
-            choices[d.kind](state, d, reference_action(d))
-    total = board.runs[team]
-    for o, b, before in visits:
-        counts[team, o, b, min(total - before, max_runs)] += 1
-
-
 def sample_run_counts(lineups, half_innings: int = 20_000, min_visits: int = 1_000,
                       seed: int = 0, max_runs: int = 20) -> np.ndarray:
-    """Run distributions (team, outs, bases, runs) for two lineups of adjusted averages.
-
-    Each team bats ``half_innings`` half innings from the start (leadoff man cycling
-    through the order), every plate appearance counted as a visit; then states with
-    fewer than ``min_visits`` visits get half innings started in them until they have
-    enough.
-    """
+    """Run distributions (team, outs, bases, runs) for two lineups of adjusted averages,
+    sampled through the engine's own rules under :func:`reference_action`
+    (:func:`dugout.agents.value_tables.sample_run_counts`)."""
     teams = tuple(_lineup_team(f"team {t}", lineups[t]) for t in (0, 1))
-    counts = np.zeros((2, 3, 8, max_runs + 1), dtype=np.int64)
     dice = Dice(seed)
-    for team in (0, 1):
-        box = BoxScore(["away", "home"], [[(b.name, "") for b in t.batters] for t in teams])
-        k = 0
-        for k in range(half_innings):
-            _bat_half_inning(teams, team, dice, k, k % 9, 0, 0, box, counts, max_runs)
-        for outs in range(3):
-            for bases in range(8):
-                while counts[team, outs, bases].sum() < min_visits:
-                    k += 1
-                    _bat_half_inning(teams, team, dice, k, k % 9, outs, bases, box, counts, max_runs)
-                    if k % 512 == 0:
-                        box = BoxScore(box.team_names, [[(ln.name, "") for ln in lines]
-                                                        for lines in box.lines])
-    return counts
+    box = [None]
+
+    def bat_half_inning(team: int, k: int, outs: int, bases: int, counts: np.ndarray) -> None:
+        if k % 512 == 0 or box[0] is None:          # a fresh box score now and then: memory only
+            box[0] = BoxScore(["away", "home"], [[(b.name, "") for b in t.batters] for t in teams])
+        leadoff = k % 9
+        board = Scoreboard(innings=1 << 30)            # a half inning that never ends the game
+        board.inning, board.half, board.outs = k + 1, team, outs
+        board.line = [[0], [0]]
+        board.bases = tuple((leadoff + 8 - i) % 9 if bases >> i & 1 else None for i in range(3))
+        state = rules.GameState(teams=teams, board=board, dice=dice, box=box[0], log=PlayLog(),
+                                order=[leadoff, leadoff])
+        play_half_inning(state, team, rules, "start_pa", reference_action, counts, max_runs)
+
+    return _sample_run_counts(bat_half_inning, half_innings, min_visits, max_runs)
 
 
 @lru_cache(maxsize=32)
@@ -290,3 +262,14 @@ def win_expectancy(view: ThatsBaseballView) -> float:
     home = t.win_expectancy(view.inning, view.half, min(view.outs, 3), bases_index(view.bases),
                             view.score[1] - view.score[0])
     return home if view.seat == 1 else 1.0 - home
+
+
+def _tables_for_teams(teams, innings: int) -> ValueTables:
+    return thats_baseball_tables(tuple(load_team(t).aas for t in teams), innings)
+
+
+MANAGERS = Managers(
+    heuristic=ThatsBaseballHeuristic, always_never=ThatsBaseballAlwaysNever,
+    yes_no_kinds=YES_NO_KINDS, value_tables=_tables_for_teams, win_expectancy=win_expectancy,
+    default_teams=("sample", "sample"),
+    extra={"solver": "dugout.agents.solvers.thats_baseball:SolverAgent"})

@@ -26,9 +26,13 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..agents import make_agent
+from ..agents.play import play_game
+from ..envs import make
 from . import report
 from .stats import SPRT
-from .tournament import MatchupResult, TournamentResult, crn_check, labels_for, run_tournament
+from .tournament import (MatchupResult, TournamentResult, check_agents, crn_check, labels_for,
+                         run_tournament)
 
 __all__ = ["main", "tournament", "Console"]
 
@@ -127,12 +131,8 @@ def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0, wo
 
 def replay(env_id: str, seed: int, away: str, home: str) -> str:
     """One game, ``away`` against ``home`` on ``seed``: its box score and play-by-play."""
-    import importlib
-    from ..agents import make_agent
-    from ..agents.play import play_game
-    from .tournament import check_agents
     check_agents(env_id, [away, home])
-    env = importlib.import_module(f"dugout.envs.{env_id}").env()
+    env = make(env_id)
     result = play_game(env, {"away": make_agent(env_id, away), "home": make_agent(env_id, home)}, seed)
     winner = {"away": away, "home": home}.get(result.winner, "nobody (cut off)")
     head = (f"{env_id}, seed {seed}: {away} (away) at {home} (home); final {result.score[0]}-"

@@ -14,7 +14,8 @@ Design
   (a game cut off by ``max_innings`` counts 1/2); pairs are independent, games are not, so
   every interval on a head-to-head result is computed over pairs (:mod:`.stats`).
 * **Seeds.** Matchup pairs use seeds ``seed, seed + 1, ...``; every matchup uses the same
-  seeds. A game's seed fixes the dice and reseeds both managers (:func:`.play.play_game`),
+  seeds. A game's seed fixes the dice and reseeds both managers by role
+  (:func:`dugout.agents.play.play_pair`),
   so a pair's result depends only on its seed and the two managers, never on which worker
   played it or in what order. Results are therefore identical for any number of workers.
 * **Work.** Pairs are played in chunks of ``chunk`` seeds, inline (``workers=1``) or by a
@@ -35,7 +36,6 @@ game on a seed of its own (independent dice), and the ratio of the two interval 
 
 from __future__ import annotations
 
-import importlib
 import math
 import multiprocessing
 import sys
@@ -46,62 +46,21 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
+from ..agents.play import PairRecord
+from ..agents.play import play_pairs as _play_pairs
+from ..agents.registry import agent_names, make_agent
+from ..envs import ENV_IDS, make
 from . import stats
 from .stats import SPRT, SPRTResult
 
 __all__ = ["PairRecord", "MatchupResult", "TournamentResult", "run_tournament", "crn_check",
            "check_agents", "play_pairs", "TournamentError"]
 
-INDEPENDENT_OFFSET = 1_000_000_007     # crn_check: seat-swapped games on seed + this offset
-
-
 class TournamentError(ValueError):
     """Bad input to a tournament: unknown env or agent, too few games, bad options."""
 
 
 # -- playing pairs (in any process) -------------------------------------------------------------
-@dataclass(frozen=True)
-class PairRecord:
-    """One seed, played twice with the seats swapped.
-
-    ``a_away`` is the game with A away and B home, ``a_home`` the game with the seats
-    swapped; each is ``(away runs, home runs, winner)`` with winner "away", "home" or ""
-    for a game cut off by ``max_innings``.
-    """
-    seed: int
-    a_away: tuple[int, int, str]
-    a_home: tuple[int, int, str]
-    second_seed: int | None = None   # crn_check's independent design: a_home's own seed
-
-    @property
-    def a_wins(self) -> float:
-        """A's wins in the pair, a truncated game counting 1/2."""
-        return _won(self.a_away[2], "away") + _won(self.a_home[2], "home")
-
-    @property
-    def b_wins(self) -> float:
-        return _won(self.a_away[2], "home") + _won(self.a_home[2], "away")
-
-    @property
-    def score(self) -> float:
-        """A's pair score: its wins / 2 (0, 1/4, ..., 1)."""
-        return self.a_wins / 2
-
-    @property
-    def run_diff(self) -> float:
-        """A's run differential per game in this pair."""
-        away, home = self.a_away, self.a_home
-        return ((away[0] - away[1]) + (home[1] - home[0])) / 2
-
-    @property
-    def home_wins(self) -> float:
-        return _won(self.a_away[2], "home") + _won(self.a_home[2], "home")
-
-
-def _won(winner: str, seat: str) -> float:
-    return 1.0 if winner == seat else (0.5 if winner == "" else 0.0)
-
-
 _ENVS: dict[tuple[str, str], Any] = {}
 _AGENTS: dict[tuple[str, str, str], Any] = {}
 
@@ -109,73 +68,34 @@ _AGENTS: dict[tuple[str, str, str], Any] = {}
 def _env(env_id: str, env_kwargs: dict[str, Any] | None):
     key = (env_id, repr(sorted((env_kwargs or {}).items())))
     if key not in _ENVS:
-        module = importlib.import_module(f"dugout.envs.{env_id}")
-        _ENVS[key] = module.env(**(env_kwargs or {}))
+        _ENVS[key] = make(env_id, **(env_kwargs or {}))
     return _ENVS[key]
 
 
-class _RoleSeeded:
-    """An agent whose own random numbers follow its role in the matchup (A or B), not its
-    seat: :func:`.play.play_game` reseeds each seat's agent from the game's seed and the
-    seat, which would give a random manager the *same* choices in the away seat of both
-    games of a pair, so that two identical stochastic managers would play mirror-image
-    games and split every pair. Here A draws from ``4 * seed`` and B from
-    ``4 * seed + 1`` in both games, whatever seat they sit in."""
-
-    def __init__(self, agent, offset: int):
-        self.agent, self.offset, self.seed = agent, offset, 0
-        self.name = getattr(agent, "name", type(agent).__name__)
-        self.needs_view = getattr(agent, "needs_view", False)
-
-    def reset(self, seed: int | None = None) -> None:     # the seat's seed is ignored
-        self.agent.reset(seed=4 * self.seed + self.offset)
-
-    def act(self, observation, view=None) -> int:
-        return self.agent.act(observation, view)
-
-
-def _agent(env_id: str, name: str, role: str) -> _RoleSeeded:
+def _agent(env_id: str, name: str, role: str):
     """One agent object per (env, name, role) and process; each game reseeds it."""
     key = (env_id, name, role)
     if key not in _AGENTS:
-        from ..agents import make_agent
         if name.startswith("ppo:"):
             import torch
             torch.set_num_threads(1)      # small networks; two workers must not fight for cores
-        _AGENTS[key] = _RoleSeeded(make_agent(env_id, name), 0 if role == "a" else 1)
+        _AGENTS[key] = make_agent(env_id, name)
     return _AGENTS[key]
 
 
 def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],
                env_kwargs: dict[str, Any] | None = None,
                independent: bool = False) -> list[PairRecord]:
-    """Play each seed twice with the seats swapped: A away first, then B away.
-
-    With ``independent=True`` the second game uses seed ``s + INDEPENDENT_OFFSET`` instead
-    of ``s``: the same design on independent dice (for :func:`crn_check`).
-    """
-    from ..agents.play import play_game
-    env = _env(env_id, env_kwargs)
-    agent_a, agent_b = _agent(env_id, a, "a"), _agent(env_id, b, "b")
-    out = []
-    for s in seeds:
-        agent_a.seed = agent_b.seed = s
-        g1 = play_game(env, {"away": agent_a, "home": agent_b}, s)
-        s2 = s + INDEPENDENT_OFFSET if independent else s
-        g2 = play_game(env, {"away": agent_b, "home": agent_a}, s2)
-        out.append(PairRecord(int(s), _game(g1), _game(g2), int(s2) if independent else None))
-    return out
-
-
-def _game(result) -> tuple[int, int, str]:
-    return (int(result.score[0]), int(result.score[1]), result.winner or "")
+    """:func:`dugout.agents.play.play_pairs` for managers given by name, in any process (the
+    env and the agents are built once per process and reseeded for every game)."""
+    return _play_pairs(_env(env_id, env_kwargs), _agent(env_id, a, "a"), _agent(env_id, b, "b"),
+                       seeds, independent)
 
 
 # -- checking the input --------------------------------------------------------------------------
 def check_agents(env_id: str, names: Sequence[str]) -> None:
     """Raise :class:`TournamentError` (or the checkpoint's ``CheckpointError``, also a
     ``ValueError``) naming the first env or agent that cannot play."""
-    from ..agents.registry import ENV_IDS, agent_names, make_agent
     if env_id not in ENV_IDS:
         raise TournamentError(f"unknown environment {env_id!r}; known: {', '.join(ENV_IDS)}")
     known = agent_names(env_id)
@@ -240,8 +160,8 @@ class MatchupResult:
         home, hlow, hhigh = stats.mean_interval([p.home_wins / 2 for p in self.pairs])
         a_wins = sum(p.a_wins for p in self.pairs)
         b_wins = sum(p.b_wins for p in self.pairs)
-        away_wins = sum(_won(p.a_away[2], "away") for p in self.pairs)
-        home_wins = sum(_won(p.a_home[2], "home") for p in self.pairs)
+        away_wins = sum(p.a_wins_away for p in self.pairs)
+        home_wins = sum(p.a_wins_home for p in self.pairs)
         out = {
             "a": self.a, "b": self.b, "pairs": n, "games": 2 * n,
             "a_wins": a_wins, "b_wins": b_wins,

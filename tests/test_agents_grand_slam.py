@@ -14,8 +14,7 @@ from dugout.envs import grand_slam_v0
 from dugout.envs.grand_slam import GrandSlamView
 from dugout.envs.grand_slam import cards as gc
 from dugout.envs.grand_slam.rules import STACK_ACTION
-from dugout.evaluate.matchups import play_matchup
-from dugout.agents.play import play_game
+from dugout.agents.play import head_to_head, play_game
 
 ENV = "grand_slam_v0"
 FIRST, SECOND, THIRD = 1, 2, 4
@@ -155,5 +154,5 @@ def test_heuristic_beats_random_and_always_pinch_hitter_significantly():
     """At 4,000 games the heuristic wins about 100% against random and 68% against
     always-pinch-hitter; 300 pairs give intervals about 3 points wide."""
     for other in ("random", "always-pinch_hitter"):
-        r = play_matchup(ENV, "heuristic", other, pairs=300, seed=20_000)
-        assert r.a_rate_low > 0.5, (other, r)
+        r = head_to_head(ENV, "heuristic", other, pairs=300, seed=20_000)
+        assert r.low > 0.5, (other, r)

@@ -13,8 +13,8 @@ from dugout.agents.thats_baseball import (YES_NO_KINDS, ThatsBaseballAlwaysNever
 from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball import ThatsBaseballView, load_team, rules
 from dugout.envs.thats_baseball.env import OBS
-from dugout.evaluate.matchups import play_matchup
-from dugout.agents.play import play_game, turns
+from dugout.agents.play import head_to_head, play_game, turns
+from dugout.evaluate.tournament import play_pairs
 
 ENV = "thats_baseball_v0"
 SAMPLE, REDS = load_team("sample").aas, load_team("reds").aas
@@ -211,15 +211,18 @@ def test_heuristic_beats_random_and_always_steal_significantly():
     so these margins are many standard errors (about 2.5 points at 300 pairs) wide.
     """
     for other in ("random", "always-steal"):
-        r = play_matchup(ENV, "heuristic", other, pairs=300, seed=10_000)
-        assert r.a_rate_low > 0.5, (other, r)
-        assert r.a_wins + r.b_wins + r.draws == 600
+        r = head_to_head(ENV, "heuristic", other, pairs=300, seed=10_000)
+        assert r.low > 0.5, (other, r)
+        assert len(r.pairs) == 300 and r.score == sum(p.score for p in r.pairs) / 300
 
 
-def test_matchup_results_do_not_depend_on_workers():
-    one = play_matchup(ENV, "heuristic", "random", pairs=12, seed=5, workers=1)
-    two = play_matchup(ENV, "heuristic", "random", pairs=12, seed=5, workers=2)
-    assert (one.a_wins, one.b_wins, one.a_rate, one.run_diff) == (two.a_wins, two.b_wins,
-                                                                   two.a_rate, two.run_diff)
+def test_one_pair_player_for_objects_names_and_tournaments():
+    """Training's in-memory head-to-head (agent objects), the same by name, and the
+    tournament's worker function play the very same pairs, seeded by role."""
+    by_name = head_to_head(ENV, "heuristic", "random", pairs=12, seed=5)
+    by_object = head_to_head(ENV, make_agent(ENV, "heuristic"), make_agent(ENV, "random"),
+                             pairs=12, seed=5)
+    assert by_name.pairs == by_object.pairs == play_pairs(ENV, "heuristic", "random", range(5, 17))
+    assert (by_name.a, by_object.a) == ("heuristic", "heuristic")
     with pytest.raises(ValueError, match="at least 2 pairs"):
-        play_matchup(ENV, "heuristic", "random", pairs=1)
+        head_to_head(ENV, "heuristic", "random", pairs=1)

@@ -14,8 +14,9 @@ from dugout.agents import RandomAgent, make_agent
 from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball.env import OBS
 from dugout.agents.play import play_game
-from dugout.train.adapter import POTENTIALS, SingleAgentEnv
-from dugout.train.checkpoint import CheckpointError, PolicyAgent, read_meta
+from dugout.agents.registry import managers
+from dugout.train.adapter import SingleAgentEnv
+from dugout.agents.policy import CheckpointError, PolicyAgent, read_meta
 
 
 class Recorder:
@@ -93,8 +94,7 @@ def test_adapter_alternates_seats_and_is_reproducible():
 def test_shaped_return_is_the_result_less_the_first_positions_potential(env_id):
     """Potential-based shaping: the rewards of a game add up to its result minus the
     potential where the learner first decided (so the best policy is unchanged)."""
-    module, func = POTENTIALS[env_id].split(":")
-    potential = getattr(importlib.import_module(module), func)
+    potential = managers(env_id).win_expectancy
     env = SingleAgentEnv(env_id, opponent="heuristic", seed=2, shaping="win-expectancy")
     plain = SingleAgentEnv(env_id, opponent="heuristic", seed=2)
     learner = RandomAgent(5)

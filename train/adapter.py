@@ -29,34 +29,18 @@ last move, and a test checks it.)
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable
 
 import gymnasium as gym
 import numpy as np
 
 from ..agents import make_agent
+from ..agents.registry import managers
+from ..envs import make
 
-__all__ = ["SingleAgentEnv", "make_aec_env", "POTENTIALS"]
-
-#: The win-expectancy potential of each ruleset, for ``shaping="win-expectancy"``.
-POTENTIALS = {
-    "thats_baseball_v0": "dugout.agents.thats_baseball:win_expectancy",
-    "grand_slam_v0": "dugout.agents.grand_slam:win_expectancy",
-    "showdown_v0": "dugout.agents.showdown:win_expectancy",
-}
+__all__ = ["SingleAgentEnv"]
 
 SEATS = ("away", "home")
-
-
-def make_aec_env(env_id: str, **env_kwargs: Any):
-    """``dugout.envs.<env_id>.env(**env_kwargs)``, with a clear error for an unknown id."""
-    try:
-        module = importlib.import_module(f"dugout.envs.{env_id}")
-    except ModuleNotFoundError:
-        from ..agents.registry import ENV_IDS
-        raise ValueError(f"unknown environment {env_id!r}; known: {', '.join(ENV_IDS)}") from None
-    return module.env(**env_kwargs)
 
 
 class SingleAgentEnv(gym.Env):
@@ -70,12 +54,9 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"shaping must be 'none' or 'win-expectancy', got {shaping!r}")
         self._potential = None
         if shaping == "win-expectancy":
-            if env_id not in POTENTIALS:
-                raise ValueError(f"no win-expectancy potential for {env_id!r}; known: {sorted(POTENTIALS)}")
-            module, func = POTENTIALS[env_id].split(":")
-            self._potential = getattr(importlib.import_module(module), func)
+            self._potential = managers(env_id).win_expectancy
         self.env_id = env_id
-        self.aec = make_aec_env(env_id, **(env_kwargs or {}))
+        self.aec = make(env_id, **(env_kwargs or {}))
         self.raw = self.aec.unwrapped
         self.seat_mode = seat
         if isinstance(opponent, str):

@@ -75,9 +75,9 @@ class Settings:
         return cls(env=env, **{**defaults_for(env), **overrides})
 
     def __post_init__(self) -> None:
-        from ..agents.registry import ENV_IDS
-        if self.env not in ENV_IDS:
-            raise ValueError(f"unknown environment {self.env!r}; known: {', '.join(ENV_IDS)}")
+        from ..agents.registry import MANAGER_MODULES
+        if self.env not in MANAGER_MODULES:
+            raise ValueError(f"unknown environment {self.env!r}; known: {', '.join(MANAGER_MODULES)}")
         for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "pool_every",
                      "pool_size", "eval_every", "eval_pairs"):
             if getattr(self, name) < 1:
@@ -104,7 +104,7 @@ class OpponentMix:
 
     def __call__(self, rng: np.random.Generator):
         from ..agents import make_agent
-        from .checkpoint import PolicyAgent
+        from ..agents.policy import PolicyAgent
         u = rng.random()
         if u < self.p_random:
             return make_agent(self.env_id, "random", int(rng.integers(2**31)))
@@ -159,12 +159,12 @@ def make_envs(s: Settings, pool: Path, first_episode: int = 0):
 # -- 4. evaluation, checkpoints and the self-play pool during learning -------------------------
 def evaluate_policy(model, s: Settings, opponent: str, seed: int) -> tuple[float, float, float]:
     """Win rate (and 95% interval) of the deterministic policy in seat-swapped pairs."""
-    from ..evaluate.matchups import play_matchup
-    from .checkpoint import PolicyAgent
+    from ..agents.play import head_to_head
+    from ..agents.policy import PolicyAgent
     agent = PolicyAgent(model, {"env_id": s.env, "obs_size": model.observation_space.shape[0],
                                 "n_actions": model.action_space.n}, name="learner")
-    r = play_matchup(s.env, agent, opponent, pairs=s.eval_pairs, seed=seed)
-    return r.a_rate, r.a_rate_low, r.a_rate_high
+    r = head_to_head(s.env, agent, opponent, pairs=s.eval_pairs, seed=seed)
+    return r.score, r.low, r.high
 
 
 def make_callback(s: Settings, out: Path, started: float, start_steps: int):
@@ -266,7 +266,7 @@ def train(s: Settings) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import set_random_seed
-    from .checkpoint import read_meta
+    from ..agents.policy import read_meta
 
     out = Path(s.out)
     if s.resume:

@@ -32,6 +32,11 @@ is treated as starting at a random point of the order); score differences are he
 to ``+-max_diff`` runs (a lead of 20 runs is treated as a lead of 20); a game is never
 cut off by ``max_innings``.
 
+The sampling loop is shared by every ruleset (:func:`sample_run_counts`,
+:func:`play_half_inning`): a ruleset gives a function that sets up a half inning in its
+engine, the name of its engine's plate-appearance step and its reference policy.
+``python -m dugout.agents.value_tables --env ENV`` prints a ruleset's tables.
+
 Tables are cached on disk as JSON with the inputs that made them, under
 ``$DUGOUT_CACHE`` or ``~/.cache/dugout``; the same inputs load the cached file.
 """
@@ -48,7 +53,7 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["ValueTables", "bases_index", "BASE_STATES", "value_tables", "cache_dir",
-           "MLB_RE24_2010_2015", "format_re24"]
+           "MLB_RE24_2010_2015", "format_re24", "sample_run_counts", "play_half_inning"]
 
 #: The eight base states, indexed by bits (1 = first, 2 = second, 4 = third).
 BASE_STATES = ("___", "1__", "_2_", "12_", "__3", "1_3", "_23", "123")
@@ -317,54 +322,50 @@ def value_tables(ruleset: str, inputs: dict[str, Any],
     return tables
 
 
-# -- command line ----------------------------------------------------------------------
-def _tables_for(env_id: str, teams, innings: int) -> ValueTables:
-    if env_id == "thats_baseball_v0":
-        from ..envs.thats_baseball import load_team
-        from .thats_baseball import thats_baseball_tables
-        lineups = tuple(load_team(t).aas for t in teams)
-        return thats_baseball_tables(lineups, innings)
-    if env_id == "grand_slam_v0":
-        from .grand_slam import grand_slam_tables
-        return grand_slam_tables(innings)
-    if env_id == "showdown_v0":
-        from ..envs.showdown.cards import load_team
-        from .showdown import showdown_tables
-        return showdown_tables(tuple(load_team(t, point_cap=None) for t in teams), innings=innings)
-    raise ValueError(f"no value tables for {env_id!r} yet; known: thats_baseball_v0, "
-                     f"grand_slam_v0, showdown_v0")
+# -- sampling run distributions with a ruleset's engine ----------------------------------
+def play_half_inning(state, team: int, engine, at_bat_step: str, reference_action,
+                     counts: np.ndarray, max_runs: int) -> None:
+    """Play ``state`` to the end of ``team``'s half inning through the engine's own rules
+    (``engine.RULES[step](state)``, ``engine.CHOICES[kind](state, decision, action)``),
+    deciding by ``reference_action(decision)``; add each plate appearance (a visit of
+    ``at_bat_step``) to ``counts[team, outs, bases, runs to the end of the half]``."""
+    board = state.board
+    visits = []
+    run_rules, choices = engine.RULES, engine.CHOICES
+    while board.half == team and not board.over:
+        d = state.pending
+        if d is None:
+            if state.step == at_bat_step:
+                visits.append((board.outs, bases_index(board.bases), board.runs[team]))
+            run_rules[state.step](state)
+        else:
+            state.pending = None
+            choices[d.kind](state, d, reference_action(d))
+    total = board.runs[team]
+    for outs, bases, before in visits:
+        if outs < 3:
+            counts[team, outs, bases, min(total - before, max_runs)] += 1
 
 
-def main(argv: list[str] | None = None) -> ValueTables:
-    """Print a ruleset's RE24 table beside MLB's, and win expectancy at a few moments."""
-    import argparse
-    parser = argparse.ArgumentParser(prog="python -m dugout.agents.value_tables",
-                                     description=main.__doc__)
-    parser.add_argument("--env", default="thats_baseball_v0")
-    parser.add_argument("--teams", nargs=2, default=None, metavar=("AWAY", "HOME"),
-                        help="teams (built-in names or JSON files): That's Baseball's default "
-                             "sample sample, MLB Showdown's nya2004 bos2004; Harry's Grand Slam "
-                             "has no teams")
-    parser.add_argument("--innings", type=int, default=9)
-    args = parser.parse_args(argv)
-    if args.teams is None:
-        args.teams = ["nya2004", "bos2004"] if args.env == "showdown_v0" else ["sample", "sample"]
-    tables = _tables_for(args.env, args.teams, args.innings)
-    for team, side in enumerate(("away", "home")):
-        who = f"{args.teams[team]} ({side})" if args.env != "grand_slam_v0" else side
-        print(f"Run expectancy of {args.env}, {who} batting, beside MLB 2010-2015:")
-        print(format_re24(tables.re24(team), MLB_RE24_2010_2015, names=("dugout", "MLB")))
-        print()
-    print("Home win expectancy at the start of each half, by home lead:")
-    leads = range(-3, 4)
-    print("inning half " + "".join(f"{d:>7}" for d in leads))
-    for inning in range(1, args.innings + 2):
-        for half in (0, 1):
-            label = f"{inning}" if inning <= args.innings else "extra"
-            print(f"{label:>6} {'top' if half == 0 else 'bot':>4} " + "".join(
-                f"{tables.win_expectancy(inning, half, 0, 0, d):7.3f}" for d in leads))
-    return tables
+def sample_run_counts(bat_half_inning: Callable[[int, int, int, int, np.ndarray], None],
+                      half_innings: int, min_visits: int, max_runs: int = 20) -> np.ndarray:
+    """Run distributions ``(team, outs, bases, runs)`` by the visits method.
 
-
-if __name__ == "__main__":
-    main()
+    ``bat_half_inning(team, k, outs, bases, counts)`` plays the ``k``-th half inning of
+    ``team`` (its own dice: inning ``k + 1``; leadoff man ``k % 9``) from ``outs`` and the
+    base state ``bases`` (bits: 1 first, 2 second, 4 third) and records it in ``counts``,
+    usually with :func:`play_half_inning`. Each team bats ``half_innings`` half innings
+    from the start; then states with fewer than ``min_visits`` visits get half innings
+    started in them until they have enough.
+    """
+    counts = np.zeros((2, 3, 8, max_runs + 1), dtype=np.int64)
+    for team in (0, 1):
+        k = 0
+        for k in range(half_innings):
+            bat_half_inning(team, k, 0, 0, counts)
+        for outs in range(3):
+            for bases in range(8):
+                while counts[team, outs, bases].sum() < min_visits:
+                    k += 1
+                    bat_half_inning(team, k, outs, bases, counts)
+    return counts
