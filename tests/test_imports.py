@@ -1,0 +1,168 @@
+"""The import graph: every import points down (core <- rulesets <- agents <- train/evaluate),
+with no circles, and the engines never import the RL libraries.
+
+The graph is read from the source (every ``import`` and ``from ... import``, those inside
+functions too), so a lazy import that runs back up is caught as surely as a top-level one.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = {"envs": "dugout.envs", "agents": "dugout.agents", "train": "dugout.train",
+           "evaluate": "dugout.evaluate"}
+
+
+def _modules() -> dict[str, Path]:
+    out = {"dugout": ROOT / "__init__.py"}
+    for folder, package in FOLDERS.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join([package, *parts])] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The dugout modules ``name`` imports (a package import counts as its __init__)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]     # an attribute: its module
+            if target.startswith("dugout") and target != name:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def floor(name: str) -> int:
+    """0 the core (and the root package: only ``__version__``), 1 the rulesets and the env
+    registry, 2 the agents, 3 train and evaluate."""
+    if name == "dugout":
+        return 0
+    if name.startswith("dugout.envs.core"):
+        return 0
+    if name.startswith("dugout.envs"):
+        return 1
+    if name.startswith("dugout.agents"):
+        return 2
+    return 3
+
+
+def test_the_root_package_imports_nothing():
+    assert GRAPH["dugout"] == set()
+
+
+def test_the_graph_was_read():
+    assert len(MODULES) > 40
+    assert "dugout.envs.core.aec" in GRAPH["dugout.envs.thats_baseball.env"]
+    assert "dugout.agents.play" in GRAPH["dugout.evaluate.tournament"]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_import_points_down(name):
+    up = sorted(t for t in GRAPH[name] if floor(t) > floor(name))
+    assert not up, f"{name} (floor {floor(name)}) imports from a floor above: {up}"
+
+
+def test_rulesets_do_not_import_each_other():
+    rulesets = {"thats_baseball", "grand_slam", "showdown", "realstats"}
+    for name, targets in GRAPH.items():
+        parts = name.split(".")
+        if len(parts) > 2 and parts[1] == "envs" and parts[2].removesuffix("_v0") in rulesets:
+            own = parts[2].removesuffix("_v0")
+            others = {t for t in targets if t.split(".")[2:3] and t.split(".")[2] in rulesets
+                      and t.split(".")[2] != own}
+            # realstats builds the rulesets' cards: it alone may read their card models
+            if own != "realstats":
+                assert not others, f"{name} imports another ruleset: {sorted(others)}"
+
+
+def test_train_and_evaluate_do_not_import_each_other():
+    """Both stand on the agents' floor; only the main job (train, then evaluate) uses both."""
+    for name, targets in GRAPH.items():
+        if name.startswith("dugout.train"):
+            assert not [t for t in targets if t.startswith("dugout.evaluate")], name
+        if name.startswith("dugout.evaluate") and name != "dugout.evaluate.main":
+            assert not [t for t in targets if t.startswith("dugout.train")], name
+
+
+def test_no_circles():
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(GRAPH.get(node, ())):
+            if nxt.startswith(node + "."):
+                continue                   # a package's __init__ re-exporting its own modules
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt):] + [nxt]
+                raise AssertionError("import circle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(GRAPH):
+        if name not in state:
+            visit(name)
+
+
+def test_engines_never_import_the_rl_libraries():
+    """DESIGN contract 1: a ruleset's engine is plain Python and numpy."""
+    for path in sorted(ROOT.glob("envs/*/rules.py")) + sorted(ROOT.glob("envs/core/*.py")):
+        if path.name in ("aec.py", "entry.py"):
+            continue                      # the PettingZoo base class and entry points
+        tree = ast.parse(path.read_text())
+        names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+                 for a in n.names}
+        names |= {(n.module or "").split(".")[0] for n in ast.walk(tree)
+                  if isinstance(n, ast.ImportFrom) and not n.level}
+        assert not names & {"pettingzoo", "gymnasium", "torch", "stable_baselines3"}, path
+
+
+@pytest.mark.parametrize("module", ["dugout.agents.thats_baseball", "dugout.agents.grand_slam",
+                                    "dugout.agents.showdown", "dugout.agents.registry",
+                                    "dugout.agents.play", "dugout.agents.policy",
+                                    "dugout.agents.solvers.thats_baseball", "dugout.train.ppo",
+                                    "dugout.train.adapter", "dugout.envs"])
+def test_importing_a_module_loads_nothing_above_its_floor(module):
+    """At run time too: importing an agents module loads no train or evaluate module, and
+    neither torch nor sb3 comes with the agents (a trained policy needs them when loaded)."""
+    code = ("import sys, importlib; importlib.import_module(%r); "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith(('dugout', 'torch', "
+            "'stable_baselines3', 'sb3_contrib')))))" % module)
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.split()
+    above = [m for m in loaded if m.startswith("dugout") and m in MODULES
+             and floor(m) > floor(module)]
+    assert not above, f"importing {module} loaded {above}"
+    if not module.startswith("dugout.train"):
+        assert not [m for m in loaded if not m.startswith("dugout")], loaded
