@@ -44,7 +44,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "ViewAgent", "Managers", "choose", "legal_actions"]
+__all__ = ["Agent", "AlwaysNever", "ViewAgent", "Managers", "choose", "legal_actions"]
 
 
 @runtime_checkable
@@ -102,6 +102,39 @@ class ViewAgent:
 
     def decide(self, view: Any) -> int:
         raise NotImplementedError
+
+
+class AlwaysNever:
+    """A baseline mixin: always (or never) take one yes/no decision kind; the ruleset's
+    heuristic (the next class in the method order) decides everything else.
+
+        class ThatsBaseballAlwaysNever(AlwaysNever, ThatsBaseballHeuristic):
+            KINDS, RULESET = YES_NO_KINDS, "That's Baseball"
+
+    "Never" passes; "always" takes the option the heuristic values most among the others
+    (``option_values(view)``, ties to the lowest action). Where passing is not allowed the
+    heuristic decides. Holding every other decision equal, the difference between the two
+    and the heuristic is what that one decision is worth.
+    """
+    KINDS: tuple[str, ...] = ()
+    RULESET = ""
+    PASS = 0
+
+    def __init__(self, kind: str, always: bool, *args: Any, **options: Any):
+        if kind not in self.KINDS:
+            raise ValueError(f"unknown yes/no decision {kind!r}; {self.RULESET}'s are {self.KINDS}")
+        super().__init__(*args, **options)
+        self.kind = kind
+        self.always = bool(always)
+        self.name = f"{'always' if always else 'never'}-{kind}"
+
+    def decide(self, view: Any) -> int:
+        if view.decision != self.kind or self.PASS not in view.legal:
+            return super().decide(view)
+        if not self.always:
+            return self.PASS
+        values = self.option_values(view)
+        return max((a for a in view.legal if a != self.PASS), key=lambda a: (values[a], -a))
 
 
 @dataclass(frozen=True)

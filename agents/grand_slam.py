@@ -25,7 +25,7 @@ from ..envs.core.scorebook import BoxScore, PlayLog
 from ..envs.grand_slam import rules
 from ..envs.grand_slam.cards import N_HAND_TYPES, N_TYPES, REFERENCE_COUNTS, SINGLE
 from ..envs.grand_slam.view import GrandSlamView
-from .base import Managers, ViewAgent
+from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
 
 __all__ = ["GrandSlamHeuristic", "GrandSlamAlwaysNever", "grand_slam_tables", "card_effect", "win_expectancy",
@@ -266,17 +266,11 @@ class GrandSlamHeuristic(ViewAgent):
         return min(near, key=lambda a: (self.keep_value(view, a), a))
 
 
-class GrandSlamAlwaysNever(GrandSlamHeuristic):
+class GrandSlamAlwaysNever(AlwaysNever, GrandSlamHeuristic):
     """Baseline: always (or never) play a PH/RP stack when one is on the table; the heuristic
-    chooses among the hand cards (and, for "always", plays the oldest stack)."""
-
-    def __init__(self, kind: str, always: bool, **options: Any):
-        if kind not in YES_NO_KINDS:
-            raise ValueError(f"unknown yes/no decision {kind!r}; Harry's Grand Slam's are {YES_NO_KINDS}")
-        super().__init__(**options)
-        self.kind = kind
-        self.always = bool(always)
-        self.name = f"{'always' if always else 'never'}-{kind}"
+    chooses among the hand cards (and, for "always", plays the oldest stack). A play is a
+    card, not a yes/no choice with a pass, so only the set-up is the shared one."""
+    KINDS, RULESET = YES_NO_KINDS, "Harry's Grand Slam"
 
     def decide(self, view: GrandSlamView) -> int:
         stacks = [a for a in view.legal if a >= STACK]

@@ -23,7 +23,7 @@ from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
 from ..envs.showdown.cards import RESULTS, PitcherCard, Team, load_team, team_to_dict
 from ..envs.showdown.view import ShowdownView
-from .base import Managers, ViewAgent
+from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
 from .value_tables import sample_run_counts as _sample_run_counts
 
@@ -427,31 +427,14 @@ class ShowdownHeuristic(ViewAgent):
         return values
 
 
-class ShowdownAlwaysNever(ShowdownHeuristic):
-    """Baseline: always (or never) take one kind of option; the heuristic decides the rest.
-
-    ``kind`` is one of :data:`YES_NO_KINDS`. "Never" passes (no pinch hitter, no pitching
-    change, hold the runners, keep the icon); "always" takes the option the heuristic
-    values most among the others (its favourite pinch hitter or reliever, sending the
-    runners it would send first). A forced pitching change is made as the heuristic would.
-    """
-
-    def __init__(self, kind: str, always: bool, tables: ValueTables | None = None,
-                 **options: Any):
-        if kind not in YES_NO_KINDS:
-            raise ValueError(f"unknown yes/no decision {kind!r}; MLB Showdown's are {YES_NO_KINDS}")
-        super().__init__(tables, **options)
-        self.kind = kind
-        self.always = bool(always)
-        self.name = f"{'always' if always else 'never'}-{kind}"
-
-    def decide(self, view: ShowdownView) -> int:
-        if view.decision != self.kind or PASS not in view.legal:
-            return super().decide(view)
-        if not self.always:
-            return PASS
-        values = self.option_values(view)
-        return max((a for a in view.legal if a != PASS), key=lambda a: (values[a], -a))
+class ShowdownAlwaysNever(AlwaysNever, ShowdownHeuristic):
+    """Baseline: always (or never) take one kind of option (``kind``, one of
+    :data:`YES_NO_KINDS`); the heuristic decides the rest. "Never" passes (no pinch hitter,
+    no pitching change, hold the runners, keep the icon); "always" takes the option the
+    heuristic values most among the others (its favourite pinch hitter or reliever,
+    sending the runners it would send first). A forced pitching change is made as the
+    heuristic would (:class:`dugout.agents.base.AlwaysNever`)."""
+    KINDS, RULESET, PASS = YES_NO_KINDS, "MLB Showdown", PASS
 
 
 def win_expectancy(view: ShowdownView) -> float:

@@ -22,7 +22,7 @@ from ..envs.core.scorebook import BoxScore, PlayLog
 from ..envs.thats_baseball import rules
 from ..envs.thats_baseball.cards import Batter, Team, load_team
 from ..envs.thats_baseball.view import ThatsBaseballView
-from .base import Managers, ViewAgent
+from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
 from .value_tables import sample_run_counts as _sample_run_counts
 
@@ -226,30 +226,12 @@ class ThatsBaseballHeuristic(ViewAgent):
             a for a, v in values.items() if v >= best - 1e-12)
 
 
-class ThatsBaseballAlwaysNever(ThatsBaseballHeuristic):
-    """Baseline: always (or never) take one yes/no option; the heuristic decides the rest.
-
-    ``kind`` is one of :data:`YES_NO_KINDS`. "Always" takes the option the heuristic
-    values most among the non-pass options (which runner steals, which is thrown
-    at); "never" passes. Holding every other decision equal, the difference between
-    the two and the heuristic is what that one decision is worth.
-    """
-
-    def __init__(self, kind: str, always: bool, tables: ValueTables | None = None, **table_options: Any):
-        if kind not in YES_NO_KINDS:
-            raise ValueError(f"unknown yes/no decision {kind!r}; That's Baseball's are {YES_NO_KINDS}")
-        super().__init__(tables, **table_options)
-        self.kind = kind
-        self.always = bool(always)
-        self.name = f"{'always' if always else 'never'}-{kind}"
-
-    def decide(self, view: ThatsBaseballView) -> int:
-        if view.decision != self.kind:
-            return super().decide(view)
-        if not self.always:
-            return PASS
-        values = self.option_values(view)
-        return max((a for a in view.legal if a != PASS), key=lambda a: (values[a], -a))
+class ThatsBaseballAlwaysNever(AlwaysNever, ThatsBaseballHeuristic):
+    """Baseline: always (or never) take one yes/no option (``kind``, one of
+    :data:`YES_NO_KINDS`); the heuristic decides the rest. "Always" takes the option the
+    heuristic values most among the non-pass options (which runner steals, which is
+    thrown at); "never" passes (:class:`dugout.agents.base.AlwaysNever`)."""
+    KINDS, RULESET, PASS = YES_NO_KINDS, "That's Baseball", PASS
 
 
 def win_expectancy(view: ThatsBaseballView) -> float:
