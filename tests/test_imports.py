@@ -33,11 +33,25 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+def _runtime_nodes(tree: ast.AST):
+    """Every node, less the bodies of ``if TYPE_CHECKING:`` (type hints, not imports that run)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            test = getattr(child, "test", None)
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(test):
+                stack.extend(child.orelse)
+                continue
+            stack.append(child)
+
+
 def _imports(name: str, path: Path) -> set[str]:
     """The dugout modules ``name`` imports (a package import counts as its __init__)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in _runtime_nodes(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -435,6 +435,37 @@ def test_hitting_for_the_pitcher_forces_a_reliever_into_his_spot():
     assert state.pitcher[BOS] == foulke
 
 
+def test_after_a_pitching_change_the_pinch_hitter_may_be_batted_for():
+    """At-Bat Sequence 3: "If the defense does bring in a pitcher, the offense may send in
+    another pinch hitter, even if one was already sent up in step 1"; without a change, no
+    second pinch hitter. The at-bat's record starts afresh with the next at-bat."""
+    def to_step_two():
+        state = game([("pitch", 20), ("swing", 3)] * 2, bos=full_cost(team_dict("bos2004")))
+        situation(state, half=1, inning=6, batter="Pokey Reese")
+        play_until(state, "pinch_hitter", {})
+        go(state, rules.PLAYER + idx(state, BOS, "Orlando Cabrera"))
+        assert state.ab.ph_for == state.order[BOS] and not state.ab.change
+        assert state.pending.kind == "pitching_change" and state.pending.actor == NYY
+        return state
+
+    state = go(to_step_two(), rules.PASS)             # no change: Cabrera bats
+    assert len(plays(state, "pinch_hitter")) == 1
+    assert plays(state, "pa")[0].actor == idx(state, BOS, "Orlando Cabrera")
+    state = to_step_two()
+    go(state, state.pending.legal[1])
+    assert state.ab.change and state.pending.kind == "pinch_hitter"
+    reese, cabrera = idx(state, BOS, "Pokey Reese"), idx(state, BOS, "Orlando Cabrera")
+    offered = [a - rules.PLAYER for a in state.pending.legal if a != rules.PASS]
+    assert offered and cabrera not in offered
+    slot = state.order[BOS]
+    go(state, rules.PLAYER + offered[0])
+    assert [(p.actor, p.detail) for p in plays(state, "pinch_hitter")] == [
+        (cabrera, str(reese)), (offered[0], str(cabrera))]
+    assert state.lineup[BOS][slot] == offered[0] and plays(state, "pa")[-1].actor == offered[0]
+    assert state.order[BOS] == (slot + 1) % 9                  # the next at-bat, afresh
+    assert state.ab.ph_for is None and not state.ab.change and state.ab.result is None
+
+
 # ---------------------------------------------------------------- icons
 
 def test_k_icon_then_v_reroll():

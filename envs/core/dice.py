@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Sequence
+from operator import methodcaller
 from typing import Any
 
-__all__ = ["Dice", "ScriptedDice", "DiceScriptError", "make_dice", "chance_d20_beats"]
+from .state import codec
+
+__all__ = ["Dice", "ScriptedDice", "DiceScriptError", "make_dice", "chance_d20_beats", "DICE"]
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -249,3 +252,7 @@ def make_dice(data: dict[str, Any]) -> Dice | ScriptedDice:
     if kind == "scripted":
         return ScriptedDice.from_dict(data)
     raise ValueError(f"unknown dice type {kind!r} in saved game (expected 'keyed' or 'scripted')")
+
+
+#: ``field(metadata=DICE)``: how a game state copies and saves its dice, keyed or scripted.
+DICE = codec(methodcaller("to_dict"), make_dice, copy=methodcaller("clone"))

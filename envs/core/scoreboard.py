@@ -1,6 +1,6 @@
 """Innings, outs, bases and score: the part of a baseball game every ruleset shares.
 
-The scoreboard knows when a game ends:
+The scoreboard knows when a game ends. Regulation rules (:class:`Scoreboard`):
 
 * the home team bats last; once it leads after the top of the last scheduled inning
   (or any extra inning), the bottom half is not played;
@@ -11,6 +11,12 @@ The scoreboard knows when a game ends:
   MLB rule 9.06(f) and 5.08(b));
 * an optional ``max_innings`` cuts off a game still tied after that inning: the game
   is *truncated* and has no winner.
+
+Variants, in the manner of python-chess's: a subclass overrides the small, named rule
+methods (:meth:`Scoreboard.walkoff_possible`, :meth:`Scoreboard.after_runs`,
+:meth:`Scoreboard.after_half`) and keeps everything else. :class:`SuddenDeathScoreboard`
+is Bottom of the 9th's one half inning. A saved scoreboard names its variant
+(``"variant"``); ``Scoreboard.from_dict`` rebuilds that class.
 """
 
 from __future__ import annotations
@@ -19,14 +25,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bases import EMPTY_BASES, Bases
+from .state import PlainState, SavedAs, state_from_dict
 
-__all__ = ["Scoreboard", "ScoreboardGame", "AWAY", "HOME"]
+__all__ = ["Scoreboard", "SuddenDeathScoreboard", "ScoreboardGame", "VARIANTS", "AWAY", "HOME"]
 
 AWAY, HOME = 0, 1
 
 
 @dataclass
-class Scoreboard:
+class Scoreboard(PlainState):
+    """Regulation rules: ``innings`` scheduled, extra innings to a winner (or to
+    ``max_innings``, which truncates a tie)."""
+
+    SAVED_AS = SavedAs("variant", "regulation", "regulation scoreboard")
+
     innings: int = 9
     max_innings: int | None = None
     inning: int = 1
@@ -73,76 +85,133 @@ class Scoreboard:
         return self.outs == 3
 
     # -- runs ---------------------------------------------------------------------------
-    def walkoff_possible(self) -> bool:
-        return self.half == 1 and self.inning >= self.innings
-
     def score(self, runners: list, home_run: bool = False) -> list:
         """Score ``runners`` (lead runner first) for the batting side; return those who count.
 
-        In a walk-off only the runs needed to win count, except on a home run.
+        When the go-ahead run ends the game (:meth:`walkoff_possible`) only the runs needed
+        to win count, except on a home run.
         """
         if not runners:
             return runners
         if self.walkoff_possible():
-            need = self.runs[0] - self.runs[1] + 1
+            need = self.runs[self.fielding] - self.runs[self.batting] + 1
             if not home_run and len(runners) > need:
                 runners = runners[:need]
         n = len(runners)
         self.runs[self.half] += n
         self.line[self.half][-1] += n
-        if self.walkoff_possible() and self.runs[1] > self.runs[0]:
-            self.over = True
-            self.winner = 1
+        self.after_runs()
         return runners
 
     # -- end of a half inning --------------------------------------------------------
     def end_half(self) -> None:
-        """The side is retired: clear the bases and move on, or end the game."""
+        """The side is retired: clear the bases, then end the game or move on."""
         self.outs = 0
         self.bases = EMPTY_BASES
-        last = self.inning >= self.innings
+        self.after_half()
+
+    def finish(self, winner: int) -> None:
+        """The game is over: ``winner`` (AWAY or HOME) has won."""
+        self.over = True
+        self.winner = winner
+
+    def next_half(self) -> None:
+        """The other side comes to bat: the bottom of this inning or the top of the next."""
         if self.half == 0:
-            if last and self.runs[1] > self.runs[0]:
-                self.over, self.winner = True, 1      # home team need not bat
-                return
             self.half = 1
             self.line[1].append(0)
-            return
-        if last and self.runs[0] != self.runs[1]:
-            self.over = True
-            self.winner = 0 if self.runs[0] > self.runs[1] else 1
-            return
-        if self.max_innings is not None and self.inning >= self.max_innings:
-            self.over = True
-            self.truncated = True
-            return
-        self.inning += 1
-        self.half = 0
-        self.line[0].append(0)
+        else:
+            self.inning += 1
+            self.half = 0
+            self.line[0].append(0)
 
-    # -- copying and saving ----------------------------------------------------------
-    def clone(self) -> Scoreboard:
-        new = Scoreboard.__new__(Scoreboard)
-        new.__dict__.update(self.__dict__)
-        new.runs = list(self.runs)
-        new.line = [list(self.line[0]), list(self.line[1])]
-        return new
+    # -- the game-end rules a variant overrides ----------------------------------------
+    def walkoff_possible(self) -> bool:
+        """Whether the batting side's go-ahead run ends the game at once: the home team's
+        in the bottom of the last scheduled inning or later."""
+        return self.half == 1 and self.inning >= self.innings
 
-    def to_dict(self) -> dict[str, Any]:
-        d = dict(self.__dict__)
-        d["bases"] = list(self.bases)
-        d["runs"] = list(self.runs)
-        d["line"] = [list(self.line[0]), list(self.line[1])]
-        return d
+    def after_runs(self) -> None:
+        """Runs have scored: a walk-off ends the game."""
+        if self.walkoff_possible() and self.runs[self.batting] > self.runs[self.fielding]:
+            self.finish(self.batting)
 
+    def after_half(self) -> None:
+        """The side is retired (bases cleared): end the game, or play the next half."""
+        away, home = self.runs
+        last = self.inning >= self.innings
+        if self.half == 0:
+            if last and home > away:
+                self.finish(HOME)                     # the home team need not bat
+            else:
+                self.next_half()
+        elif last and away != home:
+            self.finish(AWAY if away > home else HOME)
+        elif self.max_innings is not None and self.inning >= self.max_innings:
+            self.over = self.truncated = True
+        else:
+            self.next_half()
+
+    # -- saving ------------------------------------------------------------------------
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Scoreboard:
-        d = dict(data)
-        d["bases"] = tuple(d["bases"])
-        return cls(**d)
+        """Rebuild a saved scoreboard as the variant it names (one saved before variants
+        were named is a regulation one)."""
+        name = data.get("variant", "regulation")
+        variant = VARIANTS.get(name)
+        if variant is None:
+            raise ValueError(f"unknown scoreboard variant {name!r} in saved game "
+                             f"(known: {', '.join(VARIANTS)})")
+        return state_from_dict(variant, {**data, "variant": name})
 
 
-class ScoreboardGame:
+@dataclass
+class SuddenDeathScoreboard(Scoreboard):
+    """One half inning decides the game (Bottom of the 9th: "If you are the Home Team
+    (Batting) you will win by ... scoring 1 Run. If you are the Visiting Team (Pitching)
+    you will win by gaining 3 Outs").
+
+    It starts in the bottom of the 9th, tied, with nobody out, unless ``inning``, ``half``,
+    ``runs``, ``outs`` and ``bases`` set another situation (a Manager Challenge situation
+    card). The batting side wins the moment it takes the lead (only the runs needed count,
+    except on a home run); the fielding side wins at the third out, a tie included: there
+    are no extra innings. The batting side must not lead at the start. The line score has
+    a column per inning up to this one, with the runs already on the board in the first.
+    """
+
+    SAVED_AS = SavedAs("variant", "sudden_death", "sudden-death scoreboard")
+
+    inning: int = 9
+    half: int = 1
+    line: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.over and self.runs[self.batting] > self.runs[self.fielding]:
+            raise ValueError(f"the batting side already leads {self.runs}: nothing to decide")
+        if not self.line:
+            columns = (self.inning, self.inning - 1 + self.half)
+            self.line = [[0] * n for n in columns]
+            for team in (AWAY, HOME):
+                if self.runs[team]:
+                    if not self.line[team]:
+                        raise ValueError(f"the home team has {self.runs[team]} runs before "
+                                         "its first turn at bat")
+                    self.line[team][0] = self.runs[team]
+
+    def walkoff_possible(self) -> bool:
+        return True
+
+    def after_half(self) -> None:
+        self.finish(self.fielding)
+
+
+#: Every scoreboard variant by the name it is saved under.
+VARIANTS: dict[str, type[Scoreboard]] = {
+    c.SAVED_AS.name: c for c in (Scoreboard, SuddenDeathScoreboard)}
+
+
+class ScoreboardGame(PlainState):
     """What the AEC base class and agents read of a ruleset's game state, for states that
     keep their :class:`Scoreboard` in ``board`` and each team's place in its batting order
     in ``order`` (a mixin for the rulesets' ``GameState`` dataclasses)."""
@@ -170,15 +239,3 @@ class ScoreboardGame:
     def batter(self) -> int:
         """Lineup slot of the batting team's batter at the plate."""
         return self.order[self.board.half]
-
-    def _copy_shared(self):
-        """A copy sharing nothing mutable that every ruleset keeps alike (scoreboard, dice,
-        box score, play log, batting order); a ruleset's ``clone`` copies its own lists."""
-        new = type(self).__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.board = self.board.clone()
-        new.dice = self.dice.clone()
-        new.box = self.box.clone()
-        new.log = self.log.clone()
-        new.order = list(self.order)
-        return new

@@ -16,11 +16,13 @@ from typing import Any, Hashable, NamedTuple, Sequence
 
 from .bases import BASE_NAMES, Bases
 from .scoreboard import Scoreboard
+from .state import codec
 
 __all__ = [
     "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
     "STRIKEOUT", "FLY_OUT", "GROUND_OUT", "REACHED_ON_ERROR", "DOUBLE_PLAY", "SACRIFICE_FLY",
-    "BattingLine", "PitchingLine", "BoxScore", "Play", "PlayLog", "ordinal", "innings_text",
+    "BattingLine", "PitchingLine", "BoxScore", "Play", "PlayLog", "PLAY_LOG", "ordinal",
+    "innings_text",
 ]
 
 
@@ -387,6 +389,11 @@ class PlayLog:
                 current = key
             out.append("  " + describe_play(play, runner_names[play.half]))
         return "\n".join(out)
+
+
+#: ``field(metadata=PLAY_LOG)``: how a game state copies its play log and saves it (as the
+#: list of its plays).
+PLAY_LOG = codec(PlayLog.to_list, PlayLog.from_list, copy=PlayLog.clone)
 
 
 def describe_play(play: Play, names: Sequence[str]) -> str:

@@ -20,14 +20,15 @@ Every reading of an unclear passage is in RULES.md beside this file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from ..core import scorebook as sb
 from ..core.bases import advance_all, force_advance, occupied, runner_count
 from ..core.decisions import Decision, take_decision
-from ..core.dice import Dice, ScriptedDice, make_dice
+from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
-from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
+from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
+from ..core.state import SavedAs
 from .cards import (BALK, CARD_NAMES, CARD_TYPES, DOUBLE, DOUBLE_PLAY, ERROR, FLY_OUT,
                     GROUND_OUT, HIT_BY_PITCH, HOME_RUN, MAX_STACKS, N_HAND_TYPES, N_TYPES,
                     PASSED_BALL, PINCH_HITTER, REFERENCE_COUNTS, SACRIFICE_BUNT, SINGLE,
@@ -82,10 +83,13 @@ class GameState(ScoreboardGame):
     slot; ``runner_cards[slot]`` is the card that put him there (the card moves with
     him), and ``outs_pile`` the cards behind home plate this half inning.
     """
+
+    SAVED_AS = SavedAs("ruleset", "grand_slam", "Grand Slam game")
+
     board: Scoreboard
-    dice: Dice | ScriptedDice
+    dice: Dice | ScriptedDice = field(metadata=DICE)
     box: BoxScore
-    log: PlayLog
+    log: PlayLog = field(metadata=PLAY_LOG)
     counts: tuple[int, ...]                   # the card set: copies per type
     deck: list[int]
     hands: list[list[int]]
@@ -124,48 +128,6 @@ class GameState(ScoreboardGame):
         for c in range(N_TYPES):
             out[c] += self.discards[c]
         return out
-
-    # -- copying and saving -------------------------------------------------------------
-    def clone(self) -> GameState:
-        new = self._copy_shared()
-        new.deck = list(self.deck)
-        new.hands = [list(self.hands[0]), list(self.hands[1])]
-        new.stacks = [list(self.stacks[0]), list(self.stacks[1])]
-        new.discards = list(self.discards)
-        new.runner_cards = list(self.runner_cards)
-        new.outs_pile = list(self.outs_pile)
-        new.played_by = list(self.played_by)
-        return new
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": "grand_slam",
-            "board": self.board.to_dict(), "dice": self.dice.to_dict(),
-            "box": self.box.to_dict(),
-            "log": self.log.to_list(),
-            "counts": list(self.counts), "deck": list(self.deck),
-            "hands": [list(h) for h in self.hands], "stacks": [list(s) for s in self.stacks],
-            "discards": list(self.discards), "runner_cards": list(self.runner_cards),
-            "outs_pile": list(self.outs_pile), "played_by": list(self.played_by),
-            "order": list(self.order), "stretch": self.stretch, "refills": self.refills,
-            "step": self.step,
-            "pending": None if self.pending is None else self.pending.to_dict(),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameState:
-        if d.get("ruleset") != "grand_slam":
-            raise ValueError(f"not a saved Grand Slam game (ruleset {d.get('ruleset')!r})")
-        log = PlayLog.from_list(d["log"])
-        return cls(
-            board=Scoreboard.from_dict(d["board"]), dice=make_dice(d["dice"]),
-            box=BoxScore.from_dict(d["box"]), log=log, counts=tuple(d["counts"]),
-            deck=list(d["deck"]), hands=[list(h) for h in d["hands"]],
-            stacks=[list(s) for s in d["stacks"]], discards=list(d["discards"]),
-            runner_cards=list(d["runner_cards"]), outs_pile=list(d["outs_pile"]),
-            played_by=list(d["played_by"]), order=list(d["order"]), stretch=d["stretch"],
-            refills=d["refills"], step=d["step"],
-            pending=None if d["pending"] is None else Decision.from_dict(d["pending"]))
 
 
 def new_game(dice: Dice | ScriptedDice, innings: int = 9, max_innings: int | None = None,

@@ -23,33 +23,35 @@ windows will slot in between, as named steps)::
                                                            "send_runners", "throw_at"
 
 The basic game's one decision is each manager's starting pitcher (Basic Setup 3); the
-engine plays the rest through. Every rule is a small
-function named after it; unclear passages and the reading taken are in RULES.md.
+engine plays the rest through. Every rule is a small function named after it. Who is in
+the lineup, where he plays and who may still come in is ``roster.py``'s; the at-bat in
+progress is an :class:`AtBat`. Unclear passages and the reading taken are in RULES.md.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..core import scorebook as sb
-from ..core.bases import advance_all, force_advance
+from ..core.bases import Bases, advance_all, force_advance
 from ..core.decisions import Decision, take_decision
-from ..core.dice import Dice, ScriptedDice, chance_d20_beats, make_dice
+from ..core.dice import DICE, Dice, ScriptedDice, chance_d20_beats
 from ..core.scoreboard import Scoreboard, ScoreboardGame
-from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
+from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
+from ..core.state import PlainState, SavedAs, codec
 from .cards import (FIELD_POSITIONS, INFIELD, OUT_RESULTS, OUTFIELD, HitterCard, PitcherCard,
-                    Team, best_assignment, team_from_dict, team_to_dict)
+                    Team, team_from_dict, team_to_dict)
+from .roster import (ROSTER, bullpen, can_remove_starter, change_pitcher, legal_pinch_hitters,
+                     pinch_hit, rotation_spot, set_lineups, starters_of, starters_take_the_mound,
+                     take_the_field)
 
-__all__ = ["GameState", "new_game", "apply_action", "option_labels", "ACTIONS", "N_ACTIONS",
+__all__ = ["GameState", "AtBat", "Throw", "new_game", "apply_action", "option_labels", "ACTIONS", "N_ACTIONS",
            "DECISION_KINDS", "LEVELS", "PASS", "YES", "PLAYER", "SEND_LEAD", "SEND_BOTH",
            "THROW_LEAD", "THROW_TRAIL", "OUTCOMES", "fatigue", "effective_control",
            "pitcher_advantage_probability"]
 
 LEVELS = ("basic", "advanced")
-ROSTER = 25
 
 # -- actions: one Discrete space for every decision ----------------------------------------
 PASS, YES = 0, 1
@@ -83,12 +85,54 @@ CODE_OUTCOME = {"PU": POP_OUT, "SO": sb.STRIKEOUT, "GB": sb.GROUND_OUT, "FB": sb
 HIT_BASES = {"1B": 1, "1B+": 1, "2B": 2, "3B": 3, "HR": 4}
 
 
-def rotation_spot(roll: int) -> int:
-    """Advanced Game Setup 2: 1-5 first starters, 6-10 second, 11-15 third, 16-20 fourth."""
-    return (roll - 1) // 5
-
-
 # ================================================================== the state
+
+class Throw(NamedTuple):
+    """An outfield throw at a runner trying for an extra base (Extra Bases 2-4)."""
+    runner: int              # the runner thrown at
+    base: int                # the base he went for (3 = home)
+    roll: int                # the d20
+    total: int               # roll + outfield Fielding + Gold Gloves
+    target: int              # what the total had to beat (throw_target)
+    out: bool                # he was thrown out
+    bases: Bases             # the bases as the throw was made
+    scored_before: int       # runs of the at-bat scored before the throw
+
+
+@dataclass
+class AtBat(PlainState):
+    """The at-bat in progress, as its steps go (a fresh one each at-bat, an empty one
+    between half innings): nothing of the last at-bat shows."""
+    change: bool = False                # step 2 brought in a pitcher: step 3 may pinch hit
+    ph_for: int | None = None           # the lineup slot a pinch hitter batted for
+    twenty: bool = False                # the 20 icon's +3 Control is on this pitch
+    sb_asked: tuple[int, ...] = ()      # runners already offered an SB-icon steal
+    pitch: int | None = None            # the pitch total (None: a pitcher bats, or no pitch yet)
+    chart: str | None = None            # whose chart the swing is read on: "P" or "B"
+    outs_before: int | None = None      # outs when the pitch was made
+    swing: int | None = None            # the swing's d20
+    result: str | None = None           # the chart's result, as the icons leave it
+    icons_asked: tuple[str, ...] = ()   # result icons already offered ("K", "V", "S", "HR")
+    before: Bases | None = None         # the bases before the result was carried out
+    scored: tuple[int, ...] = ()        # runners who scored on the play, in order
+    outcome: str | None = None          # the result as carried out (a GB may become FC or DP)
+    throw_kind: str | None = None       # the roll Gold Gloves may join: "double_play", "extra_base"
+    glove: int = 0                      # Fielding the Gold Glove icons add to that roll
+    glove_asked: tuple[str, ...] = ()   # positions already offered their G icon
+    eligible: tuple[int, ...] = ()      # runners who may try for an extra base, lead first
+    sent: tuple[int, ...] = ()          # the runners sent
+    thrown: int = -1                    # the runner the defense throws at
+    throw: Throw | None = None          # the throw, once made
+
+
+def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
+    return [team_to_dict(t) for t in teams]
+
+
+def _load_teams(saved: list[dict[str, Any]]) -> tuple[Team, Team]:
+    away, home = (team_from_dict(t, "saved game", point_cap=None) for t in saved)
+    return away, home
+
 
 @dataclass
 class GameState(ScoreboardGame):
@@ -97,13 +141,18 @@ class GameState(ScoreboardGame):
     Players are roster indices (0-24, the team file's order); a runner on base is his
     roster index on the batting team. ``lineup[t][slot]`` is who bats in that slot and
     ``pos[t][slot]`` where he plays ("DH", "P", a field position, or "PH" for a pinch
-    hitter whose place in the field is settled when his team takes the field).
+    hitter whose place in the field is settled when his team takes the field). ``ab`` is
+    the at-bat in progress. Cloned and saved field by field
+    (:class:`~dugout.envs.core.state.PlainState`).
     """
+
+    SAVED_AS = SavedAs("ruleset", "showdown", "MLB Showdown game")
+
     board: Scoreboard
-    dice: Dice | ScriptedDice
+    dice: Dice | ScriptedDice = field(metadata=DICE)
     box: BoxScore
-    log: PlayLog
-    teams: tuple[Team, Team]
+    log: PlayLog = field(metadata=PLAY_LOG)
+    teams: tuple[Team, Team] = field(metadata=codec(_save_teams, _load_teams))
     level: str
     dh: bool
     lineup: list[list[int]]
@@ -129,9 +178,9 @@ class GameState(ScoreboardGame):
     plus_runner: int = -1               # the batter who got a 1B+ (steals second next)
     pa_index: int = 0
     half_track: dict[str, int] = field(default_factory=dict)
-    ab: dict[str, Any] = field(default_factory=dict)
+    ab: AtBat = field(default_factory=AtBat)
     log_extra: list[tuple] = field(default_factory=list)
-    step: str = "setup"
+    step: str = "choose_starter"
     pending: Decision | None = None
 
     # -- who is who -------------------------------------------------------------------
@@ -165,84 +214,6 @@ class GameState(ScoreboardGame):
             total += card.fielding(position) or 0
         return total
 
-    # -- copying and saving -------------------------------------------------------------
-    def clone(self) -> GameState:
-        new = self._copy_shared()
-        new.lineup = [list(x) for x in self.lineup]
-        new.pos = [list(x) for x in self.pos]
-        new.pitcher = list(self.pitcher)
-        new.pitcher_slot = list(self.pitcher_slot)
-        new.relief_ace_pitcher = list(self.relief_ace_pitcher)
-        new.starter = list(self.starter)
-        new.used = [list(x) for x in self.used]
-        new.batted = [list(x) for x in self.batted]
-        new.innings_pitched = [[list(i) for i in t] for t in self.innings_pitched]
-        new.runs_charged = [list(x) for x in self.runs_charged]
-        new.ip_bonus = [list(x) for x in self.ip_bonus]
-        new.icons_left = [[dict(d) for d in t] for t in self.icons_left]
-        new.twenty_inning = list(self.twenty_inning)
-        new.relief_ace_inning = list(self.relief_ace_inning)
-        new.responsible = dict(self.responsible)
-        new.box_line = [dict(x) for x in self.box_line]
-        new.pitch_line = [dict(x) for x in self.pitch_line]
-        new.needs_positions = list(self.needs_positions)
-        new.needs_pitcher = list(self.needs_pitcher)
-        new.half_track = dict(self.half_track)
-        new.ab = copy.deepcopy(self.ab)        # small, and may nest lists (a throw's record)
-        new.log_extra = list(self.log_extra)
-        return new
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": "showdown",
-            "board": self.board.to_dict(), "dice": self.dice.to_dict(), "box": self.box.to_dict(),
-            "log": self.log.to_list(),
-            "log_extra": [list(x) for x in self.log_extra],
-            "teams": [team_to_dict(t) for t in self.teams],
-            "level": self.level, "dh": self.dh,
-            "lineup": self.lineup, "pos": self.pos, "pitcher": self.pitcher,
-            "pitcher_slot": self.pitcher_slot, "relief_ace_pitcher": self.relief_ace_pitcher,
-            "starter": self.starter, "used": self.used, "batted": self.batted,
-            "innings_pitched": self.innings_pitched, "runs_charged": self.runs_charged,
-            "ip_bonus": self.ip_bonus, "icons_left": self.icons_left,
-            "twenty_inning": self.twenty_inning, "relief_ace_inning": self.relief_ace_inning,
-            "responsible": [[k, v] for k, v in self.responsible.items()],
-            "box_line": [[[k, v] for k, v in d.items()] for d in self.box_line],
-            "pitch_line": [[[k, v] for k, v in d.items()] for d in self.pitch_line],
-            "order": self.order, "needs_positions": self.needs_positions,
-            "needs_pitcher": self.needs_pitcher, "plus_runner": self.plus_runner,
-            "pa_index": self.pa_index, "half_track": self.half_track, "ab": self.ab,
-            "step": self.step,
-            "pending": None if self.pending is None else self.pending.to_dict(),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameState:
-        if d.get("ruleset") != "showdown":
-            raise ValueError(f"not a saved MLB Showdown game (ruleset {d.get('ruleset')!r})")
-        log = PlayLog.from_list(d["log"])
-        teams = tuple(team_from_dict(t, "saved game", point_cap=None) for t in d["teams"])
-        return cls(
-            board=Scoreboard.from_dict(d["board"]), dice=make_dice(d["dice"]),
-            box=BoxScore.from_dict(d["box"]), log=log, teams=teams, level=d["level"],
-            dh=d["dh"], lineup=[list(x) for x in d["lineup"]], pos=[list(x) for x in d["pos"]],
-            pitcher=list(d["pitcher"]), starter=list(d["starter"]),
-            pitcher_slot=list(d["pitcher_slot"]), relief_ace_pitcher=list(d["relief_ace_pitcher"]),
-            used=[list(x) for x in d["used"]], batted=[list(x) for x in d["batted"]],
-            innings_pitched=[[list(i) for i in t] for t in d["innings_pitched"]],
-            runs_charged=[list(x) for x in d["runs_charged"]],
-            ip_bonus=[list(x) for x in d["ip_bonus"]],
-            icons_left=[[dict(x) for x in t] for t in d["icons_left"]],
-            twenty_inning=list(d["twenty_inning"]), relief_ace_inning=list(d["relief_ace_inning"]),
-            responsible={int(k): int(v) for k, v in d["responsible"]},
-            box_line=[{int(k): int(v) for k, v in t} for t in d["box_line"]],
-            pitch_line=[{int(k): int(v) for k, v in t} for t in d["pitch_line"]],
-            order=list(d["order"]), needs_positions=list(d["needs_positions"]),
-            needs_pitcher=list(d["needs_pitcher"]), plus_runner=int(d["plus_runner"]),
-            pa_index=int(d["pa_index"]), half_track=dict(d["half_track"]), ab=dict(d["ab"]),
-            log_extra=[tuple(x) for x in d["log_extra"]], step=d["step"],
-            pending=None if d["pending"] is None else Decision.from_dict(d["pending"]))
-
 
 # ================================================================== setting up
 
@@ -263,6 +234,11 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
+                                or starter not in (1, 2, 3, 4)):
+        raise ValueError(f"starter must be a rotation spot 1-4, got {starter!r}")
+    if not play and starter is None:
+        raise ValueError("play=False needs a starter: choosing one is a decision")
     # Basic Setup 4 always has a DH; the advanced game plays by the home team's rules
     use_dh = (True if level == "basic" else teams[1].dh) if dh is None else dh
     board = Scoreboard(innings=innings, max_innings=max_innings)
@@ -277,46 +253,26 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
                      for card in t.players] for t in teams],
         twenty_inning=[0, 0], relief_ace_inning=[0, 0], responsible={},
         box_line=[{}, {}], pitch_line=[{}, {}])
-    state.ab["starter_spot"] = starter
-    if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
-                                or starter not in (1, 2, 3, 4)):
-        raise ValueError(f"starter must be a rotation spot 1-4, got {starter!r}")
+    setup(state, starter)
     if play:
         run(state)
         return state
-    if starter is None:
-        raise ValueError("play=False needs a starter: choosing one is a decision")
     while state.step != "start_half":
         RULES[state.step](state)
     return state
 
 
-def setup(state: GameState) -> None:
+def setup(state: GameState, spot: int | None) -> None:
     """Basic Setup 3-5 / Advanced Game Setup 2-5: the starting pitchers and the lineups.
 
     Advanced: the home team rolls for the rotation spot (both teams' starters from it).
     Basic: each manager chooses his starter ("Choose 1 of them to be this game's starting
-    pitcher"), away first. The ``starter`` option fixes the spot at either level.
+    pitcher"), away first. The ``starter`` option fixes the ``spot`` at either level.
     """
-    spot = state.ab.pop("starter_spot", None)
     if spot is None and state.level != "basic":
         state.dice.set_stream(0, 0)
         spot = rotation_spot(state.dice.roll("rotation", sides=20)) + 1
-    for t, team in enumerate(state.teams):
-        keys = {c.key: k for k, c in enumerate(team.players)}
-        if spot is not None:
-            state.starter[t] = keys[team.rotation[spot - 1]]
-        for player, position in team.lineups["dh" if state.dh else "no_dh"]:
-            if player == "P":
-                state.pitcher_slot[t] = len(state.lineup[t])
-            state.lineup[t].append(-1 if player == "P" else keys[player])
-            state.pos[t].append(position)
-    state.step = "choose_starter"
-
-
-def starters_of(state: GameState, team: int) -> list[int]:
-    return [k for k, c in enumerate(state.teams[team].players)
-            if isinstance(c, PitcherCard) and c.role == "starter"]
+    set_lineups(state, spot)
 
 
 def choose_starter_step(state: GameState) -> None:
@@ -333,27 +289,9 @@ def choose_starting_pitcher(state: GameState, decision: Decision, action: int) -
 
 def play_ball(state: GameState) -> None:
     """Basic Setup 6: starters on the mound, batting lines for everyone in the lineups."""
-    for t in (0, 1):
-        k = state.starter[t]
-        state.pitcher[t] = k
-        if state.pitcher_slot[t] >= 0:
-            state.lineup[t][state.pitcher_slot[t]] = k
-        for slot in state.lineup[t]:
-            enter(state, t, slot)
-        if state.dh:
-            enter(state, t, k)
-        state.pitch_line[t][k] = state.box.add_pitcher(t, state.card(t, k).name)
+    starters_take_the_mound(state)
     state.half_track = {}
     state.step = "start_half"
-
-
-def enter(state: GameState, team: int, k: int) -> None:
-    """A player enters the game: he gets a batting line if he bats."""
-    state.used[team][k] = True
-    card = state.card(team, k)
-    if k in state.lineup[team]:
-        label = state.pos[team][state.lineup[team].index(k)]
-        state.box_line[team][k] = state.box.add_line(team, card.name, label)
 
 
 # ================================================================== the loop
@@ -407,11 +345,9 @@ def start_half(state: GameState) -> None:
     """"When a team's turn at the plate is over, the defense first checks to see that it
     can field all the positions" (and brings in a pitcher if it hit for its own)."""
     t = state.fielding_team
-    if state.needs_positions[t]:
-        fill_positions(state, t)
-        state.needs_positions[t] = False
+    take_the_field(state, t)
     state.pa_index = 0
-    state.ab = {}                       # no at-bat yet: nothing of the last one shows
+    state.ab = AtBat()                  # no at-bat yet: nothing of the last one shows
     state.half_track = {"pitcher": -1, "batters": 0, "reached": 0, "multi_out": 0}
     state.step = "at_bat"
     if state.needs_pitcher[t]:
@@ -422,7 +358,7 @@ def start_half(state: GameState) -> None:
 def at_bat(state: GameState) -> None:
     """A new at-bat: its dice come from its own stream (half inning, at-bat number)."""
     state.dice.set_stream(state.board.half_index, state.pa_index)
-    state.ab = {"change": 0}
+    state.ab = AtBat()
     state.step = "pinch_hitter" if state.level != "basic" else "pre_pitch"
 
 
@@ -451,148 +387,16 @@ def end_half(state: GameState) -> None:
 
 
 # ================================================================== substitutions
-
-def can_remove_starter(state: GameState, team: int) -> bool:
-    """"You can only remove your starter if ... It's after the 4th inning. He's given up 10
-    or more runs." (the third condition, a strategy card, is the expert game's)."""
-    k = state.pitcher[team]
-    return k != state.starter[team] or state.board.inning > 4 or state.runs_charged[team][k] >= 10
-
-
-_PARTS: dict[int, tuple[Team, tuple[int, ...], tuple[int, ...]]] = {}
-
-
-def _roster_parts(team: Team) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(hitters, relievers and closers) of a team, as roster indices; teams are immutable,
-    so this is worked out once per team object."""
-    known = _PARTS.get(id(team))
-    if known is None or known[0] is not team:
-        hitters = tuple(k for k, c in enumerate(team.players) if isinstance(c, HitterCard))
-        relief = tuple(k for k, c in enumerate(team.players)
-                       if isinstance(c, PitcherCard) and c.role != "starter")
-        if len(_PARTS) > 1024:
-            _PARTS.clear()
-        known = _PARTS[id(team)] = (team, hitters, relief)
-    return known[1], known[2]
-
-
-def bullpen(state: GameState, team: int) -> list[int]:
-    """Relievers and closers who have not pitched ("you can't send in another starter")."""
-    used = state.used[team]
-    return [k for k in _roster_parts(state.teams[team])[1] if not used[k]]
-
-
-def bench(state: GameState, team: int) -> list[int]:
-    """Hitters who have not entered the game."""
-    used = state.used[team]
-    return [k for k in _roster_parts(state.teams[team])[0] if not used[k]]
-
-
-@lru_cache(maxsize=4096)
-def _qualifies_mask(card: HitterCard | PitcherCard) -> int:
-    """Bit i set when the card may play FIELD_POSITIONS[i]."""
-    if card.kind != "hitter":
-        return 0
-    return sum(1 << i for i, pos in enumerate(FIELD_POSITIONS) if card.fielding(pos) is not None)
-
-
-@lru_cache(maxsize=65536)
-def _can_fill(masks: tuple[int, ...]) -> bool:
-    """Whether players with these qualification masks can fill all eight positions."""
-    reachable = {0}
-    for i in range(len(FIELD_POSITIONS)):
-        reachable = {used | 1 << j for used in reachable for j, m in enumerate(masks)
-                     if m >> i & 1 and not used >> j & 1}
-        if not reachable:
-            return False
-    return True
-
-
-def _field_assignment(state: GameState, team: int, players: list[int],
-                      current: dict[int, str]) -> dict[int, str] | None:
-    """Positions for eight players, keeping as many where they were as possible (exact)."""
-    def score(k: int, position: str):
-        card = state.card(team, k)
-        fielding = card.fielding(position) if card.kind == "hitter" else None
-        if fielding is None:
-            return None
-        return fielding + (100 if current.get(k) == position else 0)
-
-    placed = best_assignment(players, FIELD_POSITIONS, score)
-    return None if placed is None else {k: pos for pos, k in placed.items()}
-
-
-def _fielders(state: GameState, team: int) -> tuple[list[int], dict[int, str]]:
-    """The eight players who take the field (not the DH, not the pitcher's spot)."""
-    players, current = [], {}
-    for slot, position in enumerate(state.pos[team]):
-        if position != "DH" and slot != state.pitcher_slot[team]:
-            k = state.lineup[team][slot]
-            players.append(k)
-            current[k] = position
-    return players, current
-
-
-def fill_positions(state: GameState, team: int) -> None:
-    """The team takes the field: every position filled by a player who qualifies."""
-    players, current = _fielders(state, team)
-    assignment = _field_assignment(state, team, players, current)
-    if assignment is None:   # legal_pinch_hitters never lets this happen
-        raise RuntimeError(f"team {team} cannot fill the field with {players}")
-    for slot, k in enumerate(state.lineup[team]):
-        if k in assignment:
-            state.pos[team][slot] = assignment[k]
-
-
-def _is_backup(state: GameState, team: int, k: int) -> bool:
-    return state.card(team, k).key in state.teams[team].backups
-
-
-def legal_pinch_hitters(state: GameState, team: int, again: bool) -> list[int]:
-    """Bench hitters who may bat for the man due up (Substitutions; Team Construction)."""
-    slot = state.order[team]
-    k = state.lineup[team][slot]
-    position = state.pos[team][slot]
-    if again:
-        if not state.ab["change"]:
-            return []
-    elif state.ab.get("ph_for") is not None:
-        return []
-    # "all players who start the game must bat at least once before a pinch hitter can
-    # bat for them"; a pinch hitter is batted for again only in step 3
-    if not state.batted[team][k] and not (again and state.ab.get("ph_for") == slot):
-        return []
-    is_pitcher = isinstance(state.card(team, k), PitcherCard)
-    if is_pitcher:
-        if not can_remove_starter(state, team) or not bullpen(state, team):
-            return []
-    # the inning in which this team next takes the field
-    next_field = state.board.inning + (1 if state.board.half == 1 else 0)
-    players, current = _fielders(state, team)
-    # the others stand where they are (nobody else waiting for a position)
-    settled = all(current[p] != "PH" for p in players if p != k)
-    out = []
-    for cand in bench(state, team):
-        if _is_backup(state, team, cand) and not is_pitcher and next_field < 7:
-            continue    # "Before the 7th inning, backup players can only pinch hit for pitchers"
-        if position in ("DH", "P") or is_pitcher:
-            out.append(cand)
-            continue
-        card = state.card(team, cand)
-        if settled and position != "PH" and card.fielding(position) is not None:
-            out.append(cand)
-            continue
-        trial = [cand if p == k else p for p in players]
-        masks = tuple(sorted(_qualifies_mask(state.card(team, p)) for p in trial))
-        if _can_fill(masks):
-            out.append(cand)
-    return out
-
+# At-Bat Sequence 1-3; who may come in, and where he goes, is roster.py's.
 
 def offer_pinch_hitter(state: GameState, again: bool) -> None:
+    """Step 1, and step 3: "If the defense does bring in a pitcher, the offense may send in
+    another pinch hitter, even if one was already sent up in step 1"."""
     t = state.batting_team
-    options = legal_pinch_hitters(state, t, again)
     state.step = "pre_pitch" if again else "pitching_change"
+    if again and not state.ab.change:
+        return
+    options = legal_pinch_hitters(state, t, replaces_pinch_hitter=state.ab.ph_for is not None)
     if options:
         ask(state, "pinch_hitter", t, (PASS,) + tuple(PLAYER + k for k in options),
             subject=state.order[t])
@@ -610,18 +414,9 @@ def choose_pinch_hitter(state: GameState, decision: Decision, action: int) -> No
     if action == PASS:
         return
     t = decision.actor
-    slot = state.order[t]
-    old = state.lineup[t][slot]
     new = action - PLAYER
-    state.lineup[t][slot] = new
-    if state.pos[t][slot] != "DH":
-        state.pos[t][slot] = "PH"
-        if slot == state.pitcher_slot[t]:
-            state.needs_pitcher[t] = True     # "you must bring a new one in"
-        else:
-            state.needs_positions[t] = True
-    enter(state, t, new)
-    state.ab["ph_for"] = slot
+    old = pinch_hit(state, t, new)
+    state.ab.ph_for = state.order[t]
     _note(state, "pinch_hitter", new, detail=str(old))
 
 
@@ -636,24 +431,13 @@ def pitching_change_step(state: GameState) -> None:
 
 
 def choose_pitching_change(state: GameState, decision: Decision, action: int) -> None:
-    """The new pitcher takes the old one's spot in the batting order (or the spot of the
-    pinch hitter who batted for him); the old one can't come back."""
+    """Step 2, or the pitcher a team must bring in when it takes the field (subject 1)."""
     if action == PASS:
         return
-    t = decision.actor
     new = action - PLAYER
-    old = state.pitcher[t]
-    state.pitcher[t] = new
-    state.used[t][new] = True
-    slot = state.pitcher_slot[t]
-    if slot >= 0:
-        state.lineup[t][slot] = new
-        state.pos[t][slot] = "P"
-        state.box_line[t][new] = state.box.add_line(t, state.card(t, new).name, "P")
-    state.needs_pitcher[t] = False
-    state.pitch_line[t][new] = state.box.add_pitcher(t, state.card(t, new).name)
+    old = change_pitcher(state, decision.actor, new)
     if decision.subject != 1:
-        state.ab["change"] = 1
+        state.ab.change = True
     _note(state, "pitching_change", new, detail=str(old))
 
 
@@ -690,7 +474,7 @@ def effective_control(state: GameState, team: int, k: int) -> int:
     bonus = 0
     if state.relief_ace_inning[team] == state.board.inning and state.relief_ace_pitcher[team] == k:
         bonus += 3
-    if state.ab.get("twenty"):
+    if state.ab.twenty:
         bonus += 3
     return card.control + bonus
 
@@ -731,7 +515,7 @@ def twenty_game_step(state: GameState) -> None:
 def choose_twenty_game(state: GameState, decision: Decision, action: int) -> None:
     if action == YES:
         state.twenty_inning[decision.actor] = state.board.inning
-        state.ab["twenty"] = 1
+        state.ab.twenty = True
         _note(state, "icon_20", state.pitcher[decision.actor])
 
 
@@ -743,12 +527,11 @@ def stolen_base_step(state: GameState) -> None:
     state.step = "pitch"
     if state.level == "basic":
         return
-    asked = state.ab.setdefault("sb_asked", [])
     for base in (1, 0):
         k = b.bases[base]
-        if (k is not None and b.bases[base + 1] is None and k not in asked
+        if (k is not None and b.bases[base + 1] is None and k not in state.ab.sb_asked
                 and state.icons_left[t][k].get("SB", 0) > 0):
-            asked.append(k)
+            state.ab.sb_asked += (k,)
             state.step = "stolen_base"
             ask(state, "stolen_base", t, (PASS, YES), subject=base)
             return
@@ -796,27 +579,27 @@ def pitch(state: GameState) -> None:
         state.half_track["pitcher"] = k
     batter = state.card(bt, state.batter_index)
     if isinstance(batter, PitcherCard):
-        state.ab["pitch"] = None
-        state.ab["chart"] = "P"
+        state.ab.pitch = None
+        state.ab.chart = "P"
     else:
         roll = state.dice.roll("pitch", sides=20)
         total = roll + effective_control(state, ft, k) - fatigue(state, ft, k)
-        state.ab["pitch"] = total
-        state.ab["chart"] = "P" if total > batter.on_base else "B"
-    state.ab["outs_before"] = b.outs
+        state.ab.pitch = total
+        state.ab.chart = "P" if total > batter.on_base else "B"
+    state.ab.outs_before = b.outs
     state.step = "swing"
 
 
 def swing(state: GameState) -> None:
     """The Swing: d20 on the chart of whoever has the advantage."""
     roll = state.dice.roll("swing", sides=20)
-    if state.ab["chart"] == "P":
+    if state.ab.chart == "P":
         chart = state.card(state.fielding_team, state.pitcher[state.fielding_team]).chart
     else:
         chart = state.card(state.batting_team, state.batter_index).chart
-    state.ab["swing"] = roll
-    state.ab["result"] = chart.result(roll)
-    state.ab["icons_asked"] = []
+    state.ab.swing = roll
+    state.ab.result = chart.result(roll)
+    state.ab.icons_asked = ()
     state.step = "result_icons"
 
 
@@ -825,12 +608,12 @@ def result_icons(state: GameState) -> None:
     state.step = "carry_out"
     if state.level == "basic":
         return
-    result = state.ab["result"]
-    asked = state.ab["icons_asked"]
+    ab = state.ab
+    result = ab.result
     ft, bt = state.fielding_team, state.batting_team
     p = state.pitcher[ft]
-    if "K" not in asked and result != "SO" and state.icons_left[ft][p].get("K", 0) > 0:
-        asked.append("K")
+    if "K" not in ab.icons_asked and result != "SO" and state.icons_left[ft][p].get("K", 0) > 0:
+        ab.icons_asked += ("K",)
         state.step = "result_icons"
         ask(state, "strikeout", ft, (PASS, YES))
         return
@@ -839,8 +622,8 @@ def result_icons(state: GameState) -> None:
     for icon, kind, applies in (("V", "reroll_out", result in OUT_RESULTS),
                                 ("S", "silver_slugger", result in ("1B", "1B+")),
                                 ("HR", "home_run_icon", result in ("2B", "3B"))):
-        if applies and icon not in asked and left.get(icon, 0) > 0:
-            asked.append(icon)
+        if applies and icon not in ab.icons_asked and left.get(icon, 0) > 0:
+            ab.icons_asked += (icon,)
             state.step = "result_icons"
             ask(state, kind, bt, (PASS, YES))
             return
@@ -851,7 +634,7 @@ def choose_strikeout(state: GameState, decision: Decision, action: int) -> None:
     if action == YES:
         p = state.pitcher[decision.actor]
         state.icons_left[decision.actor][p]["K"] -= 1
-        state.ab["result"] = "SO"
+        state.ab.result = "SO"
         _note(state, "icon_K", p)
 
 
@@ -868,7 +651,7 @@ def _upgrade(state: GameState, decision: Decision, action: int, icon: str, resul
     if action == YES:
         k = state.batter_index
         state.icons_left[decision.actor][k][icon] -= 1
-        state.ab["result"] = result
+        state.ab.result = result
         _note(state, f"icon_{icon}", k)
 
 
@@ -887,10 +670,10 @@ def choose_home_run_icon(state: GameState, decision: Decision, action: int) -> N
 def carry_out(state: GameState) -> None:
     """Swing Result Chart: every result; the advanced game's double plays and extra bases."""
     b = state.board
-    result = state.ab["result"]
-    state.ab["before"] = list(b.bases)
-    state.ab["scored"] = []
-    state.ab["outcome"] = result
+    result = state.ab.result
+    state.ab.before = b.bases
+    state.ab.scored = ()
+    state.ab.outcome = result
     state.half_track["batters"] = state.half_track.get("batters", 0) + 1
     k = state.batter_index
     state.step = "finish_play"
@@ -908,7 +691,7 @@ def carry_out(state: GameState) -> None:
 
 def _score(state: GameState, runners: list[int], home_run: bool = False) -> None:
     counted = state.board.score(list(runners), home_run=home_run)
-    state.ab["scored"] = state.ab["scored"] + list(counted)
+    state.ab.scored += tuple(counted)
 
 
 def out_at_plate(state: GameState) -> None:
@@ -934,7 +717,7 @@ def hit(state: GameState, k: int, bases: int) -> None:
     _score(state, scored, home_run=bases == 4)
     if b.over:
         return
-    if state.ab["result"] == "1B+":
+    if state.ab.result == "1B+":
         state.plus_runner = k
     if state.level != "basic" and bases in (1, 2):
         # "if a runner advances to second or third on a hit ... you may have one or more of
@@ -967,7 +750,7 @@ def ground_ball(state: GameState) -> None:
         lead_out = b.bases[0] is not None
         if lead_out:
             b.bases = (None, b.bases[1], b.bases[2])
-            state.ab["outcome"] = "FC"
+            state.ab.outcome = "FC"
         b.add_outs(1)
         if b.outs < 3:
             advance_on_ground_ball(state)
@@ -992,11 +775,9 @@ def choose_double_play(state: GameState, decision: Decision, action: int) -> Non
     b = state.board
     b.bases = (None, b.bases[1], b.bases[2])
     b.add_outs(1)
-    state.ab["outcome"] = "FC"
+    state.ab.outcome = "FC"
     if action == YES:
-        state.ab["throw_kind"] = "double_play"
-        state.ab["glove"] = 0
-        state.ab["glove_asked"] = []
+        state.ab.throw_kind = "double_play"
         state.step = "gold_glove"
     else:
         finish_ground_ball(state, batter_out=False)
@@ -1007,7 +788,7 @@ def finish_ground_ball(state: GameState, batter_out: bool) -> None:
     k = state.batter_index
     if batter_out:
         b.add_outs(1)
-        state.ab["outcome"] = "DP"
+        state.ab.outcome = "DP"
         state.half_track["multi_out"] = 1
     else:
         b.bases = (k, b.bases[1], b.bases[2])
@@ -1024,21 +805,21 @@ def offer_extra_bases(state: GameState, runners: list[int]) -> None:
     """Runners who may try for an extra base, lead runner first; the batting manager sends."""
     if not runners:
         return
-    state.ab["eligible"] = runners
+    state.ab.eligible = tuple(runners)
     legal = (PASS, SEND_LEAD) + ((SEND_BOTH,) if len(runners) == 2 else ())
     state.step = "send_runners"
     ask(state, "send_runners", state.batting_team, legal)
 
 
 def choose_send(state: GameState, decision: Decision, action: int) -> None:
-    eligible = state.ab["eligible"]
+    eligible = state.ab.eligible
     if action == PASS:
         state.step = "finish_play"
         return
     sent = eligible[:1] if action == SEND_LEAD else eligible[:2]
-    state.ab["sent"] = sent
+    state.ab.sent = sent
     if len(sent) == 1:
-        state.ab["thrown"] = sent[0]
+        state.ab.thrown = sent[0]
         start_throw(state)
     else:
         state.step = "throw_at"
@@ -1046,15 +827,13 @@ def choose_send(state: GameState, decision: Decision, action: int) -> None:
 
 
 def choose_throw(state: GameState, decision: Decision, action: int) -> None:
-    sent = state.ab["sent"]
-    state.ab["thrown"] = sent[0] if action == THROW_LEAD else sent[1]
+    sent = state.ab.sent
+    state.ab.thrown = sent[0] if action == THROW_LEAD else sent[1]
     start_throw(state)
 
 
 def start_throw(state: GameState) -> None:
-    state.ab["throw_kind"] = "extra_base"
-    state.ab["glove"] = 0
-    state.ab["glove_asked"] = []
+    state.ab.throw_kind = "extra_base"
     state.step = "gold_glove"
 
 
@@ -1063,15 +842,15 @@ def gold_glove_step(state: GameState) -> None:
     defense": offered to each fielder in the play (infield on a double play, outfield on
     a throw) before the roll."""
     t = state.fielding_team
-    positions = INFIELD if state.ab["throw_kind"] == "double_play" else OUTFIELD
-    asked = state.ab["glove_asked"]
+    ab = state.ab
+    positions = INFIELD if ab.throw_kind == "double_play" else OUTFIELD
     for i, position in enumerate(positions):
         k = state.fielder_at(t, position)
-        if position not in asked and state.icons_left[t][k].get("G", 0) > 0:
-            asked.append(position)
+        if position not in ab.glove_asked and state.icons_left[t][k].get("G", 0) > 0:
+            ab.glove_asked += (position,)
             ask(state, "gold_glove", t, (PASS, YES), subject=FIELD_POSITIONS.index(position))
             return
-    state.step = "double_play_roll" if state.ab["throw_kind"] == "double_play" else "throw_roll"
+    state.step = "double_play_roll" if ab.throw_kind == "double_play" else "throw_roll"
 
 
 def choose_gold_glove(state: GameState, decision: Decision, action: int) -> None:
@@ -1079,16 +858,15 @@ def choose_gold_glove(state: GameState, decision: Decision, action: int) -> None
         t = decision.actor
         k = state.fielder_at(t, FIELD_POSITIONS[decision.subject])
         state.icons_left[t][k]["G"] -= 1
-        state.ab["glove"] += 10
+        state.ab.glove += 10
         _note(state, "icon_G", k)
 
 
 def double_play_roll(state: GameState) -> None:
     t = state.fielding_team
     roll = state.dice.roll("double_play", sides=20)
-    total = roll + state.fielding(t, INFIELD) + state.ab["glove"]
+    total = roll + state.fielding(t, INFIELD) + state.ab.glove
     speed = state.card(state.batting_team, state.batter_index).speed
-    state.ab["dp_total"] = total
     finish_ground_ball(state, batter_out=total > speed)
 
 
@@ -1097,17 +875,17 @@ def throw_roll(state: GameState) -> None:
     swing; d20 + outfield Fielding must beat it (ties go to the runner)."""
     b = state.board
     t = state.fielding_team
-    thrown = state.ab["thrown"]
-    sent = state.ab["sent"]
+    ab = state.ab
+    thrown = ab.thrown
+    sent = ab.sent
     before = b.bases
     base = before.index(thrown) + 1              # the base he goes for (3 = home)
     target = throw_target(state.card(state.batting_team, thrown).speed, base == 3,
-                          state.ab["outs_before"] == 2)
+                          ab.outs_before == 2)
     roll = state.dice.roll("throw", sides=20)
-    total = roll + state.fielding(t, OUTFIELD) + state.ab["glove"]
+    total = roll + state.fielding(t, OUTFIELD) + ab.glove
     out = total > target
-    state.ab["throw"] = [thrown, base, roll, total, target, int(out),
-                         list(before), len(state.ab["scored"])]
+    ab.throw = Throw(thrown, base, roll, total, target, out, before, len(ab.scored))
     bases = list(before)
     scored = []
     for r in sent:                      # lead runner first
@@ -1135,9 +913,9 @@ def finish_play(state: GameState) -> None:
     bt, ft = state.batting_team, state.fielding_team
     k = state.batter_index
     p = state.pitcher[ft]
-    result = state.ab["result"]
-    code = state.ab["outcome"]
-    scored = state.ab["scored"]
+    ab = state.ab
+    code = ab.outcome
+    scored = ab.scored
     if code == "FB" and scored:
         code = "SF"                        # a run scored on the tag-up
     outcome = CODE_OUTCOME[code]
@@ -1160,22 +938,21 @@ def finish_play(state: GameState) -> None:
         charged = state.responsible.pop(r, p)
         state.runs_charged[ft][charged] += 1
         state.box.pitching[ft][state.pitch_line[ft][charged]].r += 1
-    pl.outs += max(0, b.outs - state.ab["outs_before"])
-    before = tuple(state.ab["before"])
-    throw = state.ab.get("throw")
+    pl.outs += max(0, b.outs - ab.outs_before)
+    throw = ab.throw
     if throw is None:
-        _log(state, "pa", k, -1, state.ab["swing"], before, tuple(scored), outcome.code)
+        _log(state, "pa", k, -1, ab.swing, ab.before, scored, outcome.code)
     else:   # the at-bat as it stood before the throw, then the throw
-        thrown, base, roll, total, target, out, at_throw, n_before = throw
-        at_throw = tuple(at_throw)
-        bb = b.bases
-        b.bases = at_throw
-        _log(state, "pa", k, -1, state.ab["swing"], before, tuple(scored[:n_before]), outcome.code)
-        b.bases = bb
-    state.log_extra[-1] = (state.ab["pitch"], state.ab["chart"], state.ab["swing"], result)
+        after = b.bases
+        b.bases = throw.bases
+        _log(state, "pa", k, -1, ab.swing, ab.before, scored[:throw.scored_before], outcome.code)
+        b.bases = after
+    state.log_extra[-1] = (ab.pitch, ab.chart, ab.swing, ab.result)
     if throw is not None:
-        _log(state, "thrown_out" if out else "extra_base", thrown, base, roll, at_throw,
-             tuple(scored[n_before:]), f"{total}>{target}" if out else f"{total}<={target}")
+        total, target = throw.total, throw.target
+        _log(state, "thrown_out" if throw.out else "extra_base", throw.runner, throw.base,
+             throw.roll, throw.bases, scored[throw.scored_before:],
+             f"{total}>{target}" if throw.out else f"{total}<={target}")
     state.step = "end_at_bat"
 
 
@@ -1195,7 +972,6 @@ def _note(state: GameState, kind: str, actor: int, detail: str = "") -> None:
 
 
 RULES: dict[str, Callable[[GameState], None]] = {
-    "setup": setup,
     "choose_starter": choose_starter_step,
     "play_ball": play_ball,
     "start_half": start_half,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from . import rules
+from . import roster, rules
 from .cards import INFIELD, OUTFIELD, HitterCard, PitcherCard, Team
 
 __all__ = ["ShowdownView", "view_of"]
@@ -181,15 +181,15 @@ def view_of(state: rules.GameState, seat: int) -> ShowdownView:
         innings_pitched=len(state.innings_pitched[ft][p]) if started else 0,
         runs_charged=state.runs_charged[ft][p] if started else 0,
         ip_bonus=state.ip_bonus[ft][p] if started else 0,
-        can_remove_starter=(rules.can_remove_starter(state, 0), rules.can_remove_starter(state, 1)),
+        can_remove_starter=(roster.can_remove_starter(state, 0),
+                            roster.can_remove_starter(state, 1)),
         starters=(state.starter[0], state.starter[1]),
         used=(tuple(state.used[0]), tuple(state.used[1])),
-        bench=(tuple(rules.bench(state, 0)), tuple(rules.bench(state, 1))),
-        bullpen=(tuple(rules.bullpen(state, 0)), tuple(rules.bullpen(state, 1))),
+        bench=(tuple(roster.bench(state, 0)), tuple(roster.bench(state, 1))),
+        bullpen=(tuple(roster.bullpen(state, 0)), tuple(roster.bullpen(state, 1))),
         icons_left=(_frozen_icons(state.icons_left[0]), _frozen_icons(state.icons_left[1])),
         twenty_used=(state.twenty_inning[0] == b.inning, state.twenty_inning[1] == b.inning),
-        pitch=ab.get("pitch"), chart=ab.get("chart"), swing=ab.get("swing"),
-        result=ab.get("result"), outs_before=ab.get("outs_before", b.outs),
-        eligible=tuple(ab.get("eligible", ())), sent=tuple(ab.get("sent", ())),
-        thrown=ab.get("thrown", -1),
+        pitch=ab.pitch, chart=ab.chart, swing=ab.swing, result=ab.result,
+        outs_before=b.outs if ab.outs_before is None else ab.outs_before,
+        eligible=ab.eligible, sent=ab.sent, thrown=ab.thrown,
         teams=state.teams)

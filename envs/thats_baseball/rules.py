@@ -19,17 +19,18 @@ RULES.md beside this file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.bases import (advance_all, advance_runner, force_advance, occupied,
                           push_runner, remove_runner, runner_count)
 from ..core.decisions import Decision, take_decision
-from ..core.dice import Dice, ScriptedDice, make_dice
+from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import (DOUBLE, DOUBLE_PLAY, FLY_OUT, GROUND_OUT, HIT_BY_PITCH, HOME_RUN,
-                              OUTCOMES, REACHED_ON_ERROR, SACRIFICE_FLY, SINGLE, STRIKEOUT, TRIPLE,
-                              WALK, BoxScore, Outcome, Play, PlayLog)
+                              OUTCOMES, PLAY_LOG, REACHED_ON_ERROR, SACRIFICE_FLY, SINGLE,
+                              STRIKEOUT, TRIPLE, WALK, BoxScore, Outcome, Play, PlayLog)
+from ..core.state import SavedAs, codec
 from .cards import Team, team_from_dict
 
 __all__ = [
@@ -62,21 +63,43 @@ def _runner_action(base: int) -> int:
     return base + 1
 
 
+def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
+    return [t.to_dict() for t in teams]
+
+
+def _load_teams(saved: list[dict[str, Any]]) -> tuple[Team, Team]:
+    away, home = (team_from_dict(t, f"saved team {i}") for i, t in enumerate(saved))
+    return away, home
+
+
+def _save_outcome(outcome: Outcome | None) -> str | None:
+    return None if outcome is None else outcome.code
+
+
+def _load_outcome(code: str | None) -> Outcome | None:
+    return None if code is None else OUTCOMES[code]
+
+
 @dataclass
 class GameState(ScoreboardGame):
-    """Everything about a game in progress; plain data, cloned and saved as such."""
-    teams: tuple[Team, Team]
+    """Everything about a game in progress; plain data, cloned and saved as such
+    (:class:`~dugout.envs.core.state.PlainState`)."""
+
+    SAVED_AS = SavedAs("ruleset", "thats_baseball", "That's Baseball game")
+
+    teams: tuple[Team, Team] = field(metadata=codec(_save_teams, _load_teams))
     board: Scoreboard
-    dice: Dice | ScriptedDice
+    dice: Dice | ScriptedDice = field(metadata=DICE)
     box: BoxScore
-    log: PlayLog
+    log: PlayLog = field(metadata=PLAY_LOG)
     order: list[int]                 # each team's current (or next) batter, 0..8
     pa: int = 0                      # plate appearances begun in this half inning
     step: str = "start_pa"           # the next rule to apply
     pending: Decision | None = None
     tried_steal: tuple[int, ...] = ()  # runners (lineup slots) who tried to steal this batter
     pickoff_tried: bool = False
-    outcome: Outcome | None = None   # the batter's result, once known, until it is scored
+    #: the batter's result, once known, until it is scored (saved as its scorecard code)
+    outcome: Outcome | None = field(default=None, metadata=codec(_save_outcome, _load_outcome))
     rbi: int = 0                     # runs batted in by the batter during this plate appearance
     pa_roll: int = 0                 # adjusted average + two dice for this batter
     tag_base: int = 2                # next runner to consider for a tag-up (3rd, 2nd, 1st)
@@ -84,42 +107,6 @@ class GameState(ScoreboardGame):
     def batter_aa(self) -> int:
         """The adjusted average of the batter at the plate."""
         return self.teams[self.board.half].batters[self.order[self.board.half]].aa
-
-    # -- copying and saving -------------------------------------------------------------
-    def clone(self) -> GameState:
-        return self._copy_shared()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": "thats_baseball",
-            "teams": [t.to_dict() for t in self.teams],
-            "board": self.board.to_dict(),
-            "dice": self.dice.to_dict(),
-            "box": self.box.to_dict(),
-            "log": self.log.to_list(),
-            "order": list(self.order), "pa": self.pa, "step": self.step,
-            "pending": None if self.pending is None else self.pending.to_dict(),
-            "tried_steal": list(self.tried_steal), "pickoff_tried": self.pickoff_tried,
-            "outcome": None if self.outcome is None else self.outcome.code,
-            "rbi": self.rbi, "pa_roll": self.pa_roll,
-            "tag_base": self.tag_base,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameState:
-        if d.get("ruleset") != "thats_baseball":
-            raise ValueError(f"not a saved That's Baseball game (ruleset {d.get('ruleset')!r})")
-        log = PlayLog.from_list(d["log"])
-        return cls(
-            teams=tuple(team_from_dict(t, f"saved team {i}") for i, t in enumerate(d["teams"])),
-            board=Scoreboard.from_dict(d["board"]), dice=make_dice(d["dice"]),
-            box=BoxScore.from_dict(d["box"]), log=log, order=list(d["order"]), pa=d["pa"],
-            step=d["step"],
-            pending=None if d["pending"] is None else Decision.from_dict(d["pending"]),
-            tried_steal=tuple(d["tried_steal"]), pickoff_tried=d["pickoff_tried"],
-            outcome=None if d["outcome"] is None else OUTCOMES[d["outcome"]],
-            rbi=d["rbi"], pa_roll=d["pa_roll"],
-            tag_base=d["tag_base"])
 
 
 def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9,

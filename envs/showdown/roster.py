@@ -1,0 +1,262 @@
+"""MLB Showdown's roster: who is in the game, where he plays and who may still come in.
+
+The engine (``rules.py``) runs the at-bat and asks the managers; this module keeps the
+lineups, positions and pitchers straight, after the rulebook's Setup, Substitutions and
+Team Construction: the starting lineups and pitchers, a batting line for each player who
+enters, who may pinch hit or pitch in relief, where a pinch hitter or a new pitcher goes
+in the lineup (the DH's spot, the pitcher's spot) and every position filled when a team
+takes the field.
+
+Players are roster indices (0-24, the team file's order).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from .cards import FIELD_POSITIONS, HitterCard, PitcherCard, Team, best_assignment
+
+if TYPE_CHECKING:
+    from .rules import GameState
+
+__all__ = ["ROSTER", "rotation_spot", "set_lineups", "starters_of", "starters_take_the_mound",
+           "enter", "can_remove_starter", "bullpen", "bench", "legal_pinch_hitters",
+           "take_the_field", "fill_positions", "pinch_hit", "change_pitcher"]
+
+ROSTER = 25
+
+
+# ================================================================== setting up
+
+def rotation_spot(roll: int) -> int:
+    """Advanced Game Setup 2: 1-5 first starters, 6-10 second, 11-15 third, 16-20 fourth."""
+    return (roll - 1) // 5
+
+
+def set_lineups(state: GameState, spot: int | None) -> None:
+    """Basic Setup 4-5 / Advanced Game Setup 3-5: each team's lineup from its team file (the
+    DH's, or the one in which the pitcher bats), and the starters from rotation ``spot``
+    (1-4) when it is known."""
+    for t, team in enumerate(state.teams):
+        keys = {c.key: k for k, c in enumerate(team.players)}
+        if spot is not None:
+            state.starter[t] = keys[team.rotation[spot - 1]]
+        for player, position in team.lineups["dh" if state.dh else "no_dh"]:
+            if player == "P":
+                state.pitcher_slot[t] = len(state.lineup[t])
+            state.lineup[t].append(-1 if player == "P" else keys[player])
+            state.pos[t].append(position)
+
+
+def starters_of(state: GameState, team: int) -> list[int]:
+    return [k for k, c in enumerate(state.teams[team].players)
+            if isinstance(c, PitcherCard) and c.role == "starter"]
+
+
+
+def starters_take_the_mound(state: GameState) -> None:
+    """Basic Setup 6: the starters on the mound (in the pitcher's spot when the pitcher
+    bats), batting lines for everyone in the lineups, a pitching line for each starter."""
+    for t in (0, 1):
+        k = state.starter[t]
+        state.pitcher[t] = k
+        if state.pitcher_slot[t] >= 0:
+            state.lineup[t][state.pitcher_slot[t]] = k
+        for slot in state.lineup[t]:
+            enter(state, t, slot)
+        if state.dh:
+            enter(state, t, k)
+        state.pitch_line[t][k] = state.box.add_pitcher(t, state.card(t, k).name)
+
+
+def enter(state: GameState, team: int, k: int) -> None:
+    """A player enters the game: he gets a batting line if he bats."""
+    state.used[team][k] = True
+    card = state.card(team, k)
+    if k in state.lineup[team]:
+        label = state.pos[team][state.lineup[team].index(k)]
+        state.box_line[team][k] = state.box.add_line(team, card.name, label)
+
+
+# ================================================================== who may come in
+
+def can_remove_starter(state: GameState, team: int) -> bool:
+    """"You can only remove your starter if ... It's after the 4th inning. He's given up 10
+    or more runs." (the third condition, a strategy card, is the expert game's)."""
+    k = state.pitcher[team]
+    return k != state.starter[team] or state.board.inning > 4 or state.runs_charged[team][k] >= 10
+
+
+_PARTS: dict[int, tuple[Team, tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _roster_parts(team: Team) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(hitters, relievers and closers) of a team, as roster indices; teams are immutable,
+    so this is worked out once per team object."""
+    known = _PARTS.get(id(team))
+    if known is None or known[0] is not team:
+        hitters = tuple(k for k, c in enumerate(team.players) if isinstance(c, HitterCard))
+        relief = tuple(k for k, c in enumerate(team.players)
+                       if isinstance(c, PitcherCard) and c.role != "starter")
+        if len(_PARTS) > 1024:
+            _PARTS.clear()
+        known = _PARTS[id(team)] = (team, hitters, relief)
+    return known[1], known[2]
+
+
+def bullpen(state: GameState, team: int) -> list[int]:
+    """Relievers and closers who have not pitched ("you can't send in another starter")."""
+    used = state.used[team]
+    return [k for k in _roster_parts(state.teams[team])[1] if not used[k]]
+
+
+def bench(state: GameState, team: int) -> list[int]:
+    """Hitters who have not entered the game."""
+    used = state.used[team]
+    return [k for k in _roster_parts(state.teams[team])[0] if not used[k]]
+
+
+def _is_backup(state: GameState, team: int, k: int) -> bool:
+    return state.card(team, k).key in state.teams[team].backups
+
+
+def legal_pinch_hitters(state: GameState, team: int, replaces_pinch_hitter: bool) -> list[int]:
+    """Bench hitters who may bat for the man due up (Substitutions; Team Construction).
+
+    "All players who start the game must bat at least once before a pinch hitter can bat
+    for them": the man due up must have batted, unless he is a pinch hitter sent up earlier
+    in this at-bat (``replaces_pinch_hitter``: step 3 may bat for him again).
+    """
+    slot = state.order[team]
+    k = state.lineup[team][slot]
+    position = state.pos[team][slot]
+    if not state.batted[team][k] and not replaces_pinch_hitter:
+        return []
+    is_pitcher = isinstance(state.card(team, k), PitcherCard)
+    if is_pitcher:
+        if not can_remove_starter(state, team) or not bullpen(state, team):
+            return []
+    # the inning in which this team next takes the field
+    next_field = state.board.inning + (1 if state.board.half == 1 else 0)
+    players, current = _fielders(state, team)
+    # the others stand where they are (nobody else waiting for a position)
+    settled = all(current[p] != "PH" for p in players if p != k)
+    out = []
+    for cand in bench(state, team):
+        if _is_backup(state, team, cand) and not is_pitcher and next_field < 7:
+            continue    # "Before the 7th inning, backup players can only pinch hit for pitchers"
+        if position in ("DH", "P") or is_pitcher:
+            out.append(cand)
+            continue
+        card = state.card(team, cand)
+        if settled and position != "PH" and card.fielding(position) is not None:
+            out.append(cand)
+            continue
+        trial = [cand if p == k else p for p in players]
+        masks = tuple(sorted(_qualifies_mask(state.card(team, p)) for p in trial))
+        if _can_fill(masks):
+            out.append(cand)
+    return out
+
+
+# ================================================================== taking the field
+
+def take_the_field(state: GameState, team: int) -> None:
+    """"When a team's turn at the plate is over, the defense first checks to see that it
+    can field all the positions": pinch hitters who stay in the game get positions."""
+    if state.needs_positions[team]:
+        fill_positions(state, team)
+        state.needs_positions[team] = False
+
+
+@lru_cache(maxsize=4096)
+def _qualifies_mask(card: HitterCard | PitcherCard) -> int:
+    """Bit i set when the card may play FIELD_POSITIONS[i]."""
+    if card.kind != "hitter":
+        return 0
+    return sum(1 << i for i, pos in enumerate(FIELD_POSITIONS) if card.fielding(pos) is not None)
+
+
+@lru_cache(maxsize=65536)
+def _can_fill(masks: tuple[int, ...]) -> bool:
+    """Whether players with these qualification masks can fill all eight positions."""
+    reachable = {0}
+    for i in range(len(FIELD_POSITIONS)):
+        reachable = {used | 1 << j for used in reachable for j, m in enumerate(masks)
+                     if m >> i & 1 and not used >> j & 1}
+        if not reachable:
+            return False
+    return True
+
+
+def _field_assignment(state: GameState, team: int, players: list[int],
+                      current: dict[int, str]) -> dict[int, str] | None:
+    """Positions for eight players, keeping as many where they were as possible (exact)."""
+    def score(k: int, position: str):
+        card = state.card(team, k)
+        fielding = card.fielding(position) if card.kind == "hitter" else None
+        if fielding is None:
+            return None
+        return fielding + (100 if current.get(k) == position else 0)
+
+    placed = best_assignment(players, FIELD_POSITIONS, score)
+    return None if placed is None else {k: pos for pos, k in placed.items()}
+
+
+def _fielders(state: GameState, team: int) -> tuple[list[int], dict[int, str]]:
+    """The eight players who take the field (not the DH, not the pitcher's spot)."""
+    players, current = [], {}
+    for slot, position in enumerate(state.pos[team]):
+        if position != "DH" and slot != state.pitcher_slot[team]:
+            k = state.lineup[team][slot]
+            players.append(k)
+            current[k] = position
+    return players, current
+
+
+def fill_positions(state: GameState, team: int) -> None:
+    """The team takes the field: every position filled by a player who qualifies."""
+    players, current = _fielders(state, team)
+    assignment = _field_assignment(state, team, players, current)
+    if assignment is None:   # legal_pinch_hitters never lets this happen
+        raise RuntimeError(f"team {team} cannot fill the field with {players}")
+    for slot, k in enumerate(state.lineup[team]):
+        if k in assignment:
+            state.pos[team][slot] = assignment[k]
+
+
+# ================================================================== substitutions
+
+def pinch_hit(state: GameState, team: int, new: int) -> int:
+    """Player ``new`` bats for the man due up, who leaves the game; returns him. A pinch
+    hitter for the DH is the DH; any other waits for a position until his team takes the
+    field, and one who bats for the pitcher means "you must bring a new one in"."""
+    slot = state.order[team]
+    old = state.lineup[team][slot]
+    state.lineup[team][slot] = new
+    if state.pos[team][slot] != "DH":
+        state.pos[team][slot] = "PH"
+        if slot == state.pitcher_slot[team]:
+            state.needs_pitcher[team] = True
+        else:
+            state.needs_positions[team] = True
+    enter(state, team, new)
+    return old
+
+
+def change_pitcher(state: GameState, team: int, new: int) -> int:
+    """Player ``new`` pitches; returns the old pitcher, who can't come back. The new pitcher
+    takes the old one's spot in the batting order (or the spot of the pinch hitter who
+    batted for him); with a DH he does not bat."""
+    old = state.pitcher[team]
+    state.pitcher[team] = new
+    state.used[team][new] = True
+    slot = state.pitcher_slot[team]
+    if slot >= 0:
+        state.lineup[team][slot] = new
+        state.pos[team][slot] = "P"
+        state.box_line[team][new] = state.box.add_line(team, state.card(team, new).name, "P")
+    state.needs_pitcher[team] = False
+    state.pitch_line[team][new] = state.box.add_pitcher(team, state.card(team, new).name)
+    return old
