@@ -3,25 +3,27 @@ independent calculation, the optimal manager in play, policy evaluation, saving,
 
 Games are one inning long (plus extra innings) and the score bound small, so a solve
 takes a couple of seconds; the 100,000-game checks of the full game are
-``python -m dugout.agents.solvers.check_thats_baseball``.
+``python -m dugout.agents.solvers.thats_baseball.check``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 
 from dugout.agents import RandomAgent
-from dugout.agents.solvers.thats_baseball import (GRAPH, PolicyTable, Solution,
-                                                  SolverAgent, encode_observation, evaluate,
-                                                  expected_runs, gap_to_optimal, main,
+from dugout.agents.solvers.thats_baseball import (GRAPH, PolicyTable, Solution, SolverAgent,
+                                                  evaluate, expected_runs, gap_to_optimal,
                                                   outcome_probabilities, play_out, policy_table,
                                                   situation, solve)
+from dugout.agents.solvers.thats_baseball.cli import main
 from dugout.agents.thats_baseball import ThatsBaseballHeuristic, thats_baseball_tables
 from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball import load_team, rules
+from dugout.envs.thats_baseball.env import encode_view
 from dugout.agents.play import play_game, turns
 
 SAMPLE, REDS = load_team("sample").aas, load_team("reds").aas
@@ -282,17 +284,37 @@ def test_solver_is_not_significantly_beaten_by_the_heuristic(solution, heuristic
     assert mean + 1.96 * sd / math.sqrt(len(scores)) >= 0.5, mean
 
 
-def test_observation_encoding_matches_the_env():
-    env = thats_baseball_v0.env()
+def test_policy_table_views_are_the_env_views_of_the_same_state(solution):
+    """The views (and so the observations) a policy table asks an agent about are the env's
+    own at that state, read as the package docstring says: the score as a difference, the
+    steal flags only in the steal phase, every extra inning as the first."""
+    from dugout.agents.solvers.thats_baseball.graph import decision_key
+    from dugout.agents.solvers.thats_baseball.policy import _node_views, _view_parts
+    env = thats_baseball_v0.env(innings=1)
     agent = RandomAgent(3)
     checked = 0
-    for seed in range(5):
+    for seed in range(30):
         env.reset(seed=seed)
         for name, obs, _ in turns(env):
-            np.testing.assert_array_equal(encode_observation(env.unwrapped.view(name)), obs["observation"])
-            checked += 1
+            v = env.unwrapped.view(name)
+            np.testing.assert_array_equal(encode_view(v), obs["observation"])
+            d = v.score[1] - v.score[0]
+            if abs(d) <= solution.bound:
+                j = GRAPH.decision_index[decision_key(v)]
+                h = v.half
+                (kind, subject, legal, options, outs, bases, tried) = _view_parts(j)
+                parts = (v.seat, kind, subject, legal, options, min(v.inning, 2), outs, bases, tried)
+                table_view = next(view for (di, ob, of), view in
+                                  _node_views(solution, h, [d + solution.bound], parts)
+                                  if (ob, of) == (v.order[h], v.order[1 - h]))
+                read = dataclasses.replace(v, score=(max(0, -d), max(0, d)), inning=min(v.inning, 2))
+                if v.decision != "steal":
+                    read = dataclasses.replace(read, tried_steal=(False,) * 3, pickoff_tried=False)
+                assert table_view == read
+                np.testing.assert_array_equal(encode_view(table_view), encode_view(read))
+                checked += 1
             env.step(agent.act(obs))
-    assert checked > 50
+    assert checked > 200
 
 
 # -- the score bound ------------------------------------------------------------------------------
@@ -328,7 +350,7 @@ def test_save_load_round_trip_and_refusals(solution, tmp_path):
 
 
 def test_rules_version_is_checked(solution, tmp_path, monkeypatch):
-    import dugout.agents.solvers.thats_baseball as mod
+    from dugout.agents.solvers.thats_baseball import storage as mod
     path = tmp_path / "old.npz"
     solution.save(path)
     monkeypatch.setattr(mod, "RULES_VERSION", "thats_baseball-0")

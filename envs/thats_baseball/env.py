@@ -56,9 +56,11 @@ The decisions (`infos[agent]["decision"]` names the kind and labels each legal o
 ## Observation Space
 
 `observe(agent)` returns `{"observation": float32 vector, "action_mask": int8 vector}`.
-The game has no hidden information: both managers see the same facts, from their own
-side (`own` means the observing manager's team). The mask is all zeros for the
-manager who is not to act.
+The vector is encoded from `env.unwrapped.view(agent)` alone (`encode_view(view)`, so a
+solver or a test can encode a view without an env). The game has no hidden information:
+both managers see the same facts, from their own side (`own` means the observing
+manager's team), the pending decision included, whoever makes it. The mask is all zeros
+for the manager who is not to act.
 
 | Index | Piece | Meaning |
 |---|---|---|
@@ -83,7 +85,7 @@ manager who is not to act.
 `env.unwrapped.view(agent)` returns a `ThatsBaseballView` (see
 `dugout.envs.thats_baseball.view`): the same facts as the observation, decoded
 (situation, both batting orders, the pending decision and its options). Heuristic
-managers read it.
+managers read it; `state()` (the global state) is the away manager's observation.
 
 ## Rewards
 
@@ -98,6 +100,7 @@ off by `max_innings`. No reward before the end. `infos[agent]` then holds `"scor
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -105,15 +108,15 @@ import numpy as np
 from ..core.aec import BaseballAECEnv
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
-from ..core.dice import Dice, ScriptedDice
-from ..core.errors import OptionError, check_options
+from ..core.dice import ScriptedDice
+from ..core.errors import check_innings, check_options, check_pair
 from ..core.observation import ObservationSpec
 from ..core.scorebook import describe_play, ordinal
 from . import rules
 from .cards import AA_MAX, AA_MIN, load_team
 from .view import ThatsBaseballView, make_view
 
-__all__ = ["ThatsBaseballEnv", "ThatsBaseballView", "OBS", "PIECES"]
+__all__ = ["ThatsBaseballEnv", "ThatsBaseballView", "OBS", "PIECES", "encode_view", "option_labels"]
 
 PIECES = [
     ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
@@ -144,90 +147,94 @@ _AA_SCALE = float(AA_MAX - AA_MIN)
 OPTIONS = ("teams", "innings", "max_innings", "render_mode", "illegal_action", "dice")
 
 
+def encode_view(view: ThatsBaseballView) -> np.ndarray:
+    """The observation vector of a view (the table in the module docstring)."""
+    obs = np.zeros(OBS.size, dtype=np.float32)
+    seat, half = view.seat, view.half
+    obs[_O["inning"] + min(view.inning, 10) - 1] = 1.0
+    obs[_O["half"] + half] = 1.0
+    obs[_O["seat"] + seat] = 1.0
+    obs[_O["batting"]] = seat == half
+    if view.outs < 3:
+        obs[_O["outs"] + view.outs] = 1.0
+    r, t = _O["runners"], _O["tried_steal"]
+    for i in range(3):
+        if view.bases[i]:
+            obs[r + i] = 1.0
+        if view.tried_steal[i]:
+            obs[t + i] = 1.0
+    own, opp = view.score[seat], view.score[1 - seat]
+    obs[_O["score"]] = own / 10.0
+    obs[_O["score"] + 1] = opp / 10.0
+    obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
+    o = _O["due_up_batting"]
+    obs[o:o + 9] = _due_up(tuple(view.lineups[half]), view.order[half])
+    o = _O["due_up_fielding"]
+    obs[o:o + 9] = _due_up(tuple(view.lineups[1 - half]), view.order[1 - half])
+    if view.pending is not None:
+        obs[_O["decision"] + _KIND_INDEX[view.pending]] = 1.0
+        if view.pending_subject >= 0:
+            obs[_O["subject"] + view.pending_subject] = 1.0
+    obs[_O["pickoff_tried"]] = view.pickoff_tried
+    obs[_O["innings_left"]] = max(0, view.innings - view.inning) / 9.0
+    return obs
+
+
+@lru_cache(maxsize=256)
+def _due_up(lineup: tuple[int, ...], at: int) -> np.ndarray:
+    """A lineup's nine adjusted averages from slot ``at`` on, as (AA - 24) / 8 in float32."""
+    aa = np.array(lineup[at:] + lineup[:at], dtype=np.float32)
+    aa -= AA_MIN
+    aa /= _AA_SCALE
+    aa.flags.writeable = False
+    return aa
+
+
 class ThatsBaseballEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "thats_baseball_v0"}
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
+    VIEW = ThatsBaseballView
+    encode_view = staticmethod(encode_view)
 
     def __init__(self, teams: tuple[Any, Any] = ("sample", "reds"), innings: int = 9,
                  max_innings: int | None = None, render_mode: str | None = None,
                  illegal_action: str = "raise", dice: ScriptedDice | None = None, **unknown: Any):
         check_options("thats_baseball_v0", unknown, OPTIONS)
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action)
-        if not isinstance(teams, (tuple, list)) or len(teams) != 2:
-            raise OptionError(f"thats_baseball_v0: teams must be a pair (away, home), got {teams!r}")
-        if isinstance(innings, bool) or not isinstance(innings, int) or innings < 1:
-            raise OptionError(f"thats_baseball_v0: innings must be a positive int, got {innings!r}")
-        if max_innings is not None and (isinstance(max_innings, bool) or not isinstance(max_innings, int)
-                                        or max_innings < innings):
-            raise OptionError(f"thats_baseball_v0: max_innings must be None or an int of at least "
-                              f"innings ({innings}), got {max_innings!r}")
-        if dice is not None and not isinstance(dice, ScriptedDice):
-            raise OptionError("thats_baseball_v0: dice must be a ScriptedDice (for replaying a "
-                              "game in a test) or None")
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
+        check_pair("thats_baseball_v0", "teams", teams)
+        check_innings("thats_baseball_v0", innings, max_innings)
         self.teams = (load_team(teams[0]), load_team(teams[1]))
         self.innings = innings
         self.max_innings = max_innings
-        self._scripted = dice
-        self._aa = [np.array([b.aa for b in t.batters] * 2, dtype=np.float32) for t in self.teams]
-        for a in self._aa:
-            a -= AA_MIN
-            a /= _AA_SCALE
+        self._labels: dict[Decision, dict[int, str]] = {}
+        self._teams: tuple | None = None
+        self._lineups: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int) -> rules.GameState:
-        dice = self._scripted.clone() if self._scripted is not None else Dice(seed)
-        return rules.new_game(self.teams[0], self.teams[1], dice, self.innings, self.max_innings)
+        return rules.new_game(self.teams[0], self.teams[1], self._dice(seed), self.innings,
+                              self.max_innings)
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)
-
-    def _encode(self, seat: int) -> np.ndarray:
-        s = self.state_
-        b = s.board
-        obs = np.zeros(OBS.size, dtype=np.float32)
-        obs[_O["inning"] + min(b.inning, 10) - 1] = 1.0
-        obs[_O["half"] + b.half] = 1.0
-        obs[_O["seat"] + seat] = 1.0
-        batting = b.half
-        obs[_O["batting"]] = seat == batting
-        if b.outs < 3:
-            obs[_O["outs"] + b.outs] = 1.0
-        bases = b.bases
-        r = _O["runners"]
-        for i in range(3):
-            if bases[i] is not None:
-                obs[r + i] = 1.0
-        own, opp = b.runs[seat], b.runs[1 - seat]
-        obs[_O["score"]] = own / 10.0
-        obs[_O["score"] + 1] = opp / 10.0
-        obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
-        at = s.order[batting]
-        o = _O["due_up_batting"]
-        obs[o:o + 9] = self._aa[batting][at:at + 9]
-        nxt = s.order[1 - batting]
-        o = _O["due_up_fielding"]
-        obs[o:o + 9] = self._aa[1 - batting][nxt:nxt + 9]
-        d = s.pending
-        if d is not None:
-            obs[_O["decision"] + _KIND_INDEX[d.kind]] = 1.0
-            if d.subject >= 0:
-                obs[_O["subject"] + d.subject] = 1.0
-        if s.tried_steal:
-            t = _O["tried_steal"]
-            for i in range(3):
-                if bases[i] is not None and bases[i] in s.tried_steal:
-                    obs[t + i] = 1.0
-        obs[_O["pickoff_tried"]] = s.pickoff_tried
-        obs[_O["innings_left"]] = max(0, b.innings - b.inning) / 9.0
-        return obs
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return option_labels(decision)
 
     def _view(self, seat: int) -> ThatsBaseballView:
-        d = self.state_.pending
-        return make_view(self.state_, seat, option_labels(d) if d is not None else None)
+        # every observation is encoded from a view: keep its costly parts (the labels of a
+        # decision, the lineups of the game's teams) from one call to the next
+        s = self.state_
+        if s.teams is not self._teams:
+            self._teams, self._lineups = s.teams, (s.teams[0].aas, s.teams[1].aas)
+        d = s.pending
+        labels = None
+        if d is not None:
+            labels = self._labels.get(d)
+            if labels is None:
+                labels = self._labels[d] = option_labels(d)
+        return make_view(s, seat, labels, self._lineups)
 
     def state(self) -> np.ndarray:
         """The global state: the away manager's view (the game has no hidden information)."""

@@ -3,7 +3,9 @@
 That's Baseball has no hidden information, so the view holds the whole public game:
 the situation (inning, half, outs, runners, score), both batting orders as adjusted
 averages and where each team is in its order, what has already been tried before this
-batter, and the pending decision with its options. It never holds the dice.
+batter, and the pending decision, whichever manager makes it, with its options for the
+manager who makes it. It never holds the dice. The env's observation vector is encoded
+from it alone (``dugout.envs.thats_baseball.env.encode_view``).
 
 Agents get it from ``env.unwrapped.view(agent)``; see :mod:`dugout.agents`.
 """
@@ -40,6 +42,12 @@ class ThatsBaseballView:
         tried_steal: for each base, whether its runner already tried to steal before this batter.
         pickoff_tried: whether the fielding manager already threw over before this batter.
         over: whether the game has ended.
+        pending: the kind of the pending decision whichever manager makes it (the
+            opponent's too: the game has no hidden information), or None once the game
+            is over. Left out, it is ``decision`` (a view built by hand for the manager
+            to act).
+        pending_subject: the ``subject`` of the pending decision, whoever makes it; -1
+            when it has none. Left out with ``pending``, it is ``subject``.
     """
     seat: int
     decision: str | None
@@ -57,6 +65,13 @@ class ThatsBaseballView:
     tried_steal: tuple[bool, bool, bool]
     pickoff_tried: bool
     over: bool
+    pending: str | None = None
+    pending_subject: int = -1
+
+    def __post_init__(self) -> None:
+        if self.pending is None and self.decision is not None:
+            object.__setattr__(self, "pending", self.decision)
+            object.__setattr__(self, "pending_subject", self.subject)
 
     # -- what managers ask first ------------------------------------------------------
     @property
@@ -80,6 +95,13 @@ class ThatsBaseballView:
         return lineup[at:] + lineup[:at]
 
     @property
+    def due_up_fielding(self) -> tuple[int, ...]:
+        """The fielding team's adjusted averages from its next batter on, nine of them (who
+        bat in its next half inning)."""
+        lineup, at = self.lineups[1 - self.half], self.order[1 - self.half]
+        return lineup[at:] + lineup[:at]
+
+    @property
     def lead(self) -> int:
         """The batting team's runs minus the fielding team's."""
         return self.score[self.half] - self.score[1 - self.half]
@@ -90,8 +112,10 @@ class ThatsBaseballView:
         return self.score[self.seat] - self.score[1 - self.seat]
 
 
-def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None) -> ThatsBaseballView:
-    """The view of ``state`` for ``seat``; ``labels`` names the pending decision's options."""
+def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
+              lineups: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> ThatsBaseballView:
+    """The view of ``state`` for ``seat``; ``labels`` names the pending decision's options,
+    ``lineups`` (if given) are the adjusted averages of ``state.teams``."""
     b = state.board
     d: Decision | None = state.pending
     mine = d is not None and d.actor == seat and not b.over
@@ -105,9 +129,11 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None)
         inning=b.inning, half=b.half, innings=b.innings, outs=b.outs,
         bases=(bases[0] is not None, bases[1] is not None, bases[2] is not None),
         score=(b.runs[0], b.runs[1]),
-        lineups=(state.teams[0].aas, state.teams[1].aas),
+        lineups=lineups if lineups is not None else (state.teams[0].aas, state.teams[1].aas),
         order=(state.order[0], state.order[1]),
         tried_steal=tuple(r is not None and r in state.tried_steal for r in bases),
         pickoff_tried=state.pickoff_tried,
         over=b.over,
+        pending=None if d is None else d.kind,
+        pending_subject=-1 if d is None else d.subject,
     )

@@ -1,7 +1,7 @@
 """Check the That's Baseball solver against simulation: 100,000 games from each of several
 states, the SolverAgent managing both teams through the engine itself.
 
-    python -m dugout.agents.solvers.check_thats_baseball --games 100000
+    python -m dugout.agents.solvers.thats_baseball.check --games 100000
 
 For each state it prints the solved home win probability, the simulated rate with its
 99.9% normal interval (rate +- 3.29 sd / sqrt(games)), and whether the value lies inside.
@@ -14,8 +14,10 @@ import math
 import sys
 import time
 
-from ...envs.thats_baseball import load_team
-from .thats_baseball import DEFAULT_BOUND, SolverAgent, cached_solution, play_out, situation
+from ....envs.thats_baseball import load_team
+from .agent import SolverAgent
+from .situation import play_out, situation
+from .solution import DEFAULT_BOUND, cached_solution
 
 #: (label, situation keywords) at the start of a plate appearance.
 STATES = [
@@ -57,7 +59,7 @@ def check(away: str = "sample", home: str = "reds", games: int = 100_000, inning
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.check_thats_baseball",
+    parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.thats_baseball.check",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--away", default="sample")

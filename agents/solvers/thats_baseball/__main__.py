@@ -1,0 +1,8 @@
+"""``python -m dugout.agents.solvers.thats_baseball``: see :mod:`.cli`."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

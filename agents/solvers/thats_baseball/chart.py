@@ -1,0 +1,77 @@
+"""The batter's roll and the inputs of a solve.
+
+Each outcome's chance for a batter of a given adjusted average (the rulebook's chart
+and extra-base-hit die, 1e and 1h), and the checks on the lineups, innings and score
+bound a solve takes.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import numpy as np
+
+from ....envs.thats_baseball import rules
+from ....envs.thats_baseball.cards import AA_MAX, AA_MIN, Team, load_team
+
+__all__ = ["OUTCOMES", "OUTCOME_INDEX", "outcome_probabilities", "lineup_probabilities",
+           "check_lineup", "check_game", "lineups_of"]
+
+OUTCOMES = ("walk", "strikeout", "fly_out", "ground_out", "single", "double", "triple", "home_run")
+OUTCOME_INDEX = {name: i for i, name in enumerate(OUTCOMES)}
+_CODE = {"BB": "walk", "HBP": "walk", "SO": "strikeout", "FO": "fly_out", "GO": "ground_out",
+         "1B": "single", "2B": "double", "3B": "triple", "HR": "home_run"}
+
+
+def outcome_probabilities(aa: int) -> np.ndarray:
+    """Chance of each of :data:`OUTCOMES` for a batter of adjusted average ``aa`` (1e, 1h)."""
+    if isinstance(aa, bool) or not isinstance(aa, (int, np.integer)) or not AA_MIN <= aa <= AA_MAX:
+        raise ValueError(f"adjusted average must be an int from {AA_MIN} to {AA_MAX}, got {aa!r}")
+    p = np.zeros(len(OUTCOMES))
+    for a in range(1, 7):
+        for b in range(1, 7):
+            result = rules.RESULT_CHART[int(aa) + a + b]
+            if result == rules.XBH:
+                for die, hit in rules.EXTRA_BASE_HIT.items():
+                    p[OUTCOMES.index(_CODE[hit.code])] += 1 / 36 / 6
+            else:
+                p[OUTCOMES.index(_CODE[result.code])] += 1 / 36
+    return p
+
+
+def lineup_probabilities(lineup: Sequence[int]) -> np.ndarray:
+    """(outcome, batter, 1): outcome chances of each batter, ready to scale a 9 x 9 block."""
+    return np.stack([outcome_probabilities(aa) for aa in lineup], axis=1)[:, :, None]
+
+
+def check_lineup(lineup: Any, which: str) -> tuple[int, ...]:
+    """Nine adjusted averages as ints, or a ValueError naming ``which`` lineup and batter."""
+    try:
+        out = tuple(int(a) for a in lineup)
+    except (TypeError, ValueError):
+        raise ValueError(f"{which} lineup must be nine adjusted averages, got {lineup!r}") from None
+    if len(out) != 9:
+        raise ValueError(f"{which} lineup must have nine batters, got {len(out)}")
+    for i, a in enumerate(out):
+        if not AA_MIN <= a <= AA_MAX:
+            raise ValueError(f"{which} lineup: batter {i + 1} has adjusted average {a}, "
+                             f"outside {AA_MIN}..{AA_MAX}")
+    return out
+
+
+def check_game(innings: Any, bound: Any) -> None:
+    """The scheduled innings and the score bound of a solve."""
+    if isinstance(innings, bool) or not isinstance(innings, int) or innings < 1:
+        raise ValueError(f"innings must be a positive int, got {innings!r}")
+    if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+        raise ValueError(f"the score bound must be a positive int, got {bound!r}")
+
+
+def lineups_of(away: Any, home: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Lineups from adjusted averages or anything ``load_team`` accepts (a name, a file...)."""
+    def one(x: Any, which: str) -> tuple[int, ...]:
+        if isinstance(x, (str, os.PathLike, Team, dict)):
+            return load_team(x).aas
+        return check_lineup(x, which)
+    return one(away, "away"), one(home, "home")
