@@ -24,6 +24,10 @@ A ruleset subclass provides:
 
 The engine state must expose ``pending`` (a :class:`Decision` or ``None``), ``over``,
 ``winner`` (0, 1 or ``None``), ``truncated`` and ``score`` (away, home).
+
+A ruleset whose games carry state from one to the next opts in to series play
+(``series=N``) with ``PLAYS_SERIES = True``, ``_new_game(seed, carry)`` and
+``_carry_over(finished, series)``: see :mod:`dugout.envs.core.series`.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from .decisions import Decision, action_mask
 from .dice import Dice, ScriptedDice
 from .errors import IllegalActionError, OptionError
 from .observation import ObservationSpec
+from .series import Series, SeriesGame, check_series, with_series_pieces
 
 __all__ = ["BaseballAECEnv", "AGENTS"]
 
@@ -56,10 +61,20 @@ class BaseballAECEnv(AECEnv):
     ACTION_MEANINGS: ClassVar[tuple[str, ...]] = ()
     OBS: ClassVar[ObservationSpec]
     VIEW: ClassVar[type]
+    #: True for a ruleset that plays series (implements ``_carry_over``; see core.series)
+    PLAYS_SERIES: ClassVar[bool] = False
 
     def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
-                 dice: ScriptedDice | None = None):
+                 dice: ScriptedDice | None = None, series: Any = None):
         super().__init__()
+        if series is not None and not self.PLAYS_SERIES:
+            raise OptionError(f"{self.metadata['name']}: this game does not play series (nothing "
+                              f"carries from one game to the next); leave series=None")
+        #: (length, best_of) of the series option, or None for a single game
+        self.series_format = check_series(self.metadata["name"], series)
+        #: the observation's pieces: the ruleset's OBS, then the series pieces in a series
+        self.obs_spec = self.OBS if series is None else with_series_pieces(self.OBS)
+        self.series_: Series | None = None
         if dice is not None and not isinstance(dice, ScriptedDice):
             raise OptionError(f"{self.metadata['name']}: dice must be a ScriptedDice (for "
                               f"replaying a rulebook example in a test) or None")
@@ -79,7 +94,7 @@ class BaseballAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(-np.inf, np.inf, (self.OBS.size,), np.float32),
+                "observation": spaces.Box(-np.inf, np.inf, (self.obs_spec.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (n,), np.int8),
             })
             for a in self.possible_agents
@@ -103,6 +118,11 @@ class BaseballAECEnv(AECEnv):
         """The engine state (clone it before changing it from outside)."""
         return self.state_
 
+    @property
+    def series(self) -> Series | None:
+        """The series record (None for a single game); clone it before changing it."""
+        return self.series_
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if options:
             # PettingZoo's api_test passes a dummy dict here, so this warns rather than raises.
@@ -115,15 +135,40 @@ class BaseballAECEnv(AECEnv):
             raise OptionError(f"{self.metadata['name']}: reset(seed=...) needs a non-negative "
                               f"int, got {seed!r}")
         seed = int(seed)
-        self.state_ = self._new_game(seed)
+        if self.series_format is None:
+            self.state_ = self._new_game(seed)
+        else:
+            self.series_ = Series(*self.series_format, seed=seed)
+            self.state_ = self._new_game(seed, None)
         self._start()
 
+    def save(self):
+        """A copy to ``restore()`` later: the engine state, or in a series a :class:`SeriesGame`."""
+        if self.series_format is None:
+            return self.state_.clone()
+        return SeriesGame(self.series_.clone(), self.state_.clone())
+
     def restore(self, state) -> None:
-        """Continue from an engine state (a ``clone()`` or ``from_dict()`` of one).
+        """Continue from an engine state (a ``clone()`` or ``from_dict()`` of one), or in a
+        series from a :class:`SeriesGame` (``save()`` or ``SeriesGame.from_dict()``).
 
         Through ``env()``'s order-enforcing wrapper, call ``reset()`` once first, then
         ``env.unwrapped.restore(state)``.
         """
+        name = self.metadata["name"]
+        if self.series_format is None:
+            if isinstance(state, SeriesGame):
+                raise ValueError(f"{name}: this env plays single games (series=None); restore "
+                                 f"a game state, not a SeriesGame")
+        else:
+            if not isinstance(state, SeriesGame):
+                raise ValueError(f"{name}: this env plays a series; restore a SeriesGame "
+                                 f"(env.save() or SeriesGame.from_dict()), got {type(state).__name__}")
+            saved = (state.series.length, state.series.best_of)
+            if saved != self.series_format:
+                raise ValueError(f"{name}: the saved series is {saved} (length, best_of) but this "
+                                 f"env plays {self.series_format}")
+            self.series_, state = state.series, state.game
         self.state_ = state
         self._start()
 
@@ -135,6 +180,8 @@ class BaseballAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        if self.series_format is not None:
+            self._next_game()
         if self.state_.over:
             self.agent_selection = self.agents[0]
             self._finish()
@@ -155,6 +202,19 @@ class BaseballAECEnv(AECEnv):
                                  "options": {a: labels[a] for a in decision.legal}}}
             self._info_cache[decision] = info
         infos[agent] = info
+        if self.series_format is not None:
+            for a in infos:
+                infos[a] = {**infos[a], "series": self.series_.info()}
+
+    def _next_game(self) -> None:
+        """In a series: record a finished game and start the next until the series is decided."""
+        series = self.series_
+        while self.state_.over and len(series.results) < series.game:
+            series.record(self.state_)
+            if series.over:
+                return
+            series.advance(self._carry_over(self.state_, series))
+            self.state_ = self._new_game(series.game_seed, series.carry_copy())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.state_
@@ -164,7 +224,11 @@ class BaseballAECEnv(AECEnv):
             mask = action_mask(n, decision.legal)
         else:
             mask = np.zeros(n, dtype=np.int8)
-        return {"observation": self._encode(AGENTS.index(agent)), "action_mask": mask}
+        seat = AGENTS.index(agent)
+        obs = self._encode(seat)
+        if self.series_format is not None:
+            obs = np.concatenate([obs, self.series_.encode(seat)])
+        return {"observation": obs, "action_mask": mask}
 
     def view(self, agent: str):
         """What ``agent``'s manager may know now, as a read-only structured object.
@@ -197,6 +261,8 @@ class BaseballAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0
         self._apply(int(action))
+        if self.series_format is not None:
+            self._next_game()
         if self.state_.over:
             self._finish()
         else:
@@ -221,20 +287,30 @@ class BaseballAECEnv(AECEnv):
         self.terminations = {a: True for a in self.agents}
         self.infos = {a: {"illegal_action": {"agent": agent, "action": action, "reason": reason}}
                       for a in self.agents}
+        if self.series_format is not None:
+            for a in self.infos:
+                self.infos[a]["series"] = self.series_.info()
         self._accumulate_rewards()
         self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
 
     def _finish(self) -> None:
         state = self.state_
         final = self._final_info()
-        if state.truncated or state.winner is None:
+        if self.series_format is None:
+            cut, winner = state.truncated, state.winner
+        else:   # the series decides: its winner, or a drawn series (no winner) truncates
+            cut, winner = False, self.series_.winner
+        if cut or winner is None:
             self.rewards = {a: 0 for a in self.agents}
             self.truncations = {a: True for a in self.agents}
         else:
-            winner = AGENTS[state.winner]
+            winner = AGENTS[winner]
             self.rewards = {a: (1 if a == winner else -1) for a in self.agents}
             self.terminations = {a: True for a in self.agents}
         self.infos = {a: dict(final) for a in self.agents}
+        if self.series_format is not None:
+            for a in self.infos:
+                self.infos[a]["series"] = self.series_.info()
         self._accumulate_rewards()
         # the manager who did not make the last move is asked first
         last = self.agent_selection
@@ -246,6 +322,8 @@ class BaseballAECEnv(AECEnv):
         if self.state_ is None:
             raise RuntimeError("render() called before reset()")
         text = self._render_text()
+        if self.series_format is not None:
+            text = self.series_.describe() + "\n" + text
         if self.render_mode == "human":
             print(text)
             return None
@@ -262,8 +340,13 @@ class BaseballAECEnv(AECEnv):
         return self.encode_view(self._view(seat))
 
     # -- hooks ------------------------------------------------------------------------
-    def _new_game(self, seed: int):
+    def _new_game(self, seed: int, carry: Any = None):
+        """A fresh engine state; only a ruleset that plays series takes ``carry``."""
         raise NotImplementedError
+
+    def _carry_over(self, finished, series: Series) -> Any:
+        """What the next game of a series starts with, after ``finished`` (PLAYS_SERIES)."""
+        raise NotImplementedError(f"{self.metadata['name']} sets PLAYS_SERIES but has no _carry_over")
 
     @staticmethod
     def encode_view(view) -> np.ndarray:

@@ -1,0 +1,260 @@
+"""Series: several games in a row, with explicit state carried from one game to the next.
+
+A ruleset whose games leave something behind (Pokemon Baseball's pitcher rest and
+injuries, Showdown's reliever rest) plays a series through the ``series`` option of
+:class:`~dugout.envs.core.aec.BaseballAECEnv`. The AEC base class does the series
+bookkeeping; the ruleset only says what carries over.
+
+The option
+----------
+
+* ``series=None`` (the default): a single game, exactly as without this layer (same
+  observations, spaces, rewards and infos).
+* ``series=N`` or ``series={"best_of": N}``, ``N`` odd: best of ``N``. The series ends as
+  soon as one side has won ``N // 2 + 1`` games, or once ``N`` games are played.
+* ``series={"games": N}``, any ``N >= 1``: exactly ``N`` games (a campaign such as the
+  Manager Challenge's six games), played out even once one side can no longer be caught.
+
+A game with no winner (cut off by ``max_innings``) counts as played and won by nobody.
+The series winner is the side with more wins when the series ends; with equal wins
+(possible only after such games) the series is drawn.
+
+What the env does in a series
+-----------------------------
+
+* **Games follow each other inside one episode.** When a game ends and the series is not
+  decided, the env records the result, asks the ruleset for the carried state and starts
+  the next game itself; the next ``agent_selection`` is that game's first decision.
+* **Seeds.** ``reset(seed=s)`` seeds the series. Game 1 plays seed ``s`` itself (so it
+  deals the same dice as a single game with seed ``s``); game ``g >= 2`` plays
+  :func:`game_seed` ``(s, g)``, a SplitMix64 hash of ``s`` and ``g`` (63 bits). The same
+  ``reset(seed)`` and actions give the same series; every game has its own dice. Scripted
+  dice (the ``dice`` option of tests) start over from the top of the script each game.
+* **Rewards** are 0 until the series ends, then +1 / -1 to the series winner and loser
+  (``terminations``), or 0 each for a drawn series (``truncations``). An illegal action
+  under ``env()`` still ends the episode at once with -1 to the offender.
+* **Infos.** ``infos[agent]["series"]`` is present for both agents at every step, with
+  one structure: ``{"length": N, "best_of": bool, "game": int, "wins": {"away": int,
+  "home": int}, "over": bool}`` (``game``: the number of the game being played, or of the
+  last one once the series is over). The single-game keys (``"decision"``, ``"score"``,
+  ``"box_score"``, ``"winner"`` of the last game) are as in a single game. Every finished
+  game's score is in ``env.unwrapped.series.results``.
+* **Observation.** :data:`SERIES_PIECES` follow the ruleset's own pieces, from index
+  ``OBS.size`` on (``env.unwrapped.obs_spec`` is ``with_series_pieces(OBS)``, whose
+  ``table()`` the env's docstring shows). What the ruleset carries must be visible
+  through its own pieces.
+* **Saving.** ``env.unwrapped.save()`` returns a :class:`SeriesGame` (the :class:`Series`
+  record and a clone of the current game's engine state); ``env.unwrapped.restore(saved)``
+  continues the series; ``SeriesGame.to_dict()`` / ``from_dict()`` round-trip through JSON.
+
+Opting in (what a ruleset implements)
+-------------------------------------
+
+1. ``PLAYS_SERIES = True`` on the env class (any other env rejects ``series`` with
+   :class:`~dugout.envs.core.errors.OptionError`); take ``series`` as an option and pass it
+   to ``BaseballAECEnv.__init__``.
+2. ``_new_game(seed, carry=None)``: ``carry`` is ``None`` for a single game and the first
+   game of a series, otherwise what ``_carry_over`` returned after the previous game (a
+   copy: the game may change it).
+3. ``_carry_over(finished, series) -> carry``: from the finished game's engine state (and
+   the :class:`Series` record, which already counts that game), what the next game
+   starts with. A carry is plain JSON data (dicts, lists, numbers, strings), or an
+   object with ``clone()``, ``to_dict()`` and a ``from_dict()`` classmethod (then pass
+   its class to ``SeriesGame.from_dict`` when loading a saved series).
+4. Show the carry in the observation and the view, save it with the engine state (the
+   game started from it should hold it), and document it in the env's docstring.
+
+::
+
+    class MyEnv(BaseballAECEnv):
+        PLAYS_SERIES = True
+
+        def __init__(self, series=None, render_mode=None, illegal_action="raise", dice=None):
+            super().__init__(render_mode=render_mode, illegal_action=illegal_action,
+                             dice=dice, series=series)
+
+        def _new_game(self, seed, carry=None):
+            rest = carry["rest"] if carry is not None else [[0] * ROSTER, [0] * ROSTER]
+            return rules.new_game(self._dice(seed), rest=rest)
+
+        def _carry_over(self, finished, series):
+            return {"rest": rules.rest_after(finished)}
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .dice import _mix64
+from .errors import OptionError
+from .observation import ObservationSpec
+
+__all__ = ["Series", "SeriesGame", "SERIES_PIECES", "check_series", "game_seed",
+           "with_series_pieces"]
+
+_SIDES = ("away", "home")
+
+#: The observation pieces a series appends to the ruleset's own, from the observer's side.
+SERIES_PIECES = [
+    ("series_game", 1, "number of the game being played in the series / N (N: the series length)"),
+    ("series_wins", 2, "games won in the series by own team, by the opponent, each / N"),
+]
+
+
+def with_series_pieces(spec: ObservationSpec) -> ObservationSpec:
+    """``spec`` with :data:`SERIES_PIECES` appended: the observation of a series env."""
+    return ObservationSpec(list(spec.pieces) + SERIES_PIECES)
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The dice seed of game ``game`` (1-based) of a series reset with ``seed``."""
+    if game == 1:
+        return seed
+    return _mix64(_mix64(seed & 0xFFFFFFFFFFFFFFFF) ^ game) >> 1
+
+
+def check_series(env_name: str, value: Any) -> tuple[int, bool] | None:
+    """The ``series`` option as ``(length, best_of)``, or None for a single game."""
+    if value is None:
+        return None
+    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("best_of", "games"):
+        (kind, n), = value.items()
+        best_of = kind == "best_of"
+    else:
+        n, best_of = value, True
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise OptionError(
+            f"{env_name}: series must be None (one game), an odd int N or {{'best_of': N}} "
+            f"(best of N), or {{'games': N}} (exactly N games), with N >= 1; got {value!r}")
+    if best_of and n % 2 == 0:
+        raise OptionError(
+            f"{env_name}: a best-of series needs an odd number of games, got {value!r}; "
+            f"for exactly {n} games use series={{'games': {n}}}")
+    return int(n), best_of
+
+
+def _copy_carry(carry: Any) -> Any:
+    return carry.clone() if hasattr(carry, "clone") else copy.deepcopy(carry)
+
+
+@dataclass
+class Series:
+    """The record of a series: its format, seed, finished games and the carried state.
+
+    ``game`` is the number (1-based) of the game in progress, or of the last game once
+    the series is over; ``results`` holds each finished game as ``{"away": runs, "home":
+    runs, "winner": "away" | "home" | None}``; ``carry`` is what the ruleset carried into
+    game ``game`` (None in game 1).
+    """
+    length: int
+    best_of: bool = True
+    seed: int = 0
+    game: int = 1
+    results: list[dict[str, Any]] = field(default_factory=list)
+    carry: Any = None
+
+    # -- standings ----------------------------------------------------------------------
+    @property
+    def wins(self) -> tuple[int, int]:
+        w = [r["winner"] for r in self.results]
+        return w.count("away"), w.count("home")
+
+    @property
+    def over(self) -> bool:
+        if len(self.results) >= self.length:
+            return True
+        return self.best_of and max(self.wins) > self.length // 2
+
+    @property
+    def winner(self) -> int | None:
+        """0 (away) or 1 (home) once the series is over and not drawn, else None."""
+        away, home = self.wins
+        if not self.over or away == home:
+            return None
+        return 0 if away > home else 1
+
+    @property
+    def game_seed(self) -> int:
+        """The dice seed of the current game."""
+        return game_seed(self.seed, self.game)
+
+    # -- moving on ------------------------------------------------------------------------
+    def record(self, finished: Any) -> None:
+        """Count a finished game (an engine state with ``score`` and ``winner``)."""
+        away, home = finished.score
+        winner = None if finished.truncated or finished.winner is None else _SIDES[finished.winner]
+        self.results.append({"away": int(away), "home": int(home), "winner": winner})
+
+    def carry_copy(self) -> Any:
+        """A copy of ``carry`` for a new game to start from (and change)."""
+        return _copy_carry(self.carry)
+
+    def advance(self, carry: Any) -> None:
+        """Move on to the next game, which starts from ``carry``."""
+        self.game += 1
+        self.carry = carry
+
+    # -- what the managers see ------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        away, home = self.wins
+        return {"length": self.length, "best_of": self.best_of, "game": self.game,
+                "wins": {"away": away, "home": home}, "over": self.over}
+
+    def encode(self, seat: int) -> np.ndarray:
+        """The :data:`SERIES_PIECES` for the manager in ``seat``."""
+        wins = self.wins
+        n = float(self.length)
+        return np.array([self.game / n, wins[seat] / n, wins[1 - seat] / n], dtype=np.float32)
+
+    def describe(self) -> str:
+        away, home = self.wins
+        kind = f"best-of-{self.length}" if self.best_of else f"{self.length}-game"
+        state = "final" if self.over else f"game {self.game}"
+        return f"{kind.capitalize()} series, {state}: away {away}, home {home}."
+
+    # -- copying and saving ---------------------------------------------------------------
+    def clone(self) -> Series:
+        return Series(self.length, self.best_of, self.seed, self.game,
+                      [dict(r) for r in self.results], _copy_carry(self.carry))
+
+    def to_dict(self) -> dict[str, Any]:
+        carry = self.carry.to_dict() if hasattr(self.carry, "to_dict") else copy.deepcopy(self.carry)
+        return {"length": self.length, "best_of": self.best_of, "seed": self.seed,
+                "game": self.game, "results": [dict(r) for r in self.results], "carry": carry}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], carry_type: type | None = None) -> Series:
+        """Rebuild a saved record; ``carry_type.from_dict`` rebuilds a carry object."""
+        carry = data["carry"]
+        if carry_type is not None and carry is not None:
+            carry = carry_type.from_dict(carry)
+        else:
+            carry = copy.deepcopy(carry)
+        return cls(int(data["length"]), bool(data["best_of"]), int(data["seed"]),
+                   int(data["game"]), [dict(r) for r in data["results"]], carry)
+
+
+@dataclass
+class SeriesGame:
+    """A saved position in a series: the record and the current game's engine state.
+
+    ``env.unwrapped.save()`` returns one and ``env.unwrapped.restore()`` takes one.
+    """
+    series: Series
+    game: Any
+
+    def clone(self) -> SeriesGame:
+        return SeriesGame(self.series.clone(), self.game.clone())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"series": self.series.to_dict(), "game": self.game.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], game_from_dict: Callable[[dict[str, Any]], Any],
+                  carry_type: type | None = None) -> SeriesGame:
+        """Rebuild a saved series; ``game_from_dict`` is the ruleset's ``GameState.from_dict``."""
+        return cls(Series.from_dict(data["series"], carry_type), game_from_dict(data["game"]))
