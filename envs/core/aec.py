@@ -374,6 +374,13 @@ class BaseballAECEnv(AECEnv):
             info["box_score"] = box.summary(state.board)
         return info
 
+    def _decision_text(self) -> str:
+        """The pending decision for the rendered text: who decides, and every legal option."""
+        d = self.state_.pending
+        labels = self._option_labels(d)
+        return (f"{AGENTS[d.actor]} to decide ({d.kind}): "
+                + "; ".join(f"{a} = {labels[a]}" for a in d.legal))
+
     def _result_line(self, team_names) -> str:
         """The finished game in a sentence: the winner and the score, or the cut-off."""
         b = self.state_.board

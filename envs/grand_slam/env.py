@@ -224,10 +224,7 @@ class GrandSlamEnv(BaseballAECEnv):
             lines.append(f"Draw pile: {len(s.deck)} cards; discards: {sum(s.discards)}; "
                          f"shuffle after the {ordinal(b.inning + rules.innings_to_shuffle(b.inning) - 1)}.")
             if s.pending is not None:
-                d = s.pending
-                opts = option_labels(d)
-                lines.append(f"{self.possible_agents[d.actor]} to decide ({d.kind}): "
-                             + "; ".join(f"{a} = {opts[a]}" for a in d.legal))
+                lines.append(self._decision_text())
         recent = s.log.plays[-5:]
         if recent:
             lines.append("")

@@ -340,10 +340,7 @@ class ShowdownEnv(BaseballAECEnv):
             lines.append(f"{batter.name} ({ob}) faces {pitcher.name} (Control {pitcher.control}, "
                          f"IP {pitcher.ip}, fatigue -{rules.fatigue(s, ft, p)}).")
             if s.pending is not None:
-                d = s.pending
-                opts = rules.option_labels(s, d)
-                lines.append(f"{self.possible_agents[d.actor]} to decide ({d.kind}): "
-                             + "; ".join(f"{a} = {opts[a]}" for a in d.legal))
+                lines.append(self._decision_text())
         lines.append("")
         lines.append(self.play_by_play(last=6))
         return "\n".join(lines)

@@ -259,11 +259,7 @@ class ThatsBaseballEnv(BaseballAECEnv):
             lines.append(f"{half} of the {ordinal(b.inning)}, {b.outs} out, {runners}.")
             lines.append(f"At bat for the {self.teams[b.half].name}: {batter.name} (AA {batter.aa}).")
             if s.pending is not None:
-                d = s.pending
-                opts = option_labels(d)
-                who = self.possible_agents[d.actor]
-                lines.append(f"{who} to decide ({d.kind}): "
-                             + "; ".join(f"{a} = {opts[a]}" for a in d.legal))
+                lines.append(self._decision_text())
         recent = s.log.plays[-5:]
         if recent:
             lines.append("")
