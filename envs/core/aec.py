@@ -46,9 +46,25 @@ from .errors import IllegalActionError, OptionError
 from .observation import ObservationSpec
 from .series import Series, SeriesGame, check_series, with_series_pieces
 
-__all__ = ["BaseballAECEnv", "AGENTS"]
+__all__ = ["BaseballAECEnv", "AGENTS", "action_index"]
 
 AGENTS = ("away", "home")
+
+
+def action_index(action: Any) -> int | None:
+    """The action as an int, or None when it is not an integer: Python and numpy integers,
+    and one-element integer arrays (what SB3's ``predict`` returns) or tensors are
+    actions; bools, floats, strings and None are not."""
+    if isinstance(action, (int, np.integer)):
+        return None if isinstance(action, (bool, np.bool_)) else int(action)
+    if isinstance(action, np.ndarray) or hasattr(action, "__array__"):
+        try:
+            value = np.asarray(action)
+        except (TypeError, ValueError, RuntimeError):
+            return None
+        if value.size == 1 and value.dtype.kind in "iu":
+            return int(value.reshape(()))
+    return None
 
 
 class BaseballAECEnv(AECEnv):
@@ -100,6 +116,7 @@ class BaseballAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self._info_cache: dict[Decision, dict[str, Any]] = {}
+        self._seeds: np.random.Generator | None = None     # seeded by the last seeded reset
         self.state_ = None
 
     # -- spaces ---------------------------------------------------------------------
@@ -130,10 +147,14 @@ class BaseballAECEnv(AECEnv):
                 f"{self.metadata['name']}: reset() ignores options {sorted(options)}; rule "
                 f"options go to the environment constructor", stacklevel=2)
         if seed is None:
-            seed = secrets.randbits(63)
+            # Gymnasium's convention: after a seeded reset, unseeded ones draw their seeds
+            # from a generator that reset seeded, so a client that seeds once reproduces a run
+            seed = secrets.randbits(63) if self._seeds is None else int(self._seeds.integers(2**63))
         elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise OptionError(f"{self.metadata['name']}: reset(seed=...) needs a non-negative "
                               f"int, got {seed!r}")
+        else:
+            self._seeds = np.random.default_rng(int(seed))
         seed = int(seed)
         if self.series_format is None:
             self.state_ = self._new_game(seed)
@@ -255,12 +276,12 @@ class BaseballAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         decision = self.state_.pending
-        if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
-                or int(action) not in decision.legal:
+        index = action_index(action)
+        if index is None or index not in decision.legal:
             self._illegal(agent, decision, action)
             return
         self._cumulative_rewards[agent] = 0
-        self._apply(int(action))
+        self._apply(index)
         if self.series_format is not None:
             self._next_game()
         if self.state_.over:
@@ -273,11 +294,17 @@ class BaseballAECEnv(AECEnv):
     def _illegal(self, agent: str, decision: Decision, action) -> None:
         labels = self._option_labels(decision)
         legal = ", ".join(f"{a} ({labels[a]})" for a in decision.legal)
-        shown = action
-        if isinstance(action, (int, np.integer)) and 0 <= int(action) < len(self.ACTION_MEANINGS):
-            shown = f"{int(action)} ({self.ACTION_MEANINGS[int(action)]})"
-        reason = (f"{agent} played illegal action {shown} at a {decision.kind!r} decision; "
-                  f"legal actions: {legal}")
+        index = action_index(action)
+        if index is None:
+            reason = (f"{agent} played {action!r} ({type(action).__name__}) at a {decision.kind!r} "
+                      f"decision: an action is an integer (a Python or numpy integer, or a "
+                      f"one-element integer array or tensor); legal actions: {legal}")
+        else:
+            shown = index
+            if 0 <= index < len(self.ACTION_MEANINGS):
+                shown = f"{index} ({self.ACTION_MEANINGS[index]})"
+            reason = (f"{agent} played illegal action {shown} at a {decision.kind!r} decision; "
+                      f"legal actions: {legal}")
         if self.illegal_action == "raise":
             raise IllegalActionError(reason)
         # PettingZoo classic convention: the offender gets -1, the game ends.
