@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from .core.errors import OptionError
+from .core.errors import OptionError, UnknownEnvError
 
 __all__ = ["EnvSpec", "ENV_IDS", "make", "spec", "register_env", "env_ids"]
 
@@ -73,12 +73,13 @@ def spec(env_id: str) -> EnvSpec:
     try:
         return _SPECS[env_id]
     except (KeyError, TypeError):
-        raise OptionError(f"unknown environment {env_id!r}; known: {', '.join(_SPECS)}") from None
+        raise UnknownEnvError(f"unknown environment {env_id!r}; known: {', '.join(_SPECS)}") from None
 
 
 def make(env_id: str, raw: bool = False, **options: Any):
     """A new environment: ``env(**options)`` of the ruleset, or ``raw_env`` with ``raw=True``.
 
-    An unknown ``env_id`` or option raises :class:`~dugout.envs.core.errors.OptionError`.
+    An unknown ``env_id`` raises :class:`~dugout.envs.core.errors.UnknownEnvError` (a
+    ``ValueError``), an unknown option :class:`~dugout.envs.core.errors.OptionError`.
     """
     return spec(env_id).make(raw=raw, **options)

@@ -7,7 +7,7 @@ from .bases import (BASE_NAMES, EMPTY_BASES, advance_all, advance_runner, force_
 from .decisions import Decision, action_mask
 from .dice import Dice, DiceScriptError, ScriptedDice, make_dice
 from .errors import (DataError, DugoutError, IllegalActionError, OptionError, check_innings,
-                     check_options, check_pair)
+                     check_options, check_pair, UnknownEnvError)
 from .observation import ObservationSpec
 from .scoreboard import AWAY, HOME, Scoreboard, SuddenDeathScoreboard
 from .scorebook import BoxScore, Outcome, Play, PlayLog
@@ -21,5 +21,5 @@ __all__ = [
     "Scoreboard", "ScriptedDice", "SuddenDeathScoreboard", "action_mask", "advance_all",
     "advance_runner", "check_innings", "check_options", "check_pair", "check_series", "codec",
     "force_advance", "game_seed", "make_dice", "occupied", "push_runner", "remove_runner",
-    "runner_count", "SERIES_PIECES", "Series", "SeriesGame", "with_series_pieces",
+    "runner_count", "SERIES_PIECES", "Series", "SeriesGame", "UnknownEnvError", "with_series_pieces",
 ]

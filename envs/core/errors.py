@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-__all__ = ["DugoutError", "IllegalActionError", "DataError", "OptionError", "check_options",
+__all__ = ["DugoutError", "IllegalActionError", "DataError", "OptionError", "UnknownEnvError",
+           "check_options",
            "check_innings", "check_pair"]
 
 
@@ -22,6 +23,10 @@ class DataError(DugoutError, ValueError):
 
 class OptionError(DugoutError, TypeError):
     """An unknown environment option, or a known one with a bad value."""
+
+
+class UnknownEnvError(DugoutError, ValueError):
+    """An environment id that is not registered (``dugout.envs.ENV_IDS``)."""
 
 
 def check_options(env_name: str, options: Mapping[str, Any], allowed: Iterable[str]) -> None:
