@@ -1,6 +1,15 @@
-"""Shared test set-up: value tables are cached in a per-session folder, never in the user's home."""
+"""Shared test set-up: value tables are cached in a per-session folder, never in the user's home;
+``tests/`` is put on ``sys.path`` so test files can ``import helpers`` (the loops and checks they
+share) under pytest's ``--import-mode=importlib``."""
+
+import sys
+from pathlib import Path
 
 import pytest
+
+_TESTS = str(Path(__file__).resolve().parent)
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -83,6 +83,89 @@ def test_dice_round_trip_and_clone():
     assert twin.roll("at_bat", 2) != -1 and twin._draws != dice._draws
 
 
+def test_other_purposes_do_not_shift_a_stream_and_copies_continue_it():
+    ref = Dice(5)
+    ref.set_stream(3, 0)
+    at_bat = [ref.roll("at_bat", dice=2) for _ in range(3)]
+    xbh = ref.roll("extra_base_hit")
+
+    other = Dice(5)
+    other.set_stream(0, 0)
+    for _ in range(10):
+        other.roll("at_bat", dice=2)
+    other.set_stream(3, 0)
+    other.roll("steal")               # other purposes do not shift the at-bat rolls
+    other.roll("pickoff", dice=2)
+    other.roll("steal")
+    assert [other.roll("at_bat", dice=2) for _ in range(3)] == at_bat
+    assert other.roll("extra_base_hit") == xbh
+
+    # re-entering a stream starts it over
+    other.set_stream(3, 0)
+    assert other.roll("at_bat", dice=2) == at_bat[0]
+
+    # a copy continues where the original is
+    mid = Dice(5)
+    mid.set_stream(3, 0)
+    mid.roll("at_bat", dice=2)
+    for copy in (mid.clone(), Dice.from_dict(json.loads(json.dumps(mid.to_dict())))):
+        assert [copy.roll("at_bat", dice=2) for _ in range(2)] == at_bat[1:]
+    assert [mid.roll("at_bat", dice=2) for _ in range(2)] == at_bat[1:]
+
+
+def test_dice_streams_and_seeds_differ():
+    def seq(seed, *stream):
+        d = Dice(seed)
+        d.set_stream(*stream)
+        return [d.roll("at_bat", dice=2) for _ in range(40)]
+
+    base = seq(5, 3, 0)
+    assert seq(5, 3, 1) != base
+    assert seq(5, 4, 0) != base
+    assert seq(6, 3, 0) != base
+    assert seq(5, 0, 3) != base
+
+
+def test_dice_are_fair():
+    """Each face of a die comes up 1/6 of the time (fixed seed; 5-sigma tolerance)."""
+    d = Dice(2024)
+    n = 0
+    counts = [0] * 7
+    for half in range(200):
+        d.set_stream(half, 0)
+        for _ in range(300):
+            counts[d.roll("steal")] += 1
+            n += 1
+    assert counts[0] == 0
+    p = 1 / 6
+    sigma = (n * p * (1 - p)) ** 0.5
+    for face in range(1, 7):
+        assert abs(counts[face] - n * p) < 5 * sigma, counts
+    two = [0] * 13
+    m = 0
+    for half in range(100):
+        d.set_stream(half, 1)
+        for _ in range(360):
+            two[d.roll("at_bat", dice=2)] += 1
+            m += 1
+    assert two[0] == two[1] == 0
+    for total in range(2, 13):
+        q = (6 - abs(total - 7)) / 36
+        assert abs(two[total] - m * q) < 5 * (m * q * (1 - q)) ** 0.5, two
+
+
+def test_scripted_dice_survive_a_round_trip():
+    script = [("at_bat", 5), 3, ("steal", 6), 2]
+    dice = ScriptedDice(script)
+    assert dice.roll("at_bat", dice=2) == 5
+    copy = make_dice(json.loads(json.dumps(dice.to_dict())))
+    clone = dice.clone()
+    for d in (dice, copy, clone):
+        assert d.remaining == 3
+        assert d.roll("extra_base_hit") == 3 and d.roll("steal") == 6 and d.roll("tag_up") == 2
+    assert copy.remaining == 0 and dice.remaining == 0 and clone.remaining == 0
+
+
 @pytest.mark.parametrize("seed, err", [(-1, ValueError), (1.5, TypeError), ("1", TypeError),
                                        (True, TypeError)])
 def test_dice_reject_bad_seeds(seed, err):

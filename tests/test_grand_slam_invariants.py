@@ -1,5 +1,6 @@
 """Invariants of Harry's Grand Slam Baseball over thousands of random games, checked after
-every decision and at the end of each game.
+every decision and at the end of each game. The thousands of games are the contract suite's
+random games (``test_contract.py``), to which :func:`random_game_checks` adds these checks.
 
 What must hold:
 
@@ -27,8 +28,26 @@ from dugout.envs.core import Dice
 from dugout.envs.grand_slam import rules
 from dugout.envs.grand_slam.cards import MAX_STACKS, N_HAND_TYPES, PINCH_HITTER, REFERENCE_COUNTS
 
-N_GAMES = 2000
+from helpers import GameChecks, play_engine
+
 HIT_CODES = {"1B", "2B", "3B", "HR"}
+
+
+_LOG_RUNS: dict = {"plays": None, "seen": 0, "runs": [0, 0]}
+
+
+def runs_in_log(plays) -> list[int]:
+    """Runs scored in the play log, per team: added up as the log grows (it only grows
+    during a game), so a check at every decision stays linear; :func:`check_final` adds the
+    whole log up again at the end."""
+    memo = _LOG_RUNS
+    if memo["plays"] is not plays or memo["seen"] > len(plays):
+        memo.update(plays=plays, seen=0, runs=[0, 0])
+    runs = memo["runs"]
+    for p in plays[memo["seen"]:]:
+        runs[p.half] += len(p.scored)
+    memo["seen"] = len(plays)
+    return runs
 
 
 def check_decision_point(state):
@@ -55,7 +74,7 @@ def check_decision_point(state):
     for team in (0, 1):
         assert sum(b.line[team]) == b.runs[team]
         assert sum(x.r for x in state.box.lines[team]) == b.runs[team]
-        assert sum(len(p.scored) for p in state.log.plays if p.half == team) == b.runs[team]
+    assert runs_in_log(state.log.plays) == b.runs
     assert len(b.line[0]) == b.inning and len(b.line[1]) == b.inning - 1 + b.half
     if b.half == 1 and b.inning >= b.innings:
         assert b.runs[1] <= b.runs[0]
@@ -106,36 +125,58 @@ def check_final(state, tally):
     tally[("away", "home")[w]] += 1
 
 
-@pytest.mark.parametrize("block", range(4))
-def test_invariants_over_random_games(block):
+def random_game_checks(options, monkeypatch):
+    """This ruleset's checks in the contract's random games (``test_contract.py``,
+    ``test_invariants_over_random_games``): random play that prefers a PH/RP stack now and
+    then, so stacks are played often enough to check; every decision checked by
+    :func:`check_decision_point`, every game by :func:`check_final`; wins for both sides,
+    extra innings, walk-offs, stack plays, a second PH/RP, double plays, runner cards,
+    stacks on the table at a shuffle and games ending on either manager's card must all come
+    up."""
     tally = {"away": 0, "home": 0, "extra": 0, "walkoff": 0}
     seen = {"stack_play": 0, "second_ph": 0, "dp": 0, "runner_card": 0, "stacks_at_shuffle": 0}
-    per_block = N_GAMES // 4
-    for seed in range(block * per_block, (block + 1) * per_block):
+    stretch, decisions, mover, last_movers = [0], [0], [None], set()
+
+    def start(seed):
         rng = random.Random(seed)
-        state = rules.new_game(Dice(seed))
-        decisions = 0
-        stretch = 0
-        while state.pending is not None:
-            check_decision_point(state)
+        stretch[0] = decisions[0] = 0
+
+        def choose(state):
             legal = state.pending.legal
-            # prefer stacks now and then, so they are played often enough to check
             stack_moves = [a for a in legal if a >= rules.STACK_ACTION]
-            action = rng.choice(stack_moves) if stack_moves and rng.random() < 0.3 else rng.choice(legal)
-            rules.apply_action(state, action)
-            decisions += 1
-            assert decisions < 2000, "a game that never ends"
-            if state.stretch != stretch:
-                stretch = state.stretch
-                seen["stacks_at_shuffle"] += bool(state.stacks[0] or state.stacks[1])
+            return rng.choice(stack_moves) if stack_moves and rng.random() < 0.3 else rng.choice(legal)
+
+        return rules.new_game(Dice(seed)), choose
+
+    def shuffled(state):
+        if state.stretch != stretch[0]:
+            stretch[0] = state.stretch
+            seen["stacks_at_shuffle"] += bool(state.stacks[0] or state.stacks[1])
+
+    def decision(state):
+        shuffled(state)
+        check_decision_point(state)
+        decisions[0] += 1
+        assert decisions[0] < 2000, "a game that never ends"
+        mover[0] = state.pending.actor
+
+    def final(state, info):
+        shuffled(state)
         check_final(state, tally)
+        last_movers.add(mover[0])
         for p in state.log.plays:
             seen["stack_play"] += p.kind in ("pinch_hitter", "relief_pitcher")
             seen["second_ph"] += p.kind in ("pinch_hitter", "relief_pitcher") and p.roll == PINCH_HITTER
             seen["dp"] += p.detail == "DP"
             seen["runner_card"] += p.kind in ("wild_pitch", "passed_ball", "stolen_base", "balk")
-    assert all(tally.values()), tally
-    assert all(seen.values()), seen
+
+    def done():
+        assert all(tally.values()), tally
+        assert all(seen.values()), seen
+        # a game ends on either manager's card (the contract checks who is asked first then)
+        assert last_movers == {0, 1}
+
+    return GameChecks(start=start, decision=decision, final=final, done=done)
 
 
 @pytest.mark.parametrize("innings, max_innings", [(1, 1), (2, 4)])
@@ -144,9 +185,8 @@ def test_invariants_short_games_and_truncation(innings, max_innings):
     for seed in range(300):
         rng = random.Random(seed)
         state = rules.new_game(Dice(seed), innings=innings, max_innings=max_innings)
-        while state.pending is not None:
-            check_decision_point(state)
-            rules.apply_action(state, rng.choice(state.pending.legal))
+        play_engine(state, rules.apply_action, lambda s: rng.choice(s.pending.legal),
+                    on_decision=check_decision_point)
         b = state.board
         assert b.inning <= max_innings
         assert state.card_census() == list(REFERENCE_COUNTS)

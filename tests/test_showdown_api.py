@@ -1,7 +1,15 @@
-"""MLB Showdown through the PettingZoo AEC API, basic and advanced games: the API and seed
-tests, rewards and truncation, decision infos and masks, the manager's view and the
-observation built from it, illegal actions, options and team data, the docstring's tables
-and rendering."""
+"""MLB Showdown through the PettingZoo AEC API, basic and advanced games: what only
+Showdown's tests need.
+
+The API and seed tests, rewards and dead steps, decision infos against masks, views and
+observations, illegal actions, the docstring's observation table and shapes, and the
+rendering modes are the contract suite's (``test_contract.py``), for every ruleset and both
+levels; the pitching lines of the final infos are checked in its random games
+(``test_showdown_invariants.py``). Here: the cut-off game against the same game played out,
+every decision, view field and observation piece over teams with every icon, subjects and
+value ranges, the basic game's one decision, every decision kind's illegal action, options
+and team data, the decision table of the docstring, and the text of the render.
+"""
 
 from __future__ import annotations
 
@@ -9,24 +17,22 @@ import dataclasses
 import functools
 import json
 import re
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
-from dugout.agents import RandomAgent
 from dugout.envs import showdown_v0
-from dugout.envs.core import DataError, Dice, IllegalActionError, OptionError
+from dugout.envs.core import DataError, IllegalActionError, OptionError
 from dugout.envs.showdown import rules
 from dugout.envs.showdown import env as sd_env_module
 from dugout.envs.showdown.cards import (FIELD_POSITIONS, RESULTS, HitterCard, PitcherCard,
                                         load_team)
-from dugout.envs.showdown.env import OBS, PIECES, encode_view
+from dugout.envs.showdown.env import OBS, encode_view
 from dugout.envs.showdown.view import ShowdownView
 
-AGENTS = ("away", "home")
+from helpers import AGENTS, play_out
+
 N_ACTIONS = rules.N_ACTIONS
 LEVELS = rules.LEVELS
 BATTING_KINDS = {"pinch_hitter", "stolen_base", "reroll_out", "silver_slugger",
@@ -38,30 +44,6 @@ BEFORE_THE_SWING = {"pinch_hitter", "pitching_change", "relief_ace", "twenty_gam
                     "stolen_base"}
 
 
-# -- helpers ---------------------------------------------------------------------------------
-def play_out(env, seed, on_live_step=None):
-    """Play a seeded game with random agents; return (last live actor, final steps).
-
-    ``final`` maps each agent to what ``env.last()`` gave at its dead step.
-    """
-    agents = {a: RandomAgent(seed=1000 * seed + i) for i, a in enumerate(AGENTS)}
-    env.reset(seed=seed)
-    last_actor = None
-    final = {}
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        if term or trunc:
-            final[agent] = (reward, term, trunc, info)
-            env.step(None)
-            continue
-        assert not final, "a live step after an agent's dead step"
-        if on_live_step is not None:
-            on_live_step(env, agent, obs, info)
-        last_actor = agent
-        env.step(agents[agent].act(obs))
-    return last_actor, final
-
-
 def illegal_for(decision):
     return next(a for a in range(N_ACTIONS) if a not in decision.legal)
 
@@ -70,70 +52,7 @@ def chart_vector(card):
     return np.array(card.chart.counts, dtype=np.float32) / 20
 
 
-# -- PettingZoo's own tests --------------------------------------------------------------------
-@pytest.mark.parametrize("level", LEVELS)
-def test_pettingzoo_api_test(level):
-    with warnings.catch_warnings():
-        # api_test hands reset() a dummy options dict; the env warns that it ignores it.
-        warnings.filterwarnings("ignore", message=r".*reset\(\) ignores options.*")
-        api_test(showdown_v0.env(level=level), num_cycles=300)
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_pettingzoo_seed_test(level):
-    seed_test(functools.partial(showdown_v0.env, level=level), num_cycles=300)
-
-
-def test_reset_warns_about_ignored_options():
-    env = showdown_v0.env()
-    with pytest.warns(UserWarning, match="ignores options"):
-        env.reset(seed=0, options={"innings": 3})
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_same_seed_same_game_different_seed_different_game(level):
-    def transcript(seed):
-        env = showdown_v0.env(level=level)
-        play_out(env, seed)
-        return json.dumps(env.unwrapped.game.to_dict(), sort_keys=True)
-
-    assert transcript(4) == transcript(4)
-    assert transcript(5) != transcript(4)
-
-
-# -- rewards and the end of the game ---------------------------------------------------------------
-@pytest.mark.parametrize("level, games", [("basic", 150), ("advanced", 100)])
-def test_rewards_follow_the_score_and_infos_carry_the_box_score(level, games):
-    env = showdown_v0.env(level=level)
-    last_actors = set()
-    for seed in range(games):
-        last_actor, final = play_out(env, seed)
-        assert set(final) == set(AGENTS) and env.agents == []
-        score = final["away"][3]["score"]
-        assert final["home"][3]["score"] == score and set(score) == set(AGENTS)
-        assert score["away"] != score["home"]
-        winner = max(score, key=score.get)
-        loser = "home" if winner == "away" else "away"
-        assert final[winner][0] == 1 and final[loser][0] == -1
-        assert sum(final[a][0] for a in AGENTS) == 0
-        for agent in AGENTS:
-            reward, term, trunc, info = final[agent]
-            assert term is True and trunc is False
-            assert info["winner"] == winner
-            box = info["box_score"]
-            assert box["runs"] == [score["away"], score["home"]]
-            assert [sum(x) for x in box["line_score"]] == box["runs"]
-            assert "pitching" in box and len(box["pitching"]) == 2
-            for team, lines in enumerate(box["pitching"]):
-                assert lines and all(set(p) == {"name", "IP", "BF", "H", "R", "BB", "SO", "HR"}
-                                     for p in lines)
-                assert sum(p["R"] for p in lines) == box["runs"][1 - team]
-            json.dumps(info)            # JSON-friendly
-        last_actors.add(last_actor)
-    # the game ended on each manager's move (basic: always the home manager's choice)
-    assert last_actors == ({"home"} if level == "basic" else set(AGENTS))
-
-
+# -- the end of the game ------------------------------------------------------------------------
 def tied_seed(level, limit=300):
     """A seed whose one-inning game (random agents) is tied after the 1st."""
     env = showdown_v0.env(level=level, innings=1, max_innings=1)
@@ -251,12 +170,14 @@ def check_live_step(env, agent, obs, info, kinds):
                                             float(rules.can_remove_starter(game, 1 - s))]
         for piece, team in (("own_roster", s), ("opp_roster", 1 - s)):
             roster = v[piece].reshape(25, 3)
-            for k, card in enumerate(game.teams[team].players):
-                in_game = k in game.lineup[team] or k == game.pitcher[team]
-                assert roster[k, 0] == float(in_game)
-                assert roster[k, 1] == float(k in view.bench[team] or k in view.bullpen[team])
-                value = card.on_base / 20 if isinstance(card, HitterCard) else card.control / 10
-                assert np.isclose(roster[k, 2], value)
+            players = game.teams[team].players
+            assert len(players) == 25
+            assert roster[:, 0].tolist() == [float(k in game.lineup[team] or k == game.pitcher[team])
+                                            for k in range(25)]
+            assert roster[:, 1].tolist() == [float(k in view.bench[team] or k in view.bullpen[team])
+                                            for k in range(25)]
+            assert np.allclose(roster[:, 2], [card.on_base / 20 if isinstance(card, HitterCard)
+                                              else card.control / 10 for card in players])
         assert v["result"].tolist() == [float(r == view.result) for r in RESULTS]
 
 
@@ -354,19 +275,12 @@ def test_observation_values_are_in_the_documented_range():
     assert seen, "the Rockies' Control -2 card never showed: the test lost its point"
 
 
-def test_view_is_frozen_and_documents_every_field():
-    env = showdown_v0.raw_env()
-    env.reset(seed=0)
-    view = env.view("away")
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        view.outs = 2
+def test_view_documents_every_field_by_name():
+    """(The contract checks that the view is a frozen dataclass whose docstring names each
+    field; Showdown's documents each as ``name``.)"""
     doc = ShowdownView.__doc__
     missing = [f.name for f in dataclasses.fields(ShowdownView) if f"``{f.name}``" not in doc]
     assert not missing, f"view fields not documented: {missing}"
-    with pytest.raises(ValueError, match="unknown agent"):
-        env.view("umpire")
-    with pytest.raises(RuntimeError, match="before reset"):
-        showdown_v0.raw_env().view("away")
 
 
 # -- the basic game's one decision -----------------------------------------------------------
@@ -424,50 +338,6 @@ def test_advanced_starter_option_fixes_the_rotation_spot():
 
 
 # -- illegal actions ----------------------------------------------------------------------------
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("bad", ["unlisted", N_ACTIONS, -1, None, "np_out_of_range", 1.0])
-def test_illegal_action_in_env_loses_the_game(level, bad):
-    env = showdown_v0.env(level=level)
-    env.reset(seed=3)
-    decision = env.unwrapped.game.pending
-    offender = env.agent_selection
-    opponent = AGENTS[1 - AGENTS.index(offender)]
-    action = {"unlisted": illegal_for(decision), "np_out_of_range": np.int64(N_ACTIONS)}.get(bad, bad)
-    env.step(action)
-    assert all(env.terminations.values()) and not any(env.truncations.values())
-    for agent in AGENTS:
-        why = env.infos[agent]["illegal_action"]
-        assert why["agent"] == offender
-        assert repr(decision.kind) in why["reason"] and "legal actions" in why["reason"]
-        assert all(f"{a} (" in why["reason"] for a in decision.legal)
-    finals = {}
-    for agent in env.agent_iter():
-        _, reward, term, _, _ = env.last()
-        assert term
-        finals[agent] = reward
-        env.step(None)
-    assert finals == {offender: -1, opponent: 0}
-    assert list(finals)[0] == opponent, "the opponent is asked first after the offence"
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_illegal_action_in_raw_env_raises_naming_decision_and_legal_actions(level):
-    env = showdown_v0.raw_env(level=level)
-    env.reset(seed=3)
-    decision = env.game.pending
-    before = json.dumps(env.game.to_dict(), sort_keys=True)
-    with pytest.raises(IllegalActionError) as err:
-        env.step(illegal_for(decision))
-    msg = str(err.value)
-    assert repr(decision.kind) in msg
-    labels = rules.option_labels(env.game, decision)
-    for a in decision.legal:
-        assert f"{a} ({labels[a]})" in msg
-    assert json.dumps(env.game.to_dict(), sort_keys=True) == before
-    assert not any(env.terminations.values())
-    env.step(decision.legal[0])
-
-
 def test_illegal_action_raw_env_for_every_decision_kind():
     envs = [showdown_v0.raw_env(teams=pair) for pair in ICON_PAIRS]
     rng = np.random.default_rng(0)
@@ -485,18 +355,8 @@ def test_illegal_action_raw_env_for_every_decision_kind():
     assert seen == set(rules.DECISION_KINDS) - {"starting_pitcher"}
 
 
-def test_engine_rejects_actions_after_the_game():
-    state = rules.new_game((load_team("nya2004"), load_team("bos2004")), Dice(5))
-    while state.pending is not None:
-        rules.apply_action(state, state.pending.legal[0])
-    with pytest.raises(IllegalActionError, match="over"):
-        rules.apply_action(state, 0)
-
-
 # -- options and team data ---------------------------------------------------------------------
-def test_unknown_option_names_it():
-    with pytest.raises(OptionError, match="'foo'"):
-        showdown_v0.env(foo=1)
+def test_unknown_option_lists_the_known_ones():
     with pytest.raises(OptionError, match="'deck'") as err:
         showdown_v0.raw_env(deck=55)
     assert "point_cap" in str(err.value)       # and lists the known ones
@@ -512,15 +372,6 @@ def test_level_expert_is_not_in_v0_and_unknown_levels_list_the_levels():
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(innings=0), "innings"),
-    (dict(innings=-3), "innings"),
-    (dict(innings="9"), "innings"),
-    (dict(innings=True), "innings"),
-    (dict(innings=9.0), "innings"),
-    (dict(innings=9, max_innings=8), "max_innings"),
-    (dict(innings=3, max_innings=2), "max_innings"),
-    (dict(max_innings="12"), "max_innings"),
-    (dict(max_innings=True), "max_innings"),
     (dict(dh="yes"), "dh"),
     (dict(dh=1), "dh"),
     (dict(starter=0), "starter"),
@@ -534,9 +385,6 @@ def test_level_expert_is_not_in_v0_and_unknown_levels_list_the_levels():
     (dict(teams="nya2004"), "teams"),
     (dict(teams=("nya2004",)), "teams"),
     (dict(teams=("nya2004", "bos2004", "nyn2004")), "teams"),
-    (dict(render_mode="rgb_array"), "render_mode"),
-    (dict(illegal_action="ignore"), "illegal_action"),
-    (dict(dice=Dice(0)), "dice"),
 ])
 def test_bad_option_values_fail_loudly(kwargs, words):
     with pytest.raises(OptionError, match=words) as err:
@@ -616,42 +464,12 @@ def test_dh_follows_the_home_team_unless_forced():
 
 
 # -- documentation ------------------------------------------------------------------------------
-def test_docstring_observation_table_matches_pieces():
+def test_action_values_table_lists_every_decision_kind():
+    """(The contract checks that the table covers every action.)"""
     doc = sd_env_module.__doc__
-    assert OBS.table() in doc
-    assert showdown_v0.__doc__ == doc
-    for name, size, meaning in PIECES:
-        assert f"`{name}` | {meaning} |" in doc
-    shape = re.search(r"Observation shape \| \((\d+),\)", doc)
-    assert shape and int(shape.group(1)) == OBS.size
-    env = showdown_v0.env()
-    for agent in AGENTS:
-        assert env.observation_space(agent)["observation"].shape == (OBS.size,)
-    env.reset(seed=0)
-    assert env.observe("away")["observation"].shape == (OBS.size,)
-    assert f"action mask of shape ({N_ACTIONS},)" in doc
-
-
-def test_action_values_table_covers_every_action_and_decision_kind():
-    doc = sd_env_module.__doc__
-    assert f"Discrete({N_ACTIONS})" in doc and len(rules.ACTIONS) == N_ACTIONS
     table = doc[doc.index("## Action Values"):doc.index("## Observation Space")]
-    covered = set()
-    for m in re.finditer(r"^\| (\d+)(?:-(\d+))? \| ", table, re.M):
-        low, high = int(m.group(1)), int(m.group(2) or m.group(1))
-        covered.update(range(low, high + 1))
-    assert covered == set(range(N_ACTIONS)), f"missing {set(range(N_ACTIONS)) - covered}"
     kinds = set(re.findall(r"^\| `(\w+)` \| (?:batting|fielding|each)", table, re.M))
     assert kinds == set(rules.DECISION_KINDS), set(rules.DECISION_KINDS) ^ kinds
-
-
-def test_action_meanings_one_label_per_action():
-    env = showdown_v0.env()
-    meanings = env.unwrapped.get_action_meanings()
-    n = env.action_space("away").n
-    assert len(meanings) == n == N_ACTIONS == env.action_space("home").n
-    assert len(set(meanings)) == n and all(isinstance(m, str) and m for m in meanings)
-    assert env.observation_space("away")["action_mask"].shape == (n,)
 
 
 # -- rendering ------------------------------------------------------------------------------------
@@ -687,14 +505,3 @@ def test_scorecard_has_both_pitching_tables_and_play_by_play(level):
         assert f"{team.name} 1st." in card            # the play-by-play, by half inning
     assert "pitch" in card and "swing" in card and "chart" in card
     assert len(env.unwrapped.play_by_play().splitlines()) > 50
-
-
-def test_render_without_mode_returns_none_and_human_prints(capsys):
-    env = showdown_v0.env()
-    env.reset(seed=0)
-    assert env.render() is None
-    env = showdown_v0.env(render_mode="human")
-    env.reset(seed=0)
-    assert env.render() is None
-    out = capsys.readouterr().out
-    assert "R  H  E" in out and env.unwrapped.game.pending.kind in out

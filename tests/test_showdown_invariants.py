@@ -1,6 +1,9 @@
 """Invariants of MLB Showdown (basic and advanced games) over thousands of random games
 between random 2004 teams, checked at every decision, at every at-bat and at the end of
-each game, on the engine directly (``rules.new_game`` / ``rules.apply_action``).
+each game. The thousands of games are the contract suite's random games (``test_contract.py``,
+``test_invariants_over_random_games``, one run per level), to which
+:func:`random_game_checks` adds these checks; the engine's states (``rules.new_game``) are
+played through the env (``restore``).
 
 What must hold:
 
@@ -33,8 +36,8 @@ from dugout.envs.core import Dice
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.cards import FIELD_POSITIONS, PitcherCard, builtin_team_names, load_team
 
-N_GAMES = 2000          # per level
-BLOCKS = 2
+from helpers import GameChecks, play_engine
+
 TEAM_NAMES = sorted(n for n in builtin_team_names() if n.endswith("2004"))
 TEAMS = {n: load_team(n) for n in TEAM_NAMES}
 HIT_CODES = {"1B", "1B+", "2B", "3B", "HR"}
@@ -240,48 +243,79 @@ class AtBatCheck:
         self.original(state)
 
 
-def play_checked(seed, level, kinds, tally, at_bats):
-    left, entered = [set(), set()], [set(), set()]
-    at_bats.left = left
-    state, rng = random_game(seed, level)
-    seen = track_substitutions(state, 0, left, entered)
-    decisions = 0
-    while state.pending is not None:
-        check_decision(state, level, left)
-        kinds[state.pending.kind] += 1
-        rules.apply_action(state, rng.choice(state.pending.legal))
-        seen = track_substitutions(state, seen, left, entered)
-        decisions += 1
-        assert decisions < 5000, "a game that never ends"
-    check_final(state, level, tally)
-    for p in state.log.plays:
-        tally["dp"] += p.kind == "pa" and p.detail == "DP"
-        tally["thrown_out"] += p.kind == "thrown_out"
-        tally["hit_for_starter"] += (p.kind == "pinch_hitter"
-                                     and int(p.detail) == state.starter[p.half])
-        tally["starter_relieved"] += (p.kind == "pitching_change"
-                                      and int(p.detail) == state.starter[1 - p.half])
+def check_pitching_box_score(box):
+    """The final infos' box score carries both teams' pitching lines, charged with the
+    opponent's runs."""
+    assert [sum(x) for x in box["line_score"]] == box["runs"]
+    assert "pitching" in box and len(box["pitching"]) == 2
+    for team, lines in enumerate(box["pitching"]):
+        assert lines and all(set(p) == {"name", "IP", "BF", "H", "R", "BB", "SO", "HR"}
+                             for p in lines)
+        assert sum(p["R"] for p in lines) == box["runs"][1 - team]
 
 
-@pytest.mark.parametrize("block", range(BLOCKS))
-@pytest.mark.parametrize("level", rules.LEVELS)
-def test_invariants_over_random_games(level, block, monkeypatch):
-    """N_GAMES games per level in BLOCKS blocks; each block sees every decision kind of
-    its level, walk-offs, extra innings and wins for both sides."""
+def random_game_checks(options, monkeypatch):
+    """This ruleset's checks in the contract's random games (``test_contract.py``,
+    ``test_invariants_over_random_games``), for the basic and the advanced game: N games
+    between two random 2004 teams, AL or NL rules at random; every decision checked by
+    :func:`check_decision` (and the substitutions tracked), every at-bat by
+    :func:`check_in_play`, every game by :func:`check_final` and its final infos by
+    :func:`check_pitching_box_score`. Each level's decision kinds, walk-offs, extra innings
+    and wins for both sides must come up, and in the advanced game double plays, runners
+    thrown out, starters hit for and relieved, and games ending on either manager's move
+    (the basic game ends on the home manager's choice of starter)."""
+    level = options.get("level", "advanced")
     at_bats = AtBatCheck()
     monkeypatch.setitem(rules.RULES, "at_bat", at_bats)
     kinds, tally = Counter(), Counter()
-    per_block = N_GAMES // BLOCKS
-    for seed in range(block * per_block, (block + 1) * per_block):
-        play_checked(seed, level, kinds, tally, at_bats)
-    assert tally["away"] and tally["home"] and tally["walkoff"] and tally["extra"], tally
-    assert at_bats.count > 50 * per_block
-    if level == "basic":
-        assert set(kinds) == {"starting_pitcher"} and kinds["starting_pitcher"] == 2 * per_block
-    else:
-        assert set(kinds) == set(rules.DECISION_KINDS) - {"starting_pitcher"}, kinds
-        assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter",
-                                      "starter_relieved")), tally
+    games, mover, last_movers = [0], [None], set()
+    track = {}
+
+    def start(seed):
+        games[0] += 1
+        track["left"], track["entered"] = [set(), set()], [set(), set()]
+        at_bats.left = track["left"]
+        state, rng = random_game(seed, level)
+        track["seen"] = 0
+        return state, lambda state: rng.choice(state.pending.legal)
+
+    def follow(state):
+        track["seen"] = track_substitutions(state, track["seen"], track["left"], track["entered"])
+
+    def decision(state):
+        follow(state)
+        check_decision(state, level, track["left"])
+        kinds[state.pending.kind] += 1
+        mover[0] = state.pending.actor
+
+    def final(state, info):
+        follow(state)
+        check_final(state, level, tally)
+        check_pitching_box_score(info["box_score"])
+        last_movers.add(mover[0])
+        for p in state.log.plays:
+            tally["dp"] += p.kind == "pa" and p.detail == "DP"
+            tally["thrown_out"] += p.kind == "thrown_out"
+            tally["hit_for_starter"] += (p.kind == "pinch_hitter"
+                                         and int(p.detail) == state.starter[p.half])
+            tally["starter_relieved"] += (p.kind == "pitching_change"
+                                          and int(p.detail) == state.starter[1 - p.half])
+
+    def done():
+        n = games[0]
+        assert tally["away"] and tally["home"] and tally["walkoff"] and tally["extra"], tally
+        assert at_bats.count > 50 * n
+        # the basic game ends on the home manager's choice of starter, the advanced game on
+        # either manager's move
+        assert last_movers == ({1} if level == "basic" else {0, 1})
+        if level == "basic":
+            assert set(kinds) == {"starting_pitcher"} and kinds["starting_pitcher"] == 2 * n
+        else:
+            assert set(kinds) == set(rules.DECISION_KINDS) - {"starting_pitcher"}, kinds
+            assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter",
+                                          "starter_relieved")), tally
+
+    return GameChecks(start=start, decision=decision, final=final, done=done)
 
 
 # -- the 1B+ ----------------------------------------------------------------------------------
@@ -294,8 +328,7 @@ def test_single_plus_runner_steals_second_before_the_next_pitch(level):
     eligible = stole = 0
     for seed in range(400):
         state, rng = random_game(seed, level)
-        while state.pending is not None:
-            rules.apply_action(state, rng.choice(state.pending.legal))
+        play_engine(state, rules.apply_action, lambda s: rng.choice(s.pending.legal))
         plays = state.log.plays
         for i, p in enumerate(plays):
             if not (p.kind == "pa" and p.detail == "1B+" and p.after[0] == p.actor

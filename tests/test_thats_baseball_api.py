@@ -1,144 +1,33 @@
-"""That's Baseball through the PettingZoo AEC API: the API and seed tests, reward
-attribution, decision infos and masks, illegal actions, options, team data, the
-docstring's observation table, rendering and max_innings truncation."""
+"""That's Baseball through the PettingZoo AEC API: what only That's Baseball's tests need.
+
+The API and seed tests, rewards and dead steps, decision infos against masks and views,
+illegal actions, the docstring's tables, rendering modes and max_innings truncation are the
+contract suite's (``test_contract.py``), for every ruleset. Here: who decides what, every
+observation piece, every decision kind's illegal action, the engine's own refusals, options
+and team data, and the text of the render.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
-from dugout.agents import RandomAgent
 from dugout.envs import thats_baseball_v0
 from dugout.envs.core import DataError, IllegalActionError, OptionError
-from dugout.envs.thats_baseball import env as tb_env_module
 from dugout.envs.thats_baseball import rules
 from dugout.envs.thats_baseball.cards import load_team
 from dugout.envs.thats_baseball.env import OBS
 
-AGENTS = ("away", "home")
+from helpers import AGENTS, play_out
+
 N_ACTIONS = len(rules.ACTIONS)
-
-
-# -- helpers ---------------------------------------------------------------------------------
-def play_out(env, seed, agents=None, on_live_step=None):
-    """Play a seeded game with random agents; return (last live actor, final steps).
-
-    ``final`` maps each agent to what ``env.last()`` gave at its dead step.
-    """
-    if agents is None:
-        agents = {a: RandomAgent(seed=1000 * seed + i) for i, a in enumerate(AGENTS)}
-    env.reset(seed=seed)
-    last_actor = None
-    final = {}
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        if term or trunc:
-            final[agent] = (reward, term, trunc, info)
-            env.step(None)
-            continue
-        assert not final, "a live step after an agent's dead step"
-        if on_live_step is not None:
-            on_live_step(env, agent, obs, reward, info)
-        action = agents[agent].act(obs)
-        last_actor = agent
-        env.step(action)
-    return last_actor, final
-
-
-def first_decision(env, seed):
-    env.reset(seed=seed)
-    return env.unwrapped.game.pending
 
 
 def illegal_for(decision):
     return next(a for a in range(N_ACTIONS) if a not in decision.legal)
-
-
-# -- PettingZoo's own tests --------------------------------------------------------------------
-def test_pettingzoo_api_test():
-    with warnings.catch_warnings():
-        # api_test hands reset() a dummy options dict; the env warns that it ignores it.
-        warnings.filterwarnings("ignore", message=r".*reset\(\) ignores options.*")
-        api_test(thats_baseball_v0.env(), num_cycles=300)
-
-
-def test_reset_warns_about_ignored_options():
-    env = thats_baseball_v0.env()
-    with pytest.warns(UserWarning, match="ignores options"):
-        env.reset(seed=0, options={"innings": 3})
-
-
-def test_pettingzoo_seed_test():
-    seed_test(thats_baseball_v0.env, num_cycles=300)
-
-
-def test_same_seed_same_game_different_seed_different_game():
-    def transcript(seed):
-        env = thats_baseball_v0.env()
-        agents = {a: RandomAgent(seed=7) for a in AGENTS}
-        _, final = play_out(env, seed, agents)
-        return json.dumps(env.unwrapped.game.to_dict(), sort_keys=True), final["away"][3]["score"]
-
-    a1, s1 = transcript(11)
-    a2, s2 = transcript(11)
-    assert a1 == a2 and s1 == s2
-    assert transcript(12)[0] != a1
-
-
-# -- rewards -----------------------------------------------------------------------------------
-def test_reward_attribution_follows_the_score():
-    env = thats_baseball_v0.env()
-    last_actors = {"away": 0, "home": 0}
-    for seed in range(250):
-        last_actor, final = play_out(env, seed)
-        assert set(final) == set(AGENTS), f"seed {seed}: not every agent got a dead step"
-        assert env.agents == []
-        score = final["away"][3]["score"]
-        assert final["home"][3]["score"] == score
-        assert set(score) == {"away", "home"}
-        assert score["away"] != score["home"], f"seed {seed}: default game ended tied {score}"
-        winner = max(score, key=score.get)
-        loser = "home" if winner == "away" else "away"
-        assert final[winner][0] == 1, f"seed {seed}: winner {winner} got {final[winner][0]}"
-        assert final[loser][0] == -1, f"seed {seed}: loser {loser} got {final[loser][0]}"
-        for agent in AGENTS:
-            reward, term, trunc, info = final[agent]
-            assert term is True and trunc is False
-            assert info["winner"] == winner
-            assert info["box_score"]["runs"] == [score["away"], score["home"]]
-        last_actors[last_actor] += 1
-    # the game must have ended on each manager's move at least once
-    assert last_actors["away"] > 0 and last_actors["home"] > 0, last_actors
-
-
-def test_dead_step_order_and_cumulative_rewards_match_last():
-    env = thats_baseball_v0.env()
-    seen_first_dead = set()
-    for seed in range(40):
-        env.reset(seed=seed)
-        rng = RandomAgent(seed=seed)
-        last_actor = None
-        dead_order = []
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            assert reward == env.unwrapped._cumulative_rewards[agent]
-            if term or trunc:
-                dead_order.append(agent)
-                env.step(None)
-                continue
-            assert reward == 0, "no reward before the end of the game"
-            last_actor = agent
-            env.step(rng.act(obs))
-        assert len(dead_order) == 2
-        # the manager who did not make the last move is asked first
-        assert dead_order[0] != last_actor
-        seen_first_dead.add(dead_order[0])
-    assert seen_first_dead == set(AGENTS)
 
 
 # -- decisions and masks ---------------------------------------------------------------------
@@ -146,7 +35,7 @@ def test_decision_info_matches_mask_and_other_mask_is_zero():
     env = thats_baseball_v0.env()
     kinds_seen = set()
 
-    def check(env, agent, obs, reward, info):
+    def check(env, agent, obs, info):
         other = AGENTS[1 - AGENTS.index(agent)]
         mask = obs["action_mask"]
         assert mask.dtype == np.int8 and mask.shape == (N_ACTIONS,)
@@ -185,7 +74,7 @@ def test_observation_pieces_describe_the_game():
     pickoff_plays = {"picked_off", "pickoff_safe", "pickoff_error"}
     seen = {"pickoff_tried": 0, "tried_steal": 0, "subject": 0, "extra": 0}
 
-    def check(env, agent, obs, reward, info):
+    def check(env, agent, obs, info):
         game = env.unwrapped.game
         b = game.board
         # the plays of the plate appearance in progress; at a tag-up decision the batter's
@@ -237,51 +126,6 @@ def test_observation_pieces_describe_the_game():
 
 
 # -- illegal actions ------------------------------------------------------------------------
-@pytest.mark.parametrize("bad", ["unlisted", 5, 99, -1, None, "np_out_of_range"])
-def test_illegal_action_in_env_loses_the_game(bad):
-    env = thats_baseball_v0.env()
-    decision = first_decision(env, seed=3)
-    offender = env.agent_selection
-    opponent = AGENTS[1 - AGENTS.index(offender)]
-    action = {"unlisted": illegal_for(decision), "np_out_of_range": np.int64(N_ACTIONS)}.get(bad, bad)
-    env.step(action)
-    assert all(env.terminations.values()) and len(env.terminations) == 2
-    assert not any(env.truncations.values())
-    for agent in AGENTS:
-        why = env.infos[agent]["illegal_action"]
-        assert why["agent"] == offender
-        assert repr(decision.kind) in why["reason"]
-        assert "legal actions" in why["reason"]
-        assert all(f"{a} (" in why["reason"] for a in decision.legal)
-    finals = {}
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        assert term
-        finals[agent] = reward
-        env.step(None)
-    assert finals == {offender: -1, opponent: 0}
-    assert list(finals)[0] == opponent, "the opponent is asked first after the offence"
-
-
-@pytest.mark.parametrize("bad", ["unlisted", 5, -1, None])
-def test_illegal_action_in_raw_env_raises_naming_decision_and_legal_actions(bad):
-    env = thats_baseball_v0.raw_env()
-    decision = first_decision(env, seed=3)
-    before = json.dumps(env.game.to_dict(), sort_keys=True)
-    action = illegal_for(decision) if bad == "unlisted" else bad
-    with pytest.raises(IllegalActionError) as err:
-        env.step(action)
-    msg = str(err.value)
-    assert decision.kind in msg
-    labels = tb_env_module.option_labels(decision)
-    for a in decision.legal:
-        assert f"{a} ({labels[a]})" in msg
-    # nothing changed: the game goes on with a legal action
-    assert json.dumps(env.game.to_dict(), sort_keys=True) == before
-    assert not any(env.terminations.values())
-    env.step(decision.legal[0])
-
-
 def test_illegal_action_raw_env_for_every_decision_kind():
     env = thats_baseball_v0.raw_env()
     rng = np.random.default_rng(0)
@@ -312,28 +156,10 @@ def test_engine_rejects_actions_after_the_game_and_illegal_ones():
 
 
 # -- options ------------------------------------------------------------------------------------
-def test_unknown_option_names_it():
-    with pytest.raises(OptionError, match="'foo'"):
-        thats_baseball_v0.env(foo=1)
-    with pytest.raises(OptionError, match="'foo'"):
-        thats_baseball_v0.raw_env(foo=1)
-
-
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(innings=0), "innings"),
-    (dict(innings=-3), "innings"),
-    (dict(innings="9"), "innings"),
-    (dict(innings=True), "innings"),
-    (dict(innings=9.0), "innings"),
-    (dict(innings=9, max_innings=8), "max_innings"),
-    (dict(innings=3, max_innings=2), "max_innings"),
-    (dict(max_innings="12"), "max_innings"),
     (dict(teams="sample"), "teams"),
     (dict(teams=("sample",)), "teams"),
     (dict(teams=("sample", "reds", "sample")), "teams"),
-    (dict(render_mode="rgb_array"), "render_mode"),
-    (dict(render_mode="ANSI"), "render_mode"),
-    (dict(illegal_action="ignore"), "illegal_action"),
 ])
 def test_bad_option_values_fail_loudly(kwargs, words):
     with pytest.raises(OptionError, match=words):
@@ -450,36 +276,6 @@ def test_adjusted_averages_are_clamped_and_strings_accepted():
     assert [b.aa for b in t.batters][:4] == [24, 32, 29, 27]
 
 
-# -- documentation ------------------------------------------------------------------------------
-def test_docstring_observation_table_matches_pieces():
-    doc = tb_env_module.__doc__
-    assert OBS.table() in doc
-    assert thats_baseball_v0.__doc__ == doc
-    shape = re.search(r"Observation shape \| \((\d+),\)", doc)
-    assert shape, "the docstring must state the observation shape"
-    env = thats_baseball_v0.env()
-    for agent in AGENTS:
-        space = env.observation_space(agent)["observation"]
-        assert int(shape.group(1)) == OBS.size == space.shape[0]
-    # the table's last index is the vector's last index
-    assert f"| {OBS.size - 1} |" in OBS.table() or f"-{OBS.size - 1} |" in OBS.table()
-    env.reset(seed=0)
-    assert env.observe("away")["observation"].shape == (OBS.size,)
-
-
-def test_action_meanings_one_label_per_action():
-    env = thats_baseball_v0.env()
-    meanings = env.unwrapped.get_action_meanings()
-    n = env.action_space("away").n
-    assert len(meanings) == n == env.action_space("home").n
-    assert len(set(meanings)) == n and all(isinstance(m, str) and m for m in meanings)
-    doc = tb_env_module.__doc__
-    assert f"Discrete({n})" in doc
-    assert env.observation_space("away")["action_mask"].shape == (n,)
-    for a in range(n):
-        assert re.search(rf"^\| {a} \| ", doc, re.M), f"action {a} missing from the docstring table"
-
-
 # -- rendering ------------------------------------------------------------------------------------
 def test_ansi_render_shows_line_score_and_situation():
     env = thats_baseball_v0.env(render_mode="ansi")
@@ -495,50 +291,3 @@ def test_ansi_render_shows_line_score_and_situation():
     text = env.render()
     away, home = env.unwrapped.game.score
     assert "Final" in text and f"{max(away, home)}-{min(away, home)}" in text
-
-
-def test_render_without_mode_returns_none():
-    env = thats_baseball_v0.env()
-    env.reset(seed=0)
-    assert env.render() is None
-
-
-def test_human_render_prints(capsys):
-    env = thats_baseball_v0.env(render_mode="human")
-    env.reset(seed=0)
-    assert env.render() is None
-    assert "Top of the 1st" in capsys.readouterr().out
-
-
-# -- truncation --------------------------------------------------------------------------------
-def test_max_innings_truncates_a_tied_game():
-    env = thats_baseball_v0.env(innings=1, max_innings=1)
-    found = decided = 0
-    for seed in range(60):
-        _, final = play_out(env, seed)
-        score = final["away"][3]["score"]
-        if score["away"] == score["home"]:
-            found += 1
-            for agent in AGENTS:
-                reward, term, trunc, info = final[agent]
-                assert trunc is True and term is False
-                assert reward == 0
-                assert info["score"] == score
-                assert info["winner"] is None
-                assert "box_score" in info
-            assert env.unwrapped.game.board.inning == 1
-        else:
-            decided += 1
-            winner = max(score, key=score.get)
-            assert final[winner][0] == 1 and final[winner][1] is True
-    assert found > 0 and decided > 0
-
-
-def test_reset_accepts_numpy_seeds_and_rejects_bad_ones():
-    a, b = thats_baseball_v0.raw_env(), thats_baseball_v0.raw_env()
-    a.reset(seed=np.int64(3))
-    b.reset(seed=3)
-    assert a.game.to_dict() == b.game.to_dict()
-    for bad in (-1, 1.5, "3", True):
-        with pytest.raises(OptionError, match="seed"):
-            a.reset(seed=bad)

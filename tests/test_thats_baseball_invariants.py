@@ -1,6 +1,10 @@
 """Invariants of That's Baseball over thousands of random games, checked after every
 decision and at the end of each game, and properties of the pure base-running functions.
 
+The thousands of games are the contract suite's random games (``test_contract.py``,
+``test_invariants_over_random_games``), which also check what every ruleset must keep; this
+module adds That's Baseball's own checks to them through :func:`random_game_checks`.
+
 What must hold, from the rulebook and official scoring (see envs/core/scoreboard.py):
 
 * outs never reach 3 while a manager has a decision pending (three outs end the half);
@@ -32,10 +36,11 @@ from dugout.envs.core.scorebook import OUTCOMES
 from dugout.envs.thats_baseball import rules
 from dugout.envs.thats_baseball.cards import load_team
 
+from helpers import GameChecks, play_engine
+
 TEAMS = (load_team("sample"), load_team("reds"))
 HIT_CODES = {"1B", "2B", "3B", "HR"}
 BATTING_DECIDES = {"steal", "error_roll", "tag_up"}
-N_GAMES = 2000
 
 
 PICKOFF_PLAYS = {"picked_off", "pickoff_safe", "pickoff_error"}
@@ -196,42 +201,56 @@ def choose(rng, legal, style):
     return rng.choice(legal)
 
 
-@pytest.mark.parametrize("block", range(4))
-def test_invariants_over_random_games(block):
-    tally = {k: 0 for k in ("away", "home_no_bottom", "walkoff", "walkoff_hr", "walkoff_hr_big",
-                            "extra")}
-    kinds = set()
+TALLY_KEYS = ("away", "home_no_bottom", "walkoff", "walkoff_hr", "walkoff_hr_big", "extra")
+
+
+def random_game_checks(options, monkeypatch):
+    """This ruleset's checks in the contract's random games (``test_contract.py``,
+    ``test_invariants_over_random_games``): N games between the sample team and the Reds,
+    each team away in every other game, managed at random, always passing, always bold or a
+    mix; every decision checked by :func:`check_decision_point`, every game by
+    :func:`check_final` and :func:`check_log`; each decision kind, each way a game ends
+    (away win, home win without its last at-bat, walk-off, walk-off home run, extra innings)
+    and games ending on either manager's move must come up."""
+    tally = {k: 0 for k in TALLY_KEYS}
+    kinds, last_movers, mover = set(), set(), [None]
     styles = ("random", "random", "mixed", "pass", "bold")
-    per_block = N_GAMES // 4
-    for seed in range(block * per_block, (block + 1) * per_block):
+
+    def start(seed):
         rng = random.Random(seed)
         style = styles[seed % len(styles)]
         state = rules.new_game(TEAMS[seed % 2], TEAMS[1 - seed % 2], Dice(seed))
-        decisions = 0
-        while state.pending is not None:
-            check_decision_point(state)
-            kinds.add(state.pending.kind)
-            rules.apply_action(state, choose(rng, state.pending.legal, style))
-            decisions += 1
-            assert decisions < 5000, "a game that never ends"
+        return state, lambda state: choose(rng, state.pending.legal, style)
+
+    def decision(state):
+        check_decision_point(state)
+        kinds.add(state.pending.kind)
+        mover[0] = state.pending.actor
+
+    def final(state, info):
         check_final(state, tally)
         check_log(state)
-    assert kinds == set(rules.DECISION_KINDS)
-    # the end-of-game checks were not vacuous
-    for k in ("away", "home_no_bottom", "walkoff", "walkoff_hr", "extra"):
-        assert tally[k] > 0, tally
+        last_movers.add(mover[0])
+
+    def done():
+        assert kinds == set(rules.DECISION_KINDS)
+        # a game ends on either manager's move (the contract checks who is asked first then)
+        assert last_movers == {0, 1}
+        # the end-of-game checks were not vacuous
+        for k in ("away", "home_no_bottom", "walkoff", "walkoff_hr", "extra"):
+            assert tally[k] > 0, tally
+
+    return GameChecks(start=start, decision=decision, final=final, done=done)
 
 
 def test_big_walkoff_home_runs_happen():
     """A walk-off home run can win by more than one run (every runner scores)."""
-    tally = {k: 0 for k in ("away", "home_no_bottom", "walkoff", "walkoff_hr", "walkoff_hr_big",
-                            "extra")}
+    tally = {k: 0 for k in TALLY_KEYS}
     seed = 0
     while tally["walkoff_hr_big"] == 0 and seed < 20000:
         rng = random.Random(seed)
         state = rules.new_game(TEAMS[0], TEAMS[1], Dice(seed), innings=1)
-        while state.pending is not None:
-            rules.apply_action(state, rng.choice(state.pending.legal))
+        play_engine(state, rules.apply_action, lambda s: rng.choice(s.pending.legal))
         check_final(state, tally)
         seed += 1
     assert tally["walkoff_hr_big"] > 0
@@ -244,9 +263,8 @@ def test_invariants_short_games(innings, max_innings):
         rng = random.Random(seed)
         state = rules.new_game(TEAMS[0], TEAMS[1], Dice(seed), innings=innings,
                                max_innings=max_innings)
-        while state.pending is not None:
-            check_decision_point(state)
-            rules.apply_action(state, rng.choice(state.pending.legal))
+        play_engine(state, rules.apply_action, lambda s: rng.choice(s.pending.legal),
+                    on_decision=check_decision_point)
         b = state.board
         if b.truncated:
             truncated += 1
@@ -254,8 +272,7 @@ def test_invariants_short_games(innings, max_innings):
             assert b.winner is None and b.runs[0] == b.runs[1]
             assert len(b.line[0]) == len(b.line[1]) == max_innings
         else:
-            check_final(state, {k: 0 for k in ("away", "home_no_bottom", "walkoff", "walkoff_hr",
-                                               "walkoff_hr_big", "extra")})
+            check_final(state, {k: 0 for k in TALLY_KEYS})
         if max_innings is not None:
             assert b.inning <= max_innings
         check_log(state)

@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from ..agents.policy import META, MODEL
 
