@@ -29,6 +29,7 @@ from typing import Any, Sequence
 from ..agents import make_agent
 from ..agents.play import play_game
 from ..envs import make
+from ..envs.core.errors import DugoutError
 from . import report
 from .stats import SPRT
 from .tournament import (MatchupResult, TournamentResult, check_agents, crn_check, labels_for,
@@ -201,13 +202,52 @@ def sprt_from_args(args: argparse.Namespace) -> SPRT | None:
                          30.0 if args.elo1 is None else args.elo1, args.alpha, args.beta)
 
 
+def _check_out(out: str) -> None:
+    """The report folder must be a folder that can be made: checked before any game is played."""
+    path = Path(out)
+    for part in [path, *path.parents]:
+        if part.exists():
+            if not part.is_dir():
+                raise ValueError(f"--out {out}: {part} is a file, not a folder")
+            break
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"--out {out}: cannot make the folder ({error.strerror})") from None
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """Every numeric flag and path, checked before any game is played; a ``ValueError``
+    naming the flag."""
+    def need(ok: bool, flag: str, what: str) -> None:
+        if not ok:
+            raise ValueError(f"{flag} must be {what}, got {getattr(args, flag[2:].replace('-', '_'))}")
+
+    need(args.seed >= 0, "--seed", "a non-negative integer")
+    if args.command in ("tournament", "crn"):
+        need(args.games >= 4 and args.games % 2 == 0, "--games",
+             "an even number, at least 4 (two seat-swapped games a pair)")
+        need(args.workers >= 1, "--workers", "at least 1")
+    if args.command != "tournament":
+        return
+    need(args.bootstrap >= 1, "--bootstrap", "at least 1 (resamples for the rating intervals)")
+    need(args.crn_check >= 0 and args.crn_check % 2 == 0, "--crn-check",
+         "0 (none) or an even number of games")
+    for flag in ("--alpha", "--beta", "--p0", "--p1"):
+        value = getattr(args, flag[2:])
+        need(value is None or 0 < value < 1, flag, "a probability strictly between 0 and 1")
+    if args.learning_curve is not None and not Path(args.learning_curve).is_file():
+        raise ValueError(f"--learning-curve {args.learning_curve}: no such file")
+    if args.out is not None:
+        _check_out(args.out)
+
+
 def main(argv: Sequence[str] | None = None) -> Any:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
+        check_args(args)
         if args.command == "tournament":
-            if args.games < 1:
-                raise ValueError(f"--games must be positive, got {args.games}")
             return tournament(args.env, args.agents, args.games, args.seed, args.workers,
                               sprt_from_args(args), args.out, args.crn_check, args.bootstrap,
                               args.learning_curve, args.quiet)
@@ -218,5 +258,5 @@ def main(argv: Sequence[str] | None = None) -> Any:
         result = crn_check(args.env, args.agents[0], args.agents[1], args.games, args.seed, args.workers)
         print(report.crn_table(result))
         return result
-    except ValueError as error:          # TournamentError, CheckpointError, bad options
+    except (ValueError, DugoutError) as error:   # bad flags, TournamentError, CheckpointError, options
         parser.error(str(error))

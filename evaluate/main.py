@@ -117,6 +117,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error("--timesteps must be non-negative and --crn-games even and non-negative")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.seed < 0:
+        parser.error(f"--seed must be a non-negative integer, got {args.seed}")
+    if args.bootstrap < 1:
+        parser.error(f"--bootstrap must be at least 1, got {args.bootstrap}")
 
     from .cli import tournament
     started = time.perf_counter()

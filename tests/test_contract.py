@@ -625,7 +625,7 @@ def test_illegal_action_in_raw_env_raises_and_changes_nothing(env_id, options, b
 def test_raw_env_steps_after_the_game_ends(env_id, options):
     """After the end: an action raises PettingZoo's dead-step ValueError and changes nothing,
     the engine refuses to act (IllegalActionError, "over"), ``step(None)`` removes the managers
-    (the one who did not move last first), and a step once both are gone raises KeyError."""
+    (the one who did not move last first), and a step once both are gone raises IllegalActionError, saying to reset."""
     env = make(env_id, options, raw=True)
     movers = []
     play_random(env, 5, on_decision=lambda e: movers.append(e.agent_selection))
@@ -641,7 +641,7 @@ def test_raw_env_steps_after_the_game_ends(env_id, options):
     assert env.agents == [a for a in AGENTS if a != first]
     env.step(None)
     assert env.agents == []
-    with pytest.raises(KeyError):
+    with pytest.raises(IllegalActionError, match="reset"):
         env.step(None)
     assert dumps(env.game) == state
 

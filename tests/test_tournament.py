@@ -256,7 +256,7 @@ def test_bad_input_fails_clearly(tmp_path, capsys):
                                                  "n_actions": 20}))
     assert "was trained on grand_slam_v0, not thats_baseball_v0" in _fails(
         capsys, "tournament", "--agents", "random", f"ppo:{other}")
-    assert "--games must be positive, got 0" in _fails(
+    assert "--games must be an even number, at least 4" in _fails(
         capsys, "tournament", "--agents", "random", "heuristic", "--games", "0")
     assert "even number" in _fails(capsys, "tournament", "--agents", "random", "heuristic", "--games", "7")
     assert "unknown agent 'genius'" in _fails(capsys, "replay", "--seed", "1", "--agents", "genius", "random")
@@ -265,3 +265,46 @@ def test_bad_input_fails_clearly(tmp_path, capsys):
         run_tournament(TB, ["random"], games=10)
     with pytest.raises(TournamentError, match="even number"):
         run_tournament(TB, ["random", "heuristic"], games=0)
+
+
+_T = ("tournament", "--agents", "random", "heuristic", "--games", "4")
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (_T + ("--seed", "-1"), "--seed"),
+    (_T[:-1] + ("7",), "--games"),
+    (_T[:-1] + ("2",), "--games"),
+    (_T + ("--workers", "0"), "--workers"),
+    (_T + ("--bootstrap", "0"), "--bootstrap"),
+    (_T + ("--bootstrap", "-1"), "--bootstrap"),
+    (_T + ("--crn-check", "3"), "--crn-check"),
+    (_T + ("--crn-check", "-2"), "--crn-check"),
+    (_T + ("--sprt", "--alpha", "0"), "--alpha"),
+    (_T + ("--sprt", "--beta", "1.5"), "--beta"),
+    (_T + ("--sprt", "--p0", "0.5", "--p1", "1"), "--p1"),
+    (_T + ("--learning-curve", "no-such-curve.png"), "--learning-curve"),
+    (("replay", "--seed", "-1", "--agents", "random", "heuristic"), "--seed"),
+    (("crn", "--agents", "random", "heuristic", "--workers", "0"), "--workers"),
+    (("crn", "--agents", "random", "heuristic", "--games", "5"), "--games"),
+    (("crn", "--agents", "random", "heuristic", "--seed", "-3"), "--seed"),
+])
+def test_each_bad_flag_is_one_line_naming_it_before_any_game(argv, flag, capsys, monkeypatch):
+    """Exit status 2 and one line of error that names the flag, with no game played."""
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played before the flags were checked")
+    monkeypatch.setattr("dugout.agents.play.play_game", no_games)
+    monkeypatch.setattr("dugout.evaluate.tournament._play_pairs", no_games)
+    err = _fails(capsys, *argv)
+    last = err.strip().splitlines()[-1]
+    assert flag in last and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("where", ["file", "under_file"])
+def test_out_that_cannot_be_a_folder_fails_before_any_game(where, tmp_path, capsys, monkeypatch):
+    blocker = tmp_path / "report.txt"
+    blocker.write_text("not a folder")
+    out = blocker if where == "file" else blocker / "sub" / "dir"
+    monkeypatch.setattr("dugout.evaluate.tournament._play_pairs",
+                        lambda *a, **k: pytest.fail("played before checking --out"))
+    err = _fails(capsys, *_T, "--out", str(out))
+    assert "--out" in err.strip().splitlines()[-1] and "is a file" in err

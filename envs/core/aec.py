@@ -272,6 +272,9 @@ class BaseballAECEnv(AECEnv):
 
     def step(self, action) -> None:
         agent = self.agent_selection
+        if not self.agents:
+            raise IllegalActionError(f"{self.metadata['name']}: step() after the game is over and "
+                                     f"both managers have left it; call reset() for a new game")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
