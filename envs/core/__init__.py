@@ -6,8 +6,9 @@ from .bases import (BASE_NAMES, EMPTY_BASES, advance_all, advance_runner, force_
                     occupied, push_runner, remove_runner, runner_count)
 from .decisions import Decision, action_mask
 from .dice import Dice, DiceScriptError, ScriptedDice, make_dice
-from .errors import (DataError, DugoutError, IllegalActionError, OptionError, check_innings,
-                     check_options, check_pair, UnknownEnvError)
+from .errors import (MAX_GAME_INNINGS, MAX_INNINGS, DataError, DugoutError, IllegalActionError,
+                     OptionError, as_int, check_innings, check_options, check_pair, UnknownEnvError)
+from .datafile import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, check_plain_data, read_json_file
 from .observation import ObservationSpec
 from .scoreboard import AWAY, HOME, Scoreboard, SuddenDeathScoreboard
 from .scorebook import BoxScore, Outcome, Play, PlayLog
@@ -21,5 +22,7 @@ __all__ = [
     "Scoreboard", "ScriptedDice", "SuddenDeathScoreboard", "action_mask", "advance_all",
     "advance_runner", "check_innings", "check_options", "check_pair", "check_series", "codec",
     "force_advance", "game_seed", "make_dice", "occupied", "push_runner", "remove_runner",
-    "runner_count", "SERIES_PIECES", "Series", "SeriesGame", "UnknownEnvError", "with_series_pieces",
+    "runner_count", "SERIES_PIECES", "MAX_INNINGS", "MAX_GAME_INNINGS", "MAX_DEPTH",
+    "MAX_FILE_BYTES", "MAX_NODES", "as_int", "check_plain_data", "read_json_file",
+    "Series", "SeriesGame", "UnknownEnvError", "with_series_pieces",
 ]

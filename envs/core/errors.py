@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Iterable, Mapping
 
 __all__ = ["DugoutError", "IllegalActionError", "DataError", "OptionError", "UnknownEnvError",
-           "check_options",
-           "check_innings", "check_pair"]
+           "check_options", "as_int", "show", "show_list",
+           "check_innings", "check_pair", "MAX_INNINGS", "MAX_GAME_INNINGS"]
+
+#: The longest scheduled game (``innings``): a regulation game. Every ruleset's observation
+#: encodes the inning as a one-hot of the 1st to 9th and "extra", and ``innings_left``
+#: (innings still to start / 9) stays within its documented [0, 1] only up to 9 innings.
+MAX_INNINGS = 9
+#: The latest inning a game may be cut off at (``max_innings``): two digits on a scorecard.
+#: (Without ``max_innings`` extra innings go on until a winner, as the rulebooks say.)
+MAX_GAME_INNINGS = 99
 
 
 class DugoutError(Exception):
@@ -40,16 +49,51 @@ def check_options(env_name: str, options: Mapping[str, Any], allowed: Iterable[s
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def check_innings(env_name: str, innings: Any, max_innings: Any) -> None:
-    """The scheduled length and the optional cut-off every ruleset takes."""
-    if not _is_int(innings) or innings < 1:
-        raise OptionError(f"{env_name}: innings must be a positive int, got {innings!r}")
-    if max_innings is not None and (not _is_int(max_innings) or max_innings < innings):
-        raise OptionError(f"{env_name}: max_innings must be None or an int of at least "
-                          f"innings ({innings}), got {max_innings!r}")
+def as_int(value: Any) -> int | None:
+    """``value`` as a Python int if it is a whole number (a Python or numpy integer, not a
+    bool and not a float), else None."""
+    return int(value) if _is_int(value) else None
+
+
+def show(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` for an error message: cut to ``limit`` characters, and safe for an
+    int too long for Python to print."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"an int of {value.bit_length():,} bits"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def show_list(items: Iterable[Any], most: int = 10) -> str:
+    """Items for an error message, sorted, as a list of :func:`show` texts: at most
+    ``most`` of them, then how many more."""
+    items = sorted(items, key=show)
+    more = f" and {len(items) - most} more" if len(items) > most else ""
+    return "[" + ", ".join(map(show, items[:most])) + "]" + more
+
+
+def check_innings(env_name: str, innings: Any, max_innings: Any) -> tuple[int, int | None]:
+    """The scheduled length and the optional cut-off every ruleset takes, as Python ints.
+
+    ``innings`` is 1 to :data:`MAX_INNINGS` (9); ``max_innings`` is None (extra innings
+    until a winner) or ``innings`` to :data:`MAX_GAME_INNINGS` (99). Python and numpy
+    integers are accepted; anything else raises :class:`OptionError` naming the limit.
+    """
+    n = as_int(innings)
+    if n is None or not 1 <= n <= MAX_INNINGS:
+        raise OptionError(f"{env_name}: innings must be an int from 1 to {MAX_INNINGS} "
+                          f"(MAX_INNINGS, a regulation game), got {innings!r}")
+    if max_innings is None:
+        return n, None
+    m = as_int(max_innings)
+    if m is None or not n <= m <= MAX_GAME_INNINGS:
+        raise OptionError(f"{env_name}: max_innings must be None or an int from innings ({n}) "
+                          f"to {MAX_GAME_INNINGS} (MAX_GAME_INNINGS), got {max_innings!r}")
+    return n, m
 
 
 def check_pair(env_name: str, option: str, value: Any) -> None:

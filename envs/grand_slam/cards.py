@@ -9,22 +9,27 @@ card name, as a dict or a JSON file holding that dict::
 
     {"single": 6, "double": 3, ..., "pinch_hitter": 4}
 
-Names missing from it count 0. Bad data fails with
-:class:`~dugout.envs.core.DataError` naming the source, the card and what was wrong.
+Names missing from it count 0. A card type has at most ``MAX_COPIES`` (99) copies and
+the deck at most ``MAX_DECK_CARDS`` (999) cards, ten times the Card Reference's largest
+count and eighteen times its deck (a shuffle and a game stay quick); ``pinch_hitter`` is
+at most ``MAX_STACKS`` (4). Counts may be Python or numpy ints. A file is read with the
+limits of ``dugout.envs.core.read_json_file`` (at most 1 MiB of UTF-8 JSON). Bad data
+fails with :class:`~dugout.envs.core.DataError` naming the source, the card and what was
+wrong.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import DataError
+from ..core.datafile import read_json_file
+from ..core.errors import DataError, as_int, show, show_list
 
 __all__ = [
     "CardType", "CARD_TYPES", "CARD_NAMES", "N_TYPES", "N_HAND_TYPES", "REFERENCE_COUNTS",
-    "BOX_CARD_COUNT", "MAX_STACKS", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK",
+    "BOX_CARD_COUNT", "MAX_STACKS", "MAX_COPIES", "MAX_DECK_CARDS", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK",
     "HIT_BY_PITCH", "ERROR", "GROUND_OUT", "STRIKE_OUT", "FLY_OUT", "SACRIFICE_BUNT",
     "DOUBLE_PLAY", "WILD_PITCH", "PASSED_BALL", "STOLEN_BASE", "BALK", "PINCH_HITTER",
     "OUT_CARDS", "RUNNER_CARDS", "ON_BASE_CARDS", "load_deck", "deck_from_counts",
@@ -80,6 +85,10 @@ ON_BASE_CARDS = frozenset(c.code for c in CARD_TYPES if c.group == "on_base")
 OUT_CARDS = frozenset(c.code for c in CARD_TYPES if c.group == "out")
 RUNNER_CARDS = frozenset(c.code for c in CARD_TYPES if c.group == "runner")
 
+#: the most copies of one card type in a deck (the Card Reference's most is 11)
+MAX_COPIES = 99
+#: the most cards in a deck (the Card Reference's deck has 55)
+MAX_DECK_CARDS = 999
 #: see ``check_counts``: enough cards that the draw pile and the discards never both run dry
 SPARE_CARDS = 20
 
@@ -97,6 +106,16 @@ def check_counts(counts: tuple[int, ...], source: str) -> tuple[int, ...]:
     ``SPARE_CARDS`` more non-PH/RP cards than twice its PH/RP cards always has cards in
     the draw pile or the discards when a manager draws.
     """
+    if len(counts) != N_TYPES:
+        raise DataError(f"{source}: a deck has a count for each of the {N_TYPES} card types, "
+                        f"got {len(counts)} counts")
+    for name, n in zip(CARD_NAMES, counts):
+        if not 0 <= n <= MAX_COPIES:
+            raise DataError(f"{source}: card {name!r}: the count must be 0 to {MAX_COPIES} "
+                            f"(MAX_COPIES), got {show(n)}")
+    if sum(counts) > MAX_DECK_CARDS:
+        raise DataError(f"{source}: the deck has {sum(counts):,} cards; at most {MAX_DECK_CARDS} "
+                        f"(MAX_DECK_CARDS)")
     ph = counts[PINCH_HITTER]
     if ph > MAX_STACKS:
         raise DataError(f"{source}: 'pinch_hitter' may be at most {MAX_STACKS} (the action space "
@@ -115,16 +134,20 @@ def counts_from_dict(data: Any, source: str) -> tuple[int, ...]:
     if not isinstance(data, dict):
         raise DataError(f"{source}: a deck is an object of counts per card name "
                         f"({', '.join(CARD_NAMES)}), got {type(data).__name__}")
-    unknown = sorted(set(map(str, data)) - set(CARD_NAMES))
+    unknown = [k for k in data if k not in CARD_NAMES]
     if unknown:
-        raise DataError(f"{source}: unknown card name(s) {unknown}; card names are "
+        raise DataError(f"{source}: unknown card name(s) {show_list(unknown)}; card names are "
                         f"{', '.join(CARD_NAMES)}")
     counts = []
     for name in CARD_NAMES:
-        n = data.get(name, 0)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raw = data.get(name, 0)
+        n = as_int(raw)
+        if n is None or n < 0:
             raise DataError(f"{source}: card {name!r}: the count must be a non-negative int, "
-                            f"got {n!r}")
+                            f"got {show(raw)}")
+        if n > MAX_COPIES:
+            raise DataError(f"{source}: card {name!r}: the count must be at most {MAX_COPIES} "
+                            f"(MAX_COPIES), got {show(raw)}")
         counts.append(n)
     return check_counts(tuple(counts), source)
 
@@ -137,18 +160,13 @@ def load_deck(spec: Any = None) -> tuple[int, ...]:
     if isinstance(spec, dict):
         return counts_from_dict(spec, "deck")
     if isinstance(spec, (str, os.PathLike)):
-        path = os.fspath(spec)
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except FileNotFoundError:
+        path = os.fsdecode(spec)
+        if not os.path.lexists(path):
             raise DataError(f"deck file {path!r} does not exist (use 'reference', a dict of "
-                            f"counts or a JSON file)") from None
-        except json.JSONDecodeError as e:
-            raise DataError(f"{path}: not valid JSON ({e})") from None
-        return counts_from_dict(data, path)
+                            f"counts or a JSON file)")
+        return counts_from_dict(read_json_file(path, "deck"), path)
     raise DataError(f"deck must be 'reference', a dict of counts per card name or a path to a "
-                    f"JSON file, got {type(spec).__name__} {spec!r}")
+                    f"JSON file, got {type(spec).__name__} {show(spec)}")
 
 
 def _check_reference() -> None:

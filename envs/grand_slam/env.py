@@ -17,12 +17,14 @@
 env = grand_slam_v0.env(innings=9, max_innings=None, deck="reference")
 ```
 
-`innings` is the scheduled length; extra innings are played until a winner unless
-`max_innings` cuts the game off (truncation, reward 0). `deck` is the card set:
+`innings` is the scheduled length, 1 to 9; extra innings are played until a winner
+unless `max_innings` (`innings` to 99) cuts the game off (truncation, reward 0); both
+may be Python or numpy ints (`dugout.envs.core.check_innings`). `deck` is the card set:
 `"reference"` (the Card Reference's 55 cards), a dict of counts per card name
 (`{"single": 6, ..., "pinch_hitter": 4}`, names missing count 0) or a path to a JSON
-file holding one; see `dugout.envs.grand_slam.cards`. `render_mode` is `"ansi"`,
-`"human"` or None. `env()` ends the game with -1 for a manager who plays an illegal
+file (at most 1 MiB) holding one; a card type has at most 99 copies, `pinch_hitter` at
+most 4, and the deck at most 999 cards; see `dugout.envs.grand_slam.cards`.
+`render_mode` is `"ansi"`, `"human"` or None. `env()` ends the game with -1 for a manager who plays an illegal
 action; `raw_env()` raises `IllegalActionError` instead. An unknown option raises
 `OptionError`, a bad deck `DataError`.
 
@@ -185,7 +187,7 @@ class GrandSlamEnv(BaseballAECEnv):
                  dice: ScriptedDice | None = None, **unknown: Any):
         check_options("grand_slam_v0", unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
-        check_innings("grand_slam_v0", innings, max_innings)
+        innings, max_innings = check_innings("grand_slam_v0", innings, max_innings)
         self.innings = innings
         self.max_innings = max_innings
         self.counts = load_deck(deck)

@@ -61,7 +61,8 @@ from fractions import Fraction
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..core.errors import DataError
+from ..core.datafile import check_plain_data, read_json_file
+from ..core.errors import DataError, OptionError, as_int, show as _show, show_list
 
 __all__ = [
     "HITTER_RESULTS", "PITCHER_RESULTS", "RESULTS", "FIELD_POSITIONS", "CARD_POSITIONS",
@@ -69,7 +70,7 @@ __all__ = [
     "Chart", "HitterCard", "PitcherCard", "Team", "speed_letter",
     "card_from_dict", "card_to_dict", "load_cards", "load_team", "team_from_dict", "team_to_dict",
     "team_to_json", "builtin_team_names",
-    "validate_team", "qualifies", "best_assignment", "BUILTIN_TEAMS",
+    "validate_team", "qualifies", "best_assignment", "BUILTIN_TEAMS", "check_point_cap",
 ]
 
 #: The order results are printed on a card (rulebook, "New Chart Results").
@@ -93,7 +94,7 @@ PITCHER_SPEED = 8
 #: teams and a few other seasons, generated from the Lahman database).
 BUILTIN_TEAMS = ("bos2004", "nya2004")
 
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)|(\+))?\s*$")
+_RANGE = re.compile(r"^\s*(\d{1,6})\s*(?:(-)\s*(\d{1,6})|(\+))?\s*$")
 
 
 def speed_letter(speed: int) -> str:
@@ -116,7 +117,7 @@ class Chart:
     def from_counts(cls, counts: Mapping[str, int]) -> "Chart":
         unknown = set(counts) - set(RESULTS)
         if unknown:
-            raise DataError(f"chart: unknown result(s) {sorted(unknown)}")
+            raise DataError(f"chart: unknown result(s) {show_list(unknown)}")
         return cls(tuple(int(counts.get(r, 0)) for r in RESULTS))
 
     def count(self, result: str) -> int:
@@ -261,11 +262,27 @@ def best_assignment(players: Sequence[Any], positions: Sequence[str],
 # ---------------------------------------------------------------------------- parsing
 
 def _int(raw: Any, where: str, name: str, low: int, high: int) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise DataError(f"{where}: {name!r} must be a whole number, got {raw!r}")
-    if not low <= raw <= high:
-        raise DataError(f"{where}: {name!r} must be between {low} and {high}, got {raw}")
-    return raw
+    value = as_int(raw)
+    if value is None:
+        raise DataError(f"{where}: {name!r} must be a whole number, got {_show(raw)}")
+    if not low <= value <= high:
+        raise DataError(f"{where}: {name!r} must be between {low} and {high}, got {_show(value)}")
+    return value
+
+
+def _blank(value: Any) -> bool:
+    return isinstance(value, str) and value.strip() in ("-", "—", "")
+
+
+def check_point_cap(env_name: str, point_cap: Any) -> int | None:
+    """``point_cap``: None (no cap) or a non-negative Python or numpy int, as a Python int."""
+    if point_cap is None:
+        return None
+    cap = as_int(point_cap)
+    if cap is None or cap < 0:
+        raise OptionError(f"{env_name}: point_cap must be a non-negative int or None (no cap), "
+                          f"got {_show(point_cap)}")
+    return cap
 
 
 def _parse_chart(raw: Any, order: tuple[str, ...], where: str) -> Chart:
@@ -273,14 +290,14 @@ def _parse_chart(raw: Any, order: tuple[str, ...], where: str) -> Chart:
         raise DataError(f"{where}: 'chart' must be an object of result -> range like \"3-5\"")
     unknown = [r for r in raw if r not in order]
     if unknown:
-        raise DataError(f"{where}: chart result(s) {unknown} are not on this kind of card; "
+        raise DataError(f"{where}: chart result(s) {show_list(unknown)} are not on this kind of card; "
                         f"the results are {', '.join(order)}")
     counts: dict[str, int] = {}
     expect = 1
     for i, r in enumerate(order):
         text = raw.get(r, "-")
-        if isinstance(text, int) and not isinstance(text, bool):
-            text = str(text)
+        if as_int(text) is not None and 0 <= text <= 99:
+            text = str(int(text))
         if not isinstance(text, str):
             raise DataError(f"{where}: chart {r!r} must be a range string like \"3-5\", got {text!r}")
         if text.strip() in ("-", "—", ""):
@@ -291,7 +308,7 @@ def _parse_chart(raw: Any, order: tuple[str, ...], where: str) -> Chart:
             raise DataError(f"{where}: chart {r!r} range {text!r} is not like \"7\", \"3-5\" or \"19+\"")
         low = int(m.group(1))
         if m.group(4):  # "19+": runs to 20 and beyond; only the last result may say so
-            if any(str(raw.get(s, "-")).strip() not in ("-", "—", "") for s in order[i + 1:]):
+            if not all(_blank(raw.get(s, "-")) for s in order[i + 1:]):
                 raise DataError(f"{where}: chart {r!r} range {text!r}: only the last result may end in '+'")
             high = 20
         else:
@@ -338,6 +355,7 @@ def card_from_dict(raw: Any, where: str = "card") -> Card:
     """Validate one card; errors name ``where``, the card and the field."""
     if not isinstance(raw, dict):
         raise DataError(f"{where}: a card must be an object, got {type(raw).__name__}")
+    check_plain_data(raw, where)
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise DataError(f"{where}: 'name' must be a non-empty string, got {name!r}")
@@ -346,9 +364,9 @@ def card_from_dict(raw: Any, where: str = "card") -> Card:
     if kind not in ("hitter", "pitcher"):
         raise DataError(f"{where}: 'kind' must be 'hitter' or 'pitcher', got {kind!r}")
     allowed = _HITTER_FIELDS if kind == "hitter" else _PITCHER_FIELDS
-    unknown = sorted(set(raw) - allowed)
+    unknown = set(raw) - allowed
     if unknown:
-        raise DataError(f"{where}: unknown field(s) {unknown}; a {kind} card has "
+        raise DataError(f"{where}: unknown field(s) {show_list(unknown)}; a {kind} card has "
                         f"{', '.join(sorted(allowed))}")
     required = ("points", "chart") + (("on_base", "speed", "positions", "bats") if kind == "hitter"
                                       else ("control", "ip", "role", "throws"))
@@ -423,19 +441,8 @@ def card_to_dict(card: Card) -> dict[str, Any]:
 
 
 def _read_json(spec: str | os.PathLike, what: str) -> tuple[Any, str]:
-    path = os.fspath(spec)
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f), path
-    except FileNotFoundError:
-        raise DataError(f"{what} file {path!r} does not exist") from None
-    except (IsADirectoryError, PermissionError) as e:
-        raise DataError(f"{what} file {path!r} cannot be read: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}); save the "
-                        f"file as UTF-8") from None
-    except json.JSONDecodeError as e:
-        raise DataError(f"{path}: not valid JSON ({e})") from None
+    """The parsed file and its name (``dugout.envs.core.read_json_file`` does the checks)."""
+    return read_json_file(spec, what), os.fsdecode(spec)
 
 
 def _unique(cards: list[Card], source: str) -> None:
@@ -454,6 +461,7 @@ def load_cards(spec: Any) -> tuple[Card, ...]:
         data, source = _read_json(spec, "card")
     else:
         data, source = spec, "cards"
+        check_plain_data(data, source)
     if isinstance(data, dict):
         data = data.get("players")
     if not isinstance(data, list):
@@ -583,11 +591,13 @@ def validate_team(team: Team, where: str, point_cap: int | None = POINT_CAP) -> 
 def team_from_dict(data: Any, source: str = "team", point_cap: int | None = POINT_CAP) -> Team:
     if not isinstance(data, dict):
         raise DataError(f"{source}: a team must be an object, got {type(data).__name__}")
+    check_plain_data(data, source)
+    point_cap = check_point_cap(source, point_cap)
     allowed = {"name", "league", "dh", "players", "lineups", "rotation", "season", "team",
                "source", "stats", "notes"}
-    unknown = sorted(set(data) - allowed)
+    unknown = set(data) - allowed
     if unknown:
-        raise DataError(f"{source}: unknown field(s) {unknown}; a team has {', '.join(sorted(allowed))}")
+        raise DataError(f"{source}: unknown field(s) {show_list(unknown)}; a team has {', '.join(sorted(allowed))}")
     for key in ("name", "players", "lineups", "rotation"):
         if key not in data:
             raise DataError(f"{source}: missing field {key!r}")
@@ -692,11 +702,12 @@ def load_team(spec: Any, point_cap: int | None = POINT_CAP) -> Team:
 
     Every Team Construction Rule is checked; ``point_cap=None`` waives the point cap.
     """
+    point_cap = check_point_cap("load_team", point_cap)
     if isinstance(spec, Team):
         validate_team(spec, spec.name, point_cap)
         return spec
     if isinstance(spec, (str, os.PathLike)):
-        text = os.fspath(spec)
+        text = os.fsdecode(spec)
         if text in BUILTIN_TEAMS or (not text.endswith(".json") and text in builtin_team_names()):
             raw = resources.files(__package__).joinpath(f"data/{text}.json").read_text("utf-8")
             return team_from_dict(json.loads(raw), f"built-in team {text!r}", point_cap)

@@ -28,9 +28,11 @@ every Team Construction Rule is checked on load and `point_cap=None` waives the 
 cap for historical teams. `dh=None` uses a designated hitter in the basic game (Basic
 Setup 4) and plays by the home team's rules (its file's `dh`) in the advanced game;
 `True`/`False` forces AL/NL rules. `starter` (1-4) picks the rotation spot; by default
-the home team rolls for it (Advanced Game Setup 2). `innings` is the scheduled length;
-extra innings are played until a winner unless `max_innings` cuts the game off
-(truncation, reward 0). `render_mode` is `"ansi"`, `"human"` or None. `env()` ends the
+the home team rolls for it (Advanced Game Setup 2). `innings` is the scheduled length,
+1 to 9; extra innings are played until a winner unless `max_innings` (`innings` to 99)
+cuts the game off (truncation, reward 0). `starter`, `innings`, `max_innings` and
+`point_cap` (a non-negative int or None) may be Python or numpy ints. A team file
+holds at most 1 MiB. `render_mode` is `"ansi"`, `"human"` or None. `env()` ends the
 game with -1 for a manager who plays an illegal action; `raw_env()` raises
 `IllegalActionError` instead. An unknown option raises `OptionError`, a bad team
 `DataError`.
@@ -108,11 +110,12 @@ from ..core.aec import BaseballAECEnv
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
-from ..core.errors import OptionError, check_innings, check_options, check_pair
+from ..core.errors import OptionError, as_int, check_innings, check_options, check_pair
 from ..core.observation import ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
-from .cards import FIELD_POSITIONS, RESULTS, HitterCard, PitcherCard, POINT_CAP, load_team
+from .cards import (FIELD_POSITIONS, RESULTS, HitterCard, PitcherCard, POINT_CAP, check_point_cap,
+                    load_team)
 from .view import ShowdownView, view_of
 
 __all__ = ["ShowdownEnv", "OBS", "PIECES", "encode_view", "describe_play"]
@@ -285,16 +288,17 @@ class ShowdownEnv(BaseballAECEnv):
                               "use 'basic' or 'advanced'")
         if level not in rules.LEVELS:
             raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {level!r}")
-        check_innings("showdown_v0", innings, max_innings)
+        innings, max_innings = check_innings("showdown_v0", innings, max_innings)
         if dh is not None and not isinstance(dh, bool):
             raise OptionError(f"showdown_v0: dh must be True, False or None (the home team's "
                               f"rules), got {dh!r}")
-        if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
-                                    or starter not in (1, 2, 3, 4)):
-            raise OptionError(f"showdown_v0: starter must be 1-4 (the rotation spot) or None "
-                              f"(the home team rolls), got {starter!r}")
-        if point_cap is not None and (isinstance(point_cap, bool) or not isinstance(point_cap, int)):
-            raise OptionError(f"showdown_v0: point_cap must be an int or None, got {point_cap!r}")
+        if starter is not None:
+            spot = as_int(starter)
+            if spot is None or spot not in (1, 2, 3, 4):
+                raise OptionError(f"showdown_v0: starter must be 1-4 (the rotation spot) or None "
+                                  f"(the home team rolls), got {starter!r}")
+            starter = spot
+        point_cap = check_point_cap("showdown_v0", point_cap)
         check_pair("showdown_v0", "teams", teams)
         loaded = tuple(load_team(t, point_cap=point_cap) for t in teams)   # a team may play itself
         self.level = level

@@ -10,7 +10,8 @@ JSON file, a dict, or a plain list of nine batter dicts. The JSON format::
 ``lineup`` is the batting order. ``average`` is a number in [0, 1] or a string like
 ``".301"``. ``pitchers`` is optional and only shown (the rulebook's pitchers do not
 change the dice). Bad data fails with :class:`~dugout.envs.core.DataError` naming the
-source, the batter and the field.
+source, the batter and the field. A file is read with the limits of
+``dugout.envs.core.read_json_file`` (at most 1 MiB of UTF-8 JSON nested at most 32 deep).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from importlib import resources
 from typing import Any
 
-from ..core.errors import DataError
+from ..core.datafile import check_plain_data, read_json_file
+from ..core.errors import DataError, show as _show, show_list
 
 __all__ = ["Batter", "Pitcher", "Team", "adjusted_average", "load_team", "BUILTIN_TEAMS",
            "AA_MIN", "AA_MAX"]
@@ -84,14 +86,19 @@ class Team:
 def _parse_average(raw: Any, where: str) -> tuple[float, Decimal]:
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
         raise DataError(f"{where}: 'average' must be a number like 0.301 or a string like '.301', "
-                        f"got {raw!r}")
+                        f"got {_show(raw)}")
+    if isinstance(raw, int) and not 0 <= raw <= 1:
+        raise DataError(f"{where}: 'average' must be between 0 and 1 (a batting average such "
+                        f"as .301), got {_show(raw)}")
+    if isinstance(raw, str) and len(raw) > 40:
+        raise DataError(f"{where}: 'average' {_show(raw)} is not a batting average such as .301")
     try:
         value = Decimal(str(raw).strip())
     except InvalidOperation:
-        raise DataError(f"{where}: 'average' {raw!r} is not a number") from None
+        raise DataError(f"{where}: 'average' {_show(raw)} is not a number") from None
     if not value.is_finite() or not (0 <= value <= 1):
         raise DataError(f"{where}: 'average' must be between 0 and 1 (a batting average such "
-                        f"as .301), got {raw!r}")
+                        f"as .301), got {_show(raw)}")
     return float(value), value
 
 
@@ -102,18 +109,18 @@ def _parse_batter(raw: Any, i: int, source: str) -> Batter:
                         f"average, got {type(raw).__name__}")
     unknown = set(raw) - {"name", "position", "average"}
     if unknown:
-        raise DataError(f"{where}: unknown field(s) {sorted(unknown)}; a batter has name, "
+        raise DataError(f"{where}: unknown field(s) {show_list(unknown)}; a batter has name, "
                         f"position and average")
     for key in ("name", "position", "average"):
         if key not in raw:
             raise DataError(f"{where}: missing field {key!r}")
     name = raw["name"]
     if not isinstance(name, str) or not name.strip():
-        raise DataError(f"{where}: 'name' must be a non-empty string, got {name!r}")
+        raise DataError(f"{where}: 'name' must be a non-empty string, got {_show(name)}")
     where = f"{source}: lineup[{i}] ({name})"
     position = raw["position"]
     if not isinstance(position, str):
-        raise DataError(f"{where}: 'position' must be a string, got {position!r}")
+        raise DataError(f"{where}: 'position' must be a string, got {_show(position)}")
     position = position.strip().upper()
     if position not in LINEUP_POSITIONS and position not in _OUTFIELD:
         raise DataError(f"{where}: 'position' {raw['position']!r} is not one of C, 1B, 2B, 3B, "
@@ -128,13 +135,14 @@ def _parse_pitcher(raw: Any, i: int, source: str) -> Pitcher:
         raise DataError(f"{where}: a pitcher must be an object with a non-empty 'name'")
     unknown = set(raw) - {"name", "role", "era"}
     if unknown:
-        raise DataError(f"{where}: unknown field(s) {sorted(unknown)}; a pitcher has name, role, era")
+        raise DataError(f"{where}: unknown field(s) {show_list(unknown)}; a pitcher has name, role, era")
     role = raw.get("role", "P")
     if role not in ("P", "RP"):
-        raise DataError(f"{where} ({raw['name']}): 'role' must be 'P' or 'RP', got {role!r}")
+        raise DataError(f"{where} ({raw['name']}): 'role' must be 'P' or 'RP', got {_show(role)}")
     era = raw.get("era")
-    if era is not None and (isinstance(era, bool) or not isinstance(era, (int, float)) or era < 0):
-        raise DataError(f"{where} ({raw['name']}): 'era' must be a non-negative number, got {era!r}")
+    if era is not None and (isinstance(era, bool) or not isinstance(era, (int, float))
+                            or not 0 <= era <= 999):
+        raise DataError(f"{where} ({raw['name']}): 'era' must be a number from 0 to 999, got {_show(era)}")
     return Pitcher(raw["name"].strip(), role, None if era is None else float(era))
 
 
@@ -145,13 +153,14 @@ def team_from_dict(data: Any, source: str = "team") -> Team:
     if not isinstance(data, dict):
         raise DataError(f"{source}: a team must be an object with 'name' and 'lineup', "
                         f"got {type(data).__name__}")
+    check_plain_data(data, source)
     unknown = set(data) - {"name", "lineup", "pitchers"}
     if unknown:
-        raise DataError(f"{source}: unknown field(s) {sorted(unknown)}; a team has name, lineup, "
+        raise DataError(f"{source}: unknown field(s) {show_list(unknown)}; a team has name, lineup, "
                         f"pitchers")
     name = data.get("name", "Custom")
     if not isinstance(name, str) or not name.strip():
-        raise DataError(f"{source}: 'name' must be a non-empty string, got {name!r}")
+        raise DataError(f"{source}: 'name' must be a non-empty string, got {_show(name)}")
     lineup = data.get("lineup")
     if not isinstance(lineup, list):
         raise DataError(f"{source}: 'lineup' must be a list of nine batters")
@@ -186,19 +195,12 @@ def load_team(spec: Any) -> Team:
     if isinstance(spec, Team):
         return spec
     if isinstance(spec, (str, os.PathLike)):
-        text_spec = os.fspath(spec)
+        text_spec = os.fsdecode(spec)
         if text_spec in BUILTIN_TEAMS:
             raw = resources.files(__package__).joinpath(f"data/{text_spec}.json").read_text("utf-8")
             return team_from_dict(json.loads(raw), f"built-in team {text_spec!r}")
         if not text_spec.endswith(".json") and not os.path.exists(text_spec):
             raise DataError(f"unknown team {text_spec!r}: use one of {list(BUILTIN_TEAMS)}, a path "
                             f"to a JSON file, a dict or a list of batters")
-        try:
-            with open(text_spec, encoding="utf-8") as f:
-                data = json.load(f)
-        except FileNotFoundError:
-            raise DataError(f"team file {text_spec!r} does not exist") from None
-        except json.JSONDecodeError as e:
-            raise DataError(f"{text_spec}: not valid JSON ({e})") from None
-        return team_from_dict(data, text_spec)
+        return team_from_dict(read_json_file(text_spec, "team"), text_spec)
     return team_from_dict(spec, "team")

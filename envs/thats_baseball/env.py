@@ -19,11 +19,14 @@ env = thats_baseball_v0.env(teams=("sample", "reds"), innings=9, max_innings=Non
 
 `teams` is a pair (away, home), each a built-in team name (`"sample"`, the rulebook's
 sample team; `"reds"`, the Reds of its sample game), a path to a JSON file, a dict or a
-list of nine batters (see `dugout.envs.thats_baseball.cards`). `innings` is the
-scheduled length; extra innings are played until a winner unless `max_innings` cuts
-the game off (truncation, reward 0). `render_mode` is `"ansi"`, `"human"` or None.
+list of nine batters (see `dugout.envs.thats_baseball.cards`; a file holds at most
+1 MiB). `innings` is the scheduled length, 1 to 9 (so `innings_left` stays in [0, 1]);
+extra innings are played until a winner unless `max_innings` (`innings` to 99) cuts
+the game off (truncation, reward 0); both may be Python or numpy ints. `render_mode`
+is `"ansi"`, `"human"` or None.
 `env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
-raises `IllegalActionError` instead. An unknown option raises `OptionError`.
+raises `IllegalActionError` instead. An unknown option or a value out of its limits
+raises `OptionError`, a bad team `DataError`.
 
 ## Agents
 
@@ -203,7 +206,7 @@ class ThatsBaseballEnv(BaseballAECEnv):
         check_options("thats_baseball_v0", unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
         check_pair("thats_baseball_v0", "teams", teams)
-        check_innings("thats_baseball_v0", innings, max_innings)
+        innings, max_innings = check_innings("thats_baseball_v0", innings, max_innings)
         self.teams = (load_team(teams[0]), load_team(teams[1]))
         self.innings = innings
         self.max_innings = max_innings
