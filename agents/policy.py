@@ -1,32 +1,50 @@
 """A trained manager: the policy of a checkpoint, as an agent.
 
-A checkpoint is a folder holding ``model.zip`` (an sb3-contrib MaskablePPO save) and
-``meta.json``: the env id, the observation and action space sizes, the timesteps
-trained, the settings and the dugout version that made it (written by
-:func:`dugout.train.checkpoint.save_checkpoint`).
+A checkpoint is a folder (written by :func:`dugout.train.checkpoint.save_checkpoint`)::
+
+    meta.json   the env id, the observation and action space sizes, the actor's
+                architecture (``net_arch``, ``activation``), the timesteps trained, the
+                settings and the dugout version that made it
+    policy.pt   the acting policy's weights, tensors only (``torch.save`` of a dict of
+                tensors, read back with ``torch.load(weights_only=True)``)
+    model.zip   sb3-contrib's MaskablePPO save, for ``--resume`` of one's own run only
+                (absent from self-play pool snapshots)
 
     agent = PolicyAgent.load("runs/thats_baseball/model")            # a checkpoint folder
     agent = PolicyAgent.load("runs/thats_baseball/model", env_id="thats_baseball_v0")
 
-``load`` refuses, with a clear error, a checkpoint made for another env (when
-``env_id`` is given) and a missing or damaged one; ``act`` refuses an observation of
-another size. Importing this module needs neither torch nor sb3-contrib; loading a
-checkpoint does.
+**Loading is safe by construction**: :meth:`PolicyAgent.load` reads only ``meta.json``
+(plain JSON, every field checked) and ``policy.pt`` (tensors only: ``torch.load`` with
+``weights_only=True`` refuses any other pickled object), and rebuilds the actor network
+in plain torch from the architecture in ``meta.json``. It never opens ``model.zip``,
+whose cloudpickled entries would run code, so a checkpoint from a stranger can be
+loaded. Every problem with a checkpoint is a :class:`CheckpointError` naming the file
+(and the field).
+
+``load`` refuses, with a clear error, a checkpoint made for another env (when ``env_id``
+is given) and a missing or damaged one; ``act`` refuses an observation of another size.
+Importing this module needs neither torch nor sb3-contrib; loading a checkpoint needs
+torch (not sb3-contrib).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
-__all__ = ["PolicyAgent", "read_meta", "CheckpointError", "META", "MODEL"]
+__all__ = ["PolicyAgent", "read_meta", "CheckpointError", "META", "WEIGHTS", "MODEL",
+           "ACTIVATIONS", "build_actor", "actor_from_model"]
 
 META = "meta.json"
-MODEL = "model.zip"
+WEIGHTS = "policy.pt"
+MODEL = "model.zip"          # SB3's save: only `--resume` reads it, never PolicyAgent
+ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "SiLU", "GELU", "Sigmoid")
+MAX_META_BYTES = 1 << 20
 
 
 class CheckpointError(ValueError):
@@ -35,36 +53,191 @@ class CheckpointError(ValueError):
 
 def _folder(path: str | os.PathLike) -> Path:
     path = Path(path)
-    return path.parent if path.name == MODEL else path
+    return path.parent if path.name in (MODEL, META, WEIGHTS) else path
 
 
-def read_meta(path: str | os.PathLike) -> dict[str, Any]:
-    folder = _folder(path)
-    if not (folder / META).is_file() or not (folder / MODEL).is_file():
-        raise CheckpointError(f"no checkpoint at {str(path)!r}: expected a folder with {MODEL} "
-                              f"and {META} (as `python -m dugout.train` writes)")
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _read_json(folder: Path, path: str | os.PathLike) -> dict[str, Any]:
+    file = folder / META
+    if not file.is_file():
+        raise CheckpointError(f"no checkpoint at {str(path)!r}: expected a folder with {META} "
+                              f"and {WEIGHTS} (as `python -m dugout.train` writes)")
+    if file.stat().st_size > MAX_META_BYTES:
+        raise CheckpointError(f"{file}: too large for a checkpoint's {META} "
+                              f"({file.stat().st_size} bytes)")
     try:
-        meta = json.loads((folder / META).read_text())
-    except json.JSONDecodeError as e:
-        raise CheckpointError(f"{folder / META}: not valid JSON ({e})") from None
-    for key in ("env_id", "obs_size", "n_actions"):
-        if key not in meta:
-            raise CheckpointError(f"{folder / META}: missing {key!r}")
+        meta = json.loads(file.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise CheckpointError(f"{file}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except (ValueError, RecursionError) as e:     # JSONDecodeError is a ValueError
+        raise CheckpointError(f"{file}: not valid JSON ({e})") from None
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{file}: must hold a JSON object, not {type(meta).__name__} "
+                              f"{_short(meta)}")
     return meta
+
+
+def _check_fields(meta: dict[str, Any], file: Path, env_id: str | None, path, policy: bool) -> None:
+    def field(key: str) -> Any:
+        if key not in meta:
+            raise CheckpointError(f"{file}: missing field {key!r}")
+        return meta[key]
+
+    found = field("env_id")
+    if not isinstance(found, str) or not found:
+        raise CheckpointError(f"{file}: field 'env_id' must be a non-empty string, got {_short(found)}")
+    if env_id is not None and found != env_id:
+        raise CheckpointError(f"{str(path)!r} was trained on {found}, not {env_id}")
+    for key in ("obs_size", "n_actions"):
+        if not _positive_int(field(key)):
+            raise CheckpointError(f"{file}: field {key!r} must be a positive integer, "
+                                  f"got {_short(meta[key])}")
+    if not policy:
+        return
+    arch = field("net_arch")
+    if not isinstance(arch, list) or not all(_positive_int(n) for n in arch):
+        raise CheckpointError(f"{file}: field 'net_arch' must be a list of positive integers "
+                              f"(the actor's hidden layer sizes), got {_short(arch)}")
+    activation = field("activation")
+    if not isinstance(activation, str) or activation not in ACTIVATIONS:
+        raise CheckpointError(f"{file}: field 'activation' must be one of {', '.join(ACTIVATIONS)}, "
+                              f"got {_short(activation)}")
+
+
+def read_meta(path: str | os.PathLike, env_id: str | None = None, *,
+              policy: bool = True) -> dict[str, Any]:
+    """The checkpoint's ``meta.json``, checked: a JSON object with ``env_id`` (``env_id``
+    when given), positive ``obs_size`` and ``n_actions`` and, with ``policy``, the actor's
+    ``net_arch`` and ``activation``. Any problem is a :class:`CheckpointError`."""
+    folder = _folder(path)
+    meta = _read_json(folder, path)
+    _check_fields(meta, folder / META, env_id, path, policy)
+    return meta
+
+
+# -- the actor network ---------------------------------------------------------------------------
+def _layer_shapes(meta: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The tensors of :func:`build_actor`'s network and their shapes, from ``meta`` alone."""
+    shapes, last = {}, meta["obs_size"]
+    sizes = [*meta["net_arch"], meta["n_actions"]]
+    for i, size in enumerate(sizes):
+        shapes[f"{2 * i}.weight"] = (size, last)
+        shapes[f"{2 * i}.bias"] = (size,)
+        last = size
+    return shapes
+
+
+def build_actor(obs_size: int, net_arch: list[int], activation: str, n_actions: int):
+    """The acting half of SB3's ``MlpPolicy`` in plain torch: the observation (flat, as SB3's
+    ``FlattenExtractor`` leaves it) through ``Linear``/activation layers of ``net_arch`` sizes
+    (``mlp_extractor.policy_net``) and a last ``Linear`` to the action logits (``action_net``)."""
+    import torch.nn as nn
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, got {activation!r}")
+    layers, last = [], obs_size
+    for size in net_arch:
+        layers += [nn.Linear(last, size), getattr(nn, activation)()]
+        last = size
+    layers.append(nn.Linear(last, n_actions))
+    return nn.Sequential(*layers).eval()
+
+
+def actor_from_model(model) -> tuple[Any, dict[str, Any]]:
+    """A copy of an SB3 (Maskable)PPO ``MlpPolicy``'s actor as :func:`build_actor`'s network,
+    and its architecture (``obs_size``, ``n_actions``, ``net_arch``, ``activation``)."""
+    import torch
+    import torch.nn as nn
+    policy = model.policy
+    if type(policy.pi_features_extractor).__name__ != "FlattenExtractor":
+        raise ValueError("only SB3's MlpPolicy (a FlattenExtractor) can be exported, not "
+                         f"{type(policy.pi_features_extractor).__name__}")
+    if len(model.observation_space.shape) != 1 or not hasattr(model.action_space, "n"):
+        raise ValueError("only flat Box observations and Discrete actions can be exported")
+    modules = list(policy.mlp_extractor.policy_net)
+    linears, activations = modules[0::2], modules[1::2]
+    if (len(linears) != len(activations) or not all(isinstance(m, nn.Linear) for m in linears)
+            or len({type(m).__name__ for m in activations}) > 1):
+        raise ValueError(f"the policy net is not Linear/activation pairs: {policy.mlp_extractor.policy_net}")
+    activation = type(activations[0]).__name__ if activations else "Tanh"
+    arch = {"obs_size": int(model.observation_space.shape[0]), "n_actions": int(model.action_space.n),
+            "net_arch": [int(m.out_features) for m in linears], "activation": activation}
+    actor = build_actor(arch["obs_size"], arch["net_arch"], activation, arch["n_actions"])
+    state = {f"{2 * i}.{k}": v for i, m in enumerate(linears) for k, v in m.state_dict().items()}
+    state.update({f"{2 * len(linears)}.{k}": v for k, v in policy.action_net.state_dict().items()})
+    with torch.no_grad():
+        actor.load_state_dict({k: v.detach().to("cpu", torch.float32).clone() for k, v in state.items()})
+    return actor, arch
+
+
+def _check_weights_file(file: Path) -> None:
+    if not file.is_file():
+        raise CheckpointError(
+            f"{file}: missing. A checkpoint needs the policy's weights as tensors; one made by an "
+            f"older dugout has only {MODEL} (SB3's pickle, unsafe unless you made it): if it is "
+            f"yours, dugout.train.checkpoint.upgrade_checkpoint() writes {WEIGHTS} from it")
+
+
+def _load_weights(file: Path, meta: Mapping[str, Any]):
+    import torch
+    _check_weights_file(file)
+    try:
+        with warnings.catch_warnings():     # torch warns about pickle protocols it then refuses
+            warnings.simplefilter("ignore")
+            state = torch.load(file, map_location="cpu", weights_only=True)
+    except Exception as e:                  # a pickled object (refused), a damaged file, ...
+        reason = (str(e).strip().splitlines() or [""])[0][:200]
+        raise CheckpointError(f"{file}: not a tensors-only weights file ({type(e).__name__}: "
+                              f"{reason})") from None
+    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                              for k, v in state.items()):
+        raise CheckpointError(f"{file}: must hold a dict of named tensors, not {type(state).__name__}")
+    shapes = _layer_shapes(meta)
+    for key in sorted(shapes.keys() - state.keys()):
+        raise CheckpointError(f"{file}: no tensor {key!r} (net_arch {meta['net_arch']} in {META})")
+    for key in sorted(state.keys() - shapes.keys()):
+        raise CheckpointError(f"{file}: unexpected tensor {key!r} for net_arch {meta['net_arch']} "
+                              f"in {META}")
+    for key, shape in shapes.items():
+        if tuple(state[key].shape) != shape:
+            raise CheckpointError(
+                f"{file}: tensor {key!r} has shape {tuple(state[key].shape)}, but {META} (obs_size "
+                f"{meta['obs_size']}, net_arch {meta['net_arch']}, n_actions {meta['n_actions']}) "
+                f"needs {shape}")
+        if not state[key].is_floating_point():
+            raise CheckpointError(f"{file}: tensor {key!r} is {state[key].dtype}, not floating point")
+    actor = build_actor(meta["obs_size"], meta["net_arch"], meta["activation"], meta["n_actions"])
+    with torch.no_grad():
+        actor.load_state_dict({k: v.to(torch.float32) for k, v in state.items()})
+    return actor
 
 
 class PolicyAgent:
     """A trained manager: the policy of a checkpoint, masks honoured.
 
+    ``actor`` is a torch module from ``(N, obs_size)`` float32 observations to ``(N,
+    n_actions)`` logits (:func:`build_actor`'s network); :meth:`load` reads one from a
+    checkpoint, :meth:`from_model` copies an in-memory SB3 model's.
     ``deterministic=True`` (the default) plays the most likely legal action;
     ``False`` samples from the policy with the agent's own seeded generator.
     """
 
     needs_view = False
 
-    def __init__(self, model, meta: dict[str, Any], deterministic: bool = True,
+    def __init__(self, actor, meta: dict[str, Any], deterministic: bool = True,
                  seed: int | None = None, name: str | None = None):
-        self.model = model
+        import torch.nn as nn
+        if not isinstance(actor, nn.Module):
+            raise TypeError(f"PolicyAgent needs a torch module (the actor), not {type(actor).__name__}"
+                            "; for an SB3 model use PolicyAgent.from_model(model, meta)")
+        self.actor = actor.eval()
         self.meta = meta
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
@@ -73,17 +246,22 @@ class PolicyAgent:
     @classmethod
     def load(cls, path: str | os.PathLike, env_id: str | None = None, deterministic: bool = True,
              seed: int | None = None) -> PolicyAgent:
-        meta = read_meta(path)
-        if env_id is not None and meta["env_id"] != env_id:
-            raise CheckpointError(f"{str(path)!r} was trained on {meta['env_id']}, not {env_id}")
-        from sb3_contrib import MaskablePPO
-        try:
-            model = MaskablePPO.load(str(_folder(path) / MODEL), device="cpu")
-        except Exception as e:                         # a damaged zip
-            raise CheckpointError(f"{_folder(path) / MODEL}: cannot be loaded ({e})") from None
-        if model.observation_space.shape[0] != meta["obs_size"] or model.action_space.n != meta["n_actions"]:
-            raise CheckpointError(f"{str(path)!r}: the model's spaces do not match its {META}")
-        return cls(model, meta, deterministic, seed, name=f"ppo:{_folder(path)}")
+        """The manager in checkpoint folder ``path`` (safe for any folder: reads only
+        ``meta.json`` and the tensors of ``policy.pt``, never ``model.zip``)."""
+        folder = _folder(path)
+        meta = read_meta(path, env_id, policy=False)
+        _check_weights_file(folder / WEIGHTS)          # before the fields an old checkpoint lacks
+        _check_fields(meta, folder / META, env_id, path, policy=True)
+        actor = _load_weights(folder / WEIGHTS, meta)
+        return cls(actor, meta, deterministic, seed, name=f"ppo:{folder}")
+
+    @classmethod
+    def from_model(cls, model, meta: Mapping[str, Any] | None = None, deterministic: bool = True,
+                   seed: int | None = None, name: str | None = None) -> PolicyAgent:
+        """The policy of an in-memory SB3 MaskablePPO model (a copy of its weights now);
+        ``meta`` adds ``env_id`` and the like, the architecture comes from the model."""
+        actor, arch = actor_from_model(model)
+        return cls(actor, {**(meta or {}), **arch}, deterministic, seed, name)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -92,7 +270,7 @@ class PolicyAgent:
     def _check(self, obs: np.ndarray, mask: np.ndarray) -> None:
         if obs.shape[-1] != self.meta["obs_size"] or mask.shape[-1] != self.meta["n_actions"]:
             raise CheckpointError(
-                f"{self.name} was trained on {self.meta['env_id']} with observations of size "
+                f"{self.name} was trained on {self.meta.get('env_id')} with observations of size "
                 f"{self.meta['obs_size']} and {self.meta['n_actions']} actions; got an observation "
                 f"of size {obs.shape[-1]} and {mask.shape[-1]} actions")
 
@@ -102,14 +280,10 @@ class PolicyAgent:
         obs = np.atleast_2d(np.asarray(observations, dtype=np.float32))
         masks = np.atleast_2d(np.asarray(masks)).astype(bool)
         self._check(obs, masks)
-        policy = self.model.policy
         logits = np.empty(masks.shape, dtype=np.float64)
         with torch.no_grad():          # the policy's logits (what its masked Categorical samples)
             for i in range(0, obs.shape[0], 65_536):
-                features = policy.extract_features(torch.as_tensor(obs[i:i + 65_536]),
-                                                   policy.pi_features_extractor)
-                latent = policy.mlp_extractor.forward_actor(features)
-                logits[i:i + 65_536] = policy.action_net(latent).numpy()
+                logits[i:i + 65_536] = self.actor(torch.as_tensor(obs[i:i + 65_536])).numpy()
         logits[~masks] = -np.inf
         logits -= logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)

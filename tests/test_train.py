@@ -177,31 +177,250 @@ def test_tiny_run_resumes_and_refuses_to_overwrite(tiny_run):
     assert other.returncode != 0 and "thats_baseball_v0" in other.stderr
 
 
+def _sb3(folder):
+    """The SB3 model of one of our own checkpoints (unpickling model.zip: trusted here)."""
+    from sb3_contrib import MaskablePPO
+    return MaskablePPO.load(str(folder / "model.zip"), device="cpu")
+
+
+def _real_observations(env_id="thats_baseball_v0", games=6):
+    """Observations and masks the learner meets, from a few random games."""
+    env = SingleAgentEnv(env_id, opponent="heuristic", seed=4)
+    player, obs_list, masks = RandomAgent(9), [], []
+    for _ in range(games):
+        obs, _ = env.reset()
+        done = False
+        while not done:
+            mask = env.action_masks()
+            obs_list.append(obs)
+            masks.append(mask)
+            obs, _, terminated, truncated, _ = env.step(
+                player.act({"observation": obs, "action_mask": mask.astype(np.int8)}))
+            done = terminated or truncated
+    return np.array(obs_list, dtype=np.float32), np.array(masks, dtype=bool)
+
+
 def test_trained_policy_plays_as_an_agent_and_refuses_other_envs(tiny_run):
     agent = PolicyAgent.load(tiny_run / "model")
     env = thats_baseball_v0.env()
     result = play_game(env, {"away": agent, "home": make_agent("thats_baseball_v0", "heuristic")}, 3)
     assert result.winner in ("away", "home")
     by_name = make_agent("thats_baseball_v0", f"ppo:{tiny_run / 'model'}")
+    assert isinstance(by_name, PolicyAgent) and by_name.name == f"ppo:{tiny_run / 'model'}"
     env.reset(seed=1)
     obs = env.observe(env.agent_selection)
     assert by_name.act(obs) == agent.act(obs)
     p = agent.action_probabilities(obs)
     assert p.sum() == pytest.approx(1.0) and (p[obs["action_mask"] == 0] == 0).all()
-    # the fast path reads the same distribution the policy samples from in training
-    import torch
-    mask = obs["action_mask"].astype(bool)
-    with torch.no_grad():
-        tensor, _ = agent.model.policy.obs_to_tensor(obs["observation"])
-        sb3 = agent.model.policy.get_distribution(tensor, action_masks=mask[None]).distribution.probs
-    np.testing.assert_allclose(agent.policy_probabilities_batch(obs["observation"], mask)[0],
-                               sb3.numpy()[0], atol=1e-6)
     with pytest.raises(CheckpointError, match="trained on thats_baseball_v0, not grand_slam_v0"):
         PolicyAgent.load(tiny_run / "model", env_id="grand_slam_v0")
     with pytest.raises(CheckpointError, match="observations of size 56"):
         agent.act({"observation": np.zeros(81, np.float32), "action_mask": np.ones(20, np.int8)})
     with pytest.raises(CheckpointError, match="no checkpoint"):
         PolicyAgent.load(tiny_run / "nothing-here")
+    sampler, again = (PolicyAgent.load(tiny_run / "model", deterministic=False, seed=5) for _ in range(2))
+    assert [sampler.act(obs) for _ in range(30)] == [again.act(obs) for _ in range(30)]
+    assert PolicyAgent.needs_view is False
+
+
+def test_checkpoint_layout_is_json_and_tensors(tiny_run):
+    import torch
+    for folder in (tiny_run / "model", *(tiny_run / "checkpoints").iterdir()):
+        assert {p.name for p in folder.iterdir()} == {"meta.json", "policy.pt", "model.zip"}
+    for folder in (tiny_run / "pool").iterdir():          # opponents need only the policy
+        assert {p.name for p in folder.iterdir()} == {"meta.json", "policy.pt"}
+    meta = read_meta(tiny_run / "model")
+    assert meta["net_arch"] == meta["settings"]["net_arch"] == [64, 64]
+    assert meta["activation"] == "Tanh"
+    weights = torch.load(tiny_run / "model" / "policy.pt", weights_only=True)
+    assert {k: tuple(v.shape) for k, v in weights.items()} == {
+        "0.weight": (64, OBS.size), "0.bias": (64,), "2.weight": (64, 64), "2.bias": (64,),
+        "4.weight": (5, 64), "4.bias": (5,)}
+
+
+def test_loaded_policy_equals_the_sb3_model(tiny_run):
+    """The plain-torch actor rebuilt from meta.json + policy.pt gives SB3's distributions."""
+    import torch
+    model = _sb3(tiny_run / "model")
+    obs, masks = _real_observations()
+    assert len(obs) > 100 and (~masks).any()
+    with torch.no_grad():
+        tensor, _ = model.policy.obs_to_tensor(obs)
+        sb3 = model.policy.get_distribution(tensor, action_masks=masks).distribution.probs.numpy()
+    sb3_greedy, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    for agent in (PolicyAgent.load(tiny_run / "model"), PolicyAgent.from_model(model, {"env_id": "x"})):
+        probs = agent.policy_probabilities_batch(obs, masks)
+        np.testing.assert_allclose(probs, sb3, atol=1e-6)
+        assert (probs[~masks] == 0).all()
+        greedy = agent.action_probabilities_batch(obs, masks)
+        assert np.array_equal(greedy.argmax(axis=1), sb3_greedy) and (greedy.sum(axis=1) == 1).all()
+        assert [agent.act({"observation": o, "action_mask": m.astype(np.int8)})
+                for o, m in zip(obs[:50], masks[:50])] == sb3_greedy[:50].tolist()
+    sampling = PolicyAgent.load(tiny_run / "model", deterministic=False)
+    np.testing.assert_allclose(sampling.action_probabilities_batch(obs, masks), sb3, atol=1e-6)
+    with pytest.raises(TypeError, match="from_model"):
+        PolicyAgent(model, {"env_id": "thats_baseball_v0"})
+
+
+# -- loading a stranger's checkpoint runs no code -------------------------------------------
+class Planted:
+    """Unpickled, it writes the file ``marker``."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return exec, (f"open({self.marker!r}, 'w').write('code ran')",)
+
+
+@pytest.fixture
+def copy_of(tiny_run, tmp_path):
+    import shutil
+    folder = tmp_path / "stranger"
+    shutil.copytree(tiny_run / "model", folder)
+    return folder
+
+
+def test_planted_pickles_never_run(copy_of, tmp_path):
+    import base64
+    import pickle
+    import zipfile
+    import torch
+    import re
+    folder, marker = copy_of, tmp_path / "marker"
+    weights_file = re.escape(str(folder / "policy.pt"))
+    # model.zip: its lr_schedule entry replaced by a payload (which SB3 does run: control below)
+    with zipfile.ZipFile(folder / "model.zip") as z:
+        entries = {name: z.read(name) for name in z.namelist()}
+    data = json.loads(entries["data"])
+    data["lr_schedule"][":serialized:"] = base64.b64encode(pickle.dumps(Planted(marker))).decode()
+    entries["data"] = json.dumps(data).encode()
+    with zipfile.ZipFile(folder / "model.zip", "w") as z:
+        for name, content in entries.items():
+            z.writestr(name, content)
+    agent = PolicyAgent.load(folder, env_id="thats_baseball_v0")
+    agent = make_agent("thats_baseball_v0", f"ppo:{folder}")
+    obs, masks = _real_observations(games=1)
+    assert agent.policy_probabilities_batch(obs, masks).shape == masks.shape
+    assert not marker.exists()
+    try:                                        # the control: SB3's loader runs the payload
+        _sb3(folder)
+    except Exception:
+        pass
+    assert marker.read_text() == "code ran"
+    marker.unlink()
+    # policy.pt: a pickled object inside torch's format, and a bare pickle
+    good = torch.load(folder / "policy.pt", weights_only=True)
+    torch.save({**good, "0.weight": Planted(marker)}, folder / "policy.pt")
+    with pytest.raises(CheckpointError, match=weights_file + f".*not a tensors-only"):
+        PolicyAgent.load(folder)
+    assert not marker.exists()
+    torch.load(folder / "policy.pt", weights_only=False)          # the control: it is live
+    assert marker.exists()
+    marker.unlink()
+    (folder / "policy.pt").write_bytes(pickle.dumps(Planted(marker)))
+    with pytest.raises(CheckpointError, match=weights_file + f".*not a tensors-only"):
+        make_agent("thats_baseball_v0", f"ppo:{folder}")
+    assert not marker.exists()
+    # other bad weights files
+    for bad, says in ((b"", "not a tensors-only"), (b"PK\x03\x04junk", "not a tensors-only"),
+                      ([good["0.weight"]], "dict of named tensors"),
+                      ({**good, "0.weight": 3}, "dict of named tensors"),
+                      ({k: v for k, v in good.items() if k != "4.bias"}, "no tensor '4.bias'"),
+                      ({**good, "6.weight": good["4.weight"]}, "unexpected tensor '6.weight'"),
+                      ({**good, "2.weight": good["2.weight"][:, :10]}, "tensor '2.weight' has shape"),
+                      ({**good, "4.bias": good["4.bias"].long()}, "not floating point")):
+        if isinstance(bad, bytes):
+            (folder / "policy.pt").write_bytes(bad)
+        else:
+            torch.save(bad, folder / "policy.pt")
+        with pytest.raises(CheckpointError, match=weights_file + f".*{says}"):
+            PolicyAgent.load(folder)
+    (folder / "policy.pt").unlink()
+    with pytest.raises(CheckpointError, match=weights_file + ": missing"):
+        PolicyAgent.load(folder)
+    # and the safe files alone are a whole checkpoint
+    torch.save(good, folder / "policy.pt")
+    (folder / "model.zip").unlink()
+    assert PolicyAgent.load(folder).act({"observation": obs[0], "action_mask": masks[0].astype(np.int8)}) \
+        == agent.act({"observation": obs[0], "action_mask": masks[0].astype(np.int8)})
+    assert not marker.exists()
+
+
+def _edit(**changes):
+    return lambda meta: {**{k: v for k, v in meta.items() if k not in changes},
+                         **{k: v for k, v in changes.items() if v is not DROP}}
+
+
+DROP = object()
+BAD_META = [                      # (what meta.json holds, the error's words after the file name)
+    (b"42", "must hold a JSON object, not int"),
+    (b"[1, 2]", "must hold a JSON object, not list"),
+    (b'"meta"', "must hold a JSON object, not str"),
+    (b"null", "must hold a JSON object, not NoneType"),
+    (b"\xff\xfe{\x00}", "not UTF-8"),
+    (b"{not json", "not valid JSON"),
+    (b"[" * 100_000, "not valid JSON"),
+    (_edit(env_id=DROP), "missing field 'env_id'"),
+    (_edit(env_id=7), "field 'env_id' must be a non-empty string"),
+    (_edit(obs_size=DROP), "missing field 'obs_size'"),
+    (_edit(obs_size="56"), "field 'obs_size' must be a positive integer"),
+    (_edit(obs_size=56.0), "field 'obs_size' must be a positive integer"),
+    (_edit(obs_size=True), "field 'obs_size' must be a positive integer"),
+    (_edit(obs_size=0), "field 'obs_size' must be a positive integer"),
+    (_edit(n_actions=-5), "field 'n_actions' must be a positive integer"),
+    (_edit(n_actions=None), "field 'n_actions' must be a positive integer"),
+    (_edit(net_arch=DROP), "missing field 'net_arch'"),
+    (_edit(net_arch="64,64"), "field 'net_arch' must be a list of positive integers"),
+    (_edit(net_arch=[64, "64"]), "field 'net_arch' must be a list of positive integers"),
+    (_edit(net_arch=[64, 0]), "field 'net_arch' must be a list of positive integers"),
+    (_edit(net_arch={"pi": [64, 64]}), "field 'net_arch' must be a list of positive integers"),
+    (_edit(activation=DROP), "missing field 'activation'"),
+    (_edit(activation="os.system"), "field 'activation' must be one of Tanh"),
+    (_edit(activation="tanh"), "field 'activation' must be one of Tanh"),
+    (_edit(activation=["Tanh"]), "field 'activation' must be one of Tanh"),
+    # sizes that do not match the weights: the weights file is named, with meta.json's sizes
+    (_edit(obs_size=57), "tensor '0.weight' has shape \\(64, 56\\), but meta.json"),
+    (_edit(n_actions=6), "tensor '4.weight' has shape \\(5, 64\\), but meta.json"),
+    (_edit(net_arch=[64, 32]), "tensor '2.weight' has shape \\(64, 64\\), but meta.json"),
+    (_edit(net_arch=[64]), "unexpected tensor '4.bias' for net_arch \\[64\\] in meta.json"),
+    (_edit(net_arch=[64, 64, 64]), "no tensor '6.bias'"),
+]
+
+
+@pytest.mark.parametrize("content, says", BAD_META, ids=range(len(BAD_META)))
+def test_bad_meta_json_is_a_checkpoint_error_naming_the_file(copy_of, content, says):
+    import re
+    meta_file = copy_of / "meta.json"
+    if callable(content):
+        content = json.dumps(content(json.loads(meta_file.read_text()))).encode()
+    meta_file.write_bytes(content)
+    file = "policy.pt" if ("tensor" in says) else "meta.json"
+    with pytest.raises(CheckpointError, match=re.escape(str(copy_of / file)) + ": " + says):
+        PolicyAgent.load(copy_of)
+    with pytest.raises(CheckpointError, match=re.escape(str(copy_of / file))):
+        make_agent("thats_baseball_v0", f"ppo:{copy_of}")
+
+
+def test_upgrading_an_old_checkpoint_of_ones_own(copy_of):
+    """A checkpoint from before policy.pt (model.zip + meta.json) is refused with a pointer to
+    upgrade_checkpoint, which (trusting its own model.zip) writes the safe files."""
+    from dugout.train.checkpoint import upgrade_checkpoint
+    meta = json.loads((copy_of / "meta.json").read_text())
+    expected = PolicyAgent.load(copy_of)
+    (copy_of / "policy.pt").unlink()
+    old = {k: v for k, v in meta.items() if k not in ("net_arch", "activation")}
+    (copy_of / "meta.json").write_text(json.dumps(old))
+    with pytest.raises(CheckpointError, match="policy.pt: missing.*upgrade_checkpoint"):
+        PolicyAgent.load(copy_of)
+    with pytest.raises(CheckpointError, match="meta.json: missing field 'net_arch'"):
+        read_meta(copy_of)
+    assert read_meta(copy_of, policy=False)["obs_size"] == OBS.size        # what --resume reads
+    upgrade_checkpoint(copy_of)
+    assert json.loads((copy_of / "meta.json").read_text()) == meta
+    obs, masks = _real_observations(games=1)
+    np.testing.assert_array_equal(PolicyAgent.load(copy_of).policy_probabilities_batch(obs, masks),
+                                  expected.policy_probabilities_batch(obs, masks))
 
 
 def test_same_seed_same_first_checkpoint(tiny_run, tmp_path):
@@ -211,8 +430,8 @@ def test_same_seed_same_first_checkpoint(tiny_run, tmp_path):
     first = sorted((tiny_run / "checkpoints").iterdir())[0]
     again = sorted((tmp_path / "again" / "checkpoints").iterdir())[0]
     assert first.name == again.name
-    a = PolicyAgent.load(first).model.policy.state_dict()
-    b = PolicyAgent.load(again).model.policy.state_dict()
+    a = PolicyAgent.load(first).actor.state_dict()
+    b = PolicyAgent.load(again).actor.state_dict()
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 

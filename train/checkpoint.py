@@ -1,9 +1,18 @@
 """Saving checkpoints of trained managers (the agent that plays one is
 :class:`dugout.agents.policy.PolicyAgent`).
 
-A checkpoint is a folder holding ``model.zip`` (an sb3-contrib MaskablePPO save) and
-``meta.json``. Both files are written to a temporary name and then renamed, so a crash
-never leaves half a checkpoint.
+A checkpoint is a folder holding
+
+* ``meta.json``: the env id, the spaces, the actor's architecture (``net_arch``,
+  ``activation``), the timesteps, the settings and the dugout version;
+* ``policy.pt``: the acting policy's weights, a dict of tensors only (``torch.save``;
+  ``PolicyAgent.load`` reads it with ``torch.load(weights_only=True)``);
+* ``model.zip``: sb3-contrib's MaskablePPO save (cloudpickled: loading it runs code), for
+  ``--resume`` of one's own run; ``resumable=False`` (self-play pool snapshots) leaves it out.
+
+``meta.json`` + ``policy.pt`` are safe to load from anyone; ``model.zip`` is not. Each file
+is written to a temporary name and then renamed, ``meta.json`` last, so a crash never
+leaves half a file.
 """
 
 from __future__ import annotations
@@ -14,9 +23,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..agents.policy import META, MODEL
+from ..agents.policy import META, MODEL, WEIGHTS, actor_from_model
 
-__all__ = ["save_checkpoint"]
+__all__ = ["save_checkpoint", "upgrade_checkpoint"]
 
 
 def _atomic_write(path: Path, write) -> None:
@@ -30,22 +39,46 @@ def _atomic_write(path: Path, write) -> None:
             os.remove(tmp)
 
 
-def save_checkpoint(model, folder: str | os.PathLike, meta: dict[str, Any]) -> Path:
-    """Save ``model`` and ``meta`` into ``folder`` (created), each file atomically."""
+def _write_policy(model, folder: Path, meta: dict[str, Any]) -> None:
+    """``policy.pt`` (the actor's tensors) and ``meta.json`` (``meta`` and the architecture)."""
+    import torch
     from .. import __version__
+    actor, arch = actor_from_model(model)
+    meta = {**meta, "dugout_version": __version__, **arch, "timesteps": int(model.num_timesteps)}
+    weights = {k: v.detach().contiguous() for k, v in actor.state_dict().items()}
+    _atomic_write(folder / WEIGHTS, lambda tmp: torch.save(weights, tmp))
+    _atomic_write(folder / META, lambda tmp: Path(tmp).write_text(json.dumps(meta, indent=2)))
+
+
+def save_checkpoint(model, folder: str | os.PathLike, meta: dict[str, Any],
+                    resumable: bool = True) -> Path:
+    """Save ``model`` and ``meta`` into ``folder`` (created), each file atomically:
+    ``policy.pt`` + ``meta.json`` always, ``model.zip`` (for ``--resume``) when ``resumable``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    meta = {**meta, "dugout_version": __version__,
-            "obs_size": int(model.observation_space.shape[0]),
-            "n_actions": int(model.action_space.n), "timesteps": int(model.num_timesteps)}
 
     def write_model(tmp: str) -> None:
         model.save(tmp)                          # SB3 appends .zip to a name without it
         if not tmp.endswith(".zip") and os.path.exists(tmp + ".zip"):
             os.replace(tmp + ".zip", tmp)
 
-    _atomic_write(folder / MODEL, write_model)
-    _atomic_write(folder / META, lambda tmp: Path(tmp).write_text(json.dumps(meta, indent=2)))
+    if resumable:
+        _atomic_write(folder / MODEL, write_model)
+    _write_policy(model, folder, meta)
     return folder
 
 
+def upgrade_checkpoint(folder: str | os.PathLike) -> Path:
+    """Write ``policy.pt`` and the architecture into ``meta.json`` for a checkpoint made by an
+    older dugout (``model.zip`` + ``meta.json`` only).
+
+    **This unpickles ``model.zip``, which runs whatever code it holds: use it only on
+    checkpoints you made yourself.**"""
+    from sb3_contrib import MaskablePPO
+    folder = Path(folder)
+    old = json.loads((folder / META).read_text())
+    model = MaskablePPO.load(str(folder / MODEL), device="cpu")
+    keep = {k: v for k, v in old.items() if k not in ("obs_size", "n_actions", "net_arch",
+                                                      "activation", "timesteps", "dugout_version")}
+    _write_policy(model, folder, keep)
+    return folder

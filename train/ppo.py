@@ -7,14 +7,17 @@ with its evaluation and checkpoints, the end of the run.
 A run writes into its output folder (``runs/<env>`` by default)::
 
     settings.json        the settings of the run
-    model/               the latest checkpoint (model.zip + meta.json); PolicyAgent.load() it
+    model/               the latest checkpoint (meta.json + policy.pt, and model.zip for
+                         --resume); PolicyAgent.load() it
     checkpoints/<steps>/ every checkpoint, kept
-    pool/<steps>/        self-play snapshots the opponents are drawn from
+    pool/<steps>/        self-play snapshots the opponents are drawn from (meta.json + policy.pt)
     eval.csv             win rates against random and the heuristic over timesteps
     learning_curve.png   the same, as a plot
     tb/                  TensorBoard logs (SB3's metrics and eval/*)
 
-``--resume`` continues a run from its latest checkpoint up to ``--total-timesteps``.
+``--resume`` continues a run from its latest checkpoint up to ``--total-timesteps``: it
+unpickles ``model/model.zip`` (SB3's format, which can run code), so resume only runs you
+made. ``PolicyAgent.load`` reads only ``meta.json`` and ``policy.pt`` (tensors), safe from anyone.
 """
 
 from __future__ import annotations
@@ -104,11 +107,12 @@ class OpponentMix:
 
     def __call__(self, rng: np.random.Generator):
         from ..agents import make_agent
-        from ..agents.policy import PolicyAgent
+        from ..agents.policy import META, WEIGHTS, PolicyAgent
         u = rng.random()
         if u < self.p_random:
             return make_agent(self.env_id, "random", int(rng.integers(2**31)))
-        snapshots = sorted(self.pool.glob("*/model.zip"))[-self.pool_size:] if self.pool.exists() else []
+        snapshots = sorted(p for p in self.pool.glob(f"*/{META}") if (p.parent / WEIGHTS).is_file())
+        snapshots = snapshots[-self.pool_size:]
         if u < self.p_random + self.p_heuristic or not snapshots:
             return make_agent(self.env_id, "heuristic")
         path = str(snapshots[int(rng.integers(len(snapshots)))].parent)
@@ -161,8 +165,7 @@ def evaluate_policy(model, s: Settings, opponent: str, seed: int) -> tuple[float
     """Win rate (and 95% interval) of the deterministic policy in seat-swapped pairs."""
     from ..agents.play import head_to_head
     from ..agents.policy import PolicyAgent
-    agent = PolicyAgent(model, {"env_id": s.env, "obs_size": model.observation_space.shape[0],
-                                "n_actions": model.action_space.n}, name="learner")
+    agent = PolicyAgent.from_model(model, {"env_id": s.env}, name="learner")
     r = head_to_head(s.env, agent, opponent, pairs=s.eval_pairs, seed=seed)
     return r.score, r.low, r.high
 
@@ -182,7 +185,8 @@ def make_callback(s: Settings, out: Path, started: float, start_steps: int):
         def _on_step(self) -> bool:
             n = self.num_timesteps
             if s.opponent == "self-play" and n >= self.next_pool:
-                save_checkpoint(self.model, out / "pool" / f"{n:010d}", {"env_id": s.env, "run": str(out)})
+                save_checkpoint(self.model, out / "pool" / f"{n:010d}", {"env_id": s.env, "run": str(out)},
+                                resumable=False)       # opponents need only the policy
                 self.next_pool += s.pool_every
             if n >= self.next_eval:
                 checkpoint(self.model, n)
@@ -270,7 +274,7 @@ def train(s: Settings) -> Path:
 
     out = Path(s.out)
     if s.resume:
-        meta = read_meta(out / "model")
+        meta = read_meta(out / "model", policy=False)      # model.zip holds the architecture
         if meta["env_id"] != s.env:
             raise ValueError(f"{out} holds a run on {meta['env_id']}, not {s.env}")
     elif (out / "model").exists():
