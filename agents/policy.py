@@ -29,13 +29,15 @@ torch (not sb3-contrib).
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
+
+from ..envs.core.datafile import read_json_file
+from ..envs.core.errors import DataError
 
 __all__ = ["PolicyAgent", "read_meta", "CheckpointError", "META", "WEIGHTS", "MODEL",
            "ACTIVATIONS", "build_actor", "actor_from_model"]
@@ -44,7 +46,6 @@ META = "meta.json"
 WEIGHTS = "policy.pt"
 MODEL = "model.zip"          # SB3's save: only `--resume` reads it, never PolicyAgent
 ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "SiLU", "GELU", "Sigmoid")
-MAX_META_BYTES = 1 << 20
 
 
 class CheckpointError(ValueError):
@@ -70,15 +71,10 @@ def _read_json(folder: Path, path: str | os.PathLike) -> dict[str, Any]:
     if not file.is_file():
         raise CheckpointError(f"no checkpoint at {str(path)!r}: expected a folder with {META} "
                               f"and {WEIGHTS} (as `python -m dugout.train` writes)")
-    if file.stat().st_size > MAX_META_BYTES:
-        raise CheckpointError(f"{file}: too large for a checkpoint's {META} "
-                              f"({file.stat().st_size} bytes)")
     try:
-        meta = json.loads(file.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise CheckpointError(f"{file}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except (ValueError, RecursionError) as e:     # JSONDecodeError is a ValueError
-        raise CheckpointError(f"{file}: not valid JSON ({e})") from None
+        meta = read_json_file(file, f"checkpoint {META}")
+    except DataError as e:               # too large, not UTF-8, not JSON, nested too deep
+        raise CheckpointError(str(e)) from None
     if not isinstance(meta, dict):
         raise CheckpointError(f"{file}: must hold a JSON object, not {type(meta).__name__} "
                               f"{_short(meta)}")

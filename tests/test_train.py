@@ -312,14 +312,14 @@ def test_planted_pickles_never_run(copy_of, tmp_path):
     # policy.pt: a pickled object inside torch's format, and a bare pickle
     good = torch.load(folder / "policy.pt", weights_only=True)
     torch.save({**good, "0.weight": Planted(marker)}, folder / "policy.pt")
-    with pytest.raises(CheckpointError, match=weights_file + f".*not a tensors-only"):
+    with pytest.raises(CheckpointError, match=weights_file + ".*not a tensors-only"):
         PolicyAgent.load(folder)
     assert not marker.exists()
     torch.load(folder / "policy.pt", weights_only=False)          # the control: it is live
     assert marker.exists()
     marker.unlink()
     (folder / "policy.pt").write_bytes(pickle.dumps(Planted(marker)))
-    with pytest.raises(CheckpointError, match=weights_file + f".*not a tensors-only"):
+    with pytest.raises(CheckpointError, match=weights_file + ".*not a tensors-only"):
         make_agent("thats_baseball_v0", f"ppo:{folder}")
     assert not marker.exists()
     # other bad weights files
