@@ -42,7 +42,7 @@ from pettingzoo import AECEnv
 
 from .decisions import Decision, action_mask
 from .dice import Dice, ScriptedDice
-from .errors import IllegalActionError, OptionError
+from .errors import IllegalActionError, OptionError, show
 from .observation import ObservationSpec
 from .series import Series, SeriesGame, check_series, with_series_pieces
 
@@ -98,11 +98,11 @@ class BaseballAECEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(
                 f"{self.metadata['name']}: render_mode must be one of "
-                f"{self.metadata['render_modes']} or None, got {render_mode!r}")
+                f"{self.metadata['render_modes']} or None, got {show(render_mode)}")
         if illegal_action not in ("raise", "lose"):
             raise OptionError(
                 f"{self.metadata['name']}: illegal_action must be 'raise' or 'lose', "
-                f"got {illegal_action!r}")
+                f"got {show(illegal_action)}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.possible_agents = list(AGENTS)
@@ -152,7 +152,7 @@ class BaseballAECEnv(AECEnv):
             seed = secrets.randbits(63) if self._seeds is None else int(self._seeds.integers(2**63))
         elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise OptionError(f"{self.metadata['name']}: reset(seed=...) needs a non-negative "
-                              f"int, got {seed!r}")
+                              f"int, got {show(seed)}")
         else:
             self._seeds = np.random.default_rng(int(seed))
         seed = int(seed)

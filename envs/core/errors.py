@@ -86,17 +86,17 @@ def check_innings(env_name: str, innings: Any, max_innings: Any) -> tuple[int, i
     n = as_int(innings)
     if n is None or not 1 <= n <= MAX_INNINGS:
         raise OptionError(f"{env_name}: innings must be an int from 1 to {MAX_INNINGS} "
-                          f"(MAX_INNINGS, a regulation game), got {innings!r}")
+                          f"(MAX_INNINGS, a regulation game), got {show(innings)}")
     if max_innings is None:
         return n, None
     m = as_int(max_innings)
     if m is None or not n <= m <= MAX_GAME_INNINGS:
         raise OptionError(f"{env_name}: max_innings must be None or an int from innings ({n}) "
-                          f"to {MAX_GAME_INNINGS} (MAX_GAME_INNINGS), got {max_innings!r}")
+                          f"to {MAX_GAME_INNINGS} (MAX_GAME_INNINGS), got {show(max_innings)}")
     return n, m
 
 
 def check_pair(env_name: str, option: str, value: Any) -> None:
     """An (away, home) option such as ``teams``."""
     if not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise OptionError(f"{env_name}: {option} must be a pair (away, home), got {value!r}")
+        raise OptionError(f"{env_name}: {option} must be a pair (away, home), got {show(value)}")

@@ -90,7 +90,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .dice import _mix64
-from .errors import OptionError
+from .errors import OptionError, show
 from .observation import ObservationSpec
 
 __all__ = ["Series", "SeriesGame", "SERIES_PIECES", "check_series", "game_seed",
@@ -129,10 +129,10 @@ def check_series(env_name: str, value: Any) -> tuple[int, bool] | None:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise OptionError(
             f"{env_name}: series must be None (one game), an odd int N or {{'best_of': N}} "
-            f"(best of N), or {{'games': N}} (exactly N games), with N >= 1; got {value!r}")
+            f"(best of N), or {{'games': N}} (exactly N games), with N >= 1; got {show(value)}")
     if best_of and n % 2 == 0:
         raise OptionError(
-            f"{env_name}: a best-of series needs an odd number of games, got {value!r}; "
+            f"{env_name}: a best-of series needs an odd number of games, got {show(value)}; "
             f"for exactly {n} games use series={{'games': {n}}}")
     return int(n), best_of
 

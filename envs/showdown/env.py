@@ -110,7 +110,7 @@ from ..core.aec import BaseballAECEnv
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
-from ..core.errors import OptionError, as_int, check_innings, check_options, check_pair
+from ..core.errors import OptionError, as_int, check_innings, check_options, check_pair, show
 from ..core.observation import ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
@@ -287,16 +287,16 @@ class ShowdownEnv(BaseballAECEnv):
             raise OptionError("showdown_v0: level 'expert' (strategy cards) is not in v0 yet; "
                               "use 'basic' or 'advanced'")
         if level not in rules.LEVELS:
-            raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {level!r}")
+            raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {show(level)}")
         innings, max_innings = check_innings("showdown_v0", innings, max_innings)
         if dh is not None and not isinstance(dh, bool):
             raise OptionError(f"showdown_v0: dh must be True, False or None (the home team's "
-                              f"rules), got {dh!r}")
+                              f"rules), got {show(dh)}")
         if starter is not None:
             spot = as_int(starter)
             if spot is None or spot not in (1, 2, 3, 4):
                 raise OptionError(f"showdown_v0: starter must be 1-4 (the rotation spot) or None "
-                                  f"(the home team rolls), got {starter!r}")
+                                  f"(the home team rolls), got {show(starter)}")
             starter = spot
         point_cap = check_point_cap("showdown_v0", point_cap)
         check_pair("showdown_v0", "teams", teams)
