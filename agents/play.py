@@ -82,12 +82,12 @@ def play_game(env, agents: dict[str, Any], seed: int,
             continue
         decisions[agent] += 1
         env.step(agents[agent].act(obs, unwrapped.view(agent) if views[agent] else None))
-    if "illegal_action" in final:
-        raise RuntimeError(f"game {seed}: {final['illegal_action']['reason']}")
+    if final.get("illegal_action"):
+        raise RuntimeError(f"game {seed}: {final['illegal_action']}")
     game = unwrapped.game
-    return GameResult(seed=seed, score=tuple(game.score), winner=final.get("winner"),
+    return GameResult(seed=seed, score=tuple(game.score), winner=final.get("winner") or None,
                       rewards=rewards, decisions=decisions, innings=game.board.inning,
-                      box_score=final.get("box_score", {}))
+                      box_score=unwrapped.box_score() or {})
 
 
 # -- pairs ----------------------------------------------------------------------------------------

@@ -191,44 +191,70 @@ def check_invariants(state) -> None:
 #: The keys of ``infos[agent]`` (DESIGN contract 6): at a live decision, the acting agent's
 #: info holds ``decision`` only and the other agent's info is empty; at the end both hold the
 #: final keys.
-DECISION_KEYS = {"kind", "subject", "options"}
-FINAL_KEYS = {"score", "winner", "box_score"}
-
-
+DECISION_KEYS = {"kind", "labels"}
+INFO_KEYS = {"decision", "score", "winner", "illegal_action"}
 _NO_REWARD = {"away": 0, "home": 0}
-_LABELS_SEEN: dict[int, dict] = {}    # id -> options dict whose labels were checked (kept alive)
+_LABELS_SEEN: dict[int, tuple] = {}    # id -> labels tuple already checked (kept alive)
+
+
+def option_labels(decision: dict) -> dict[int, str]:
+    """An infos ``decision`` entry's labels of the legal actions, by action index."""
+    return {a: label for a, label in enumerate(decision["labels"]) if label}
+
+
+def check_no_decision(info: dict, n: int) -> None:
+    """The infos' decision entry of a manager with nothing to decide: same schema, empty."""
+    assert info["decision"].keys() == DECISION_KEYS, sorted(info["decision"])
+    assert info["decision"]["kind"] == "" and info["decision"]["labels"] == ("",) * n
 
 
 def check_live_infos(env) -> None:
-    """The infos of a live decision: the acting agent's ``decision`` (kind, subject, labels
-    of exactly the legal actions), nothing for the other one; no reward yet."""
+    """The infos of a live decision, one schema for every step (issue 16): the acting
+    agent's ``decision`` (its kind, and a label for every action index: distinct
+    non-empty labels for exactly the legal actions, "" for the others), the other agent's
+    decision entry empty; string keys only; no reward yet."""
     game = env.unwrapped
     d = game.state_.pending
+    n = len(game.ACTION_MEANINGS)
     acting, other = AGENTS[d.actor], AGENTS[1 - d.actor]
     infos = game.infos
     assert game.agent_selection == acting
     assert game.rewards == _NO_REWARD and game._cumulative_rewards == _NO_REWARD
-    assert not infos[other], f"{other} is not to act but his info is {infos[other]}"
-    info = infos[acting]
-    assert info.keys() == {"decision"}, sorted(info)
-    decision = info["decision"]
+    series = {"series"} if game.series_format is not None else set()
+    score = {"away": game.state_.score[0], "home": game.state_.score[1]}
+    for agent in AGENTS:
+        assert infos[agent].keys() == INFO_KEYS | series, sorted(infos[agent])
+        assert infos[agent]["score"] == score
+        assert infos[agent]["winner"] == "" and infos[agent]["illegal_action"] == ""
+    assert infos["away"] is not infos["home"]
+    check_no_decision(infos[other], n)
+    decision = infos[acting]["decision"]
     assert decision.keys() == DECISION_KEYS, sorted(decision)
-    assert decision["kind"] == d.kind and decision["subject"] == d.subject
-    assert type(decision["kind"]) is str and type(decision["subject"]) is int
-    options = decision["options"]
-    assert tuple(options) == d.legal
-    if _LABELS_SEEN.get(id(options)) is not options:      # the env reuses a decision's info
-        labels = set(options.values())
-        assert len(labels) == len(options), f"labels must differ: {options}"
-        assert all(type(v) is str and v for v in labels), options
+    assert decision["kind"] == d.kind and type(decision["kind"]) is str
+    labels = decision["labels"]
+    assert type(labels) is tuple and len(labels) == n
+    if _LABELS_SEEN.get(id(labels)) is not labels:      # the env reuses a decision's info
+        assert tuple(a for a in range(n) if labels[a]) == d.legal, (labels, d.legal)
+        legal = [labels[a] for a in d.legal]
+        assert len(set(legal)) == len(legal), f"labels must differ: {legal}"
+        assert all(type(v) is str for v in labels), labels
         if len(_LABELS_SEEN) > 100_000:
             _LABELS_SEEN.clear()
-        _LABELS_SEEN[id(options)] = options
+        _LABELS_SEEN[id(labels)] = labels
 
 
-def final_structure(info: dict) -> tuple:
-    """The key structure of a final info (its keys and the box score's), for comparing games."""
-    return tuple(sorted(info)), tuple(sorted(info["box_score"]))
+def final_structure(info: dict, at: str = "") -> tuple:
+    """The key tree of an info (every key's path, with its value's type and, for a sequence,
+    its length), for comparing the infos of different steps and games."""
+    out = []
+    for key in sorted(info):
+        value, path = info[key], f"{at}{key}"
+        if isinstance(value, dict):
+            out += final_structure(value, path + ".")
+        else:
+            size = len(value) if isinstance(value, (list, tuple)) else None
+            out.append((path, type(value).__name__, size))
+    return tuple(out)
 
 
 def check_final(env) -> dict:
@@ -247,16 +273,19 @@ def check_final(env) -> dict:
     infos = game.infos
     assert infos["away"] == infos["home"], "both managers get the same final info"
     info = infos["away"]
-    assert set(info) == FINAL_KEYS, sorted(info)
-    assert all(isinstance(k, str) for k in info["box_score"])
+    series = {"series"} if game.series_format is not None else set()
+    assert set(info) == INFO_KEYS | series, sorted(info)
+    check_no_decision(info, len(game.ACTION_MEANINGS))
+    assert info["illegal_action"] == ""
     assert info["score"] == {"away": away, "home": home}
-    box = info["box_score"]
+    box = game.box_score()
+    assert all(isinstance(k, str) for k in box)
     assert box["runs"] == [away, home]
     assert [sum(x) for x in box["line_score"]] == [away, home]
     assert [sum(line["R"] for line in team) for team in box["batting"]] == [away, home]
     json.dumps(info)
     if state.truncated:
-        assert away == home and state.winner is None and info["winner"] is None
+        assert away == home and state.winner is None and info["winner"] == ""
         assert all(game.truncations.values()) and not any(game.terminations.values())
         assert game.rewards == {"away": 0, "home": 0}
     else:

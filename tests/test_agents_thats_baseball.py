@@ -15,6 +15,7 @@ from dugout.envs.thats_baseball import ThatsBaseballView, load_team, rules
 from dugout.envs.thats_baseball.env import OBS
 from dugout.agents.play import head_to_head, play_game, turns
 from dugout.evaluate.tournament import play_pairs
+from helpers import option_labels
 
 ENV = "thats_baseball_v0"
 SAMPLE, REDS = load_team("sample").aas, load_team("reds").aas
@@ -53,7 +54,7 @@ def test_view_agrees_with_the_observation_in_random_games():
             x = obs["observation"]
             assert v.decision == info["decision"]["kind"] and other.decision is None
             assert v.legal == tuple(np.flatnonzero(obs["action_mask"])) and other.legal == ()
-            assert dict(v.options) == info["decision"]["options"]
+            assert dict(v.options) == option_labels(info["decision"])
             assert x[o["outs"] + v.outs] == 1.0
             assert tuple(bool(b) for b in x[o["runners"]:o["runners"] + 3]) == v.bases
             assert x[o["batting"]] == v.batting

@@ -194,11 +194,14 @@ def check_decision_step(env, agent, obs, info):
     assert legal and legal == d.legal, f"mask {legal} vs decision {d.legal}"
     check_live_infos(game)
     assert info == game.infos[agent]
-    options = info["decision"]["options"]
+    labels = info["decision"]["labels"]
+    options = {a: labels[a] for a in d.legal}
     for name in AGENTS:
         acting = name == agent
         o = game.observe(name)
         assert o["observation"].dtype == np.float32 and o["observation"].shape == (cls.OBS.size,)
+        assert game.observation_space(name).contains(o), \
+            f"{name}: observation outside the declared bounds at a {d.kind!r} decision"
         if not acting:
             assert not o["action_mask"].any(), "the non-acting agent's mask must be all zeros"
         else:
@@ -211,7 +214,7 @@ def check_decision_step(env, agent, obs, info):
         assert view.decision == (d.kind if acting else None)
         assert tuple(view.legal) == (legal if acting else ())
         if hasattr(view, "subject") and acting:
-            assert view.subject == info["decision"]["subject"]
+            assert view.subject == d.subject
         if hasattr(view, "options"):        # (action, label) pairs
             assert tuple(view.options) == (tuple(options.items()) if acting else ())
         if hasattr(view, "labels"):         # labels in the order of ``legal``
@@ -282,7 +285,7 @@ def test_rewards_infos_and_dead_steps_through_the_aec_loop(env_id, options):
         structures.add(final_structure(info))
         rewards = {agent: reward for agent, reward, *_ in dead}
         flags = {(term, trunc) for _, _, term, trunc, _ in dead}
-        if info["winner"] is None:
+        if info["winner"] == "":
             assert rewards == {"away": 0, "home": 0} and flags == {(False, True)}
         else:
             loser = AGENTS[1 - AGENTS.index(info["winner"])]
@@ -583,17 +586,19 @@ def test_illegal_action_in_env_loses_the_game(env_id, options, bad):
     d = env.unwrapped.game.pending
     offender = env.agent_selection
     opponent = AGENTS[1 - AGENTS.index(offender)]
-    labels = env.unwrapped.infos[offender]["decision"]["options"]
+    labels = env.unwrapped.infos[offender]["decision"]["labels"]
     assert AGENTS[d.actor] == offender
     env.step(action)
     assert all(env.terminations.values()) and len(env.terminations) == 2
     assert not any(env.truncations.values())
+    score = {"away": env.unwrapped.game.score[0], "home": env.unwrapped.game.score[1]}
     for agent in AGENTS:
         why = env.infos[agent]["illegal_action"]
-        assert set(env.infos[agent]) == {"illegal_action"}
-        assert why["agent"] == offender
-        assert repr(d.kind) in why["reason"] and "legal actions" in why["reason"]
-        assert all(f"{a} ({labels[a]})" in why["reason"] for a in d.legal)
+        assert env.infos[agent] == {"decision": {"kind": "", "labels": ("",) * len(labels)},
+                                    "score": score, "winner": "", "illegal_action": why}
+        assert why.startswith(f"{offender} played ")
+        assert repr(d.kind) in why and "legal actions" in why
+        assert all(f"{a} ({labels[a]})" in why for a in d.legal)
     finals = {}
     for agent in env.agent_iter():
         _, reward, term, trunc, _ = env.last()
@@ -609,7 +614,7 @@ def test_illegal_action_in_raw_env_raises_and_changes_nothing(env_id, options, b
     env, action = illegal_point(env_id, options, bad, raw=True)
     d = env.game.pending
     agent = env.agent_selection
-    labels = env.infos[agent]["decision"]["options"]
+    labels = env.infos[agent]["decision"]["labels"]
     before = (dumps(env.game), trace_step(env))
     with pytest.raises(IllegalActionError) as err:
         env.step(action)
@@ -652,7 +657,7 @@ def test_unknown_options_and_bad_common_values_fail_loudly(env_id):
     for raw in (False, True):
         with pytest.raises(OptionError, match="'foo'"):
             envs.make(env_id, raw=raw, foo=1)
-    for kwargs, words in ((dict(render_mode="rgb_array"), "render_mode"),
+    for kwargs, words in ((dict(render_mode="rgb"), "render_mode"),
                           (dict(render_mode="ANSI"), "render_mode"),
                           (dict(illegal_action="ignore"), "illegal_action"),
                           (dict(innings=0), "innings"), (dict(innings=-3), "innings"),
@@ -690,3 +695,16 @@ def test_render_modes(env_id, capsys):
     assert human.render() is None
     env.reset(seed=0)
     assert capsys.readouterr().out == env.render() + "\n", "human prints what ansi returns"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_box_score_is_a_method_not_an_info(env_id):
+    """The box score (whose size varies from game to game) comes from ``box_score()`` at any
+    time, never in the infos, which keep one shape for Tianshou-like clients."""
+    env = envs.make(env_id, raw=True)
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.box_score()
+    env.reset(seed=0)
+    box = env.box_score()
+    assert box is None or box["runs"] == list(env.game.score)
+    assert all("box_score" not in info for info in env.infos.values())

@@ -10,6 +10,7 @@ import pytest
 
 from dugout.envs.core import (Decision, Dice, DiceScriptError, ObservationSpec, Scoreboard,
                               ScriptedDice, action_mask, make_dice)
+from dugout.envs.core.observation import MAX_COUNTED, encode_situation, situation_pieces
 
 
 # -- dice ---------------------------------------------------------------------------------
@@ -267,12 +268,42 @@ def test_scoreboard_round_trip():
 def test_observation_spec_offsets_table_and_errors():
     spec = ObservationSpec([("a", 2, "first"), ("b", 1, "second")])
     assert spec.size == 3 and spec.slice("b") == slice(2, 3)
-    assert "| 0-1 | `a` | first |" in spec.table() and "| 2 | `b` | second |" in spec.table()
+    assert "| 0-1 | `a` | [0, 1] | first |" in spec.table()
+    assert "| 2 | `b` | [0, 1] | second |" in spec.table()
+    assert spec.low.tolist() == [0, 0, 0] and spec.high.tolist() == [1, 1, 1]
     assert set(spec.unpack(np.arange(3, dtype=np.float32))) == {"a", "b"}
     with pytest.raises(ValueError, match="listed twice"):
         ObservationSpec([("a", 1, ""), ("a", 1, "")])
     with pytest.raises(ValueError, match="shape"):
         spec.unpack(np.zeros(4, np.float32))
+
+
+def test_observation_spec_bounds_per_piece_and_per_element():
+    spec = ObservationSpec([("a", 2, "first", (-1, 2.5)), ("b", 2, "second", [(0, 1), (0, 9.9)]),
+                            ("c", 1, "third")])
+    assert spec.low.tolist() == [-1, -1, 0, 0, 0]
+    assert spec.high.tolist() == pytest.approx([2.5, 2.5, 1, 9.9, 1])
+    assert spec.low.dtype == spec.high.dtype == np.float32
+    assert "| 0-1 | `a` | [-1, 2.5] | first |" in spec.table()
+    assert "| 2-3 | `b` | [0, 1], [0, 9.9] | second |" in spec.table()
+    assert spec.pieces[0] == ("a", 2, "first")
+    more = ObservationSpec(list(spec.declared) + [("d", 1, "fourth", (0, 3))])
+    assert more.high.tolist()[:5] == spec.high.tolist() and more.high[-1] == 3
+    for bad, words in ((("a", 2, "x", [(0, 1)]), "2 elements but 1 bounds"),
+                       (("a", 1, "x", (1, 0)), "low <= high"),
+                       (("a", 1, "x", (0, np.inf)), "finite"),
+                       (("a", 1), r"\(name, size, meaning\[, bounds\]\)")):
+        with pytest.raises(ValueError, match=words):
+            ObservationSpec([bad])
+
+
+def test_counts_saturate_in_the_situation_pieces():
+    spec = ObservationSpec(situation_pieces(("k",)))
+    obs = spec.zeros()
+    encode_situation(obs, spec.offset, 0, None, 1, 0, 0, (None,) * 3, (150, 3))
+    assert obs[spec.slice("score")].tolist() == pytest.approx([MAX_COUNTED / 10, 0.3])
+    assert obs[spec.offset["run_diff"]] == 1.0
+    assert (spec.low <= obs).all() and (obs <= spec.high).all()
 
 
 def test_action_mask_is_a_fresh_int8_array():

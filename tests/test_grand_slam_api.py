@@ -22,7 +22,7 @@ from dugout.envs.grand_slam import GrandSlamView, rules
 from dugout.envs.grand_slam.cards import CARD_NAMES, N_HAND_TYPES, N_TYPES
 from dugout.envs.grand_slam.env import OBS, encode_view
 
-from helpers import AGENTS, play_out
+from helpers import AGENTS, option_labels, play_out
 
 N_ACTIONS = rules.N_ACTIONS
 
@@ -41,7 +41,7 @@ def test_decision_info_mask_view_and_observation_agree():
         legal = tuple(np.flatnonzero(mask).tolist())
         assert legal == pending.legal and AGENTS[pending.actor] == agent
         assert info["decision"]["kind"] == pending.kind
-        assert list(info["decision"]["options"]) == list(legal)
+        assert list(option_labels(info["decision"])) == list(legal)
         assert (pending.kind == "batting_play") == (AGENTS[b.half] == agent)
         kinds.add(pending.kind)
         for seat, name in enumerate(AGENTS):
@@ -54,7 +54,7 @@ def test_decision_info_mask_view_and_observation_agree():
             assert view.seat == seat and view.batting == (b.half == seat)
             assert view.decision == (pending.kind if acting else None)
             assert view.legal == (pending.legal if acting else ())
-            assert view.labels == (tuple(info["decision"]["options"][a] for a in legal) if acting else ())
+            assert view.labels == (tuple(option_labels(info["decision"])[a] for a in legal) if acting else ())
             assert (view.inning, view.half, view.outs) == (b.inning, b.half, b.outs)
             assert view.runs == tuple(b.runs)
             assert view.runners == tuple(r is not None for r in b.bases)

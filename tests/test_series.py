@@ -386,7 +386,8 @@ def test_illegal_action_ends_the_series():
     assert e.unwrapped.series.game == 2 and e.unwrapped.game.tired == [2, 0]
     e.step(2)       # not legal when tired 2
     assert e.rewards == {"away": -1, "home": 0} and all(e.terminations.values())
-    assert "series" in e.infos["home"] and "illegal_action" in e.infos["away"]
+    assert "series" in e.infos["home"] and e.infos["away"]["illegal_action"].startswith("away played")
+    assert e.unwrapped.forfeited_by == "away"
     with pytest.raises(Exception, match="illegal action 2"):
         raw = raw_env(series=5)
         raw.reset(seed=1)

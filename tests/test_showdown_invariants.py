@@ -291,7 +291,7 @@ def random_game_checks(options, monkeypatch):
     def final(state, info):
         follow(state)
         check_final(state, level, tally)
-        check_pitching_box_score(info["box_score"])
+        check_pitching_box_score(state.box.summary(state.board))
         last_movers.add(mover[0])
         for p in state.log.plays:
             tally["dp"] += p.kind == "pa" and p.detail == "DP"
@@ -343,3 +343,46 @@ def test_single_plus_runner_steals_second_before_the_next_pitch(level):
             stole += q.kind == "steal" and q.actor == p.actor and q.detail == "1B+"
     assert eligible > 50
     assert stole == eligible, f"{level}: the 1B+ runner stole second {stole} times of {eligible}"
+
+
+def _extreme_team(name: str, high: bool) -> dict:
+    """A built-in team whose every rating sits at the card files' limit (RATING_LIMITS)."""
+    from dugout.envs.showdown.cards import RATING_LIMITS, team_to_dict
+    team = team_to_dict(load_team(name, point_cap=None))
+    end = 1 if high else 0
+    for card in team["players"]:
+        if card["kind"] == "hitter":
+            card["on_base"] = RATING_LIMITS["on_base"][end]
+            card["speed"] = RATING_LIMITS["speed"][end]
+            card["positions"] = {p: RATING_LIMITS["fielding"][end] for p in card["positions"]}
+            card["icons"] = ["G", "S", "V", "HR", "SB"] if high else []
+        else:
+            card["control"] = RATING_LIMITS["control"][end]
+            card["ip"] = RATING_LIMITS["ip"][end]
+    return team
+
+
+@pytest.mark.parametrize("level", rules.LEVELS)
+def test_observations_stay_in_the_declared_bounds_with_extreme_cards(level):
+    """The observation space's bounds hold for cards at the card files' limits: every
+    rating at its highest for one team, at its lowest for the other, in random games."""
+    from dugout.envs import make
+    teams = (_extreme_team("nya2004", True), _extreme_team("bos2004", False))
+    env = make("showdown_v0", level=level, teams=teams, point_cap=None)
+    rng = random.Random(5)
+    steps = 0
+    for seed in range(12):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            for name in env.agents:
+                o = env.observe(name)
+                space = env.observation_space(name)["observation"]
+                assert space.contains(o["observation"]), (
+                    name, [(i, float(v), float(space.low[i]), float(space.high[i]))
+                           for i, v in enumerate(o["observation"])
+                           if not space.low[i] <= v <= space.high[i]])
+            steps += 1
+            env.step(None if term or trunc else
+                     rng.choice(list(map(int, obs["action_mask"].nonzero()[0]))))
+    assert steps > 40

@@ -70,7 +70,7 @@ class SingleAgentEnv(gym.Env):
         else:
             raise TypeError(f"opponent must be an agent name, an agent or a callable, got {opponent!r}")
         space = self.raw.observation_space("away")["observation"]
-        self.observation_space = gym.spaces.Box(-np.inf, np.inf, space.shape, np.float32)
+        self.observation_space = gym.spaces.Box(space.low, space.high, dtype=np.float32)
         self.action_space = gym.spaces.Discrete(self.raw.action_space("away").n)
         self._base_seed = int(seed)
         self._episode = 0

@@ -20,7 +20,27 @@ A ruleset subclass provides:
   observation can never hold more than the manager may know, and a learner, a solver
   or a test can encode a view without an env);
 * ``_option_labels(decision)``: what each legal action means for this decision;
-* ``_render_text()`` and ``_final_info()``.
+* ``_render_text()`` and ``_scene()`` (the picture of ``render_mode="rgb_array"``).
+
+**Infos** have one schema for every ruleset, every agent and every step: the same keys,
+string keys only, no ``None`` and values of fixed shapes, so that clients which batch
+and store them (Tianshou's collector and replay buffers) can:
+
+* ``"decision"``: ``{"kind": str, "labels": tuple[str, ...]}``, the kind of the agent's
+  pending decision and a label for every action index (``""`` for an illegal one);
+  ``kind`` is ``""`` and every label ``""`` when the agent has nothing to decide. The
+  rich detail of a decision (its subject, the cards and runners at stake) is in
+  ``env.view(agent)``;
+* ``"score"``: ``{"away": int, "home": int}``, the runs so far;
+* ``"winner"``: ``"away"`` or ``"home"`` once the game (or series) is won; ``""`` while
+  it is played and for a game cut off by ``max_innings``;
+* ``"illegal_action"``: ``""``, or under ``env()`` the reason the game ended on an
+  illegal action (who played what at which decision, and the legal actions);
+* in a series, ``"series"`` (see :mod:`dugout.envs.core.series`).
+
+The box score, whose size varies, is ``env.unwrapped.box_score()``, not an info. Each
+step gives every agent a fresh infos dict (a client may add keys to it); the nested
+dicts are shared, so copy one before changing it.
 
 The engine state must expose ``pending`` (a :class:`Decision` or ``None``), ``over``,
 ``winner`` (0, 1 or ``None``), ``truncated`` and ``score`` (away, home).
@@ -69,7 +89,7 @@ def action_index(action: Any) -> int | None:
 
 class BaseballAECEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "dugout_base",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -110,14 +130,18 @@ class BaseballAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(-np.inf, np.inf, (self.obs_spec.size,), np.float32),
+                "observation": spaces.Box(self.obs_spec.low, self.obs_spec.high, dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, (n,), np.int8),
             })
             for a in self.possible_agents
         }
         self._info_cache: dict[Decision, dict[str, Any]] = {}
+        #: the infos' decision of a manager with nothing to decide (schema: the module docstring)
+        self._no_decision = {"kind": "", "labels": ("",) * n}
+        self._score_info: tuple[tuple[int, int], dict[str, int]] | None = None
         self._seeds: np.random.Generator | None = None     # seeded by the last seeded reset
         self.state_ = None
+        self.forfeited_by = None
 
     # -- spaces ---------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -200,6 +224,8 @@ class BaseballAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        #: the agent whose illegal action ended the game under ``env()``, else None
+        self.forfeited_by = None
         self._skip_agent_selection = None
         if self.series_format is not None:
             self._next_game()
@@ -213,19 +239,30 @@ class BaseballAECEnv(AECEnv):
         decision = self.state_.pending
         agent = AGENTS[decision.actor]
         self.agent_selection = agent
-        infos = self.infos
-        for a in infos:
-            infos[a] = {}
         info = self._info_cache.get(decision)
         if info is None:
             labels = self._option_labels(decision)
-            info = {"decision": {"kind": decision.kind, "subject": decision.subject,
-                                 "options": {a: labels[a] for a in decision.legal}}}
+            info = {"kind": decision.kind,
+                    "labels": tuple(labels[a] if a in labels else ""
+                                    for a in range(len(self.ACTION_MEANINGS)))}
             self._info_cache[decision] = info
-        infos[agent] = info
-        if self.series_format is not None:
-            for a in infos:
-                infos[a] = {**infos[a], "series": self.series_.info()}
+        self._set_infos(agent, info)
+
+    def _set_infos(self, actor: str | None, decision: dict, winner: str = "",
+                   illegal: str = "") -> None:
+        """Every agent's infos (the schema in the module docstring): ``decision`` for
+        ``actor``, the empty decision for the other agent."""
+        score = self.state_.score
+        cached = self._score_info
+        if cached is None or cached[0] != score:
+            cached = self._score_info = (tuple(score), {"away": score[0], "home": score[1]})
+        series = self.series_.info() if self.series_format is not None else None
+        for a in self.infos:
+            info = {"decision": decision if a == actor else self._no_decision,
+                    "score": cached[1], "winner": winner, "illegal_action": illegal}
+            if series is not None:
+                info["series"] = series
+            self.infos[a] = info
 
     def _next_game(self) -> None:
         """In a series: record a finished game and start the next until the series is decided."""
@@ -315,17 +352,13 @@ class BaseballAECEnv(AECEnv):
         self.rewards = {a: 0 for a in self.agents}
         self.rewards[agent] = -1
         self.terminations = {a: True for a in self.agents}
-        self.infos = {a: {"illegal_action": {"agent": agent, "action": action, "reason": reason}}
-                      for a in self.agents}
-        if self.series_format is not None:
-            for a in self.infos:
-                self.infos[a]["series"] = self.series_.info()
+        self.forfeited_by = agent
+        self._set_infos(None, self._no_decision, illegal=reason)
         self._accumulate_rewards()
         self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
 
     def _finish(self) -> None:
         state = self.state_
-        final = self._final_info()
         if self.series_format is None:
             cut, winner = state.truncated, state.winner
         else:   # the series decides: its winner, or a drawn series (no winner) truncates
@@ -337,10 +370,8 @@ class BaseballAECEnv(AECEnv):
             winner = AGENTS[winner]
             self.rewards = {a: (1 if a == winner else -1) for a in self.agents}
             self.terminations = {a: True for a in self.agents}
-        self.infos = {a: dict(final) for a in self.agents}
-        if self.series_format is not None:
-            for a in self.infos:
-                self.infos[a]["series"] = self.series_.info()
+        self._set_infos(None, self._no_decision,
+                        winner="" if cut or winner is None else winner)
         self._accumulate_rewards()
         # the manager who did not make the last move is asked first
         last = self.agent_selection
@@ -351,6 +382,9 @@ class BaseballAECEnv(AECEnv):
             return None
         if self.state_ is None:
             raise RuntimeError("render() called before reset()")
+        if self.render_mode == "rgb_array":
+            from .picture import draw      # matplotlib is imported only to draw
+            return draw(self._scene())
         text = self._render_text()
         if self.series_format is not None:
             text = self.series_.describe() + "\n" + text
@@ -394,15 +428,17 @@ class BaseballAECEnv(AECEnv):
     def _render_text(self) -> str:
         raise NotImplementedError
 
-    def _final_info(self) -> dict[str, Any]:
-        """Score and winner, and the box score of states that keep one (``box``, ``board``)."""
-        state = self.state_
-        info = {"score": {"away": state.score[0], "home": state.score[1]},
-                "winner": None if state.winner is None else AGENTS[state.winner]}
-        box = getattr(state, "box", None)
-        if box is not None:
-            info["box_score"] = box.summary(state.board)
-        return info
+    def _scene(self):
+        """The :class:`~dugout.envs.core.picture.Scene` that ``render_mode="rgb_array"`` draws."""
+        raise NotImplementedError(f"{self.metadata['name']} draws no pictures (no _scene)")
+
+    def box_score(self) -> dict[str, Any] | None:
+        """The game's box score so far as JSON-friendly data (batting lines, the line score,
+        pitching where the ruleset keeps it), or None for a ruleset that keeps none."""
+        if self.state_ is None:
+            raise RuntimeError(f"{self.metadata['name']}: box_score() called before reset()")
+        box = getattr(self.state_, "box", None)
+        return None if box is None else box.summary(self.state_.board)
 
     def _decision_text(self) -> str:
         """The pending decision for the rendered text: who decides, and every legal option."""

@@ -1,8 +1,14 @@
 """Observation vectors built from one named list of pieces.
 
-Each ruleset lists its observation as ``(name, size, meaning)`` pieces; the spec gives
-every piece its slice of a flat float32 vector and renders the table that the
-environment's docstring shows, so a test can check that the two never drift apart.
+Each ruleset lists its observation as ``(name, size, meaning)`` pieces, or
+``(name, size, meaning, bounds)`` for a piece whose values leave [0, 1]; ``bounds`` is a
+``(low, high)`` pair for the whole piece or a list of pairs, one per element. The spec
+gives every piece its slice of a flat float32 vector and its bounds (``low``, ``high``:
+the observation space's Box), and renders the table that the environment's docstring
+shows, so a test can check that the two never drift apart.
+
+Counts that no rule bounds (runs, runs charged to a pitcher) saturate at
+:data:`MAX_COUNTED` (99) so that the declared bounds hold in every game.
 """
 
 from __future__ import annotations
@@ -11,7 +17,15 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["ObservationSpec", "situation_pieces", "encode_situation"]
+__all__ = ["ObservationSpec", "situation_pieces", "encode_situation", "MAX_COUNTED", "counted"]
+
+#: Where an observation stops counting runs (and other counts no rule bounds): 99.
+MAX_COUNTED = 99
+
+
+def counted(n: int) -> int:
+    """``n`` saturated at :data:`MAX_COUNTED`, for an observation with finite bounds."""
+    return n if n < MAX_COUNTED else MAX_COUNTED
 
 
 def situation_pieces(decision_kinds: Sequence[str]) -> list[tuple[str, int, str]]:
@@ -27,8 +41,9 @@ def situation_pieces(decision_kinds: Sequence[str]) -> list[tuple[str, int, str]
         ("half", 2, "one-hot half: top, bottom"),
         ("outs", 3, "one-hot outs: 0, 1, 2"),
         ("runners", 3, "1 for a runner on first, second, third"),
-        ("score", 2, "runs of own team, of the opponent, each divided by 10"),
-        ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
+        ("score", 2, f"runs of own team, of the opponent (at most {MAX_COUNTED}), each divided by 10",
+         (0.0, MAX_COUNTED / 10)),
+        ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]", (-1.0, 1.0)),
     ]
 
 
@@ -48,26 +63,61 @@ def encode_situation(obs: np.ndarray, offset: dict[str, int], seat: int, decisio
         if runners[i] is not None and runners[i] is not False:
             obs[offset["runners"] + i] = 1.0
     own, opp = runs[seat], runs[1 - seat]
-    obs[offset["score"]] = own / 10.0
-    obs[offset["score"] + 1] = opp / 10.0
+    obs[offset["score"]] = counted(own) / 10.0
+    obs[offset["score"] + 1] = counted(opp) / 10.0
     obs[offset["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
 
 
+def _piece_bounds(name: str, size: int, bounds) -> list[tuple[float, float]]:
+    """A piece's (low, high) per element, from one pair or a pair per element."""
+    if bounds is None:
+        return [(0.0, 1.0)] * size
+    one_pair = len(bounds) == 2 and not isinstance(bounds[0], (tuple, list))
+    pairs = [bounds] * size if one_pair else list(bounds)
+    if len(pairs) != size:
+        raise ValueError(f"observation piece {name!r} has {size} elements but {len(pairs)} bounds")
+    out = []
+    for pair in pairs:
+        low, high = (float(v) for v in pair)
+        if not (np.isfinite(low) and np.isfinite(high) and low <= high):
+            raise ValueError(f"observation piece {name!r}: bounds must be finite with low <= high, "
+                             f"got {pair}")
+        out.append((low, high))
+    return out
+
+
 class ObservationSpec:
-    def __init__(self, pieces: Sequence[tuple[str, int, str]]):
-        self.pieces = tuple(pieces)
+    def __init__(self, pieces: Sequence[tuple]):
         self.offset: dict[str, int] = {}
         self.sizes: dict[str, int] = {}
+        lows: list[float] = []
+        highs: list[float] = []
+        self._ranges: dict[str, str] = {}
         at = 0
-        for name, size, _ in self.pieces:
+        for piece in pieces:
+            if len(piece) not in (3, 4):
+                raise ValueError(f"an observation piece is (name, size, meaning[, bounds]), "
+                                 f"got {piece!r}")
+            name, size = piece[0], piece[1]
             if name in self.offset:
                 raise ValueError(f"observation piece {name!r} is listed twice")
             if size < 1:
                 raise ValueError(f"observation piece {name!r} needs a positive size, got {size}")
+            bounds = _piece_bounds(name, size, piece[3] if len(piece) == 4 else None)
+            lows += [lo for lo, _ in bounds]
+            highs += [hi for _, hi in bounds]
+            self._ranges[name] = _range_text(bounds)
             self.offset[name] = at
             self.sizes[name] = size
             at += size
         self.size = at
+        #: (name, size, meaning) of every piece, in order
+        self.pieces = tuple((p[0], p[1], p[2]) for p in pieces)
+        #: the pieces as declared (bounds included), to extend a spec
+        self.declared = tuple(tuple(p) for p in pieces)
+        #: the lowest and highest value of every element: the observation space's Box
+        self.low = np.array(lows, dtype=np.float32)
+        self.high = np.array(highs, dtype=np.float32)
 
     def slice(self, name: str) -> slice:
         start = self.offset[name]
@@ -84,9 +134,15 @@ class ObservationSpec:
 
     def table(self) -> str:
         """The Markdown table the environment's docstring must contain verbatim."""
-        rows = ["| Index | Piece | Meaning |", "|---|---|---|"]
+        rows = ["| Index | Piece | Range | Meaning |", "|---|---|---|---|"]
         for name, size, meaning in self.pieces:
             start = self.offset[name]
             index = f"{start}" if size == 1 else f"{start}-{start + size - 1}"
-            rows.append(f"| {index} | `{name}` | {meaning} |")
+            rows.append(f"| {index} | `{name}` | {self._ranges[name]} | {meaning} |")
         return "\n".join(rows)
+
+
+def _range_text(bounds: list[tuple[float, float]]) -> str:
+    """The table's Range column: one interval, or each element's in order."""
+    texts = [f"[{lo:g}, {hi:g}]" for lo, hi in bounds]
+    return texts[0] if len(set(texts)) == 1 else ", ".join(texts)

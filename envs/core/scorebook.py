@@ -292,7 +292,7 @@ class BoxScore:
         return new
 
     def summary(self, board: Scoreboard) -> dict[str, Any]:
-        """A JSON-friendly box score (what ``infos[agent]["box_score"]`` carries)."""
+        """A JSON-friendly box score (what ``env.unwrapped.box_score()`` returns)."""
         return {
             "teams": list(self.team_names),
             "line_score": [list(board.line[0]), list(board.line[1])],

@@ -37,8 +37,8 @@ What the env does in a series
   one structure: ``{"length": N, "best_of": bool, "game": int, "wins": {"away": int,
   "home": int}, "over": bool}`` (``game``: the number of the game being played, or of the
   last one once the series is over). The single-game keys (``"decision"``, ``"score"``,
-  ``"box_score"``, ``"winner"`` of the last game) are as in a single game. Every finished
-  game's score is in ``env.unwrapped.series.results``.
+  ``"illegal_action"``) are as in a single game; ``"winner"`` is the series' winner.
+  Every finished game's score is in ``env.unwrapped.series.results``.
 * **Observation.** :data:`SERIES_PIECES` follow the ruleset's own pieces, from index
   ``OBS.size`` on (``env.unwrapped.obs_spec`` is ``with_series_pieces(OBS)``, whose
   ``table()`` the env's docstring shows). What the ruleset carries must be visible
@@ -107,7 +107,7 @@ SERIES_PIECES = [
 
 def with_series_pieces(spec: ObservationSpec) -> ObservationSpec:
     """``spec`` with :data:`SERIES_PIECES` appended: the observation of a series env."""
-    return ObservationSpec(list(spec.pieces) + SERIES_PIECES)
+    return ObservationSpec(list(spec.declared) + SERIES_PIECES)
 
 
 def game_seed(seed: int, game: int) -> int:

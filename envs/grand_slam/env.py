@@ -24,9 +24,10 @@ may be Python or numpy ints (`dugout.envs.core.check_innings`). `deck` is the ca
 (`{"single": 6, ..., "pinch_hitter": 4}`, names missing count 0) or a path to a JSON
 file (at most 1 MiB) holding one; a card type has at most 99 copies, `pinch_hitter` at
 most 4, and the deck at most 999 cards; see `dugout.envs.grand_slam.cards`.
-`render_mode` is `"ansi"`, `"human"` or None. `env()` ends the game with -1 for a manager who plays an illegal
-action; `raw_env()` raises `IllegalActionError` instead. An unknown option raises
-`OptionError`, a bad deck `DataError`.
+`render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture: core.picture) or None.
+`env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
+raises `IllegalActionError` instead. An unknown option raises `OptionError`, a bad deck
+`DataError`.
 
 ## Agents
 
@@ -79,32 +80,15 @@ observing manager's team. Counts per card type are in card-code order (the actio
 table's order, then PH/RP last); the discards and the cards in play are divided by that
 type's copies in the deck. The mask is all zeros for the manager who is not to act.
 
-| Index | Piece | Meaning |
-|---|---|---|
-| 0-1 | `seat` | one-hot seat of the observing manager: away, home |
-| 2 | `batting` | 1 if the observing manager's team is batting |
-| 3-4 | `decision` | one-hot kind of the observing manager's pending decision: batting_play, fielding_play (all 0 when not to act) |
-| 5-14 | `inning` | one-hot inning: 1st to 9th, then index 9 for any extra inning |
-| 15-16 | `half` | one-hot half: top, bottom |
-| 17-19 | `outs` | one-hot outs: 0, 1, 2 |
-| 20-22 | `runners` | 1 for a runner on first, second, third |
-| 23-24 | `score` | runs of own team, of the opponent, each divided by 10 |
-| 25 | `run_diff` | (own runs - opponent runs) / 10, clipped to [-1, 1] |
-| 26-41 | `hand` | own hand: cards of each type (codes 0-15) / 3 |
-| 42 | `own_stacks` | own PH/RP stacks on the table / 4 |
-| 43 | `opp_hand_size` | cards in the opponent's hand / 3 |
-| 44 | `opp_stacks` | the opponent's PH/RP stacks on the table / 4 |
-| 45-61 | `discards` | the discard pile since the last shuffle: cards of each type (codes 0-16) / copies in the deck |
-| 62-77 | `in_play` | cards on the bases and behind home plate: cards of each type (codes 0-15) / copies in the deck |
-| 78 | `deck_left` | cards left in the draw pile / cards in the deck |
-| 79 | `innings_to_shuffle` | innings to finish before the next shuffle, this one included, / 3 |
-| 80 | `innings_left` | scheduled innings still to start after this one / 9, 0 in extra innings |
+{table}
 
 ## Rewards
 
 +1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
-off by `max_innings`. No reward before the end. `infos[agent]` then holds `"score"`
-(`{"away": int, "home": int}`), `"winner"` and `"box_score"`.
+off by `max_innings`. No reward before the end. Every step's `infos[agent]` holds
+`"decision"`, `"score"` (`{"away": int, "home": int}`), `"winner"` (`""` until won) and
+`"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box
+score.
 
 ## Version History
 
@@ -144,6 +128,7 @@ PIECES = situation_pieces(rules.DECISION_KINDS) + [
     ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
 ]
 OBS = ObservationSpec(PIECES)
+__doc__ = __doc__.replace("{table}", OBS.table())
 
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
@@ -206,6 +191,11 @@ class GrandSlamEnv(BaseballAECEnv):
         return option_labels(decision)
 
     # -- text -----------------------------------------------------------------------------
+    def _scene(self):
+        """What ``render_mode="rgb_array"`` draws (see :mod:`.picture`)."""
+        from .picture import scene
+        return scene(self, describe_play)
+
     def _render_text(self) -> str:
         s = self.state_
         b = s.board

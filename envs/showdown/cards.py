@@ -65,7 +65,7 @@ from ..core.datafile import check_plain_data, read_json_file
 from ..core.errors import DataError, OptionError, as_int, show as _show, show_list
 
 __all__ = [
-    "HITTER_RESULTS", "PITCHER_RESULTS", "RESULTS", "FIELD_POSITIONS", "CARD_POSITIONS",
+    "HITTER_RESULTS", "PITCHER_RESULTS", "RESULTS", "FIELD_POSITIONS", "CARD_POSITIONS", "RATING_LIMITS",
     "HITTER_ICONS", "PITCHER_ICONS", "ROLES", "POINT_CAP", "ROSTER_SIZE",
     "Chart", "HitterCard", "PitcherCard", "Team", "speed_letter",
     "card_from_dict", "card_to_dict", "load_cards", "load_team", "team_from_dict", "team_to_dict",
@@ -81,6 +81,9 @@ OUT_RESULTS = frozenset({"PU", "SO", "GB", "FB"})
 
 #: The eight places in the field a team must fill, besides the pitcher ("Player Positions").
 FIELD_POSITIONS = ("C", "1B", "2B", "3B", "SS", "LF", "CF", "RF")
+#: The lowest and highest rating a card file may give (the observation's bounds follow them).
+RATING_LIMITS = {"on_base": (0, 30), "speed": (1, 40), "control": (-5, 20), "ip": (0, 20),
+                 "fielding": (-5, 20)}
 INFIELD = ("1B", "2B", "3B", "SS")
 OUTFIELD = ("LF", "CF", "RF")
 CARD_POSITIONS = FIELD_POSITIONS + ("IF", "OF")
@@ -394,13 +397,13 @@ def card_from_dict(raw: Any, where: str = "card") -> Card:
         for pos, value in positions.items():
             if pos not in CARD_POSITIONS:
                 raise DataError(f"{where}: position {pos!r} is not one of {', '.join(CARD_POSITIONS)}")
-            parsed.append((pos, _int(value, where, f"positions[{pos}]", -5, 20)))
+            parsed.append((pos, _int(value, where, f"positions[{pos}]", *RATING_LIMITS["fielding"])))
         bats = raw["bats"]
         if bats not in ("L", "R", "S"):
             raise DataError(f"{where}: 'bats' must be L, R or S, got {bats!r}")
         return HitterCard(
-            on_base=_int(raw["on_base"], where, "on_base", 0, 30),
-            speed=_int(raw["speed"], where, "speed", 1, 40),
+            on_base=_int(raw["on_base"], where, "on_base", *RATING_LIMITS["on_base"]),
+            speed=_int(raw["speed"], where, "speed", *RATING_LIMITS["speed"]),
             positions=tuple(parsed), bats=bats,
             icons=_parse_icons(raw.get("icons"), HITTER_ICONS, where),
             chart=_parse_chart(raw["chart"], HITTER_RESULTS, where), **common)
@@ -411,8 +414,8 @@ def card_from_dict(raw: Any, where: str = "card") -> Card:
     if throws not in ("L", "R"):
         raise DataError(f"{where}: 'throws' must be L or R, got {throws!r}")
     return PitcherCard(
-        control=_int(raw["control"], where, "control", -5, 20),
-        ip=_int(raw["ip"], where, "ip", 0, 20), role=role, throws=throws,
+        control=_int(raw["control"], where, "control", *RATING_LIMITS["control"]),
+        ip=_int(raw["ip"], where, "ip", *RATING_LIMITS["ip"]), role=role, throws=throws,
         icons=_parse_icons(raw.get("icons"), PITCHER_ICONS, where),
         chart=_parse_chart(raw["chart"], PITCHER_RESULTS, where), **common)
 

@@ -32,10 +32,10 @@ the home team rolls for it (Advanced Game Setup 2). `innings` is the scheduled l
 1 to 9; extra innings are played until a winner unless `max_innings` (`innings` to 99)
 cuts the game off (truncation, reward 0). `starter`, `innings`, `max_innings` and
 `point_cap` (a non-negative int or None) may be Python or numpy ints. A team file
-holds at most 1 MiB. `render_mode` is `"ansi"`, `"human"` or None. `env()` ends the
-game with -1 for a manager who plays an illegal action; `raw_env()` raises
-`IllegalActionError` instead. An unknown option raises `OptionError`, a bad team
-`DataError`.
+holds at most 1 MiB. `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture:
+core.picture) or None. `env()` ends the game with -1 for a manager who plays an illegal
+action; `raw_env()` raises `IllegalActionError` instead. An unknown option raises
+`OptionError`, a bad team `DataError`.
 
 ## Agents
 
@@ -59,7 +59,7 @@ rolls for the rotation spot instead.
 | 30 | throw at the trailing runner |
 
 The decisions (`infos[agent]["decision"]` names the kind and labels each legal option;
-`subject` says what it is about):
+`env.view(agent).subject` says what it is about):
 
 | Kind | Who | When | Legal actions |
 |---|---|---|---|
@@ -92,8 +92,10 @@ the manager who is not to act.
 ## Rewards
 
 +1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
-off by `max_innings`. No reward before the end. `infos[agent]` then holds `"score"`
-(`{"away": int, "home": int}`), `"winner"` and `"box_score"` (batting and pitching lines).
+off by `max_innings`. No reward before the end. Every step's `infos[agent]` holds
+`"decision"`, `"score"` (`{"away": int, "home": int}`), `"winner"` (`""` until won) and
+`"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box
+score (batting and pitching lines).
 
 ## Version History
 
@@ -111,39 +113,54 @@ from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
 from ..core.errors import OptionError, as_int, check_innings, check_options, check_pair, show
-from ..core.observation import ObservationSpec, encode_situation, situation_pieces
+from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
-from .cards import (FIELD_POSITIONS, RESULTS, HitterCard, PitcherCard, POINT_CAP, check_point_cap,
-                    load_team)
+from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
+                    RATING_LIMITS, check_point_cap, load_team)
 from .view import ShowdownView, view_of
 
 __all__ = ["ShowdownEnv", "OBS", "PIECES", "encode_view", "describe_play"]
 
 _CHART = "counts per result (PU SO GB FB BB 1B 1B+ 2B 3B HR) / 20"
+# The bounds follow the card file limits (cards.RATING_LIMITS) and the innings limit (a game
+# lasts at most MAX_COUNTED innings); runs charged saturate at MAX_COUNTED.
+_ON_BASE = tuple(v / 20 for v in RATING_LIMITS["on_base"])
+_SPEED = (0.0, RATING_LIMITS["speed"][1] / 25)
+_CONTROL = tuple(v / 10 for v in RATING_LIMITS["control"])
+_FIELDING = RATING_LIMITS["fielding"]
+_ROSTER = [(0, 1), (0, 1), (min(0.0, _ON_BASE[0], _CONTROL[0]), max(_ON_BASE[1], _CONTROL[1]))] \
+    * rules.ROSTER
 PIECES = situation_pieces(rules.DECISION_KINDS) + [
     ("level", 2, "one-hot level: basic, advanced"),
     ("dh", 1, "1 if the designated hitter is used"),
-    ("runner_speed", 3, "Speed of the runner on first, second, third / 25 (0 if empty)"),
-    ("batter", 3, "batter's On-Base / 20, Speed / 25, 1 if a pitcher bats"),
+    ("runner_speed", 3, "Speed of the runner on first, second, third / 25 (0 if empty)", _SPEED),
+    ("batter", 3, "batter's On-Base / 20, Speed / 25, 1 if a pitcher bats",
+     [(min(0.0, _ON_BASE[0]), _ON_BASE[1]), _SPEED, (0, 1)]),
     ("batter_chart", 10, "batter's chart: " + _CHART),
     ("batter_icons", 4, "batter's icon uses left: V / 2, S, HR, and 1 if he has SB left"),
     ("pitcher", 7, "pitcher's Control / 10, Control bonus in force / 6, fatigue / 5, innings "
-                   "pitched in / 9, IP (with Cy Young bonus) / 9, runs charged / 10, 1 if the starter"),
+                   f"pitched in / 9, IP (with Cy Young bonus) / 9, runs charged (at most {MAX_COUNTED}) "
+                   "/ 10, 1 if the starter",
+     [(min(0.0, _CONTROL[0]), _CONTROL[1]), (0, 1), (0, MAX_COUNTED / 5), (0, MAX_COUNTED / 9),
+      (0, (RATING_LIMITS["ip"][1] + MAX_COUNTED) / 9), (0, MAX_COUNTED / 10), (0, 1)]),
     ("pitcher_chart", 10, "pitcher's chart: " + _CHART),
     ("pitcher_icons", 4, "pitcher's icons available: K, 20 this inning, RP, 1 if he has CY"),
     ("advantage", 1, "probability the pitcher has the advantage on this pitch"),
     ("defense", 4, "fielding team's infield Fielding / 20, outfield Fielding / 10, catcher's "
-                   "Arm / 10, Gold Gloves left on the field / 4"),
+                   "Arm / 10, Gold Gloves left on the field / 4",
+     [(min(0.0, len(INFIELD) * _FIELDING[0] / 20), len(INFIELD) * _FIELDING[1] / 20),
+      (min(0.0, len(OUTFIELD) * _FIELDING[0] / 10), len(OUTFIELD) * _FIELDING[1] / 10),
+      (min(0.0, _FIELDING[0] / 10), _FIELDING[1] / 10), (0, len(FIELD_POSITIONS) / 4)]),
     ("can_remove", 2, "1 if own, the opponent's pitcher may be taken out (starter rules)"),
-    ("own_roster", 75, "own roster players 0-24, three each: 1 if in the game now, 1 if he may "
-                       "still come in, On-Base / 20 for hitters or Control / 10 for pitchers"),
-    ("opp_roster", 75, "the opponent's roster, the same three each"),
+    ("own_roster", 3 * rules.ROSTER, "own roster players 0-24, three each: 1 if in the game now, "
+     "1 if he may still come in, On-Base / 20 for hitters or Control / 10 for pitchers", _ROSTER),
+    ("opp_roster", 3 * rules.ROSTER, "the opponent's roster, the same three each", _ROSTER),
     ("result", 10, "one-hot swing result this at-bat (PU ... HR), all 0 before the swing"),
     ("chart_read", 2, "one-hot whose chart the swing reads: pitcher's, batter's"),
     ("two_outs_before", 1, "1 if there were two outs when the swing was rolled"),
     ("extra_base", 4, "runners who may try (or were sent) for an extra base, lead then trailing: "
-                      "Speed / 25, 1 if going home"),
+                      "Speed / 25, 1 if going home", [_SPEED, (0, 1), _SPEED, (0, 1)]),
 ]
 OBS = ObservationSpec(PIECES)
 __doc__ = __doc__.replace("{table}", OBS.table())
@@ -184,7 +201,7 @@ def _encode_pitcher(obs: np.ndarray, view: ShowdownView, pitcher: PitcherCard, f
     obs[o + 2] = view.fatigue / 5.0
     obs[o + 3] = view.innings_pitched / 9.0
     obs[o + 4] = (pitcher.ip + view.ip_bonus) / 9.0
-    obs[o + 5] = view.runs_charged / 10.0
+    obs[o + 5] = counted(view.runs_charged) / 10.0
     obs[o + 6] = float(view.pitcher == view.starters[ft])
     _chart_into(obs, _O["pitcher_chart"], pitcher)
     pleft = view.icons_left[ft][view.pitcher]
@@ -324,6 +341,11 @@ class ShowdownEnv(BaseballAECEnv):
         return rules.option_labels(self.state_, decision)
 
     # -- text -----------------------------------------------------------------------------
+    def _scene(self):
+        """What ``render_mode="rgb_array"`` draws (see :mod:`.picture`)."""
+        from .picture import scene
+        return scene(self, describe_play)
+
     def _render_text(self) -> str:
         s = self.state_
         b = s.board

@@ -23,7 +23,7 @@ list of nine batters (see `dugout.envs.thats_baseball.cards`; a file holds at mo
 1 MiB). `innings` is the scheduled length, 1 to 9 (so `innings_left` stays in [0, 1]);
 extra innings are played until a winner unless `max_innings` (`innings` to 99) cuts
 the game off (truncation, reward 0); both may be Python or numpy ints. `render_mode`
-is `"ansi"`, `"human"` or None.
+is `"ansi"`, `"human"`, `"rgb_array"` (a picture: core.picture) or None.
 `env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
 raises `IllegalActionError` instead. An unknown option or a value out of its limits
 raises `OptionError`, a bad team `DataError`.
@@ -65,23 +65,7 @@ both managers see the same facts, from their own side (`own` means the observing
 manager's team), the pending decision included, whoever makes it. The mask is all zeros
 for the manager who is not to act.
 
-| Index | Piece | Meaning |
-|---|---|---|
-| 0-9 | `inning` | one-hot inning: 1st to 9th, then index 9 for any extra inning |
-| 10-11 | `half` | one-hot half: top, bottom |
-| 12-13 | `seat` | one-hot seat of the observing manager: away, home |
-| 14 | `batting` | 1 if the observing manager's team is batting |
-| 15-17 | `outs` | one-hot outs: 0, 1, 2 |
-| 18-20 | `runners` | 1 for a runner on first, second, third |
-| 21-22 | `score` | runs of own team, of the opponent, each divided by 10 |
-| 23 | `run_diff` | (own runs - opponent runs) / 10, clipped to [-1, 1] |
-| 24-32 | `due_up_batting` | adjusted averages of the batting team's next nine batters, the one at the plate first, as (AA - 24) / 8 |
-| 33-41 | `due_up_fielding` | adjusted averages of the fielding team's next nine batters (who bat in its next half inning), as (AA - 24) / 8 |
-| 42-47 | `decision` | one-hot kind of the pending decision: steal, pickoff, error_roll, double_play, dp_runner, tag_up |
-| 48-50 | `subject` | one-hot base of the runner a tag-up decision is about |
-| 51-53 | `tried_steal` | 1 for a runner (by base) who already tried to steal before this batter |
-| 54 | `pickoff_tried` | 1 once the fielding manager has tried a pickoff before this batter |
-| 55 | `innings_left` | scheduled innings still to start after this one / 9, 0 in extra innings |
+{table}
 
 ## Agent view
 
@@ -93,8 +77,10 @@ managers read it; `state()` (the global state) is the away manager's observation
 ## Rewards
 
 +1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
-off by `max_innings`. No reward before the end. `infos[agent]` then holds `"score"`
-(`{"away": int, "home": int}`), `"winner"` and `"box_score"`.
+off by `max_innings`. No reward before the end. Every step's `infos[agent]` holds
+`"decision"`, `"score"` (`{"away": int, "home": int}`), `"winner"` (`""` until won) and
+`"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box
+score.
 
 ## Version History
 
@@ -113,7 +99,7 @@ from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
 from ..core.errors import check_innings, check_options, check_pair
-from ..core.observation import ObservationSpec
+from ..core.observation import MAX_COUNTED, ObservationSpec, counted
 from ..core.scorebook import describe_play, ordinal
 from . import rules
 from .cards import AA_MAX, AA_MIN, load_team
@@ -128,8 +114,9 @@ PIECES = [
     ("batting", 1, "1 if the observing manager's team is batting"),
     ("outs", 3, "one-hot outs: 0, 1, 2"),
     ("runners", 3, "1 for a runner on first, second, third"),
-    ("score", 2, "runs of own team, of the opponent, each divided by 10"),
-    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]"),
+    ("score", 2, f"runs of own team, of the opponent (at most {MAX_COUNTED}), each divided by 10",
+     (0.0, MAX_COUNTED / 10)),
+    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]", (-1.0, 1.0)),
     ("due_up_batting", 9,
      "adjusted averages of the batting team's next nine batters, the one at the plate first, as (AA - 24) / 8"),
     ("due_up_fielding", 9,
@@ -142,6 +129,7 @@ PIECES = [
     ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
 ]
 OBS = ObservationSpec(PIECES)
+__doc__ = __doc__.replace("{table}", OBS.table())
 
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
@@ -167,8 +155,8 @@ def encode_view(view: ThatsBaseballView) -> np.ndarray:
         if view.tried_steal[i]:
             obs[t + i] = 1.0
     own, opp = view.score[seat], view.score[1 - seat]
-    obs[_O["score"]] = own / 10.0
-    obs[_O["score"] + 1] = opp / 10.0
+    obs[_O["score"]] = counted(own) / 10.0
+    obs[_O["score"] + 1] = counted(opp) / 10.0
     obs[_O["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
     o = _O["due_up_batting"]
     obs[o:o + 9] = _due_up(tuple(view.lineups[half]), view.order[half])
@@ -246,6 +234,11 @@ class ThatsBaseballEnv(BaseballAECEnv):
     # -- text -----------------------------------------------------------------------------
     def _runner_names(self) -> list[list[str]]:
         return [[b.name.split()[-1] for b in t.batters] for t in self.teams]
+
+    def _scene(self):
+        """What ``render_mode="rgb_array"`` draws (see :mod:`.picture`)."""
+        from .picture import scene
+        return scene(self)
 
     def _render_text(self) -> str:
         s = self.state_
