@@ -4,8 +4,13 @@
         --agents random heuristic solver ppo:runs/thats_baseball_v0/model --games 2000 --workers 2 \\
         --out reports/mine
     python -m dugout.evaluate tournament --agents heuristic never-steal --games 20000 --sprt --elo0 0 --elo1 20
+    python -m dugout.evaluate tournament --env showdown_v0 --env-option level=basic \\
+        --teams nya1927 cin1975 --env-option point_cap=null --agents random heuristic --games 400
     python -m dugout.evaluate replay --env thats_baseball_v0 --seed 7 --agents random heuristic
+    python -m dugout.evaluate replay --env thats_baseball_v0 --teams sample my_team.json \\
+        --seed 7 --agents heuristic random --gif game.gif --fps 2
     python -m dugout.evaluate crn --agents heuristic random --games 4000 --workers 2
+    python -m dugout.evaluate crn --env grand_slam_v0 --env-option innings=7 --agents heuristic random
 
 ``tournament`` plays a round robin of seat-swapped pairs (:mod:`dugout.evaluate.tournament`),
 prints a row per matchup as it finishes under a progress bar with games per second, then
@@ -13,9 +18,23 @@ the ratings and matchup tables; ``--out`` writes the report folder
 (:mod:`dugout.evaluate.report`). ``--games`` is per matchup (half as many pairs); with
 ``--sprt`` it is the most a matchup may play. ``replay`` prints the box score and
 play-by-play of one game (the first agent away). ``crn`` measures how much pairing on the
-same dice narrows the interval (:func:`dugout.evaluate.tournament.crn_check`).
+same dice narrows the interval (:func:`dugout.evaluate.tournament.crn_check`);
+``replay --gif FILE`` also draws the game, a frame after the reset and after every
+step, into an animated GIF (``--fps`` frames a second, default 2).
+
+The rules: every subcommand takes the env's options. ``--env-option KEY=VALUE`` (repeat
+it) sets one; VALUE is read as JSON when it parses as JSON (``innings=7``, ``dh=true``,
+``max_innings=null``, ``teams='["sample", "reds"]'``; quote a string of digits as
+JSON, ``'"2004"'``) and as a plain string otherwise (``level=basic``). ``--teams AWAY
+HOME`` is the ``teams`` option (team names or files; not with ``--env-option teams=``,
+and an error for a ruleset without teams, Grand Slam). The env checks them itself,
+once, before any game; ``render_mode``, ``illegal_action`` and ``dice`` are the
+harness's own and refused. The report and results.json record the options
+(``env_options``). A trained manager (``ppo:PATH``) must take the observations and
+actions of the env so built.
+
 Bad input (an unknown env or agent, a missing checkpoint or one for another env, too
-few games) stops with a one-line error and exit status 2.
+few games, a bad option) stops with a one-line error naming the flag and exit status 2.
 """
 
 from __future__ import annotations
@@ -32,8 +51,9 @@ from ..envs import make
 from ..envs.core.errors import DugoutError
 from . import report
 from .stats import SPRT
-from .tournament import (MatchupResult, TournamentResult, check_agents, crn_check, labels_for,
-                         run_tournament)
+from ..envs.options import describe_options
+from .tournament import (MatchupResult, TournamentResult, check_agents, check_env_options, crn_check,
+                         env_options_from_flags, labels_for, run_tournament)
 
 __all__ = ["main", "tournament", "Console"]
 
@@ -90,28 +110,32 @@ def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0, wo
                sprt: SPRT | None = None, out: str | Path | None = None, crn_games: int = 0,
                bootstrap: int = 1000, learning_curve: str | Path | None = None,
                quiet: bool = False, title: str | None = None,
-               crn_agents: tuple[str, str] | None = None) -> TournamentResult:
+               crn_agents: tuple[str, str] | None = None,
+               env_kwargs: dict[str, Any] | None = None) -> TournamentResult:
     """Run a tournament with the console display, print its tables, write its report.
 
     ``crn_games`` > 0 adds :func:`crn_check` on that many games of ``crn_agents`` (default:
-    the first two agents).
+    the first two agents). ``env_kwargs`` are the env's options (the rules), recorded in
+    the report.
     """
     k = len(agents)
     total = games * k * (k - 1) // 2
     if not quiet:
-        print(f"\n== {title or 'Tournament'}: {', '.join(labels_for(agents))} on {env_id}, "
+        rules = f" ({describe_options(env_kwargs)})" if env_kwargs else ""
+        print(f"\n== {title or 'Tournament'}: {', '.join(labels_for(agents))} on {env_id}{rules}, "
               f"{games:,} games a matchup{' at most (SPRT)' if sprt else ''}, {workers} worker(s)")
     console = Console(total, env_id, enabled=not quiet)
     try:
         result = run_tournament(env_id, agents, games, seed=seed, workers=workers, sprt=sprt,
-                                progress=console, bootstrap=bootstrap)
+                                env_kwargs=env_kwargs, progress=console, bootstrap=bootstrap)
     finally:
         console.close()
     d = result.to_dict()
     extra: dict[str, Any] = {}
     if crn_games:
         a, b = crn_agents or (agents[0], agents[1])
-        extra["crn"] = crn_check(env_id, a, b, crn_games, seed=seed, workers=workers)
+        extra["crn"] = crn_check(env_id, a, b, crn_games, seed=seed, workers=workers,
+                                 env_kwargs=env_kwargs)
         extra["crn"]["a"], extra["crn"]["b"] = labels_for([a, b])
     if not quiet:
         print(f"\n{result.games:,} games in {result.seconds:.1f} s "
@@ -130,15 +154,53 @@ def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0, wo
     return result
 
 
-def replay(env_id: str, seed: int, away: str, home: str) -> str:
-    """One game, ``away`` against ``home`` on ``seed``: its box score and play-by-play."""
-    check_agents(env_id, [away, home])
-    env = make(env_id)
-    result = play_game(env, {"away": make_agent(env_id, away), "home": make_agent(env_id, home)}, seed)
+class _Filming:
+    """The env, drawing a frame (``env.render()``, an RGB array) after the reset and after
+    every step of the game played through it."""
+
+    def __init__(self, env):
+        self.env, self.frames = env, []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.env, name)
+
+    def _shoot(self) -> None:
+        frame = self.env.render()
+        if frame is not None:
+            self.frames.append(frame)
+
+    def reset(self, *args: Any, **kwargs: Any) -> Any:
+        out = self.env.reset(*args, **kwargs)
+        self._shoot()
+        return out
+
+    def step(self, action: Any) -> None:
+        self.env.step(action)
+        self._shoot()
+
+
+def replay(env_id: str, seed: int, away: str, home: str, env_kwargs: dict[str, Any] | None = None,
+           gif: str | Path | None = None, fps: float = 2.0) -> str:
+    """One game, ``away`` against ``home`` on ``seed`` under the env options ``env_kwargs``:
+    its box score and play-by-play. With ``gif``, the game is also drawn into that animated
+    GIF (``render_mode="rgb_array"``: a frame after the reset and after every step, ``fps``
+    frames a second)."""
+    env_kwargs = dict(env_kwargs or {})
+    check_env_options(env_id, env_kwargs)
+    check_agents(env_id, [away, home], env_kwargs)
+    env = make(env_id, **env_kwargs, **({"render_mode": "rgb_array"} if gif is not None else {}))
+    played = _Filming(env) if gif is not None else env
+    result = play_game(played, {"away": make_agent(env_id, away), "home": make_agent(env_id, home)}, seed)
     winner = {"away": away, "home": home}.get(result.winner, "nobody (cut off)")
-    head = (f"{env_id}, seed {seed}: {away} (away) at {home} (home); final {result.score[0]}-"
+    rules = f" ({describe_options(env_kwargs)})" if env_kwargs else ""
+    head = (f"{env_id}{rules}, seed {seed}: {away} (away) at {home} (home); final {result.score[0]}-"
             f"{result.score[1]} after {result.innings} innings, won by {winner}\n")
-    return head + "\n" + env.unwrapped.scorecard()
+    text = head + "\n" + env.unwrapped.scorecard()
+    if gif is not None:
+        from ..envs.core.picture import write_gif
+        path = write_gif(played.frames, gif, fps=fps)
+        text += f"\n{len(played.frames)} frames drawn into {path}\n"
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -162,6 +224,7 @@ def _parser() -> argparse.ArgumentParser:
                         "first two agents, over GAMES games per design")
     t.add_argument("--learning-curve", metavar="PNG", help="a training run's learning_curve.png for the report")
     t.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    _rules_flags(t)
     s = t.add_argument_group("sequential test (--sprt)")
     s.add_argument("--sprt", action="store_true",
                    help="stop each matchup as soon as one agent is shown better by the margin "
@@ -177,6 +240,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--env", default="thats_baseball_v0", help="environment id")
     r.add_argument("--seed", type=int, required=True, help="the game's seed")
     r.add_argument("--agents", nargs=2, required=True, metavar=("AWAY", "HOME"), help="the two managers")
+    _rules_flags(r)
+    r.add_argument("--gif", metavar="FILE", help="also draw the game into this animated GIF "
+                   "(a frame after the reset and after every step)")
+    r.add_argument("--fps", type=float, default=2.0, help="frames a second of --gif (default 2)")
 
     c = sub.add_parser("crn", help="interval narrowing from common random numbers")
     c.add_argument("--env", default="thats_baseball_v0", help="environment id")
@@ -184,7 +251,18 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--games", type=int, default=4000, help="games per design, even (default 4000)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--workers", type=int, default=1)
+    _rules_flags(c)
     return parser
+
+
+def _rules_flags(parser: argparse.ArgumentParser) -> None:
+    """``--teams`` and ``--env-option``: the env's options, the rules the games are played under."""
+    g = parser.add_argument_group("rules (the env's options)")
+    g.add_argument("--teams", nargs=2, metavar=("AWAY", "HOME"),
+                   help="the env's teams option: two team names or files (That's Baseball, Showdown)")
+    g.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an env option, repeatable (e.g. level=basic, innings=7, dh=true); VALUE "
+                        "is read as JSON when it parses, else as a plain string")
 
 
 def sprt_from_args(args: argparse.Namespace) -> SPRT | None:
@@ -217,8 +295,9 @@ def _check_out(out: str) -> None:
 
 
 def check_args(args: argparse.Namespace) -> None:
-    """Every numeric flag and path, checked before any game is played; a ``ValueError``
-    naming the flag."""
+    """Every numeric flag and path, and the rules (``--env-option``, ``--teams``: the env is
+    built once with them and sets ``args.env_kwargs``), checked before any game is played;
+    a ``ValueError`` naming the flag."""
     def need(ok: bool, flag: str, what: str) -> None:
         if not ok:
             raise ValueError(f"{flag} must be {what}, got {getattr(args, flag[2:].replace('-', '_'))}")
@@ -228,8 +307,17 @@ def check_args(args: argparse.Namespace) -> None:
         need(args.games >= 4 and args.games % 2 == 0, "--games",
              "an even number, at least 4 (two seat-swapped games a pair)")
         need(args.workers >= 1, "--workers", "at least 1")
-    if args.command != "tournament":
-        return
+    if args.command == "replay" and args.gif is not None:
+        _check_gif(args.env, args.gif, args.fps)
+    if args.command == "tournament":
+        _check_tournament(args, need)
+    # the rules: the env is built once with them (the env's own checks)
+    args.env_kwargs = env_options_from_flags(args.env, args.env_option, args.teams)
+    if args.command == "tournament" and args.out is not None:
+        _check_out(args.out)                  # last: it makes the folder
+
+
+def _check_tournament(args: argparse.Namespace, need) -> None:
     need(args.bootstrap >= 1, "--bootstrap", "at least 1 (resamples for the rating intervals)")
     need(args.crn_check >= 0 and args.crn_check % 2 == 0, "--crn-check",
          "0 (none) or an even number of games")
@@ -238,8 +326,35 @@ def check_args(args: argparse.Namespace) -> None:
         need(value is None or 0 < value < 1, flag, "a probability strictly between 0 and 1")
     if args.learning_curve is not None and not Path(args.learning_curve).is_file():
         raise ValueError(f"--learning-curve {args.learning_curve}: no such file")
-    if args.out is not None:
-        _check_out(args.out)
+
+
+def _check_gif(env_id: str, gif: str, fps: float) -> None:
+    """``replay --gif``: the env must draw pictures and the file's folder must exist."""
+    import importlib.util
+    from ..envs import spec
+    if not 0 < fps <= 50:
+        raise ValueError(f"--fps must be more than 0 and at most 50 frames a second (a GIF's "
+                         f"shortest frame is 20 ms), got {fps}")
+    try:
+        modes = spec(env_id).env_class.metadata.get("render_modes", [])
+    except DugoutError:
+        return                               # an unknown env: said by the next check
+    if "rgb_array" not in modes:
+        raise ValueError(f"--gif: {env_id} cannot draw pictures (render modes {', '.join(modes)}; "
+                         f"no 'rgb_array')")
+    try:
+        from ..envs.core import picture   # noqa: F401  (write_gif)
+    except ImportError as error:
+        raise ValueError(f"--gif: cannot write a GIF here ({error})") from None
+    missing = [name for name in ("matplotlib", "PIL") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ValueError(f"--gif: drawing needs matplotlib and Pillow ({', '.join(missing)} missing: "
+                         f"pip install dugout[plots])")
+    path = Path(gif)
+    if path.is_dir():
+        raise ValueError(f"--gif {gif}: is a folder; give a file name such as game.gif")
+    if not path.parent.is_dir():
+        raise ValueError(f"--gif {gif}: no folder {path.parent}")
 
 
 def main(argv: Sequence[str] | None = None) -> Any:
@@ -247,15 +362,18 @@ def main(argv: Sequence[str] | None = None) -> Any:
     args = parser.parse_args(argv)
     try:
         check_args(args)
+        env_kwargs = args.env_kwargs
         if args.command == "tournament":
             return tournament(args.env, args.agents, args.games, args.seed, args.workers,
                               sprt_from_args(args), args.out, args.crn_check, args.bootstrap,
-                              args.learning_curve, args.quiet)
+                              args.learning_curve, args.quiet, env_kwargs=env_kwargs)
         if args.command == "replay":
-            text = replay(args.env, args.seed, *args.agents)
+            text = replay(args.env, args.seed, *args.agents, env_kwargs=env_kwargs, gif=args.gif,
+                          fps=args.fps)
             print(text)
             return text
-        result = crn_check(args.env, args.agents[0], args.agents[1], args.games, args.seed, args.workers)
+        result = crn_check(args.env, args.agents[0], args.agents[1], args.games, args.seed,
+                           args.workers, env_kwargs)
         print(report.crn_table(result))
         return result
     except (ValueError, DugoutError) as error:   # bad flags, TournamentError, CheckpointError, options

@@ -19,6 +19,10 @@
    * MLB Showdown, advanced game: random, the rulebook heuristic and its always/never
      send-runners baselines.
 
+   The rules of each (the env's options, ``ENV_OPTIONS``: the envs' defaults spelt
+   out, e.g. Showdown's advanced game with the 2004 Yankees at the Red Sox) go to the
+   tournament as ``--env-option``/``--teams`` would and are written in every report.
+
 3. **Report** in ``OUT`` (default ``reports/latest``): ``summary.md`` linking one folder
    per ruleset, each with results JSON and CSVs, a Markdown summary and PNG plots (the
    win-rate matrix, the ratings and, for That's Baseball, the learning curve).
@@ -47,6 +51,14 @@ LINEUPS = {
     "thats_baseball_v0": ["random", "heuristic", "{ppo}", "solver"],
     "grand_slam_v0": ["random", "heuristic", "always-pinch_hitter", "never-pinch_hitter"],
     "showdown_v0": ["random", "heuristic", "always-send_runners", "never-send_runners"],
+}
+#: The rules each ruleset is played under (the env's options, as ``--env-option`` and
+#: ``--teams`` give them to ``python -m dugout.evaluate``): each env's defaults, spelt out
+#: so that every report says them.
+ENV_OPTIONS: dict[str, dict[str, Any]] = {
+    "thats_baseball_v0": {"teams": ["sample", "reds"]},
+    "grand_slam_v0": {"deck": "reference"},
+    "showdown_v0": {"level": "advanced", "teams": ["nya2004", "bos2004"]},
 }
 TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Grand Slam Baseball",
           "showdown_v0": "MLB Showdown (advanced game, 2004 Yankees at Red Sox)"}
@@ -82,7 +94,8 @@ def train_manager(timesteps: int, seed: int, out: Path) -> Path | None:
     settings["n_steps"] = min(settings.get("n_steps", 1024), max(32, timesteps // n_envs))
     settings["batch_size"] = min(settings.get("batch_size", 256), settings["n_steps"] * n_envs)
     big = timesteps >= 20_000
-    s = Settings(env=TRAIN_ENV, total_timesteps=timesteps, seed=seed, n_envs=n_envs, out=str(out),
+    s = Settings(env=TRAIN_ENV, env_options=dict(ENV_OPTIONS[TRAIN_ENV]), total_timesteps=timesteps,
+                 seed=seed, n_envs=n_envs, out=str(out),
                  progress=False, eval_every=max(timesteps // 4, 1), pool_every=max(timesteps // 4, 1),
                  eval_pairs=100 if big else 4, **settings)
     print(f"\n== Training a That's Baseball manager: MaskablePPO self-play, {timesteps:,} timesteps "
@@ -123,6 +136,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(f"--bootstrap must be at least 1, got {args.bootstrap}")
 
     from .cli import tournament
+    from .tournament import check_env_options
+    for env_id in args.envs:                  # the rules, checked before anything runs
+        try:
+            check_env_options(env_id, ENV_OPTIONS[env_id], f"ENV_OPTIONS[{env_id!r}]")
+        except ValueError as error:
+            parser.error(str(error))
     started = time.perf_counter()
     out = Path(args.out)
     prepare_folder(out)
@@ -142,7 +161,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         result = tournament(env_id, agents, args.games, seed=args.seed, workers=args.workers,
                             out=out / env_id, crn_games=args.crn_games if crn else 0, crn_agents=crn,
                             bootstrap=args.bootstrap, learning_curve=curve,
-                            title=f"{TITLES[env_id]} ({env_id})")
+                            title=f"{TITLES[env_id]} ({env_id})", env_kwargs=ENV_OPTIONS[env_id])
         summary["tournaments"][env_id] = json.loads((out / env_id / "results.json").read_text())
         summary["tournaments"][env_id]["seconds"] = result.seconds
     seconds = time.perf_counter() - started
@@ -155,6 +174,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 def _top_summary(summary: dict[str, Any], args: argparse.Namespace) -> str:
+    from ..envs.options import describe_options
     lines = ["# The main job", "",
              f"Seed {args.seed}, {args.games:,} games a matchup, {args.workers} worker(s), "
              f"{summary['seconds']['total'] / 60:.1f} minutes in all.", ""]
@@ -170,7 +190,8 @@ def _top_summary(summary: dict[str, Any], args: argparse.Namespace) -> str:
     lines += ["## Tournaments", ""]
     for env_id, d in summary["tournaments"].items():
         best = max(d["ratings"], key=lambda r: r["elo"])
-        lines.append(f"* [{TITLES[env_id]}]({env_id}/summary.md): {', '.join(d['labels'])}; "
+        rules = describe_options(d.get("env_options"))
+        lines.append(f"* [{TITLES[env_id]}]({env_id}/summary.md), {rules}: {', '.join(d['labels'])}; "
                      f"{d['games']:,} games in {d['seconds']:.0f} s; best rated: {best['agent']} "
                      f"({best['elo']:+.0f} Elo, {best['low']:+.0f} to {best['high']:+.0f}).")
     return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..envs.options import describe_options
 from .tournament import TournamentResult
 
 __all__ = ["matchup_table", "ratings_table", "home_line", "sprt_line", "crn_table", "write_report",
@@ -125,8 +126,18 @@ def crn_rows(c: dict[str, Any]) -> list[tuple[str, ...]]:
     return rows
 
 
+def rules_line(d: dict[str, Any]) -> str:
+    """The env options the games were played under (results' ``env_options``)."""
+    options = d.get("env_options") or {}
+    if not options:
+        return f"Rules: `{d['env']}` with its default options."
+    shown = ", ".join(f"`{k}={v if isinstance(v, str) else json.dumps(v)}`" for k, v in options.items())
+    return f"Rules: `{d['env']}` with {shown} (its defaults for the rest)."
+
+
 def crn_table(c: dict[str, Any]) -> str:
-    return (f"{c['a']} vs {c['b']} on {c['env']}\n" + text_table(CRN_HEADER, crn_rows(c)) +
+    rules = f" ({describe_options(c['env_options'])})" if c.get("env_options") else ""
+    return (f"{c['a']} vs {c['b']} on {c['env']}{rules}\n" + text_table(CRN_HEADER, crn_rows(c)) +
             f"\n{crn_sentence(c)}")
 
 
@@ -176,7 +187,8 @@ def summary_markdown(d: dict[str, Any], plots: Sequence[str], note: str | None =
     lines = [f"# {title or 'Tournament on ' + d['env']}", "",
              f"{', '.join(d['labels'])}: round robin on `{d['env']}`, every seed played twice with the "
              f"seats swapped (seeds from {d['seed']}), {d['games']:,} games in {d['seconds']:.0f} s "
-             f"({d['games_per_second']:.0f} games/s, {d['workers']} worker(s)).", ""]
+             f"({d['games_per_second']:.0f} games/s, {d['workers']} worker(s)).", "",
+             rules_line(d), ""]
     names = {label: agent for label, agent in zip(d["labels"], d["agents"]) if label != agent}
     if names:
         lines += ["Managers: " + "; ".join(f"`{label}` is `{agent}`" for label, agent in names.items()), ""]

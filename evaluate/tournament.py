@@ -50,11 +50,15 @@ from ..agents.play import PairRecord
 from ..agents.play import play_pairs as _play_pairs
 from ..agents.registry import agent_names, make_agent
 from ..envs import ENV_IDS, make
+from ..envs import options as _options
+from ..envs.core.errors import OptionError
+from ..envs.options import describe_options, jsonable_options
 from . import stats
 from .stats import SPRT, SPRTResult
 
 __all__ = ["PairRecord", "MatchupResult", "TournamentResult", "run_tournament", "crn_check",
-           "check_agents", "play_pairs", "TournamentError"]
+           "check_agents", "play_pairs", "TournamentError", "env_options_from_flags",
+           "check_env_options"]
 
 class TournamentError(ValueError):
     """Bad input to a tournament: unknown env or agent, too few games, bad options."""
@@ -92,10 +96,36 @@ def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],
                        seeds, independent)
 
 
+# -- the env's options (the rules a tournament is played under) -----------------------------------
+# Read and checked by dugout.envs.options (the same for training); bad ones are a TournamentError.
+def check_env_options(env_id: str, options: dict[str, Any] | None, flag: str = "env_kwargs"):
+    """Build ``env_id`` with ``options`` (once a process: the env the games then use) and
+    return it; raise :class:`TournamentError` (a ``ValueError``) naming ``flag`` for an
+    unknown env, a reserved or unknown option, or a value the env's own check refuses
+    (:func:`dugout.envs.options.check_env_options`)."""
+    try:
+        return _options.check_env_options(env_id, options, flag, build=_env)
+    except OptionError as error:
+        raise TournamentError(str(error)) from None
+
+
+def env_options_from_flags(env_id: str, options: Sequence[str] | None = None,
+                           teams: Sequence[str] | None = None) -> dict[str, Any]:
+    """The env options of ``--env-option KEY=VALUE`` (repeatable) and ``--teams AWAY HOME``
+    (:func:`dugout.envs.options.env_options_from_flags`); a :class:`TournamentError` naming
+    the flag."""
+    try:
+        return _options.env_options_from_flags(env_id, options, teams)
+    except OptionError as error:
+        raise TournamentError(str(error)) from None
+
+
 # -- checking the input --------------------------------------------------------------------------
-def check_agents(env_id: str, names: Sequence[str]) -> None:
+def check_agents(env_id: str, names: Sequence[str], env_kwargs: dict[str, Any] | None = None) -> None:
     """Raise :class:`TournamentError` (or the checkpoint's ``CheckpointError``, also a
-    ``ValueError``) naming the first env or agent that cannot play."""
+    ``ValueError``) naming the first env or agent that cannot play. A trained manager
+    (``ppo:PATH``) must take the observations and actions of the env built with
+    ``env_kwargs``."""
     if env_id not in ENV_IDS:
         raise TournamentError(f"unknown environment {env_id!r}; known: {', '.join(ENV_IDS)}")
     known = agent_names(env_id)
@@ -103,10 +133,27 @@ def check_agents(env_id: str, names: Sequence[str]) -> None:
         if not isinstance(name, str):
             raise TournamentError(f"agents are given by name, got {name!r}")
         if name.startswith("ppo:"):
-            make_agent(env_id, name)        # CheckpointError: missing, damaged, or another env
+            agent = make_agent(env_id, name)   # CheckpointError: missing, damaged, or another env
+            _check_sizes(env_id, name, agent, env_kwargs)
         elif name not in known:
             raise TournamentError(f"unknown agent {name!r} for {env_id}; known: "
                                   f"{', '.join(known)}, or ppo:PATH for a trained manager")
+
+
+def _check_sizes(env_id: str, name: str, agent: Any, env_kwargs: dict[str, Any] | None) -> None:
+    """A trained manager's observation and action sizes against the env it would play."""
+    meta = getattr(agent, "meta", None)
+    if not isinstance(meta, dict) or "obs_size" not in meta:
+        return
+    env = _env(env_id, env_kwargs)
+    obs = int(env.observation_space("away")["observation"].shape[0])
+    actions = int(env.action_space("away").n)
+    if (meta["obs_size"], meta["n_actions"]) != (obs, actions):
+        trained = meta.get("env_options", (meta.get("settings") or {}).get("env_options")) or {}
+        raise TournamentError(
+            f"{name} was trained with observations of size {meta['obs_size']} and "
+            f"{meta['n_actions']} actions ({describe_options(trained)}); {env_id} with "
+            f"{describe_options(env_kwargs)} has observations of size {obs} and {actions} actions")
 
 
 def labels_for(names: Sequence[str]) -> list[str]:
@@ -205,6 +252,7 @@ class TournamentResult:
     seconds: float
     sprt: SPRT | None = None
     bootstrap: int = 1000
+    env_options: dict[str, Any] = field(default_factory=dict)     # the env's options (the rules)
     _ratings: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @property
@@ -245,7 +293,8 @@ class TournamentResult:
     def to_dict(self) -> dict[str, Any]:
         ratings, low, high = self.ratings()
         return {
-            "env": self.env, "agents": self.agents, "labels": self.labels, "seed": self.seed,
+            "env": self.env, "env_options": jsonable_options(self.env_options),
+            "agents": self.agents, "labels": self.labels, "seed": self.seed,
             "games_per_matchup": self.games_per_matchup, "games": self.games,
             "workers": self.workers, "seconds": self.seconds,
             "games_per_second": self.games / max(self.seconds, 1e-9),
@@ -269,6 +318,10 @@ def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0
     """A round robin: every pair of ``agents`` (names) plays ``games`` games (``games / 2``
     seat-swapped pairs; with ``sprt``, at most that many).
 
+    ``env_kwargs`` are the env's options (the rules every game is played under), checked
+    by building the env once before any game (:func:`check_env_options`); the result
+    records them (``env_options``).
+
     ``progress(games_done, finished_matchup)`` is called after every chunk of pairs, with
     the matchup that just finished, if any.
     """
@@ -281,7 +334,9 @@ def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0
         raise TournamentError(f"chunk must be at least 1, got {chunk}")
     if len(agents) < 2:
         raise TournamentError(f"a tournament needs at least two agents, got {list(agents)}")
-    check_agents(env_id, agents)
+    env_kwargs = dict(env_kwargs or {})
+    check_env_options(env_id, env_kwargs)
+    check_agents(env_id, agents, env_kwargs)
     labels = labels_for(agents)
     pairs = games // 2
     plan = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
@@ -300,7 +355,7 @@ def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0
     index = {label: k for k, label in enumerate(labels)}
     results.sort(key=lambda r: order[(index[r.a], index[r.b])])
     return TournamentResult(env_id, list(agents), labels, seed, games, workers, results,
-                            time.perf_counter() - start, sprt, bootstrap)
+                            time.perf_counter() - start, sprt, bootstrap, env_kwargs)
 
 
 class _Runner:
@@ -414,8 +469,11 @@ def crn_check(env_id: str, a: str, b: str, games: int, seed: int = 0, workers: i
     """
     if games < 4 or games % 2:
         raise TournamentError(f"games must be an even number, at least 4, got {games}")
-    check_agents(env_id, [a, b])
-    out: dict[str, Any] = {"env": env_id, "a": a, "b": b, "games": games, "seed": seed}
+    env_kwargs = dict(env_kwargs or {})
+    check_env_options(env_id, env_kwargs)
+    check_agents(env_id, [a, b], env_kwargs)
+    out: dict[str, Any] = {"env": env_id, "env_options": jsonable_options(env_kwargs), "a": a, "b": b,
+                           "games": games, "seed": seed}
     for design, independent in (("paired", False), ("independent", True)):
         runner = _Runner(env_id, [(a, b)], games // 2, seed, workers, 25, None, env_kwargs,
                          independent=independent)

@@ -33,6 +33,19 @@ def test_main_job_trains_then_plays_every_ruleset(main_job, capsys):
     assert len(sd["matchups"]) == 6
 
 
+def test_main_job_records_the_rules_it_played_and_trained_under(main_job):
+    from dugout.agents.policy import read_meta
+    from dugout.evaluate.main import ENV_OPTIONS
+    out, summary = main_job
+    assert ENV_OPTIONS["showdown_v0"] == {"level": "advanced", "teams": ["nya2004", "bos2004"]}
+    for env_id, options in ENV_OPTIONS.items():
+        assert summary["tournaments"][env_id]["env_options"] == options
+        assert "Rules: `" + env_id in (out / env_id / "summary.md").read_text()
+    assert summary["tournaments"]["thats_baseball_v0"]["crn"]["env_options"] == {"teams": ["sample", "reds"]}
+    assert read_meta(out / "training" / "model")["env_options"] == {"teams": ["sample", "reds"]}
+    assert 'level=advanced, teams=["nya2004", "bos2004"]' in (out / "summary.md").read_text()
+
+
 def test_main_job_writes_the_report(main_job):
     out, _ = main_job
     top = (out / "summary.md").read_text()

@@ -308,3 +308,213 @@ def test_out_that_cannot_be_a_folder_fails_before_any_game(where, tmp_path, caps
                         lambda *a, **k: pytest.fail("played before checking --out"))
     err = _fails(capsys, *_T, "--out", str(out))
     assert "--out" in err.strip().splitlines()[-1] and "is a file" in err
+
+
+# -- the rules: --env-option and --teams ---------------------------------------------------------
+_GS = ("tournament", "--env", "grand_slam_v0", "--agents", "random", "heuristic", "--games", "4")
+
+
+@pytest.mark.parametrize("argv, flag, says", [
+    (_T + ("--env-option", "innings"), "--env-option", "expected KEY=VALUE"),
+    (_T + ("--env-option", "=7"), "--env-option", "expected KEY=VALUE"),
+    (_T + ("--env-option", "colour=red"), "--env-option", "has no option 'colour'"),
+    (_T + ("--env-option", "innings=12"), "--env-option", "innings must be an int from 1 to 9"),
+    (_T + ("--env-option", "innings=seven"), "--env-option", "innings must be an int"),
+    (_T + ("--env-option", "innings=3", "--env-option", "innings=4"), "--env-option", "given twice"),
+    (_GS + ("--teams", "sample", "reds"), "--teams", "grand_slam_v0 has no teams"),
+    (_T + ("--teams", "sample", "reds", "--env-option", 'teams=["sample", "reds"]'), "--teams",
+     "give one"),
+    (_T + ("--teams", "sample", "no-such-team"), "--teams", "no-such-team"),
+    (_T + ("--env-option", "render_mode=human"), "--env-option", "cannot be given"),
+    (_T + ("--env-option", "illegal_action=raise"), "--env-option", "cannot be given"),
+    (_T + ("--env-option", "dice=null"), "--env-option", "cannot be given"),
+    (("tournament", "--env", "showdown_v0", "--agents", "random", "heuristic", "--games", "4",
+      "--env-option", "level=expert"), "--env-option", "level 'expert'"),
+    (("replay", "--seed", "1", "--agents", "random", "random", "--teams", "sample"), "--teams", ""),
+    (("replay", "--seed", "1", "--agents", "random", "random", "--env-option", "max_innings=2"),
+     "--env-option", "max_innings"),
+    (("replay", "--seed", "1", "--agents", "random", "random", "--gif", "x.gif", "--fps", "0"),
+     "--fps", ""),
+    (("replay", "--seed", "1", "--agents", "random", "random", "--gif", "no/such/folder/x.gif"),
+     "--gif", ""),
+    (("crn", "--agents", "random", "heuristic", "--env-option", "deck=reference"), "--env-option",
+     "has no option 'deck'"),
+    (("crn", "--env", "grand_slam_v0", "--agents", "random", "heuristic", "--teams", "a", "b"),
+     "--teams", "no teams"),
+])
+def test_each_bad_rule_is_one_line_naming_the_flag_before_any_game(argv, flag, says, capsys,
+                                                                    monkeypatch):
+    """--env-option and --teams are checked by the env itself, once, before any game."""
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played before the flags were checked")
+    monkeypatch.setattr("dugout.agents.play.play_game", no_games)
+    monkeypatch.setattr("dugout.evaluate.tournament._play_pairs", no_games)
+    monkeypatch.setattr("dugout.evaluate.cli.play_game", no_games)
+    err = _fails(capsys, *argv)
+    last = err.strip().splitlines()[-1]
+    assert flag in last and says in last and "Traceback" not in err, err
+
+
+def test_a_bad_rule_leaves_no_report_folder(tmp_path, capsys):
+    err = _fails(capsys, *_T, "--env-option", "innings=0", "--out", str(tmp_path / "r"))
+    assert "--env-option" in err and not (tmp_path / "r").exists()
+
+
+def test_env_option_values_are_json_when_they_parse_else_strings():
+    from dugout.envs.options import parse_env_option
+    assert parse_env_option("innings=7") == ("innings", 7)
+    assert parse_env_option("dh=true") == ("dh", True)
+    assert parse_env_option("max_innings=null") == ("max_innings", None)
+    assert parse_env_option('teams=["sample", "reds"]') == ("teams", ["sample", "reds"])
+    assert parse_env_option("level=basic") == ("level", "basic")
+    assert parse_env_option('point_cap="5000"') == ("point_cap", "5000")
+    assert parse_env_option("deck=a=b.json") == ("deck", "a=b.json")     # the first = splits
+    assert parse_env_option("level=") == ("level", "")
+
+
+def test_python_api_refuses_reserved_and_unknown_options():
+    with pytest.raises(TournamentError, match="render_mode: the harness sets it"):
+        run_tournament(TB, ["random", "heuristic"], games=4, env_kwargs={"render_mode": "human"})
+    with pytest.raises(TournamentError, match="has no option 'level'"):
+        crn_check(TB, "random", "heuristic", 4, env_kwargs={"level": "basic"})
+
+
+def _recording_pairs(monkeypatch):
+    """Record the env every pair of games is played on."""
+    import dugout.evaluate.tournament as t
+    seen, real = [], t._play_pairs
+
+    def record(env, a, b, seeds, independent=False):
+        seen.append(env.unwrapped)
+        return real(env, a, b, seeds, independent)
+    monkeypatch.setattr(t, "_play_pairs", record)
+    return seen
+
+
+def test_tournament_on_showdown_plays_under_the_options_and_reports_them(tmp_path, capsys,
+                                                                         monkeypatch):
+    seen = _recording_pairs(monkeypatch)
+    result = cli.main(["tournament", "--env", "showdown_v0", "--env-option", "level=basic",
+                       "--teams", "sln2004", "bos2004", "--agents", "random", "heuristic",
+                       "--games", "4", "--bootstrap", "10", "--out", str(tmp_path / "r")])
+    out = capsys.readouterr().out
+    assert 'level=basic, teams=["sln2004", "bos2004"]' in out
+    assert result.games == 4 and seen
+    for env in seen:                       # every game on the env built with the options
+        assert env.level == "basic"
+        assert [t.name for t in env.teams] == ["2004 St. Louis Cardinals", "2004 Boston Red Sox"]
+    assert env.game is not None and env.game.level == "basic"
+    options = {"level": "basic", "teams": ["sln2004", "bos2004"]}
+    assert result.env_options == options and result.to_dict()["env_options"] == options
+    assert json.loads((tmp_path / "r" / "results.json").read_text())["env_options"] == options
+    md = (tmp_path / "r" / "summary.md").read_text()
+    assert 'Rules: `showdown_v0` with `level=basic`, `teams=["sln2004", "bos2004"]`' in md
+
+
+def test_tournament_without_options_says_default_rules(tmp_path, capsys):
+    result = cli.main(["tournament", "--agents", "random", "heuristic", "--games", "4",
+                       "--bootstrap", "10", "--out", str(tmp_path / "r"), "--quiet"])
+    assert result.env_options == {}
+    assert "Rules: `thats_baseball_v0` with its default options." in (
+        tmp_path / "r" / "summary.md").read_text()
+
+
+def test_replay_of_thats_baseball_with_teams(capsys):
+    text = cli.main(["replay", "--seed", "3", "--agents", "random", "random",
+                     "--teams", "reds", "sample", "--env-option", "innings=3"])
+    assert 'thats_baseball_v0 (innings=3, teams=["reds", "sample"]), seed 3' in text
+    assert "Reds" in text and "Sample" in text
+    assert text == cli.replay(TB, 3, "random", "random", {"innings": 3, "teams": ["reds", "sample"]})
+    assert text != cli.replay(TB, 3, "random", "random")
+
+
+def test_crn_check_with_an_option(capsys, monkeypatch):
+    seen = _recording_pairs(monkeypatch)
+    result = cli.main(["crn", "--agents", "random", "random", "--games", "8",
+                       "--env-option", "innings=3"])
+    assert result["env_options"] == {"innings": 3}
+    assert seen and all(env.innings == 3 for env in seen)
+    assert "on thats_baseball_v0 (innings=3)" in capsys.readouterr().out
+
+
+def _fake_checkpoint(folder, obs_size, n_actions=5):
+    torch = pytest.importorskip("torch")
+    from dugout.agents.policy import build_actor
+    folder.mkdir()
+    actor = build_actor(obs_size, [8], "Tanh", n_actions)
+    torch.save(actor.state_dict(), folder / "policy.pt")
+    (folder / "meta.json").write_text(json.dumps({
+        "env_id": TB, "obs_size": obs_size, "n_actions": n_actions, "net_arch": [8],
+        "activation": "Tanh", "env_options": {"teams": ["sample", "reds"]}}))
+    return folder
+
+
+def test_a_trained_manager_must_fit_the_env_of_the_options(tmp_path, capsys):
+    from dugout.envs.thats_baseball.env import OBS
+    from dugout.evaluate.tournament import check_agents
+    good = _fake_checkpoint(tmp_path / "good", OBS.size)
+    check_agents(TB, [f"ppo:{good}"], {"teams": ["reds", "sample"]})      # other teams, same sizes
+    bad = _fake_checkpoint(tmp_path / "bad", OBS.size + 1)
+    with pytest.raises(TournamentError, match=f"observations of size {OBS.size + 1}"):
+        check_agents(TB, [f"ppo:{bad}"], {"innings": 5})
+    err = _fails(capsys, "tournament", "--agents", "random", f"ppo:{bad}", "--games", "4",
+                 "--env-option", "innings=5")
+    assert f"observations of size {OBS.size}" in err and "innings=5" in err
+
+
+# -- replay --gif ---------------------------------------------------------------------------------
+def test_replay_gif_draws_a_frame_after_the_reset_and_every_step(tmp_path, capsys, monkeypatch):
+    """Against the contract of dugout.envs.core.picture.write_gif(frames, path, fps) -> Path
+    and render_mode="rgb_array" (env.render() an HxWx3 uint8 array), both stood in for here."""
+    import sys
+    import types
+    from dugout.envs.thats_baseball.env import ThatsBaseballEnv
+    written = {}
+
+    def write_gif(frames, path, fps=2.0):
+        written.update(frames=list(frames), path=path, fps=fps)
+        return tmp_path / "game.gif"
+    fake = types.ModuleType("dugout.envs.core.picture")
+    fake.write_gif = write_gif
+    monkeypatch.setitem(sys.modules, "dugout.envs.core.picture", fake)
+    import dugout.envs.core as core
+    monkeypatch.setattr(core, "picture", fake, raising=False)
+    modes = ThatsBaseballEnv.metadata["render_modes"]
+    monkeypatch.setitem(ThatsBaseballEnv.metadata, "render_modes", [*modes, "rgb_array"])
+    steps = []
+    real_step = ThatsBaseballEnv.step
+
+    def step(self, action):
+        steps.append(action)
+        return real_step(self, action)
+
+    def render(self):
+        assert self.render_mode == "rgb_array"
+        return np.full((4, 6, 3), len(steps) % 256, np.uint8)
+    monkeypatch.setattr(ThatsBaseballEnv, "step", step)
+    monkeypatch.setattr(ThatsBaseballEnv, "render", render)
+    text = cli.main(["replay", "--seed", "2", "--agents", "random", "random", "--env-option",
+                     "innings=3", "--gif", str(tmp_path / "game.gif"), "--fps", "4"])
+    assert written["fps"] == 4.0 and str(written["path"]) == str(tmp_path / "game.gif")
+    frames = written["frames"]
+    assert len(frames) == 1 + len(steps) and len(steps) > 10
+    assert [int(f[0, 0, 0]) for f in frames] == [n % 256 for n in range(len(frames))]
+    assert f"{len(frames)} frames drawn into {tmp_path / 'game.gif'}" in text
+    # the game is the one replayed without drawing
+    assert text.split("\n\n")[0] == cli.replay(TB, 2, "random", "random",
+                                                {"innings": 3}).split("\n\n")[0]
+
+
+def test_replay_gif_writes_a_gif_file(tmp_path, capsys):
+    """The real thing, once dugout.envs.core.picture and render_mode="rgb_array" are there."""
+    pytest.importorskip("dugout.envs.core.picture")
+    from dugout.envs import spec
+    if "rgb_array" not in spec(TB).env_class.metadata["render_modes"]:
+        pytest.skip("thats_baseball_v0 has no render_mode='rgb_array' yet")
+    path = tmp_path / "game.gif"
+    text = cli.main(["replay", "--seed", "2", "--agents", "random", "random", "--teams", "reds",
+                     "sample", "--env-option", "innings=1", "--gif", str(path), "--fps", "5"])
+    assert path.read_bytes()[:4] == b"GIF8" and "frames drawn into" in text
+    PIL = pytest.importorskip("PIL.Image")
+    with PIL.open(path) as gif:
+        assert gif.n_frames > 2 and gif.info["duration"] == 200

@@ -440,3 +440,67 @@ def test_training_command_line_errors():
     assert bad.returncode != 0 and "unknown environment 'cricket_v0'" in bad.stderr
     bad = _train("--env", "thats_baseball_v0", "--total-timesteps", "0")
     assert bad.returncode != 0 and "total_timesteps must be at least 1" in bad.stderr
+
+
+# -- the rules: --env-option and --teams ----------------------------------------------------------
+def test_env_options_parse_into_the_settings():
+    from dugout.train.ppo import Settings, parse
+    s = parse(["--env", "showdown_v0", "--env-option", "level=basic", "--teams", "sln2004",
+               "bos2004", "--env-option", "innings=7", "--env-option", "dh=true"])
+    assert s.env_options == {"level": "basic", "innings": 7, "dh": True,
+                             "teams": ["sln2004", "bos2004"]}
+    assert parse(["--env", "thats_baseball_v0"]).env_options == {}
+    assert Settings(env_options={"innings": 5}).env_options == {"innings": 5}
+    with pytest.raises(ValueError, match="env_options render_mode: the harness sets it"):
+        Settings(env_options={"render_mode": "human"})
+    with pytest.raises(ValueError, match="innings must be an int"):
+        Settings(env_options={"innings": 0})
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--env-option", "innings"], "--env-option 'innings': expected KEY=VALUE"),
+    (["--env-option", "colour=red"], "--env-option colour: thats_baseball_v0 has no option 'colour'"),
+    (["--env-option", "innings=12"], "--env-option: thats_baseball_v0: innings must be an int"),
+    (["--env-option", "illegal_action=raise"], "--env-option illegal_action: the harness sets it"),
+    (["--env", "grand_slam_v0", "--teams", "a", "b"], "--teams: grand_slam_v0 has no teams"),
+    (["--teams", "sample", "reds", "--env-option", "teams=null"], "give one"),
+    (["--teams", "sample", "nobody"], "--teams: "),
+])
+def test_bad_env_options_are_refused_before_training(argv, says, capsys):
+    from dugout.train.ppo import parse
+    with pytest.raises(SystemExit) as exit_info:
+        parse(argv)
+    assert exit_info.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert says in last, last
+
+
+def test_training_envs_are_built_with_the_options(tmp_path):
+    from dugout.train.ppo import Settings, make_envs
+    s = Settings(env_options={"teams": ["reds", "sample"], "max_innings": 12}, n_envs=2,
+                 opponent="random", out=str(tmp_path))
+    venv = make_envs(s, tmp_path / "pool")
+    for env in venv.envs:
+        assert env.raw.max_innings == 12 and [t.name for t in env.raw.teams] == ["Reds", "Sample"]
+
+
+def test_a_run_with_options_records_them_and_resumes_only_under_them(tmp_path, capsys):
+    out = tmp_path / "run"
+    rules = ["--teams", "sample", "reds", "--env-option", "max_innings=12"]
+    done = _train("--env", "thats_baseball_v0", "--out", str(out), *TINY, *rules)
+    assert done.returncode == 0, done.stderr
+    options = {"max_innings": 12, "teams": ["sample", "reds"]}
+    for folder in (out / "model", *(out / "pool").iterdir()):
+        assert read_meta(folder, policy=False)["env_options"] == options
+    assert read_meta(out / "model")["settings"]["env_options"] == options
+    assert json.loads((out / "settings.json").read_text())["env_options"] == options
+    other = _train("--env", "thats_baseball_v0", "--out", str(out), "--resume", *TINY[2:],
+                   "--total-timesteps", "320")
+    assert other.returncode != 0 and "same --env-option/--teams" in other.stderr
+    # a tournament may play it under other options of the same sizes
+    from dugout.evaluate import cli
+    result = cli.main(["tournament", "--agents", "random", f"ppo:{out / 'model'}", "--games", "4",
+                       "--teams", "reds", "sample", "--quiet", "--bootstrap", "10"])
+    assert result.games == 4 and result.env_options == {"teams": ["reds", "sample"]}
+
+

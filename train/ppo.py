@@ -3,6 +3,17 @@ self-play. Read it top to bottom: settings, environments, opponents, the learnin
 with its evaluation and checkpoints, the end of the run.
 
     python -m dugout.train --env thats_baseball_v0 --total-timesteps 300000 --opponent self-play
+    python -m dugout.train --env thats_baseball_v0 --teams my_team.json reds --env-option innings=7
+    python -m dugout.train --env showdown_v0 --env-option level=basic --teams nya2004 bos2004
+
+``--env-option KEY=VALUE`` (repeatable) sets one of the env's options, the rules the
+manager learns under (VALUE is read as JSON when it parses: ``innings=7``, ``dh=true``,
+``max_innings=null``, ``teams='["sample", "reds"]'``; else as a plain string:
+``level=basic``); ``--teams AWAY HOME`` is the ``teams`` option. The env checks them
+before anything is trained; ``render_mode``, ``illegal_action`` and ``dice`` are refused.
+They are the ``env_options`` of the settings, saved in ``settings.json`` and in every
+checkpoint's ``meta.json`` (``env_options``, and ``settings``); the evaluation games
+during training are played under them, and ``--resume`` must give the same ones.
 
 A run writes into its output folder (``runs/<env>`` by default)::
 
@@ -34,6 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from ..envs.core.errors import OptionError
+from ..envs.options import check_env_options, describe_options, env_options_from_flags
 from .configs import defaults_for
 
 __all__ = ["Settings", "train", "main"]
@@ -49,6 +62,8 @@ class Settings:
     seed: int = field(default=0, metadata={"help": "seed of the run (games, network, sampling)"})
     n_envs: int = field(default=4, metadata={"help": "games played side by side"})
     out: str = field(default="", metadata={"help": "output folder (default runs/<env>)"})
+    env_options: dict = field(default_factory=dict, metadata={
+        "help": "the env's options (--env-option KEY=VALUE, --teams AWAY HOME)"})
     resume: bool = field(default=False, metadata={"help": "continue the run in --out from its latest checkpoint"})
     # the network and PPO (defaults per ruleset in dugout.train.configs)
     net_arch: tuple[int, ...] = field(default=(64, 64), metadata={"help": "hidden layer sizes of policy and value nets"})
@@ -90,6 +105,13 @@ class Settings:
         if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
             raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
         self.net_arch = tuple(int(n) for n in self.net_arch)
+        if not isinstance(self.env_options, dict):
+            raise ValueError(f"env_options must be a dict of the env's options, got {self.env_options!r}")
+        self.env_options = dict(self.env_options)
+        try:                                                           # the env built once
+            check_env_options(self.env, self.env_options, "env_options")
+        except OptionError as error:
+            raise ValueError(str(error)) from None
         if not self.out:
             self.out = str(Path("runs") / self.env)
 
@@ -137,7 +159,7 @@ def make_envs(s: Settings, pool: Path, first_episode: int = 0):
             opponent = (OpponentMix(s.env, pool, s.p_random, s.p_heuristic, s.pool_size)
                         if s.opponent == "self-play" else s.opponent)
             env = SingleAgentEnv(s.env, opponent=opponent, seat="alternate", seed=s.seed * 1000 + i,
-                                 shaping=s.shaping)
+                                 env_kwargs=s.env_options, shaping=s.shaping)
             env._episode = first_episode
             step, reset = env.step, env.reset
 
@@ -166,7 +188,7 @@ def evaluate_policy(model, s: Settings, opponent: str, seed: int) -> tuple[float
     from ..agents.play import head_to_head
     from ..agents.policy import PolicyAgent
     agent = PolicyAgent.from_model(model, {"env_id": s.env}, name="learner")
-    r = head_to_head(s.env, agent, opponent, pairs=s.eval_pairs, seed=seed)
+    r = head_to_head(s.env, agent, opponent, pairs=s.eval_pairs, seed=seed, env_kwargs=s.env_options)
     return r.score, r.low, r.high
 
 
@@ -185,7 +207,8 @@ def make_callback(s: Settings, out: Path, started: float, start_steps: int):
         def _on_step(self) -> bool:
             n = self.num_timesteps
             if s.opponent == "self-play" and n >= self.next_pool:
-                save_checkpoint(self.model, out / "pool" / f"{n:010d}", {"env_id": s.env, "run": str(out)},
+                save_checkpoint(self.model, out / "pool" / f"{n:010d}",
+                                {"env_id": s.env, "env_options": s.env_options, "run": str(out)},
                                 resumable=False)       # opponents need only the policy
                 self.next_pool += s.pool_every
             if n >= self.next_eval:
@@ -206,7 +229,8 @@ def make_callback(s: Settings, out: Path, started: float, start_steps: int):
         env_share = TimedEnv.seconds / max(1e-9, time.perf_counter() - started - TimedEnv.eval_seconds)
         model.logger.record("time/env_share", env_share)
         model.logger.dump(n)
-        meta = {"env_id": s.env, "run": str(out), "settings": _jsonable(s)}
+        meta = {"env_id": s.env, "env_options": _jsonable(s)["env_options"], "run": str(out),
+                "settings": _jsonable(s)}
         save_checkpoint(model, out / "checkpoints" / f"{n:010d}", meta)
         save_checkpoint(model, out / "model", meta)
         new = not (out / "eval.csv").exists()
@@ -227,6 +251,7 @@ def make_callback(s: Settings, out: Path, started: float, start_steps: int):
 def _jsonable(s: Settings) -> dict[str, Any]:
     d = dataclasses.asdict(s)
     d["net_arch"] = list(s.net_arch)
+    d["env_options"] = json.loads(json.dumps(s.env_options, default=str))
     return d
 
 
@@ -277,6 +302,10 @@ def train(s: Settings) -> Path:
         meta = read_meta(out / "model", policy=False)      # model.zip holds the architecture
         if meta["env_id"] != s.env:
             raise ValueError(f"{out} holds a run on {meta['env_id']}, not {s.env}")
+        before = meta.get("env_options", (meta.get("settings") or {}).get("env_options")) or {}
+        if before != _jsonable(s)["env_options"]:
+            raise ValueError(f"{out} holds a run under {describe_options(before)}; --resume it with "
+                             f"the same --env-option/--teams (got {describe_options(s.env_options)})")
     elif (out / "model").exists():
         raise ValueError(f"{out} already holds a run; pass --resume to continue it or choose "
                          f"another --out")
@@ -326,6 +355,15 @@ def parse(argv: list[str] | None = None) -> Settings:
     parser = argparse.ArgumentParser(prog="python -m dugout.train", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     for f in dataclasses.fields(Settings):
+        if f.name == "env_options":
+            g = parser.add_argument_group("rules (the env's options)")
+            g.add_argument("--teams", nargs=2, metavar=("AWAY", "HOME"),
+                           help="the env's teams option: two team names or files (That's Baseball, "
+                                "Showdown)")
+            g.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                           help="an env option, repeatable (e.g. level=basic, innings=7, dh=true); "
+                                "VALUE is read as JSON when it parses, else as a plain string")
+            continue
         flag = "--" + f.name.replace("_", "-")
         default = defaults[f.name]
         help_ = f"{f.metadata['help']} (default {default if not isinstance(default, tuple) else ' '.join(map(str, default))})"
@@ -336,10 +374,12 @@ def parse(argv: list[str] | None = None) -> Settings:
         else:
             kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
             parser.add_argument(flag, type=kind, default=default, help=help_)
-    args = parser.parse_args(argv)
+    args = vars(parser.parse_args(argv))
     try:
-        return Settings(**vars(args))
-    except ValueError as e:
+        args["env_options"] = env_options_from_flags(args["env"], args.pop("env_option"),
+                                                     args.pop("teams"))
+        return Settings(**args)
+    except (ValueError, TypeError) as e:       # OptionError is a TypeError, DataError a ValueError
         parser.error(str(e))
 
 
