@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Create (or refresh) the project's virtual environment in .venv and install dugout
-# editable with the extras given as arguments, e.g. `scripts/setup.sh dev bench`.
+# Create (or refresh) the project's virtual environment in .venv (or $VENV) and install
+# dugout editable with the extras given as arguments, e.g. `scripts/setup.sh dev bench`.
 # Safe to run again: it reinstalls only when pyproject.toml or the extras changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,20 +20,21 @@ if ! "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)
   exit 1
 fi
 
-if [ ! -x .venv/bin/python ]; then
-  echo "setup: creating .venv with $("$PYTHON" --version 2>&1)"
-  "$PYTHON" -m venv .venv
+VENV="${VENV:-.venv}"
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "setup: creating $VENV with $("$PYTHON" --version 2>&1)"
+  "$PYTHON" -m venv "$VENV"
 fi
 
 extras=$(IFS=,; echo "$*")
 target="."
 [ -n "$extras" ] && target=".[$extras]"
-stamp=".venv/.dugout-installed"
+stamp="$VENV/.dugout-installed"
 want="$(cat pyproject.toml | sha256sum | cut -d' ' -f1) $target"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing dugout $target"
-  .venv/bin/python -m pip install --quiet --upgrade pip
+  "$VENV/bin/python" -m pip install --quiet --upgrade pip
   # torch (in the `train` extra) is pinned to 2.13.0: pip takes its CPU wheel locally.
-  .venv/bin/python -m pip install --quiet -e "$target"
+  "$VENV/bin/python" -m pip install --quiet -e "$target"
   echo "$want" > "$stamp"
 fi

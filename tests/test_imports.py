@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"envs": "dugout.envs", "agents": "dugout.agents", "train": "dugout.train",
-           "evaluate": "dugout.evaluate"}
+           "evaluate": "dugout.evaluate", "integrations": "dugout.integrations"}
 
 
 def _modules() -> dict[str, Path]:
@@ -76,7 +76,7 @@ GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
 
 def floor(name: str) -> int:
     """0 the core (and the root package: only ``__version__``), 1 the rulesets and the env
-    registry, 2 the agents, 3 train and evaluate."""
+    registry, 2 the agents, 3 train, evaluate and the integrations with other libraries."""
     if name == "dugout":
         return 0
     if name.startswith("dugout.envs.core"):
@@ -180,3 +180,12 @@ def test_importing_a_module_loads_nothing_above_its_floor(module):
     assert not above, f"importing {module} loaded {above}"
     if not module.startswith("dugout.train"):
         assert not [m for m in loaded if not m.startswith("dugout")], loaded
+
+
+def test_the_rllib_recipe_without_ray_says_how_to_install_it():
+    """The main venv has no Ray: the recipe imports, and using it says what to install."""
+    import importlib.util
+    assert importlib.util.find_spec("ray") is None, "the main test venv must not hold Ray"
+    from dugout.integrations import rllib
+    with pytest.raises(ImportError, match=r"pip install 'dugout\[rllib\]'"):
+        rllib.DugoutMultiAgentEnv({"env_id": "thats_baseball_v0"})

@@ -1,0 +1,402 @@
+"""Ray RLlib recipe: every dugout env as an RLlib ``MultiAgentEnv``, and multi-agent PPO
+with action masking on RLlib's new API stack (RLModule, Learner, ConnectorV2).
+
+    pip install 'dugout[rllib]'       # ray[rllib] and torch; see scripts/test_rllib.sh
+
+    from dugout.integrations.rllib import ppo_config
+
+    config = ppo_config("thats_baseball_v0", policies="shared")
+    config.env_runners(num_env_runners=0).training(train_batch_size_per_learner=2000)
+    algo = config.build_algo()
+    result = algo.train()
+    print(result["env_runners"]["agent_episode_returns_mean"])   # {"away": .., "home": ..}
+
+What is here:
+
+* :class:`DugoutMultiAgentEnv` (``DugoutMultiAgentEnv({"env_id": "showdown_v0",
+  "level": "advanced"})``): the AEC env made by ``dugout.envs.make(env_id, **options)``
+  as a turn-based RLlib ``MultiAgentEnv``. ``reset()`` and ``step()`` return an
+  observation only for the manager to act (one may act several times in a row); when
+  the game ends, both managers get their last observation, their final reward (+1 / -1,
+  0 each for a game cut off by ``max_innings``) and ``terminated`` (or ``truncated`` for a
+  cut-off game), with ``"__all__"``. ``reset()`` skips a game that is over before any
+  decision (possible in a one-inning game), drawing the next seed as an unseeded
+  ``reset()`` of the dugout env does. An illegal action loses the game as in
+  ``dugout.envs.make`` (option ``illegal_action="raise"`` raises instead). Each agent's
+  observation space is RLlib's action-masking layout,
+  ``Dict({"observations": Box(float32, (k,)), "action_mask": Box(0.0, 1.0, (n,), float32)})``;
+  ``aec_env`` is the wrapped PettingZoo env (``aec_env.unwrapped.game`` is the engine state).
+* :func:`register_envs`: registers every id of ``dugout.envs.env_ids()`` with
+  ``ray.tune.registry.register_env`` as ``"dugout/<env_id>"`` (``"dugout/showdown_v0"``),
+  so ``config.environment("dugout/showdown_v0", env_config={"level": "advanced"})`` works;
+  the ``env_config`` dict holds the env's options.
+* :class:`ActionMaskingTorchRLModule`: PPO's default torch RLModule that feeds
+  ``"observations"`` to its networks and adds ``log(action_mask)`` (clamped to RLlib's
+  ``FLOAT_MIN``) to the action logits, so a masked action is never sampled. It is written
+  against RLlib's ``DefaultPPOTorchRLModule`` (the one in RLlib's examples folder is not a
+  stable import).
+* :func:`ppo_config`: a ``PPOConfig`` for multi-agent PPO with that module, where the two
+  seats map to policies as ``policies`` says:
+
+  - ``"shared"`` (the default): self-play, one module ``"shared"`` plays both seats and
+    learns from both. Each manager's observation is encoded from his own view (the
+    ruleset's ``VIEW``), so one network can play either seat;
+  - ``"per_seat"``: two modules, ``"away"`` and ``"home"``, each learning its own seat
+    against the other.
+
+Nothing in dugout imports this module. It imports Ray only when something here is used
+(the classes are built on first access), so ``import dugout.integrations.rllib`` works
+without Ray, and using it without Ray raises an ``ImportError`` that says
+``pip install 'dugout[rllib]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import dugout.envs as _envs
+
+__all__ = [
+    "DugoutMultiAgentEnv",
+    "ActionMaskingTorchRLModule",
+    "ENV_PREFIX",
+    "POLICY_CHOICES",
+    "rllib_env_name",
+    "register_envs",
+    "make_env",
+    "policy_ids",
+    "ppo_config",
+]
+
+#: The prefix of the names :func:`register_envs` registers: ``"dugout/thats_baseball_v0"``.
+ENV_PREFIX = "dugout/"
+#: How the two seats map to RLlib policies (RLModules), see :func:`ppo_config`.
+POLICY_CHOICES = ("shared", "per_seat")
+#: The agents (seats) of every dugout env.
+AGENTS = ("away", "home")
+#: reset() skips games over before any decision; this many in a row is an error
+_MAX_SKIPPED_GAMES = 1000
+
+_INSTALL_HINT = ("dugout.integrations.rllib needs Ray RLlib and torch: "
+                 "pip install 'dugout[rllib]'")
+
+
+def _require_ray() -> None:
+    """Import Ray RLlib and torch, or raise an ImportError saying how to install them."""
+    try:
+        import ray.rllib  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as error:
+        raise ImportError(f"{_INSTALL_HINT} ({error})") from error
+
+
+def rllib_env_name(env_id: str) -> str:
+    """The name :func:`register_envs` registers ``env_id`` under: ``"dugout/<env_id>"``."""
+    return ENV_PREFIX + env_id
+
+
+# -- the env ---------------------------------------------------------------------------
+
+def _build_env_class() -> type:
+    _require_ray()
+    from gymnasium import spaces
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+    class DugoutMultiAgentEnv(MultiAgentEnv):
+        """A dugout env as a turn-based RLlib ``MultiAgentEnv`` (see the module docstring).
+
+            env = DugoutMultiAgentEnv({"env_id": "thats_baseball_v0", "teams": ("sample", "reds")})
+            obs, infos = env.reset(seed=1)      # {acting agent: {"observations", "action_mask"}}
+            obs, rewards, terminateds, truncateds, infos = env.step({agent: action})
+
+        At the end both agents get an observation, a reward and their flags (and
+        ``"__all__"``), and ``infos[agent]`` holds ``score`` ({"away": runs, "home": runs})
+        and ``winner`` ("away", "home", or "" when nobody won), as the dugout env's infos.
+        """
+
+        def __init__(self, config: dict[str, Any] | None = None):
+            """``config``: ``{"env_id": <a dugout env id>, **options}``; the options go to
+            ``dugout.envs.make`` (``teams``, ``level``, ``max_innings``, ...). RLlib passes
+            its ``env_config`` here (an ``EnvContext``, a dict)."""
+            super().__init__()
+            options = dict(config or {})
+            env_id = options.pop("env_id", None)
+            if env_id is None:
+                raise ValueError(f"DugoutMultiAgentEnv needs config['env_id'], one of "
+                                 f"{', '.join(_envs.env_ids())}")
+            self.env_id = env_id
+            #: the wrapped PettingZoo AEC env, ``dugout.envs.make(env_id, **options)``
+            self.aec_env = _envs.make(env_id, **options)
+            self.agents = list(AGENTS)
+            self.possible_agents = list(AGENTS)
+            self.observation_spaces = {}
+            self.action_spaces = {}
+            for agent in AGENTS:
+                inner = self.aec_env.observation_space(agent)
+                action_space = self.aec_env.action_space(agent)
+                self.action_spaces[agent] = action_space
+                self.observation_spaces[agent] = spaces.Dict({
+                    "observations": inner["observation"],
+                    "action_mask": spaces.Box(0.0, 1.0, (int(action_space.n),), np.float32),
+                })
+            self._done = True
+
+        def _obs(self, agent: str) -> dict[str, np.ndarray]:
+            obs = self.aec_env.observe(agent)
+            return {"observations": np.asarray(obs["observation"], dtype=np.float32),
+                    "action_mask": np.asarray(obs["action_mask"], dtype=np.float32)}
+
+        def reset(self, *, seed: int | None = None, options: dict | None = None):
+            """A new game (``seed`` as in the dugout env); the first manager to act observes."""
+            if options:
+                raise ValueError(f"DugoutMultiAgentEnv.reset() takes no options (got "
+                                 f"{sorted(options)}); the env's options go in env_config")
+            self.aec_env.reset(seed=seed)
+            # A game over before any decision (a short game can be: innings=1) gives RLlib
+            # nothing to step; skip it as the dugout env's next unseeded reset would.
+            for _ in range(_MAX_SKIPPED_GAMES):
+                if not self._game_over():
+                    break
+                self.aec_env.reset()
+            else:
+                raise RuntimeError(f"DugoutMultiAgentEnv({self.env_id!r}): {_MAX_SKIPPED_GAMES} "
+                                   f"games in a row ended before any manager's decision")
+            self._done = False
+            agent = self.aec_env.agent_selection
+            return {agent: self._obs(agent)}, {}
+
+        def step(self, action_dict: dict[str, Any]):
+            """Play the acting manager's action (``action_dict`` holds it, and only it)."""
+            if self._done:
+                raise RuntimeError("DugoutMultiAgentEnv.step() after the game ended; call reset()")
+            agent = self.aec_env.agent_selection
+            if agent not in action_dict:
+                raise KeyError(f"DugoutMultiAgentEnv.step(): it is {agent!r}'s turn, but the "
+                               f"action dict has only {sorted(action_dict)}")
+            others = set(action_dict) - {agent}
+            if others:
+                raise ValueError(f"DugoutMultiAgentEnv.step(): it is {agent!r}'s turn; no "
+                                 f"action for {sorted(others)} expected")
+            self.aec_env.step(action_dict[agent])
+            if self._game_over():
+                return self._final()
+            actor = self.aec_env.agent_selection
+            rewards = {agent: float(self.aec_env.unwrapped.rewards[agent])}
+            return ({actor: self._obs(actor)}, rewards, {"__all__": False},
+                    {"__all__": False}, {})
+
+        def _game_over(self) -> bool:
+            raw = self.aec_env.unwrapped
+            return all(raw.terminations[a] or raw.truncations[a] for a in AGENTS)
+
+        def _final(self):
+            """Both managers' last observations, final rewards and flags, and the result."""
+            raw = self.aec_env.unwrapped
+            self._done = True
+            game = raw.game
+            result = {"score": {"away": int(game.score[0]), "home": int(game.score[1])},
+                      "winner": "" if game.winner is None else AGENTS[game.winner]}
+            if not game.over:         # ended by an illegal action (illegal_action="lose")
+                losers = [a for a in AGENTS if raw.rewards[a] < 0]
+                result["illegal_action_by"] = losers[0] if losers else None
+            obs = {a: self._obs(a) for a in AGENTS}
+            rewards = {a: float(raw.rewards[a]) for a in AGENTS}
+            terminateds = {a: bool(raw.terminations[a]) for a in AGENTS}
+            truncateds = {a: bool(raw.truncations[a]) for a in AGENTS}
+            terminateds["__all__"] = all(terminateds[a] for a in AGENTS)
+            truncateds["__all__"] = all(truncateds[a] for a in AGENTS)
+            infos = {a: dict(result) for a in AGENTS}
+            return obs, rewards, terminateds, truncateds, infos
+
+        def render(self):
+            return self.aec_env.render()
+
+        def close(self):
+            self.aec_env.close()
+
+    DugoutMultiAgentEnv.__module__ = __name__
+    DugoutMultiAgentEnv.__qualname__ = "DugoutMultiAgentEnv"
+    return DugoutMultiAgentEnv
+
+
+# -- the RLModule ----------------------------------------------------------------------
+
+def _build_module_class() -> type:
+    _require_ray()
+    import torch
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.utils.torch_utils import FLOAT_MIN
+
+    def _split(batch: dict) -> tuple[Any, dict]:
+        """The action mask and a shallow copy of ``batch`` whose obs are the observations."""
+        obs = batch[Columns.OBS]
+        if isinstance(obs, dict):
+            batch = dict(batch)
+            batch[Columns.OBS] = obs["observations"]
+            return obs["action_mask"], batch
+        return batch["action_mask"], batch
+
+    def _masked(outs: dict, mask) -> dict:
+        logits = outs[Columns.ACTION_DIST_INPUTS]
+        outs[Columns.ACTION_DIST_INPUTS] = logits + torch.clamp(
+            torch.log(mask.to(logits.dtype)), min=FLOAT_MIN)
+        return outs
+
+    class ActionMaskingTorchRLModule(DefaultPPOTorchRLModule):
+        """PPO's default torch RLModule with an action mask (see the module docstring).
+
+        Its observation space is the env's ``Dict({"observations", "action_mask"})``; the
+        networks (PPO's catalog: an MLP encoder, pi and value heads, configured by the
+        spec's ``model_config``) see ``"observations"`` alone."""
+
+        def __init__(self, *args, observation_space=None, **kwargs):
+            if "observations" not in getattr(observation_space, "spaces", {}):
+                raise ValueError(
+                    "ActionMaskingTorchRLModule needs a Dict observation space with "
+                    "'observations' and 'action_mask' (DugoutMultiAgentEnv's), got "
+                    f"{observation_space}")
+            self._space_with_mask = observation_space
+            super().__init__(*args, observation_space=observation_space["observations"], **kwargs)
+
+        def setup(self):
+            super().setup()
+            # the networks are built for "observations"; the module (and its checkpoints'
+            # constructor arguments) keeps the env's space with the mask
+            self.observation_space = self._space_with_mask
+
+        def _forward(self, batch, **kwargs):
+            mask, batch = _split(batch)
+            return _masked(super()._forward(batch, **kwargs), mask)
+
+        def _forward_train(self, batch, **kwargs):
+            mask, batch = _split(batch)
+            return _masked(super()._forward_train(batch, **kwargs), mask)
+
+        def compute_values(self, batch, embeddings=None):
+            if embeddings is None:
+                _, batch = _split(batch)
+            return super().compute_values(batch, embeddings)
+
+    ActionMaskingTorchRLModule.__module__ = __name__
+    ActionMaskingTorchRLModule.__qualname__ = "ActionMaskingTorchRLModule"
+    return ActionMaskingTorchRLModule
+
+
+_LAZY = {"DugoutMultiAgentEnv": _build_env_class,
+         "ActionMaskingTorchRLModule": _build_module_class}
+
+
+def __getattr__(name: str):
+    """Build the Ray-based classes on first access (so importing this module needs no Ray)."""
+    build = _LAZY.get(name)
+    if build is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    cls = build()
+    globals()[name] = cls
+    return cls
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
+# -- registration and the PPO config ---------------------------------------------------
+
+def make_env(env_id: str, **options: Any):
+    """A :class:`DugoutMultiAgentEnv` of ``env_id`` with the env's ``options``."""
+    return __getattr__("DugoutMultiAgentEnv")({"env_id": env_id, **options})
+
+
+def _creator(env_id: str):
+    def create(env_config=None):
+        options = dict(env_config or {})
+        if options.pop("env_id", env_id) != env_id:
+            raise ValueError(f"{rllib_env_name(env_id)} makes {env_id}; its env_config "
+                             f"names another env_id")
+        return make_env(env_id, **options)
+    create.__name__ = f"make_{env_id}"
+    return create
+
+
+def register_envs(env_ids=None) -> list[str]:
+    """Register dugout envs with ``ray.tune.registry.register_env`` as ``"dugout/<env_id>"``:
+    the ids given, or every one of ``dugout.envs.env_ids()``. Returns the names registered.
+    The env's options come from RLlib's ``env_config`` dict."""
+    _require_ray()
+    from ray.tune.registry import register_env
+
+    ids = _envs.env_ids() if env_ids is None else tuple(env_ids)
+    names = []
+    for env_id in ids:
+        _envs.spec(env_id)          # an unknown id fails here, naming the known ones
+        name = rllib_env_name(env_id)
+        register_env(name, _creator(env_id))
+        names.append(name)
+    return names
+
+
+def _shared_policy(agent_id, episode=None, **kwargs) -> str:
+    return "shared"
+
+
+def _seat_policy(agent_id, episode=None, **kwargs) -> str:
+    return agent_id
+
+
+def policy_ids(policies: str = "shared") -> tuple[str, ...]:
+    """The RLModule ids of a ``policies`` choice: ``("shared",)`` or ``("away", "home")``."""
+    if policies == "shared":
+        return ("shared",)
+    if policies == "per_seat":
+        return AGENTS
+    raise ValueError(f"policies must be one of {POLICY_CHOICES}, got {policies!r}")
+
+
+def ppo_config(env_id: str = "thats_baseball_v0", *, policies: str = "shared",
+               env_options: dict[str, Any] | None = None,
+               model_config: dict[str, Any] | None = None, seed: int | None = None,
+               **training: Any):
+    """A ``PPOConfig`` (new API stack) for multi-agent PPO with action masking on ``env_id``.
+
+    * ``policies``: ``"shared"`` (self-play: one module ``"shared"`` for both seats) or
+      ``"per_seat"`` (modules ``"away"`` and ``"home"``), see the module docstring;
+    * ``env_options``: the env's options (``dugout.envs.make``), RLlib's ``env_config``;
+    * ``model_config``: the RLModule's ``model_config`` (RLlib's ``DefaultModelConfig``
+      keys, e.g. ``{"fcnet_hiddens": [128, 128]}``);
+    * ``seed``: ``config.debugging(seed=...)``, which seeds the env runners' resets too;
+    * any other keyword goes to ``config.training(...)`` (``lr``, ``train_batch_size_per_learner``,
+      ``minibatch_size``, ``num_epochs``, ...).
+
+    The config registers the envs (:func:`register_envs`) and leaves the resources (env
+    runners, learners) at RLlib's defaults: set them with ``config.env_runners(...)`` and
+    ``config.learners(...)``, then ``config.build_algo()``.
+    """
+    _require_ray()
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    _envs.spec(env_id)
+    modules = policy_ids(policies)
+    register_envs([env_id])
+    module_class = __getattr__("ActionMaskingTorchRLModule")
+    spec = {pid: RLModuleSpec(module_class=module_class, model_config=dict(model_config or {}))
+            for pid in modules}
+    config = (
+        PPOConfig()
+        .environment(rllib_env_name(env_id), env_config=dict(env_options or {}))
+        .multi_agent(
+            policies=set(modules),
+            policy_mapping_fn=_shared_policy if policies == "shared" else _seat_policy,
+            policies_to_train=list(modules),
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=spec))
+    )
+    if training:
+        config = config.training(**training)
+    if seed is not None:
+        config = config.debugging(seed=seed)
+    return config
