@@ -49,9 +49,9 @@ from ..agents import make_agent
 from ..agents.play import play_game
 from ..envs import make
 from ..envs.core.errors import DugoutError
+from ..envs.options import describe_options
 from . import report
 from .stats import SPRT
-from ..envs.options import describe_options
 from .tournament import (MatchupResult, TournamentResult, check_agents, check_env_options, crn_check,
                          env_options_from_flags, labels_for, run_tournament)
 
