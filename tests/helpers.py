@@ -27,6 +27,7 @@ import dataclasses
 import enum
 import importlib
 import importlib.util
+import inspect
 import json
 import random
 import types
@@ -43,7 +44,28 @@ AGENTS = ("away", "home")
 #: a ruleset whose levels are one engine with switches lists each level here.
 OPTION_SETS: dict[str, tuple[dict[str, Any], ...]] = {
     "showdown_v0": ({"level": "basic"}, {"level": "advanced"}),
+    "bottom_ninth_v0": ({}, {"teams": "choose", "draft": True}, {"out_rule": "batter"},
+                        {"mode": "game"},
+                        {"mode": "game", "teams": "choose", "draft": True, "batters": 10,
+                         "support": True}),
 }
+#: Env ids whose games ``max_innings`` cannot cut off (with the options that make them so):
+#: Bottom of the 9th's duel is one sudden-death half inning (the pitcher wins at the third
+#: out), so it has no tie to truncate and refuses ``max_innings``.
+NO_CUT_OFF = {"bottom_ninth_v0": {"mode": "duel"}}
+
+
+def cuts_off(env_id: str, options: dict[str, Any]) -> bool:
+    """Whether ``max_innings`` can cut this case's games off (see :data:`NO_CUT_OFF`)."""
+    if env_id not in NO_CUT_OFF:
+        return True
+    params = inspect.signature(envs.spec(env_id).env_class.__init__).parameters
+    defaults = {k: p.default for k, p in params.items()}
+    return any(options.get(k, defaults.get(k)) != v for k, v in NO_CUT_OFF[env_id].items())
+#: Env ids where a tie can be won: in Bottom of the 9th the pitcher wins a 0-0 game at the
+#: third out (core.scoreboard.SuddenDeathScoreboard: "a tie included"); its longer game
+#: (mode "game", a regulation Scoreboard) can be cut off by ``max_innings`` (cuts_off).
+TIES_WON = {"bottom_ninth_v0"}
 #: Options that cut a game off after one inning (every ruleset takes ``innings`` and
 #: ``max_innings``, DESIGN contract 10): a tie then truncates.
 CUT_OFF = {"innings": 1, "max_innings": 1}
@@ -291,7 +313,10 @@ def check_final(env) -> dict:
     else:
         assert state.winner in (0, 1) and info["winner"] == AGENTS[state.winner]
         winner, loser = AGENTS[state.winner], AGENTS[1 - state.winner]
-        assert state.score[state.winner] > state.score[1 - state.winner]
+        if game.metadata["name"] in TIES_WON:
+            assert state.score[state.winner] >= state.score[1 - state.winner]
+        else:
+            assert state.score[state.winner] > state.score[1 - state.winner]
         assert all(game.terminations.values()) and not any(game.truncations.values())
         assert game.rewards == {winner: 1, loser: -1}
     assert game._cumulative_rewards == game.rewards

@@ -33,8 +33,8 @@ from pettingzoo.test import api_test, seed_test
 import dugout.envs as envs
 from dugout.envs.core import Dice, IllegalActionError, OptionError
 
-from helpers import (AGENTS, CUT_OFF, case_id, cases, check_final, check_live_infos, dumps,
-                     final_steps, final_structure, make, play_out, play_random,
+from helpers import (AGENTS, CUT_OFF, TIES_WON, case_id, cases, check_final, check_live_infos,
+                     cuts_off, dumps, final_steps, final_structure, make, play_out, play_random,
                      play_to_random_decision, poke_everything, random_games, roundtrip,
                      ruleset_checks, shared_mutables, step_random)
 
@@ -290,7 +290,10 @@ def test_rewards_infos_and_dead_steps_through_the_aec_loop(env_id, options):
         else:
             loser = AGENTS[1 - AGENTS.index(info["winner"])]
             assert rewards == {info["winner"]: 1, loser: -1} and flags == {(True, False)}
-            assert info["score"][info["winner"]] > info["score"][loser]
+            if env_id in TIES_WON:
+                assert info["score"][info["winner"]] >= info["score"][loser]
+            else:
+                assert info["score"][info["winner"]] > info["score"][loser]
     assert len(structures) == 1, f"the final infos change structure: {structures}"
 
 
@@ -315,10 +318,24 @@ def test_invariants_over_random_games(env_id, options, monkeypatch):
         checks.done()
 
 
-@pytest.mark.parametrize("env_id, options", CASES)
+CUT_OFF_CASES = [pytest.param(env_id, options, id=case_id(env_id, options))
+                 for env_id, options in cases() if cuts_off(env_id, options)]
+NO_TIE_CASES = [pytest.param(env_id, options, id=case_id(env_id, options))
+                for env_id, options in cases() if not cuts_off(env_id, options)]
+
+
+@pytest.mark.parametrize("env_id, options", NO_TIE_CASES)
+def test_games_without_ties_refuse_max_innings(env_id, options):
+    """A game that cannot end tied (Bottom of the 9th's duel) has nothing for ``max_innings``
+    to cut off: the option is refused, naming it."""
+    with pytest.raises(OptionError, match="max_innings"):
+        make(env_id, {**options, **CUT_OFF})
+
+
+@pytest.mark.parametrize("env_id, options", CUT_OFF_CASES)
 def test_invariants_of_games_cut_off_by_max_innings(env_id, options):
     """With ``max_innings`` a tie after the last inning truncates the game: 0 to each manager,
-    ``winner`` None, the same infos as a decided game."""
+    ``winner`` "", the same infos as a decided game."""
     truncated = decided = 0
     structures = set()
     for env in random_games(env_id, range(N_CUT_OFF), {**options, **CUT_OFF}):

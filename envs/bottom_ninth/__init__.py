@@ -1,0 +1,10 @@
+"""Bottom of the 9th: engine (``rules``), cards (``cards``), what a manager may know
+(``view``) and the AEC env (``env``)."""
+
+from .cards import CardSet, load_cards, parse_cards
+from .env import OBS, BottomNinthEnv
+from .rules import GameState, apply_action, new_game
+from .view import BottomNinthView, view_of
+
+__all__ = ["BottomNinthEnv", "BottomNinthView", "CardSet", "GameState", "OBS", "apply_action",
+           "load_cards", "new_game", "parse_cards", "view_of"]
