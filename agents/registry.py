@@ -35,6 +35,7 @@ MANAGER_MODULES = {
     "thats_baseball_v0": "dugout.agents.thats_baseball",
     "grand_slam_v0": "dugout.agents.grand_slam",
     "showdown_v0": "dugout.agents.showdown",
+    "bottom_ninth_v0": "dugout.agents.bottom_ninth",
 }
 
 _REGISTRY: dict[str, dict[str, Factory]] = {}

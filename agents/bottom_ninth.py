@@ -1,0 +1,677 @@
+"""Managers for Bottom of the 9th: the rulebook heuristic, its always/never baselines, and
+the win-expectancy table they price decisions with.
+
+**The table.** In the duel the batting side needs one run before three outs. With no card
+in play (no ability, no trait) every pitch is a lottery with known odds: the Pitch die's
+faces, two fair d6, the swing table, Crushed, the base-path run phase. The chance that
+the batting side scores from each situation (outs, runners, balls, strikes) follows
+exactly from a linear system over the 288 situations (:func:`win_table`). It is what a
+Ball, a Strike, a Foul or Contact is worth now, and so what every ability use is worth.
+
+**The heuristic** (:class:`BottomNinthHeuristic`) reads only its manager's view:
+
+* **Stare-down.** The pitch and the guess are a simultaneous 4 x 4 matrix game (the
+  pitcher's commitment is secret until the guess). A deterministic choice is exploitable,
+  so the heuristic plays the game's **mixed** equilibrium, drawn with its own seeded
+  generator. Each cell is priced from the abilities at stake: what each side wins from its
+  card's stare-down table (one token, or the "both" entry), the batter's MVP on an exact
+  guess, the pitcher's Ace when he throws it and the guess misses it, and the fatigue an
+  Ace component costs; an ability is worth what it can do to the swing table at this
+  count (:func:`grant_value`). The equilibrium of that priced game is exact (support
+  enumeration); the prices are the heuristic part.
+* **Abilities**, one at a time after the roll they modify (the FAQ): each legal use is
+  priced by the expected win probability after it (a reroll averages over the new roll;
+  the batter's swing still to come is averaged for the pitcher), and the best one is used
+  while it helps; else ``done``. Natural-roll rules are the engine's (a Crushed ball needs
+  the natural 6 still showing).
+* **Relief** goes to the more tired token first; **pitching change**: bring in the
+  substitute once a token is one row from exhausted and the substitute would start fresher.
+* **Set-up and draft**: the cards with the most ability value, keeping the lineup legal
+  (the mask does that).
+
+Baselines (:class:`BottomNinthAlwaysNever`): always or never make the pitching change.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..envs.bottom_ninth import rules
+from ..envs.bottom_ninth.cards import Effect, PitcherCard, load_cards
+from ..envs.bottom_ninth.view import BottomNinthView
+from .base import AlwaysNever, Managers, ViewAgent
+
+__all__ = ["BottomNinthHeuristic", "BottomNinthAlwaysNever", "win_table", "win_expectancy",
+           "grant_value", "stare_down_matrix", "solve_matrix_game", "YES_NO_KINDS", "MANAGERS"]
+
+#: The yes/no decisions of the baselines: change the pitcher (or keep him), and in the longer
+#: game send up a pinch hitter or make a double switch (or pass).
+YES_NO_KINDS = ("pitching_change", "pinch_hit", "double_switch")
+#: the "no" action of each yes/no decision
+_NO = {"pitching_change": rules.KEEP, "pinch_hit": rules.PASS, "double_switch": rules.PASS}
+
+_FACES = ("B", "S", "C")
+_SIDES = range(1, 7)
+
+
+# -- the win-expectancy table -----------------------------------------------------------------
+def _index(outs: int, bases: int, balls: int, strikes: int) -> int:
+    return ((outs * 8 + bases) * 4 + balls) * 3 + strikes
+
+
+def _safe(bases: int) -> tuple[int, bool]:
+    """Everyone safe: runners up one, the batter to first; True if a run scores."""
+    return ((bases << 1) | 1) & 7, bool(bases & 4)
+
+
+def _forced(bases: int) -> tuple[int, bool]:
+    """A walk: only forced runners move."""
+    if bases == 7:
+        return 7, True
+    if bases & 1 == 0:
+        return bases | 1, False
+    if bases & 2 == 0:
+        return bases | 3, False
+    return 7, False
+
+
+def p_safe(speed: int = 0, fielding: int = 0) -> float:
+    """The base-path run phase: rounds of one roll each (Swing + Speed, Control + Fielding,
+    shown 1-6), 5 or 6 a success; one success wins, both the higher (ties to the runner),
+    neither rolls again. The runner's chance."""
+    def shown(roll: int, by: int) -> int:
+        return max(1, min(6, roll + by))
+    win = lose = 0
+    for b in _SIDES:
+        for p in _SIDES:
+            sb, sp = shown(b, speed), shown(p, fielding)
+            ok_b, ok_p = sb >= 5, sp >= 5
+            if ok_b and (not ok_p or sb >= sp):
+                win += 1
+            elif ok_p:
+                lose += 1
+    return win / (win + lose) if win + lose else 0.5
+
+
+@lru_cache(maxsize=16)
+def win_table(faces: tuple[tuple[str, int], ...] = tuple(rules.DEFAULT_FACES.items()),
+              out_rule: str = "lead_runner") -> np.ndarray:
+    """The batting side's chance of scoring a run before the third out, with blank cards,
+    by ``[outs, bases, balls, strikes]`` (bases: bit 0 first, bit 1 second, bit 2 third):
+    the exact solution of the linear system of the pitch-by-pitch Markov chain."""
+    n = 3 * 8 * 4 * 3
+    total = sum(c for _, c in faces)
+    face_p = {f: c / total for f, c in faces}
+    pairs = [(c, s) for c in _SIDES for s in _SIDES]
+    safe = p_safe()
+    # event probabilities per face: ball, strike, foul, crushed, run contact
+    ev = {"ball": 0.0, "strike": 0.0, "foul": 0.0, "crushed": 0.0, "contact": 0.0}
+    for f, pf in face_p.items():
+        for c, s in pairs:
+            r = rules.swing_result(f, s, c)
+            key = r if r != "contact" else None
+            if key is None:
+                key = "crushed" if f == "S" and s == 6 else "contact"
+            ev[key] += pf / 36
+    a = np.eye(n)
+    b = np.zeros(n)
+
+    def to(i: int, p: float, outs: int, bases: int, run: bool, balls: int = 0, strikes: int = 0):
+        if run:
+            b[i] += p
+        elif outs < 3:
+            a[i, _index(outs, bases, balls, strikes)] -= p
+
+    for outs in range(3):
+        for bases in range(8):
+            for balls in range(4):
+                for strikes in range(3):
+                    i = _index(outs, bases, balls, strikes)
+                    if balls < 3:
+                        to(i, ev["ball"], outs, bases, False, balls + 1, strikes)
+                    else:
+                        nb, run = _forced(bases)
+                        to(i, ev["ball"], outs, nb, run)
+                    if strikes < 2:
+                        to(i, ev["strike"] + ev["foul"], outs, bases, False, balls, strikes + 1)
+                    else:
+                        to(i, ev["strike"], outs + 1, bases, False)
+                        to(i, ev["foul"], outs, bases, False, balls, strikes)
+                    # Crushed: 1-4 single, 5 double, 6 a home run unless caught (natural 6)
+                    nb, run = _safe(bases)
+                    to(i, ev["crushed"] * 4 / 6, outs, nb, run)
+                    to(i, ev["crushed"] / 6, outs, ((bases << 2) | 2) & 7, bool(bases & 6))
+                    to(i, ev["crushed"] / 6 * 5 / 6, outs, 0, True)
+                    to(i, ev["crushed"] / 6 / 6, outs + 1, bases, False)
+                    # the run phase
+                    to(i, ev["contact"] * safe, outs, nb, run)
+                    if out_rule == "batter" or bases == 0:
+                        to(i, ev["contact"] * (1 - safe), outs + 1, bases, False)
+                    else:
+                        lead = 4 if bases & 4 else 2 if bases & 2 else 1
+                        rest = bases & ~lead
+                        nb2, run2 = _safe(rest)
+                        to(i, ev["contact"] * (1 - safe), outs + 1, nb2, run2)
+    return np.linalg.solve(a, b).reshape(3, 8, 4, 3)
+
+
+def _bases(runners) -> int:
+    return sum(1 << i for i, r in enumerate(runners) if r)
+
+
+def _table_for(view: BottomNinthView) -> np.ndarray:
+    faces = getattr(view, "pitch_faces", None)
+    faces = tuple(rules.DEFAULT_FACES.items()) if faces is None else tuple(faces)
+    return win_table(faces, getattr(view, "out_rule", "lead_runner"))
+
+
+def win_expectancy(view: BottomNinthView) -> float:
+    """The viewing manager's chance of winning, read off :func:`win_table` at the view's
+    situation (the batting side's chance of the run it needs, blank cards; in the longer
+    game the chance of a run this half inning, as a potential for reward shaping)."""
+    if view.over:
+        raise ValueError("win_expectancy of a finished game: read the result instead")
+    batting = float(_table_for(view)[min(view.outs, 2), _bases(view.runners), view.balls,
+                                     view.strikes])
+    return batting if view.batting else 1.0 - batting
+
+
+# -- what a pitch is worth --------------------------------------------------------------------
+def _after(table: np.ndarray, outs: int, bases: int, balls: int, strikes: int, result: str,
+           crushed: bool, safe: float, out_rule: str) -> float:
+    """The batting side's win chance after a pitch's result (what the engine does next)."""
+    def at(o: int, bs: int, b: int = 0, s: int = 0, run: bool = False) -> float:
+        if run:
+            return 1.0
+        return 0.0 if o >= 3 else float(table[o, bs, b, s])
+    if result == "ball":
+        if balls < 3:
+            return at(outs, bases, balls + 1, strikes)
+        nb, run = _forced(bases)
+        return at(outs, nb, run=run)
+    if result == "strike":
+        return at(outs, bases, balls, strikes + 1) if strikes < 2 else at(outs + 1, bases)
+    if result == "foul":
+        return at(outs, bases, balls, min(strikes + 1, 2))
+    nb, run = _safe(bases)
+    if crushed:
+        return (4 / 6 * at(outs, nb, run=run) + 1 / 6 * at(outs, ((bases << 2) | 2) & 7, run=bool(bases & 6))
+                + 1 / 6 * (5 / 6 + 1 / 6 * at(outs + 1, bases)))
+    if out_rule == "batter" or bases == 0:
+        out = at(outs + 1, bases)
+    else:
+        lead = 4 if bases & 4 else 2 if bases & 2 else 1
+        nb2, run2 = _safe(bases & ~lead)
+        out = at(outs + 1, nb2, run=run2)
+    return safe * at(outs, nb, run=run) + (1 - safe) * out
+
+
+def situation(view: BottomNinthView, cards=None) -> tuple:
+    """What prices a pitch: the die faces, the out rule, outs, runners, count, and the
+    batter's Speed and Crushed values and the pitcher's Fielding (hashable, for caching)."""
+    faces = getattr(view, "pitch_faces", None)
+    faces = tuple(rules.DEFAULT_FACES.items()) if faces is None else tuple(faces)
+    speed = fielding = 0
+    crush = (6,)
+    if cards is not None and view.batter_card >= 0 and view.pitcher_card >= 0:
+        speed = cards.trait_by(view.batter_card, "speed")
+        fielding = cards.trait_by(view.pitcher_card, "fielding")
+        extra = [v for t in cards.trait(view.batter_card, "crush_on") for v in t.values]
+        crush = tuple(sorted({6, *extra}))
+    return (faces, getattr(view, "out_rule", "lead_runner"), min(view.outs, 2),
+            _bases(view.runners), view.balls, view.strikes, speed, fielding, crush)
+
+
+@lru_cache(maxsize=4096)
+def _pitch(key: tuple) -> "_Pitch":
+    return _Pitch(key)
+
+
+class _Pitch:
+    """The situation of one pitch, for pricing (see :func:`situation`); values are cached."""
+
+    def __init__(self, key: tuple):
+        faces, self.out_rule, self.outs, self.bases, self.balls, self.strikes, speed, fielding, \
+            self.crush = key
+        self.faces = faces
+        self.table = win_table(faces, self.out_rule)
+        self.safe = p_safe(speed, fielding)
+        self._values: dict[tuple, float] = {}
+
+    def value(self, face: str, control: int, swing: int, swing_natural: int) -> float:
+        """The batting side's win chance once these dice stand."""
+        key = (face, control, swing, swing_natural)
+        v = self._values.get(key)
+        if v is None:
+            result = rules.swing_result(face, swing, control)
+            crushed = (result == "contact" and face == "S" and swing == swing_natural
+                       and swing_natural in self.crush)
+            v = self._values[key] = _after(self.table, self.outs, self.bases, self.balls,
+                                           self.strikes, result, crushed, self.safe, self.out_rule)
+        return v
+
+    def before_swing(self, face: str, control: int) -> float:
+        """Averaged over the swing still to come (natural: no ability counted)."""
+        key = (face, control)
+        v = self._values.get(key)
+        if v is None:
+            v = self._values[key] = sum(self.value(face, control, s, s) for s in _SIDES) / 6
+        return v
+
+    def face_odds(self, faces) -> dict[str, float]:
+        total = sum(c for _, c in faces)
+        return {f: c / total for f, c in faces}
+
+
+# -- pricing abilities for the stare-down ----------------------------------------------------
+def grant_value(effect: Effect, key: tuple, pitcher: bool) -> float:
+    """What one grant is worth to its holder on a typical pitch in situation ``key``
+    (:func:`situation`): the gain in win chance (for the pitcher: the loss he inflicts)
+    from using it at its best, averaged over the dice it would be used after. A choose-n
+    grant is worth its best use n times, a little less each."""
+    return _grant_value(effect, key, pitcher)
+
+
+@lru_cache(maxsize=65536)
+def _grant_value(effect: Effect, key: tuple, pitcher: bool) -> float:
+    pitch = _pitch(key)
+    faces = pitch.faces
+    if effect.kind == "choose":
+        best = max(_grant_value(o, key, pitcher) for o in effect.options)
+        return best * min(effect.n, 2) * 0.9
+    odds = pitch.face_odds(faces)
+    total = 0.0
+    for f, pf in odds.items():
+        for c in _SIDES:
+            if pitcher:
+                base = pitch.before_swing(f, c)
+                if effect.if_natural and effect.die == "control" and c not in effect.if_natural:
+                    continue                       # a natural-roll grant the roll misses
+                best = base
+                for alt in _uses(effect, f, c, None):
+                    best = min(best, alt(pitch))
+                total += pf / 6 * (base - best)
+            else:
+                for s in _SIDES:
+                    base = pitch.value(f, c, s, s)
+                    if effect.if_natural and s not in effect.if_natural:
+                        continue
+                    best = base
+                    for alt in _uses(effect, f, c, s):
+                        best = max(best, alt(pitch))
+                    total += pf / 36 * (best - base)
+    return total
+
+
+def _uses(effect: Effect, face: str, control: int, swing: int | None):
+    """The ways a primitive effect can be used on these dice, as functions of the pitch."""
+    if effect.kind == "reroll":
+        if effect.die == "control":
+            yield lambda p: sum(p.before_swing(face, c) for c in _SIDES) / 6
+        elif effect.die == "pitch":
+            yield lambda p: sum(w * p.before_swing(f, control)
+                                for f, w in p.face_odds(p.faces).items())
+        else:
+            yield lambda p: sum(p.value(face, control, s, s) for s in _SIDES) / 6
+    elif effect.kind == "modify":
+        for by in ((1, -1) if effect.by == 0 else (effect.by,)):
+            if effect.die == "control" and 1 <= control + by <= 6:
+                yield lambda p, by=by: p.before_swing(face, control + by)
+            elif effect.die == "swing" and swing is not None and 1 <= swing + by <= 6:
+                yield lambda p, by=by: p.value(face, control, swing + by, swing)
+    elif effect.kind == "face" and (not effect.from_faces or face in effect.from_faces) \
+            and effect.to != face:
+        if swing is None:
+            yield lambda p: p.before_swing(effect.to, control)
+        else:
+            yield lambda p: p.value(effect.to, control, swing, swing)
+
+
+def _grants_value(effects, key: tuple, pitcher: bool) -> float:
+    return sum(_grant_value(e, key, pitcher) for e in effects)
+
+
+def stare_down_matrix(view: BottomNinthView, cards) -> np.ndarray:
+    """``M[pitch, guess]``: the batting side's gain in win chance from the abilities each
+    pair would award (the batter's table and MVP, less the pitcher's table and Ace), less
+    the fatigue an Ace component costs the pitcher."""
+    key = situation(view, cards)
+    batter = cards.card(view.batter_card)
+    pitcher = cards.card(view.pitcher_card)
+    if isinstance(batter, PitcherCard):     # a pitcher at bat: his batting table, no MVP
+        b_table, mvp = batter.batting, ()
+    else:
+        b_table, mvp = batter.stare_down, batter.mvp
+    ace = view.ace
+    m = np.zeros((4, 4))
+    for p in range(4):
+        for g in range(4):
+            dir_ok = (p & 1) == (g & 1)
+            loc_ok = (p >> 1) == (g >> 1)
+            gain = _grants_value(b_table.for_tokens(dir_ok, loc_ok), key, False)
+            if dir_ok and loc_ok:
+                gain += _grants_value(mvp, key, False)
+            gain -= _grants_value(pitcher.stare_down.for_tokens(not dir_ok, not loc_ok), key, True)
+            if p == ace and g != ace:
+                gain -= _grants_value(pitcher.ace_ability, key, True)
+            m[p, g] = gain + _fatigue_cost(view, p)
+    return m
+
+
+def _fatigue_cost(view: BottomNinthView, pitch: int) -> float:
+    """Throwing a part of the Ace moves its token down: a small cost, larger near the bottom."""
+    if view.ace < 0:
+        return 0.0
+    cost = 0.0
+    rows = max(view.fatigue_rows - 1, 1)
+    for part, row in ((pitch & 1 == view.ace & 1, view.fatigue[0]),
+                      (pitch >> 1 == view.ace >> 1, view.fatigue[1])):
+        if part:
+            cost += 0.004 * (1 + row) / rows
+    return cost
+
+
+def solve_matrix_game(m: np.ndarray, rows: list[int], cols: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """A zero-sum game where the row player (the pitcher) minimises ``m`` and the column
+    player (the batter) maximises it, over the allowed rows and columns: both equilibrium
+    mixed strategies (over all four pitches, zero outside ``rows``/``cols``), exactly, by
+    support enumeration (a 4 x 4 game has 69 pairs of equal-size supports). A tiny fixed
+    perturbation breaks the ties of degenerate games (blank cards: every cell equal)."""
+    sub = m[np.ix_(rows, cols)].astype(float)
+    r, c = sub.shape
+    rp, cp = np.zeros(4), np.zeros(4)
+    if np.ptp(sub) < 1e-12:               # nothing at stake: no reason to be predictable
+        rp[rows], cp[cols] = 1 / r, 1 / c
+        return rp, cp
+    sub = sub + 1e-9 * np.add.outer(np.arange(r), 0.5 * np.arange(c)) / max(r * c, 1)
+    best = None
+    for k in range(1, min(r, c) + 1):
+        for rs in _subsets(r, k):
+            for cs in _subsets(c, k):
+                found = _equalize(sub, rs, cs)
+                if found is not None:
+                    best = found
+                    break
+            if best is not None:
+                break
+        if best is not None:
+            break
+    if best is None:                      # not reached for a nondegenerate game; be safe
+        x, y = np.full(r, 1 / r), np.full(c, 1 / c)
+    else:
+        x, y = best
+    rp[rows] = x
+    cp[cols] = y
+    return rp, cp
+
+
+@lru_cache(maxsize=64)
+def _subsets(n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    from itertools import combinations
+    return tuple(combinations(range(n), k))
+
+
+def _equalize(a: np.ndarray, rs: tuple[int, ...], cs: tuple[int, ...]):
+    """The mixes with supports ``rs``/``cs`` that make each side indifferent on the other's
+    support, if they are probabilities and no pure strategy outside does better."""
+    k = len(rs)
+    block = a[np.ix_(rs, cs)]
+    eq = np.zeros((k + 1, k + 1))
+    eq[:k, :k] = block
+    eq[:k, k] = -1.0
+    eq[k, :k] = 1.0
+    rhs = np.zeros(k + 1)
+    rhs[k] = 1.0
+    try:
+        ysol = np.linalg.solve(eq, rhs)              # block @ y = v, sum y = 1
+        eq2 = eq.copy()
+        eq2[:k, :k] = block.T
+        xsol = np.linalg.solve(eq2, rhs)             # x @ block = v, sum x = 1
+    except np.linalg.LinAlgError:
+        return None
+    y, v = ysol[:k], ysol[k]
+    x, v2 = xsol[:k], xsol[k]
+    tol = 1e-12
+    if (y < -tol).any() or (x < -tol).any() or abs(v - v2) > 1e-9:
+        return None
+    full_y = np.zeros(a.shape[1])
+    full_y[list(cs)] = np.clip(y, 0, None)
+    full_x = np.zeros(a.shape[0])
+    full_x[list(rs)] = np.clip(x, 0, None)
+    if (a @ full_y < v - 1e-10).any():               # a row would lose the batter less
+        return None
+    if (full_x @ a > v + 1e-10).any():               # a column would win him more
+        return None
+    return full_x / full_x.sum(), full_y / full_y.sum()
+
+
+# -- the heuristic -----------------------------------------------------------------------------
+_MIXES: dict[tuple, tuple[Any, tuple[np.ndarray, np.ndarray]]] = {}
+
+
+@lru_cache(maxsize=8)
+def _builtin_cards():
+    return load_cards("builtin")
+
+
+class BottomNinthHeuristic(ViewAgent):
+    """The rulebook heuristic (see the module docstring). It draws its stare-down mix from a
+    generator seeded by ``reset(seed)``, so a game replays exactly."""
+
+    name = "heuristic"
+    VIEW = BottomNinthView
+    #: an ability is used only when it gains at least this much win chance
+    min_gain = 1e-9
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def cards(self, view: BottomNinthView):
+        """The card set the view's card indices index (the game's own: ``view.cards``)."""
+        return view.cards if view.cards is not None else _builtin_cards()
+
+    def decide(self, view: BottomNinthView) -> int:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        kind = view.decision
+        if kind in ("pitch", "guess"):
+            return self.stare_down(view)
+        if kind in ("pitcher_ability", "batter_ability"):
+            values = self.ability_values(view)
+            return max(legal, key=lambda a: (values[a], a == rules.DONE, -a))
+        if kind == "relief":
+            return self.relief(view)
+        if kind in ("select_batter", "select_pitcher", "draft_pick"):
+            return self.pick_card(view)
+        if kind == "draft_order":
+            return rules.PICK_FIRST if rules.PICK_FIRST in legal else legal[0]
+        if kind == "fatigue_split":            # keep the two tokens level
+            tired = rules.FATIGUE_DIR if view.fatigue[0] <= view.fatigue[1] else rules.FATIGUE_LOC
+            return tired if tired in legal else legal[0]
+        if kind in ("pinch_slot", "double_switch_slot"):
+            return self.weakest_slot(view)
+        if kind == "select_support":
+            return legal[0]
+        values = self.option_values(view)
+        return max(legal, key=lambda a: (values[a], -a))
+
+    # -- the stare-down ------------------------------------------------------------------
+    def mix(self, view: BottomNinthView) -> tuple[np.ndarray, np.ndarray]:
+        """Both sides' equilibrium mixes over HI, HA, LI, LA at this stare-down (cached:
+        the same cards, situation and fatigue give the same game)."""
+        cards = self.cards(view)
+        rows = tuple(p for p in range(4) if not _exhausted(view, p))
+        key = (id(cards), situation(view, cards), view.batter_card, view.pitcher_card, view.ace,
+               view.fatigue, view.fatigue_rows, rows)
+        hit = _MIXES.get(key)
+        if hit is None or hit[0] is not cards:
+            m = stare_down_matrix(view, cards)
+            if len(_MIXES) > 50_000:
+                _MIXES.clear()
+            hit = _MIXES[key] = (cards, solve_matrix_game(m, list(rows), list(range(4))))
+        return hit[1]
+
+    def stare_down(self, view: BottomNinthView) -> int:
+        pitcher_mix, batter_mix = self.mix(view)
+        if view.decision == "pitch":
+            probs = np.array([pitcher_mix[a - rules.THROW] if a in view.legal else 0.0
+                              for a in range(rules.THROW, rules.THROW + 4)])
+            base = rules.THROW
+        else:
+            probs = np.array([batter_mix[a - rules.GUESS] if a in view.legal else 0.0
+                              for a in range(rules.GUESS, rules.GUESS + 4)])
+            base = rules.GUESS
+        if probs.sum() <= 0:
+            return view.legal[0]
+        probs = probs / probs.sum()
+        return base + int(self.rng.choice(4, p=probs))
+
+    # -- abilities -----------------------------------------------------------------------
+    def ability_values(self, view: BottomNinthView) -> dict[int, float]:
+        """Each legal action's value to the deciding side: its expected win chance after
+        the use (``done``: as the dice stand)."""
+        pitch = _pitch(situation(view, self.cards(view)))
+        faces = pitch.faces
+        pitcher = view.decision == "pitcher_ability"
+        face, control = view.face, view.control
+        swing, natural = view.swing, view.swing_natural
+
+        def now(f=face, c=control, s=swing, n=natural) -> float:
+            return pitch.before_swing(f, c) if pitcher else pitch.value(f, c, s, n)
+
+        out = {}
+        for a in view.legal:
+            if a == rules.DONE:
+                v = now()
+            elif a == rules.REROLL_PITCH:
+                v = sum(w * now(f=f) for f, w in pitch.face_odds(faces).items())
+            elif a == rules.REROLL_CONTROL:
+                v = sum(now(c=c) for c in _SIDES) / 6
+            elif a in (rules.CONTROL_UP, rules.CONTROL_DOWN):
+                v = now(c=control + (1 if a == rules.CONTROL_UP else -1))
+            elif a in (rules.FACE_B, rules.FACE_S, rules.FACE_C):
+                v = now(f=_FACES[a - rules.FACE_B])
+            elif a == rules.REROLL_SWING:
+                v = sum(now(s=s, n=s) for s in _SIDES) / 6
+            elif a in (rules.SWING_UP, rules.SWING_DOWN):
+                v = now(s=swing + (1 if a == rules.SWING_UP else -1))
+            else:
+                v = now()
+            out[a] = -v if pitcher else v
+        done = out.get(rules.DONE)
+        if done is not None:       # use an ability only when it clearly helps
+            for a in out:
+                if a != rules.DONE and out[a] < done + self.min_gain:
+                    out[a] = done - 1.0
+        return out
+
+    # -- clean up and the bullpen --------------------------------------------------------------
+    def relief(self, view: BottomNinthView) -> int:
+        """Relief to the more tired token first: the split leaving the lower worst row, then
+        the lower rows in all."""
+        points = 3 - sum(view.runners) + self.cards(view).trait_by(view.pitcher_card, "stamina")
+
+        def rows(a: int) -> tuple[int, int]:
+            k = a - rules.RELIEF
+            d = max(view.ceiling, view.fatigue[0] - k)
+            loc = max(view.ceiling, view.fatigue[1] - (points - k))
+            return max(d, loc), d + loc
+
+        return min(view.legal, key=lambda a: (rows(a), a))
+
+    def option_values(self, view: BottomNinthView) -> dict[int, float]:
+        """The yes/no decisions. A pitching change is worth making once a token is one row
+        from exhausted (the new pitcher starts fresher), the best bullpen card first; a pinch
+        hitter when the best bench batter has more ability value than the weakest batter
+        he may replace; a double switch never (the heuristic keeps its lineup)."""
+        cards = self.cards(view)
+        no = _NO.get(view.decision)
+        values = {a: (0.0 if a == no else -1.0) for a in view.legal}
+        if view.decision == "pitching_change":
+            tired = max(view.fatigue) >= view.fatigue_rows - 2
+            for a in view.legal:
+                if a == rules.BRING_IN:
+                    values[a] = 1.0 if tired else -1.0
+                elif rules.CARD <= a < rules.SLOT:
+                    values[a] = (1.0 if tired else -1.0) + card_power(cards, a - rules.CARD)
+        elif view.decision == "pinch_hit":
+            team = view.seat
+            lineup = [c for k, c in enumerate(view.lineups[team])
+                      if c >= 0 and k != view.pitcher_slots[team]]
+            weakest = min((card_power(cards, c) for c in lineup), default=0.0)
+            for a in view.legal:
+                if rules.CARD <= a < rules.SLOT:
+                    values[a] = card_power(cards, a - rules.CARD) - weakest - 0.01
+        return values
+
+    def weakest_slot(self, view: BottomNinthView) -> int:
+        """The lineup slot (among the legal) whose batter has the least ability value."""
+        cards = self.cards(view)
+        lineup = view.lineups[view.seat]
+
+        def power(a: int) -> float:
+            k = a - rules.SLOT
+            c = lineup[k] if 0 <= k < len(lineup) else -1
+            return card_power(cards, c) if c >= 0 else 0.0
+        return min(view.legal, key=lambda a: (power(a), a))
+
+    # -- set-up --------------------------------------------------------------------------
+    def pick_card(self, view: BottomNinthView) -> int:
+        cards = self.cards(view)
+        return max(view.legal, key=lambda a: (card_power(cards, a - rules.CARD), -a))
+
+
+def _exhausted(view: BottomNinthView, pitch: int) -> bool:
+    return rules.THROW + pitch not in view.legal if view.decision == "pitch" else False
+
+
+@lru_cache(maxsize=4096)
+def _power(cards, index: int) -> float:
+    """A card's ability value at a neutral count (0-0, nobody on, no outs), for picking."""
+    key = (tuple(rules.DEFAULT_FACES.items()), "lead_runner", 0, 0, 0, 0, 0, 0, (6,))
+    card = cards.card(index)
+    if cards.is_batter(index):
+        t = card.stare_down
+        value = sum(_grants_value(x, key, False) for x in (t.direction, t.location, t.both))
+        value += _grants_value(card.mvp, key, False) / 4
+        value += 0.01 * cards.trait_by(index, "speed")
+        value += 0.01 * len([v for tr in cards.trait(index, "crush_on") for v in tr.values])
+        return value
+    t = card.stare_down
+    value = sum(_grants_value(x, key, True) for x in (t.direction, t.location, t.both))
+    value += _grants_value(card.ace_ability, key, True) / 4
+    value += 0.01 * (cards.trait_by(index, "fielding") + cards.trait_by(index, "stamina")
+                     - cards.trait_by(index, "tires"))
+    return value
+
+
+def card_power(cards, index: int) -> float:
+    return _power(cards, index)
+
+
+class BottomNinthAlwaysNever(AlwaysNever, BottomNinthHeuristic):
+    """Baseline: always (or never) change the pitcher when the rules allow (or, in the
+    longer game, send up a pinch hitter, or make a double switch); the heuristic decides
+    everything else."""
+    KINDS, RULESET = YES_NO_KINDS, "Bottom of the 9th"
+
+    @property
+    def PASS(self) -> int:                    # the "no" of this baseline's decision
+        return _NO[self.kind]
+
+
+def _no_value_tables(teams, innings):
+    raise ValueError("bottom_ninth_v0 has no run-expectancy tables by inning: its table is the "
+                     "duel's win chance by outs, runners and count, dugout.agents.bottom_ninth.win_table()")
+
+
+MANAGERS = Managers(
+    heuristic=BottomNinthHeuristic, always_never=BottomNinthAlwaysNever, yes_no_kinds=YES_NO_KINDS,
+    value_tables=_no_value_tables, win_expectancy=win_expectancy)
