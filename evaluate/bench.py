@@ -27,7 +27,10 @@ Two random managers play whole nine-inning games, in two modes per game:
   decisions per second mostly count resets and say little. For the basic game, games per
   second and plate appearances per second are the figures that matter (how fast the
   engine simulates baseball, e.g. for calibration runs such as
-  ``python -m dugout.evaluate.calibrate_showdown``).
+  ``python -m dugout.evaluate.calibrate_showdown``);
+* Bottom of the 9th with the built-in cards and default teams: the duel (one half inning:
+  ``bottom_ninth_v0 (AEC, duel)`` and ``bottom_ninth engine (duel)``) and the Longer Game
+  (three innings: ``... (AEC, game)`` and ``... engine (game)``).
 
 The two modes:
 
@@ -43,7 +46,8 @@ installed with ``pip install -e .[bench]``) are timed through the very same AEC 
 each dugout AEC env's decisions per second are printed as a ratio to theirs ("1.52x
 tictactoe_v3" means dugout makes 1.52 times as many decisions per second). In the JSON
 figures these ratios are ``ratios`` (That's Baseball), ``grand_slam_ratios``,
-``showdown_ratios`` (advanced) and ``showdown_basic_ratios``.
+``showdown_ratios`` (advanced), ``showdown_basic_ratios``, ``bottom_ninth_ratios`` (the
+duel) and ``bottom_ninth_game_ratios``.
 
 Every figure counts:
 
@@ -81,7 +85,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..envs import grand_slam_v0, showdown_v0, thats_baseball_v0
+from ..envs import bottom_ninth_v0, grand_slam_v0, showdown_v0, thats_baseball_v0
 from ..envs.core.dice import Dice
 from ..envs.grand_slam import rules as gs_rules
 from ..envs.showdown import cards as sd_cards
@@ -199,6 +203,35 @@ def showdown_engine(level: str) -> PlayGame:
         decisions = 0
         while game.pending is not None:
             sd_rules.apply_action(game, pick(rng, game.pending.legal))
+            decisions += 1
+        return decisions, plate_appearances(game)
+
+    return play
+
+
+def bottom_ninth_aec(mode: str) -> PlayGame:
+    """Bottom of the 9th through ``bottom_ninth_v0.env``: the duel (one half inning, the
+    default teams) or the Longer Game (three innings)."""
+    env = bottom_ninth_v0.env(mode=mode)
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        decisions = play_aec_game(env, rng, seed)
+        return decisions, plate_appearances(env.unwrapped.game)
+
+    return play
+
+
+def bottom_ninth_engine(mode: str) -> PlayGame:
+    """Bottom of the 9th through ``rules.new_game`` and ``rules.apply_action`` (the env's
+    defaults: the built-in cards and default teams)."""
+    from ..envs.bottom_ninth import rules as b9_rules
+    template = bottom_ninth_v0.raw_env(mode=mode)
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        game = template._new_game(seed)
+        decisions = 0
+        while game.pending is not None and not game.board.over:
+            b9_rules.apply_action(game, pick(rng, game.pending.legal))
             decisions += 1
         return decisions, plate_appearances(game)
 
@@ -330,12 +363,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 # The dugout AEC envs compared with the peers: (result key, JSON key of its ratios).
 RATIO_KEYS = (("thats_baseball_v0", "ratios"), ("grand_slam_v0", "grand_slam_ratios"),
-              ("showdown_v0", "showdown_ratios"), ("showdown_basic_v0", "showdown_basic_ratios"))
+              ("showdown_v0", "showdown_ratios"), ("showdown_basic_v0", "showdown_basic_ratios"),
+              ("bottom_ninth_v0", "bottom_ninth_ratios"),
+              ("bottom_ninth_game_v0", "bottom_ninth_game_ratios"))
 # Engine against AEC env, for the "what the AEC API costs" lines.
 ENGINE_PAIRS = (("thats_baseball_engine", "thats_baseball_v0"),
                 ("grand_slam_engine", "grand_slam_v0"),
                 ("showdown_engine", "showdown_v0"),
-                ("showdown_basic_engine", "showdown_basic_v0"))
+                ("showdown_basic_engine", "showdown_basic_v0"),
+                ("bottom_ninth_engine", "bottom_ninth_v0"),
+                ("bottom_ninth_game_engine", "bottom_ninth_game_v0"))
 
 
 def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
@@ -349,6 +386,11 @@ def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
         ("showdown_engine", "showdown engine", lambda: showdown_engine("advanced")),
         ("showdown_basic_v0", "showdown_basic_v0 (AEC)", lambda: showdown_aec("basic")),
         ("showdown_basic_engine", "showdown_basic engine", lambda: showdown_engine("basic")),
+        ("bottom_ninth_v0", "bottom_ninth_v0 (AEC, duel)", lambda: bottom_ninth_aec("duel")),
+        ("bottom_ninth_engine", "bottom_ninth engine (duel)", lambda: bottom_ninth_engine("duel")),
+        ("bottom_ninth_game_v0", "bottom_ninth_v0 (AEC, game)", lambda: bottom_ninth_aec("game")),
+        ("bottom_ninth_game_engine", "bottom_ninth engine (game)",
+         lambda: bottom_ninth_engine("game")),
     ]
 
 

@@ -17,7 +17,9 @@
    * Harry's Grand Slam Baseball: random, the rulebook heuristic and its always/never
      pinch-hitter baselines (the trained manager plays That's Baseball only);
    * MLB Showdown, advanced game: random, the rulebook heuristic and its always/never
-     send-runners baselines.
+     send-runners baselines;
+   * Bottom of the 9th, the duel (one half inning, the built-in cards): random, the
+     rulebook heuristic (mixed stare-down) and its always/never pitching-change baselines.
 
    The rules of each (the env's options, ``ENV_OPTIONS``: the envs' defaults spelt
    out, e.g. Showdown's advanced game with the 2004 Yankees at the Red Sox) go to the
@@ -51,6 +53,7 @@ LINEUPS = {
     "thats_baseball_v0": ["random", "heuristic", "{ppo}", "solver"],
     "grand_slam_v0": ["random", "heuristic", "always-pinch_hitter", "never-pinch_hitter"],
     "showdown_v0": ["random", "heuristic", "always-send_runners", "never-send_runners"],
+    "bottom_ninth_v0": ["random", "heuristic", "always-pitching_change", "never-pitching_change"],
 }
 #: The rules each ruleset is played under (the env's options, as ``--env-option`` and
 #: ``--teams`` give them to ``python -m dugout.evaluate``): each env's defaults, spelt out
@@ -59,9 +62,11 @@ ENV_OPTIONS: dict[str, dict[str, Any]] = {
     "thats_baseball_v0": {"teams": ["sample", "reds"]},
     "grand_slam_v0": {"deck": "reference"},
     "showdown_v0": {"level": "advanced", "teams": ["nya2004", "bos2004"]},
+    "bottom_ninth_v0": {"mode": "duel", "teams": "default"},
 }
 TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Grand Slam Baseball",
-          "showdown_v0": "MLB Showdown (advanced game, 2004 Yankees at Red Sox)"}
+          "showdown_v0": "MLB Showdown (advanced game, 2004 Yankees at Red Sox)",
+          "bottom_ninth_v0": "Bottom of the 9th (the duel, built-in cards)"}
 
 
 def prepare_folder(out: Path) -> None:

@@ -31,10 +31,13 @@ def _positive(x) -> bool:
 
 
 DUGOUT = ("thats_baseball_v0", "thats_baseball_engine", "grand_slam_v0", "grand_slam_engine",
-          "showdown_v0", "showdown_engine", "showdown_basic_v0", "showdown_basic_engine")
+          "showdown_v0", "showdown_engine", "showdown_basic_v0", "showdown_basic_engine",
+          "bottom_ninth_v0", "bottom_ninth_engine", "bottom_ninth_game_v0", "bottom_ninth_game_engine")
 # each dugout AEC env, and the JSON key of its decisions/s ratios to the peers
 AEC_RATIOS = {"thats_baseball_v0": "ratios", "grand_slam_v0": "grand_slam_ratios",
-              "showdown_v0": "showdown_ratios", "showdown_basic_v0": "showdown_basic_ratios"}
+              "showdown_v0": "showdown_ratios", "showdown_basic_v0": "showdown_basic_ratios",
+              "bottom_ninth_v0": "bottom_ninth_ratios",
+              "bottom_ninth_game_v0": "bottom_ninth_game_ratios"}
 
 
 def _check_dugout_figures(results: dict) -> None:
@@ -54,6 +57,13 @@ def _check_dugout_figures(results: dict) -> None:
     assert gs["plate_appearances"] == gs_engine["plate_appearances"]
     # a double play makes two outs, but the runner doubled up came to the plate too
     assert gs["plate_appearances"] >= 3 * 51
+    for aec_key, engine_key in (("bottom_ninth_v0", "bottom_ninth_engine"),
+                                ("bottom_ninth_game_v0", "bottom_ninth_game_engine")):
+        b9, b9_engine = results[aec_key], results[engine_key]
+        assert b9["decisions"] == b9_engine["decisions"], aec_key
+        assert b9["plate_appearances"] == b9_engine["plate_appearances"], aec_key
+    # the duel: at least three plate appearances (three outs or a run before)
+    assert results["bottom_ninth_v0"]["plate_appearances"] >= 3
     for aec_key, engine_key in (("showdown_v0", "showdown_engine"),
                                 ("showdown_basic_v0", "showdown_basic_engine")):
         sd, sd_engine = results[aec_key], results[engine_key]

@@ -9,7 +9,7 @@
 | Action shape | (1,) |
 | Action values | Discrete(31) |
 | Observation shape | (256,) float32, with an int8 action mask of shape (31,) |
-| Observation values | mostly [0, 1]; scaled but not clipped: scores, Control (-0.5 to 2), On-Base, fatigue, innings and runs charged |
+| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
 
 ## Creation
 

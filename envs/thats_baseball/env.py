@@ -9,7 +9,7 @@
 | Action shape | (1,) |
 | Action values | Discrete(5) |
 | Observation shape | (56,) float32, with an int8 action mask of shape (5,) |
-| Observation values | [-1, 1], except the scores (runs / 10) |
+| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
 
 ## Creation
 
