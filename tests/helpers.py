@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 import dugout.envs as envs
+from dugout.envs.core.scoreboard import SuddenDeathScoreboard
 
 AGENTS = ("away", "home")
 
@@ -62,10 +63,14 @@ def cuts_off(env_id: str, options: dict[str, Any]) -> bool:
     params = inspect.signature(envs.spec(env_id).env_class.__init__).parameters
     defaults = {k: p.default for k, p in params.items()}
     return any(options.get(k, defaults.get(k)) != v for k, v in NO_CUT_OFF[env_id].items())
-#: Env ids where a tie can be won: in Bottom of the 9th the pitcher wins a 0-0 game at the
-#: third out (core.scoreboard.SuddenDeathScoreboard: "a tie included"); its longer game
-#: (mode "game", a regulation Scoreboard) can be cut off by ``max_innings`` (cuts_off).
-TIES_WON = {"bottom_ninth_v0"}
+
+
+def ties_won(env_id: str, options: dict[str, Any]) -> bool:
+    """Whether a tied game can have a winner: exactly the games with no tie to cut off (in
+    Bottom of the 9th's duel the pitcher wins 0-0 at the third out, a tie included:
+    core.scoreboard.SuddenDeathScoreboard)."""
+    return not cuts_off(env_id, options)
+
 #: Options that cut a game off after one inning (every ruleset takes ``innings`` and
 #: ``max_innings``, DESIGN contract 10): a tie then truncates.
 CUT_OFF = {"innings": 1, "max_innings": 1}
@@ -313,7 +318,7 @@ def check_final(env) -> dict:
     else:
         assert state.winner in (0, 1) and info["winner"] == AGENTS[state.winner]
         winner, loser = AGENTS[state.winner], AGENTS[1 - state.winner]
-        if game.metadata["name"] in TIES_WON:
+        if isinstance(state.board, SuddenDeathScoreboard):       # a tie can be won
             assert state.score[state.winner] >= state.score[1 - state.winner]
         else:
             assert state.score[state.winner] > state.score[1 - state.winner]

@@ -17,7 +17,7 @@ import pytest
 import dugout.envs as envs
 from dugout.envs.core.errors import UnknownEnvError
 from dugout.integrations import rllib     # imports Ray only when used
-from helpers import TIES_WON, case_id, cases
+from helpers import case_id, cases, ties_won
 
 pytestmark = [
     pytest.mark.rllib,
@@ -146,9 +146,9 @@ def test_random_play_matches_direct_play(env_id, options):
             seat = AGENTS.index(winner)
             assert rewards[winner] == 1.0
             # the winner has more runs, or won a tie where the rules say so (Bottom of the
-            # 9th's pitcher at the third out, 0-0: helpers.TIES_WON)
+            # 9th's pitcher at the third out, 0-0: helpers.ties_won)
             assert score[seat] > score[1 - seat] or (
-                env_id in TIES_WON and score[seat] == score[1 - seat])
+                ties_won(env_id, options) and score[seat] == score[1 - seat])
 
 
 def test_cut_off_games_truncate_and_games_over_at_once_are_skipped():
