@@ -28,8 +28,13 @@ Ball, a Strike, a Foul or Contact is worth now, and so what every ability use is
   substitute once a token is one row from exhausted and the substitute would start fresher.
 * **Set-up and draft**: the cards with the most ability value, keeping the lineup legal
   (the mask does that).
+* **The Longer Game** uses the same table as the price of a pitch (the chance of a run this
+  half inning, a proxy there: the score and the innings left are not in it); fatigue
+  points go to the less tired token; a pinch hitter comes in when the best bench card has
+  more ability value than the weakest batter he may replace, into that batter's slot.
 
-Baselines (:class:`BottomNinthAlwaysNever`): always or never make the pitching change.
+Baselines (:class:`BottomNinthAlwaysNever`): always or never make the pitching change, send
+up a pinch hitter, or make a double switch; the heuristic decides everything else.
 """
 
 from __future__ import annotations
