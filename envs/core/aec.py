@@ -252,10 +252,10 @@ class BaseballAECEnv(AECEnv):
                    illegal: str = "") -> None:
         """Every agent's infos (the schema in the module docstring): ``decision`` for
         ``actor``, the empty decision for the other agent."""
-        score = self.state_.score
+        score = tuple(self.state_.score)
         cached = self._score_info
         if cached is None or cached[0] != score:
-            cached = self._score_info = (tuple(score), {"away": score[0], "home": score[1]})
+            cached = self._score_info = (score, {"away": int(score[0]), "home": int(score[1])})
         series = self.series_.info() if self.series_format is not None else None
         for a in self.infos:
             info = {"decision": decision if a == actor else self._no_decision,
