@@ -13,7 +13,7 @@ import pytest
 
 from dugout.envs import bottom_ninth_v0
 from dugout.envs.bottom_ninth import rules
-from dugout.envs.bottom_ninth.cards import BUILTIN_PATH, load_cards
+from dugout.envs.bottom_ninth.cards import BUILTIN_PATH, Effect, load_cards
 from dugout.envs.bottom_ninth.rules import (CARD, DONE, FATIGUE_DIR, GUESS, KEEP, PASS,
                                             REROLL_CONTROL, REROLL_SWING, SLOT, THROW,
                                             apply_action)
@@ -135,6 +135,9 @@ def test_inning_fatigue_reset_then_one_per_run_allowed():
     state.pending, state.step = None, "half_start"
     rules.run(state)
     assert state.pending.kind == "pitching_change"
+    # at the change the table already shows this pitcher's own reset tokens and the two
+    # points his runs will add, not the tokens of the pitcher who finished the last half
+    assert state.fatigue == [0, 0] and state.fatigue_left == 2
     apply_action(state, KEEP)
     assert state.fatigue == [0, 0] and state.pending.kind == "fatigue_split"
     assert state.pending.actor == 1 and state.fatigue_left == 2
@@ -320,3 +323,27 @@ def test_game_options_and_box_score():
                       (dict(mode="game", teams={"batters": []}), "teams")):
         with pytest.raises(OptionError, match=words):
             bottom_ninth_v0.raw_env(**kw)
+
+
+def test_a_support_card_pays_only_when_no_grant_of_the_pitch_can():
+    """A once-a-game support card and a grant won on this pitch both allow a swing reroll:
+    the pitch's grant pays, the support card stays for later (RULES.md, "Which grant pays")."""
+    state = new([], support=True)
+    state.grants[1] = [rules.Grant("support", Effect("reroll", "swing"), 1),
+                       rules.Grant("both", Effect("choose", n=1, options=(
+                           Effect("reroll", "swing"), Effect("modify", "swing", by=0))), 1)]
+    paid = rules.spend_grant(state, 1, REROLL_SWING)
+    assert paid.source == "both" and [g.source for g in state.grants[1]] == ["support"]
+    assert state.support_used == [False, False]
+
+
+def test_a_natural_roll_grant_pays_before_an_unconditional_one():
+    """Two swing rerolls, one only on a natural 1: on a natural 1 the conditional one pays,
+    so the unconditional one is left for the new roll."""
+    state = new([])
+    state.swing = state.swing_natural = 1
+    state.grants[1] = [rules.Grant("both", Effect("reroll", "swing"), 1),
+                       rules.Grant("both", Effect("reroll", "swing", if_natural=(1,)), 1)]
+    paid = rules.spend_grant(state, 1, REROLL_SWING)
+    assert paid.effect.if_natural == (1,)
+    assert state.grants[1][0].effect.if_natural == ()

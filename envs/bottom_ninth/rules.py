@@ -566,8 +566,8 @@ def changes_something(state: GameState, action: int) -> bool:
     """"Players cannot modify a die to be greater than 6, nor less than 1"; a face change to
     the face shown (or from a face the card does not name) changes nothing."""
     kind, die, what = ABILITY_EFFECT[action]
-    if kind == "reroll":
-        return True
+    if kind == "reroll":                     # a Pitch die of one kind of face rolls the same
+        return die != "pitch" or len(set(state.faces)) > 1
     if kind == "modify":
         value = _die(state, die)[0]
         return 1 <= value + what <= 6
@@ -594,9 +594,10 @@ def usable_abilities(state: GameState, seat: int) -> tuple[int, ...]:
                  and any(_grant_allows(state, g, a) for g in state.grants[seat]))
 
 
-def _flexibility(e: Effect) -> tuple[int, int]:
+def _flexibility(e: Effect) -> tuple[int, int, bool]:
     """How much a grant could do: a single-purpose grant before a choose-n grant, then the
-    fewest actions it could ever allow (RULES.md, "Which grant pays")."""
+    fewest actions it could ever allow, then a natural-roll grant before an unconditional
+    one (RULES.md, "Which grant pays")."""
     options = e.options if e.kind == "choose" else (e,)
     n = 0
     for a, (kind, die, what) in ABILITY_EFFECT.items():
@@ -605,14 +606,15 @@ def _flexibility(e: Effect) -> tuple[int, int]:
                     and (kind != "face" or o.to == what):
                 n += 1
                 break
-    return (e.kind == "choose", n)
+    return (e.kind == "choose", n, not all(o.if_natural for o in options))
 
 
 def spend_grant(state: GameState, seat: int, action: int) -> Grant:
-    """The grant that pays for ``action``: the least flexible one that allows it."""
+    """The grant that pays for ``action``: a once-a-game support card only when no grant of
+    this pitch allows it, else the least flexible one that allows it."""
     grants = state.grants[seat]
     best = min((i for i, g in enumerate(grants) if _grant_allows(state, g, action)),
-               key=lambda i: (_flexibility(grants[i].effect), i))
+               key=lambda i: (grants[i].source == "support", _flexibility(grants[i].effect), i))
     g = grants[best]
     if g.source == "support":
         state.support_used[state.seat_of(seat)] = True
@@ -1093,7 +1095,6 @@ def offer_game_draft(state: GameState) -> None:
     equal number before moving on to the Batters. Optionally, draft an equal number of
     support cards last": alternate picks, ``pitchers`` each, then ``batters`` each, then one
     support card each; a pick must leave both teams, together, able to complete a legal team."""
-    cs = state.cards
     picks = len(state.drafted[0]) + len(state.drafted[1])
     n_p, n_b = 2 * state.n_pitchers, 2 * state.n_batters
     seat = state.draft_first if picks % 2 == 0 else 1 - state.draft_first
@@ -1235,6 +1236,11 @@ def half_start(state: GameState) -> None:
     t = state.board.fielding
     state.pa = 0
     state.pitcher = state.mound[t]
+    # what the table shows now is this pitcher's: his reset row, and the points his runs
+    # allowed will add (inning_fatigue applies them to whoever pitches the half)
+    state.ceiling = state.ceilings[t]
+    state.fatigue = [state.ceiling, state.ceiling]
+    state.fatigue_left = state.allowed[t]
     state.changed = False
     _clear_pitch(state)
     if state.board.inning > 1:
