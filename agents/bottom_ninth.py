@@ -592,15 +592,19 @@ class BottomNinthHeuristic(ViewAgent):
         return min(view.legal, key=lambda a: (rows(a), a))
 
     def option_values(self, view: BottomNinthView) -> dict[int, float]:
-        """The yes/no decisions. A pitching change is worth making once a token is one row
-        from exhausted (the new pitcher starts fresher), the best bullpen card first; a pinch
+        """The yes/no decisions. A pitching change is worth making once a token is (or, with
+        the runs he allowed placed, will be) one row from exhausted and a new pitcher would
+        start fresher, the best bullpen card first; a pinch
         hitter when the best bench batter has more ability value than the weakest batter
         he may replace; a double switch never (the heuristic keeps its lineup)."""
         cards = self.cards(view)
         no = _NO.get(view.decision)
         values = {a: (0.0 if a == no else -1.0) for a in view.legal}
         if view.decision == "pitching_change":
-            tired = max(view.fatigue) >= view.fatigue_rows - 2
+            # at a half's start the runs he allowed are still to be placed (fatigue_left)
+            worst = max(view.fatigue) + (view.fatigue_left + 1) // 2
+            # a reliever starts at row 1 at worst: change only for a pitcher worse than that
+            tired = worst >= view.fatigue_rows - 2 and worst > 1
             for a in view.legal:
                 if a == rules.BRING_IN:
                     values[a] = 1.0 if tired else -1.0
@@ -634,7 +638,13 @@ class BottomNinthHeuristic(ViewAgent):
 
 
 def _exhausted(view: BottomNinthView, pitch: int) -> bool:
-    return rules.THROW + pitch not in view.legal if view.decision == "pitch" else False
+    """Whether ``pitch`` uses an Ace component whose token is at the bottom of the track
+    (the pitcher cannot throw it: both sides see that, so the batter never guesses on it)."""
+    if view.ace < 0:
+        return False
+    bottom = view.fatigue_rows - 1
+    return ((view.fatigue[0] >= bottom and (pitch & 1) == (view.ace & 1))
+            or (view.fatigue[1] >= bottom and (pitch >> 1) == (view.ace >> 1)))
 
 
 @lru_cache(maxsize=4096)

@@ -181,3 +181,22 @@ def test_the_heuristic_beats_random_from_each_seat(seat, mode, n):
     d = np.array(diffs)
     se = d.std(ddof=1) / math.sqrt(n)
     assert d.mean() > 4 * se, (d.mean(), se)
+
+
+def test_the_batter_never_guesses_a_pitch_the_pitcher_cannot_throw():
+    """With both Ace tokens at the bottom of the track the pitcher can throw only the pitch
+    opposite his Ace (the engine commits it); the heuristic's guess mix puts nothing on the
+    pitches he cannot throw, so it guesses the one he must."""
+    env = make(ENV, raw=True)
+    env.reset(seed=0)
+    assert env.game.pending.kind == "pitch"
+    state = env.game.clone()
+    state.fatigue = [state.fatigue_rows - 1, state.fatigue_rows - 1]
+    env.restore(state)
+    opposite = 3 - env.view("away").ace        # the other direction and the other location
+    env.step(rules.THROW + opposite)
+    assert env.game.pending.kind == "guess"
+    view = env.view("home")
+    pitcher_mix, batter_mix = BottomNinthHeuristic(0).mix(view)
+    assert batter_mix[opposite] == pytest.approx(1.0) and pitcher_mix[opposite] == pytest.approx(1.0)
+    assert BottomNinthHeuristic(1).decide(view) == rules.GUESS + opposite
