@@ -47,6 +47,7 @@ import numpy as np
 from ..envs.bottom_ninth import rules
 from ..envs.bottom_ninth.cards import Effect, PitcherCard, load_cards
 from ..envs.bottom_ninth.view import BottomNinthView
+from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
 from .base import AlwaysNever, Managers, ViewAgent
 
 __all__ = ["BottomNinthHeuristic", "BottomNinthAlwaysNever", "win_table", "win_expectancy",
@@ -67,20 +68,46 @@ def _index(outs: int, bases: int, balls: int, strikes: int) -> int:
     return ((outs * 8 + bases) * 4 + balls) * 3 + strikes
 
 
-def _safe(bases: int) -> tuple[int, bool]:
-    """Everyone safe: runners up one, the batter to first; True if a run scores."""
-    return ((bases << 1) | 1) & 7, bool(bases & 4)
+_RUNNERS = ("on first", "on second", "on third")
 
 
-def _forced(bases: int) -> tuple[int, bool]:
-    """A walk: only forced runners move."""
-    if bases == 7:
-        return 7, True
-    if bases & 1 == 0:
-        return bases | 1, False
-    if bases & 2 == 0:
-        return bases | 3, False
-    return 7, False
+def _move(bases: int, play) -> tuple[int, bool]:
+    """Base running on a bitmask of runners (bit 0 first base), by the core's own rules
+    (``play`` takes and returns core bases): the runners left, and whether a run scored."""
+    after, scored = play(tuple(_RUNNERS[i] if bases >> i & 1 else None for i in range(3)))
+    return sum(1 << i for i, r in enumerate(after) if r is not None), bool(scored)
+
+
+def _lead_out(bases: tuple) -> tuple[tuple, list]:
+    """The lead runner is thrown out, the others and the batter advance one (out_rule lead_runner)."""
+    return advance_all(remove_runner(bases, occupied(bases)[-1]), 1, "batter")
+
+
+def outcomes(outs: int, bases: int, balls: int, strikes: int, result: str, crushed: bool,
+             safe: float, out_rule: str) -> list[tuple[float, int, int, int, int, bool]]:
+    """What the engine does after a pitch's result (blank cards): ``(probability, outs,
+    bases, balls, strikes, run scored)`` for each way it can go (Crushed and the run phase
+    are chance; ``safe`` is the runner's chance in the run phase)."""
+    if result == "ball":
+        if balls < 3:
+            return [(1.0, outs, bases, balls + 1, strikes, False)]
+        walked, run = _move(bases, lambda b: force_advance(b, "batter"))
+        return [(1.0, outs, walked, 0, 0, run)]
+    if result == "strike":
+        return ([(1.0, outs, bases, balls, strikes + 1, False)] if strikes < 2
+                else [(1.0, outs + 1, bases, 0, 0, False)])
+    if result == "foul":                   # a foul with two strikes leaves the count
+        return [(1.0, outs, bases, balls, min(strikes + 1, 2), False)]
+    single = _move(bases, lambda b: advance_all(b, 1, "batter"))
+    if crushed:                            # 1-4 single, 5 double, 6 a home run unless caught
+        double = _move(bases, lambda b: advance_all(b, 2, "batter"))
+        return [(4 / 6, outs, single[0], 0, 0, single[1]), (1 / 6, outs, double[0], 0, 0, double[1]),
+                (5 / 36, outs, 0, 0, 0, True), (1 / 36, outs + 1, bases, 0, 0, False)]
+    if out_rule == "batter" or bases == 0:
+        out = (outs + 1, bases, False)
+    else:
+        out = (outs + 1, *_move(bases, _lead_out))
+    return [(safe, outs, single[0], 0, 0, single[1]), (1 - safe, out[0], out[1], 0, 0, out[2])]
 
 
 def p_safe(speed: int = 0, fielding: int = 0) -> float:
@@ -117,49 +144,26 @@ def win_table(faces: tuple[tuple[str, int], ...] = tuple(rules.DEFAULT_FACES.ite
     for f, pf in face_p.items():
         for c, s in pairs:
             r = rules.swing_result(f, s, c)
-            key = r if r != "contact" else None
-            if key is None:
-                key = "crushed" if f == "S" and s == 6 else "contact"
-            ev[key] += pf / 36
+            if r == "contact":
+                r = "crushed" if f == "S" and s == 6 else "contact"
+            ev[r] += pf / 36
     a = np.eye(n)
     b = np.zeros(n)
-
-    def to(i: int, p: float, outs: int, bases: int, run: bool, balls: int = 0, strikes: int = 0):
-        if run:
-            b[i] += p
-        elif outs < 3:
-            a[i, _index(outs, bases, balls, strikes)] -= p
-
+    events = (("ball", False), ("strike", False), ("foul", False), ("contact", True),
+              ("contact", False))
+    weights = (ev["ball"], ev["strike"], ev["foul"], ev["crushed"], ev["contact"])
     for outs in range(3):
         for bases in range(8):
             for balls in range(4):
                 for strikes in range(3):
                     i = _index(outs, bases, balls, strikes)
-                    if balls < 3:
-                        to(i, ev["ball"], outs, bases, False, balls + 1, strikes)
-                    else:
-                        nb, run = _forced(bases)
-                        to(i, ev["ball"], outs, nb, run)
-                    if strikes < 2:
-                        to(i, ev["strike"] + ev["foul"], outs, bases, False, balls, strikes + 1)
-                    else:
-                        to(i, ev["strike"], outs + 1, bases, False)
-                        to(i, ev["foul"], outs, bases, False, balls, strikes)
-                    # Crushed: 1-4 single, 5 double, 6 a home run unless caught (natural 6)
-                    nb, run = _safe(bases)
-                    to(i, ev["crushed"] * 4 / 6, outs, nb, run)
-                    to(i, ev["crushed"] / 6, outs, ((bases << 2) | 2) & 7, bool(bases & 6))
-                    to(i, ev["crushed"] / 6 * 5 / 6, outs, 0, True)
-                    to(i, ev["crushed"] / 6 / 6, outs + 1, bases, False)
-                    # the run phase
-                    to(i, ev["contact"] * safe, outs, nb, run)
-                    if out_rule == "batter" or bases == 0:
-                        to(i, ev["contact"] * (1 - safe), outs + 1, bases, False)
-                    else:
-                        lead = 4 if bases & 4 else 2 if bases & 2 else 1
-                        rest = bases & ~lead
-                        nb2, run2 = _safe(rest)
-                        to(i, ev["contact"] * (1 - safe), outs + 1, nb2, run2)
+                    for (result, crushed), w in zip(events, weights):
+                        for p, o, bs, bl, st, run in outcomes(outs, bases, balls, strikes, result,
+                                                              crushed, safe, out_rule):
+                            if run:
+                                b[i] += w * p
+                            elif o < 3:
+                                a[i, _index(o, bs, bl, st)] -= w * p
     return np.linalg.solve(a, b).reshape(3, 8, 4, 3)
 
 
@@ -188,30 +192,9 @@ def win_expectancy(view: BottomNinthView) -> float:
 def _after(table: np.ndarray, outs: int, bases: int, balls: int, strikes: int, result: str,
            crushed: bool, safe: float, out_rule: str) -> float:
     """The batting side's win chance after a pitch's result (what the engine does next)."""
-    def at(o: int, bs: int, b: int = 0, s: int = 0, run: bool = False) -> float:
-        if run:
-            return 1.0
-        return 0.0 if o >= 3 else float(table[o, bs, b, s])
-    if result == "ball":
-        if balls < 3:
-            return at(outs, bases, balls + 1, strikes)
-        nb, run = _forced(bases)
-        return at(outs, nb, run=run)
-    if result == "strike":
-        return at(outs, bases, balls, strikes + 1) if strikes < 2 else at(outs + 1, bases)
-    if result == "foul":
-        return at(outs, bases, balls, min(strikes + 1, 2))
-    nb, run = _safe(bases)
-    if crushed:
-        return (4 / 6 * at(outs, nb, run=run) + 1 / 6 * at(outs, ((bases << 2) | 2) & 7, run=bool(bases & 6))
-                + 1 / 6 * (5 / 6 + 1 / 6 * at(outs + 1, bases)))
-    if out_rule == "batter" or bases == 0:
-        out = at(outs + 1, bases)
-    else:
-        lead = 4 if bases & 4 else 2 if bases & 2 else 1
-        nb2, run2 = _safe(bases & ~lead)
-        out = at(outs + 1, nb2, run=run2)
-    return safe * at(outs, nb, run=run) + (1 - safe) * out
+    return sum(p * (1.0 if run else 0.0 if o >= 3 else float(table[o, bs, bl, st]))
+               for p, o, bs, bl, st, run in outcomes(outs, bases, balls, strikes, result, crushed,
+                                                     safe, out_rule))
 
 
 def situation(view: BottomNinthView, cards=None) -> tuple:

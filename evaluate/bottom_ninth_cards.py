@@ -146,7 +146,7 @@ def first_pa(env, managers: dict[str, Any], seed: int) -> tuple[str, int, int, i
     return play.detail, len(play.scored), int(state.board.outs), bases
 
 
-def _managers(cardset) -> dict[str, Any]:
+def _managers() -> dict[str, Any]:
     from ..agents import make_agent
     return {seat: make_agent(ENV_ID, "heuristic") for seat in ("away", "home")}
 
@@ -251,7 +251,7 @@ def measure(cards: Any = "builtin", pas: int = DEFAULT_PAS, seed: int = 0,
                 raise ValueError(f"{cid!r} is not a {what} card of the set {cardset.name!r}")
     use_b = [i for i, c in enumerate(ids_b) if batters is None or c in batters]
     use_p = [i for i, c in enumerate(ids_p) if pitchers is None or c in pitchers]
-    managers = _managers(cardset)
+    managers = _managers()
     table = win_table()                      # blank cards, the default faces and out rule
     pairs = []
     start = time.perf_counter()
