@@ -45,6 +45,8 @@ class BottomNinthView:
     * ``tokens``: the seat holding the direction token and the location token (-1 before).
     * ``abilities``: for each ability action (9-18), True where its side may use it now.
     * ``grant_uses``: uses left of the grants won this pitch, (pitcher, batter).
+    * ``grants``: the grants themselves, (pitcher's, batter's), each a tuple of
+      :class:`~dugout.envs.bottom_ninth.rules.Grant` in the order won (empty before the reveal).
     * ``face``, ``face_natural``: the Pitch die shown and as rolled ("" before the roll).
     * ``control``, ``control_natural``, ``swing``, ``swing_natural``: the dice shown and as
       rolled (0 before the roll).
@@ -55,6 +57,8 @@ class BottomNinthView:
     * ``substitute``: True while away's substitute may still come in.
     * ``own_cards``, ``opp_cards``: card indices on this manager's team and the other's
       (drafted, or the lineup / the two pitchers); ``removed``: pitchers taken out.
+    * ``staff``: the duel's away pitchers, (starter, substitute), once chosen (the longer
+      game: empty; see ``bullpens``).
     * ``n_cards``: cards in the set.
     * ``last``: the last pitch in words ("" before the first).
     * ``over``: True once the game has ended.
@@ -146,6 +150,8 @@ class BottomNinthView:
     cards: Any = None
     pitch_faces: tuple[tuple[str, int], ...] = (("B", 3), ("S", 2), ("C", 1))
     out_rule: str = "lead_runner"
+    grants: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
+    staff: tuple[int, ...] = ()
 
 
 def _team(state: GameState, seat: int) -> tuple[int, ...]:
@@ -210,7 +216,7 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
     else:
         extra = dict(mode="duel", innings=b.innings, lineups=((), tuple(state.lineup)),
                      orders=(state.order[0], state.order[1]),
-                     mound=(state.pitcher if playing else -1, -1))
+                     mound=(state.pitcher if playing else -1, -1), staff=tuple(state.staff))
     fielding = b.fielding
     return _view(
         **extra, cards=state.cards, pitch_faces=_face_counts(state.faces), out_rule=state.out_rule,
@@ -226,6 +232,7 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
         tokens=tuple(-1 if r < 0 else state.seat_of(r) for r in state.tokens),
         abilities=tuple(a in usable for a in ABILITY_ACTIONS),
         grant_uses=(sum(g.left for g in state.grants[0]), sum(g.left for g in state.grants[1])),
+        grants=(tuple(state.grants[0]), tuple(state.grants[1])),
         face=state.face, face_natural=state.face_natural,
         control=state.control, control_natural=state.control_natural,
         swing=state.swing, swing_natural=state.swing_natural,
