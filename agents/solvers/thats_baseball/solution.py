@@ -14,6 +14,7 @@ from ....envs.thats_baseball.view import ThatsBaseballView
 from .chart import check_game, check_lineup, lineups_of
 from .graph import GRAPH, N_DECISIONS, PASS, decision_key
 from .induction import Optimal, Plan, d_orders, game_pass
+from ..files import load_or_solve
 from .storage import FORMAT_VERSION, RULES_VERSION, cache_path, read_tables, write_tables
 
 __all__ = ["Solution", "solve", "cached_solution", "DEFAULT_BOUND"]
@@ -169,16 +170,7 @@ def cached_solution(lineups: tuple[tuple[int, ...], tuple[int, ...]], innings: i
                     bound: int = DEFAULT_BOUND, use_disk: bool = True) -> Solution:
     """The solution for two lineups, kept in memory and on disk (``$DUGOUT_CACHE``)."""
     lineups = (check_lineup(lineups[0], "away"), check_lineup(lineups[1], "home"))
-    path = cache_path([list(x) for x in lineups], innings, bound)
-    if use_disk and path.exists():
-        try:
-            return Solution.load(path, lineups, innings, bound)
-        except ValueError:
-            pass                                     # stale or damaged: solve again
-    solution = solve(lineups[0], lineups[1], innings, bound)
-    if use_disk:
-        try:
-            solution.save(path)
-        except OSError:
-            pass
-    return solution
+    return load_or_solve(cache_path([list(x) for x in lineups], innings, bound),
+                         lambda path: Solution.load(path, lineups, innings, bound),
+                         lambda: solve(lineups[0], lineups[1], innings, bound),
+                         lambda solution, path: solution.save(path), use_disk)

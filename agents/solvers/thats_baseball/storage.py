@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ...value_tables import cache_dir
+from ..files import read_npz, write_npz
 from .chart import check_lineup
 
 __all__ = ["RULES_VERSION", "FORMAT_VERSION", "TABLES", "write_tables", "read_tables", "cache_path"]
@@ -34,12 +34,7 @@ TABLES = ("start", "values", "policy", "extra_tie")
 def write_tables(path: str | os.PathLike, meta: Mapping[str, Any],
                  tables: Mapping[str, np.ndarray]) -> None:
     """Write ``meta`` and the arrays of :data:`TABLES` to ``path`` (compressed npz), atomically."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "wb") as f:
-        np.savez_compressed(f, meta=np.array(json.dumps(meta)), **{k: tables[k] for k in TABLES})
-    os.replace(tmp, path)
+    write_npz(path, meta, {k: tables[k] for k in TABLES})
 
 
 def read_tables(path: str | os.PathLike, lineups: Sequence[Sequence[int]] | None = None,
@@ -47,18 +42,7 @@ def read_tables(path: str | os.PathLike, lineups: Sequence[Sequence[int]] | None
                 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """``(meta, arrays)`` of a saved solution; refuse those of another format or rules
     version or, when given, other lineups, innings or bound."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            arrays = {k: data[k] for k in TABLES}
-    except (OSError, KeyError, ValueError) as e:
-        raise ValueError(f"{path}: not a saved That's Baseball solution ({e})") from None
-    if meta.get("format") != FORMAT_VERSION:
-        raise ValueError(f"{path}: solution format {meta.get('format')!r}, this version "
-                         f"reads {FORMAT_VERSION}")
-    if meta.get("rules_version") != RULES_VERSION:
-        raise ValueError(f"{path}: solved under rules {meta.get('rules_version')!r}, the "
-                         f"engine is {RULES_VERSION!r}; solve again")
+    meta, arrays = read_npz(path, TABLES, "That's Baseball", FORMAT_VERSION, RULES_VERSION)
     saved = tuple(tuple(x) for x in meta["lineups"])
     if lineups is not None:
         wanted = (check_lineup(lineups[0], "away"), check_lineup(lineups[1], "home"))
