@@ -35,6 +35,12 @@ Ball, a Strike, a Foul or Contact is worth now, and so what every ability use is
 
 Baselines (:class:`BottomNinthAlwaysNever`): always or never make the pitching change, send
 up a pinch hitter, or make a double switch; the heuristic decides everything else.
+
+The exact play of the duel is the ``solver`` manager,
+:class:`dugout.agents.solvers.bottom_ninth.EquilibriumAgent` (the whole duel solved as a
+stochastic game, continuation values and all, where the heuristic prices a stare-down by
+the abilities at stake on one pitch); its command line reports how much a best response
+gains against the heuristic and against random.
 """
 
 from __future__ import annotations
@@ -490,6 +496,20 @@ class BottomNinthHeuristic(ViewAgent):
         values = self.option_values(view)
         return max(legal, key=lambda a: (values[a], -a))
 
+    def action_probabilities(self, observation: Any, view: BottomNinthView) -> dict[int, float]:
+        """How this manager plays a decision: its equilibrium mix at the stare-down (what
+        :meth:`decide` draws from), the one action it takes anywhere else (exact
+        evaluators use it)."""
+        if view.decision in ("pitch", "guess") and len(view.legal) > 1:
+            pitcher_mix, batter_mix = self.mix(view)
+            mix, base = (pitcher_mix, rules.THROW) if view.decision == "pitch" else (batter_mix, rules.GUESS)
+            probs = {a: float(mix[a - base]) for a in view.legal}
+            total = sum(probs.values())
+            if total > 0:
+                return {a: q / total for a, q in probs.items()}
+            return {view.legal[0]: 1.0}
+        return {self.decide(view): 1.0}
+
     # -- the stare-down ------------------------------------------------------------------
     def mix(self, view: BottomNinthView) -> tuple[np.ndarray, np.ndarray]:
         """Both sides' equilibrium mixes over HI, HA, LI, LA at this stare-down (cached:
@@ -672,4 +692,5 @@ def _no_value_tables(teams, innings):
 
 MANAGERS = Managers(
     heuristic=BottomNinthHeuristic, always_never=BottomNinthAlwaysNever, yes_no_kinds=YES_NO_KINDS,
-    value_tables=_no_value_tables, win_expectancy=win_expectancy)
+    value_tables=_no_value_tables, win_expectancy=win_expectancy,
+    extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"})

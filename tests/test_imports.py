@@ -165,7 +165,8 @@ def test_engines_never_import_the_rl_libraries():
 @pytest.mark.parametrize("module", ["dugout.agents.thats_baseball", "dugout.agents.grand_slam",
                                     "dugout.agents.showdown", "dugout.agents.registry",
                                     "dugout.agents.play", "dugout.agents.policy",
-                                    "dugout.agents.solvers.thats_baseball", "dugout.train.ppo",
+                                    "dugout.agents.solvers.thats_baseball",
+                                    "dugout.agents.solvers.bottom_ninth", "dugout.train.ppo",
                                     "dugout.train.adapter", "dugout.envs"])
 def test_importing_a_module_loads_nothing_above_its_floor(module):
     """At run time too: importing an agents module loads no train or evaluate module, and
