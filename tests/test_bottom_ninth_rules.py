@@ -158,8 +158,26 @@ def test_natural_roll_rule_modify_to_avoid_not_to_gain():
                  batter={"stare_down": table([pm], [], [])})
     pitch(state, LA, HA)   # the direction token to the batter
     apply_action(state, SWING_UP)
-    assert state.swing == 6 and state.swing_natural == 5
+    assert "vs swing 6: contact, run phase" in state.last    # shown 6 (rolled 5): contact
     assert state.board.outs == 1                   # the Run! phase, lost; no crush roll asked
+
+
+def test_the_finished_pitch_leaves_the_table_with_its_at_bat():
+    """RULES.md, Clean Up: between batters the view shows no pitch, guess, tokens, grants
+    or dice of the at-bat just ended (``last`` tells it); a finished game keeps its last."""
+    pm = {"modify": "swing", "by": "+-1"}
+    state = game([("pitch", S), ("control", 3), ("swing", 6), ("run_swing", 6), ("run_control", 1)],
+                 batter={"stare_down": table([pm], [], [])})
+    pitch(state, LA, HA)   # the direction token to the batter
+    apply_action(state, SWING_DOWN)                # contact, the Run! phase won: a single
+    assert state.board.bases[0] is not None and not state.board.over
+    assert (state.secret, state.thrown, state.guess, state.tokens) == (-1, -1, -1, [-1, -1])
+    assert state.grants == [[], []] and state.face == state.face_natural == ""
+    assert (state.control, state.control_natural, state.swing, state.swing_natural) == (0, 0, 0, 0)
+    assert "vs swing 5: contact" in state.last
+    over = game([("pitch", S), ("control", 3), ("swing", 6), ("crush", 6), ("catch", 2)])
+    pitch(over, LA, HA)                            # Crushed, a home run: the game is over
+    assert over.board.over and over.thrown == LA and over.swing == 6
 
 
 def test_natural_condition_on_a_grant():

@@ -762,11 +762,15 @@ def _end_pa(state: GameState, outcome: Outcome, before: tuple, counted: list) ->
         if b.outs == 3:
             b.end_half()              # Scoreboard: the next half, or the end of the game
             state.step = "half_start"
-        return
-    if b.outs == 3:
-        b.end_half()                  # the third out: the pitcher wins (SuddenDeathScoreboard)
-    state.order[1] = (slot + 1) % LINEUP_SIZE
-    state.step = "clean_up"
+    else:
+        if b.outs == 3:
+            b.end_half()              # the third out: the pitcher wins (SuddenDeathScoreboard)
+        state.order[1] = (slot + 1) % LINEUP_SIZE
+        state.step = "clean_up"
+    if not b.over:
+        # the pitch is over with the at-bat: decisions between batters see no stale dice,
+        # tokens or grants (``last`` keeps it in words); a finished game keeps its last pitch
+        _clear_pitch(state)
 
 
 def _score(state: GameState, scored: list, home_run: bool = False) -> list:
