@@ -571,3 +571,53 @@ def test_cli_loads_and_reports(blank, tmp_path, capsys):
         main(["--away", "bs,br", "--home", ",".join(f"bb{i}" for i in range(6)),
               "--env-option", f"cards={cards}", "--env-option", "fatigue_rows=4",
               "--load", str(saved), "--agents"])
+
+
+def test_solve_games_near_ties():
+    """Games within rounding of a pure saddle point (what a fixed point stopped at 1e-13
+    hands over): solved, and neither side gains more than rounding by a deviation."""
+    rng = np.random.default_rng(7)
+    for noise in (5e-16, 2e-15, 1e-13, 2e-12):
+        a = rng.integers(0, 5, (4000, 4, 4)) * 0.25 + rng.integers(-2, 3, (4000, 4, 4)) * noise
+        legal = rng.random((4000, 4)) < 0.7
+        legal[~legal.any(axis=1), 0] = True
+        v, x, y = solve_games(a, legal)
+        assert (x[~legal] == 0).all()
+        assert np.abs(np.einsum("np,npg->ng", x, a).max(axis=1) - v).max() < 1e-11
+        assert np.abs(np.where(legal, np.einsum("npg,ng->np", a, y), np.inf).min(axis=1) - v).max() < 1e-11
+
+
+def test_policy_tables_ask_with_the_views_of_play(thin, thin_duel):
+    """Every stare-down, relief and pitching-change decision met in play shows the same
+    observation and mask as the one the policy table sets up for its state (the finished
+    pitch is cleared between batters, so nothing of it is left to differ)."""
+    from dugout.agents.solvers.bottom_ninth.policy import _place, _table_state
+    from dugout.envs.bottom_ninth.env import encode_view
+    table = _table_state(thin_duel)
+    seen = {"pitch": 0, "guess": 0, "relief": 0, "pitching_change": 0}
+    for seed in range(40):
+        state = start_state(thin_duel, seed)
+        rng = np.random.default_rng(seed)
+        while not state.board.over:
+            d = state.pending
+            if d.kind in seen:
+                pit = int(state.pitcher != thin_duel.staff[0])
+                bases = sum(1 << i for i in range(3) if state.board.bases[i] is not None)
+                where = (pit, state.order[1], state.board.outs, bases, state.balls, state.strikes,
+                         *state.fatigue)
+                _place(table, thin_duel, *where)
+                if d.kind == "relief":
+                    rules.clean_up(table)
+                elif d.kind == "pitching_change":
+                    rules.offer_pitching_change(table)
+                else:
+                    rules.stare_down(table)
+                    if d.kind == "guess":
+                        table.pending = None
+                        rules.offer_guess(table)
+                assert table.pending == d, (d, table.pending)
+                np.testing.assert_array_equal(encode_view(view_of(table, d.actor)),
+                                              encode_view(view_of(state, d.actor)))
+                seen[d.kind] += 1
+            rules.apply_action(state, int(rng.choice(d.legal)))
+    assert min(seen.values()) > 0, seen

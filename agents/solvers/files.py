@@ -25,9 +25,13 @@ def write_npz(path: str | os.PathLike, meta: Mapping[str, Any], arrays: Mapping[
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "wb") as f:
-        np.savez_compressed(f, meta=np.array(json.dumps(meta)), **arrays)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps(meta)), **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)          # no half-written file left behind
+        raise
 
 
 def read_npz(path: str | os.PathLike, names: Sequence[str], what: str, format_version: int,

@@ -12,8 +12,10 @@ Other managers are made by name through :mod:`dugout.agents.registry`.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import time
+from pathlib import Path
 from typing import Any
 
 from ....envs.bottom_ninth.cards import PITCH_LABELS
@@ -70,6 +72,14 @@ def main(argv: list[str] | None = None) -> Solution:
         duel = Duel.from_options(**options)
     except (OptionError, DataError, ValueError, OSError) as e:
         parser.error(str(e))
+    if args.save:                          # before the solve, not after it
+        folder = Path(args.save).resolve().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            parser.error(f"--save {args.save}: cannot make its folder ({e})")
+        if not os.access(folder, os.W_OK):
+            parser.error(f"--save {args.save}: its folder {folder} is not writable")
     known = agent_names(ENV)
     names = args.agents if args.agents is not None else ["random", "heuristic"]
     for name in names:
@@ -101,7 +111,10 @@ def main(argv: list[str] | None = None) -> Solution:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: tables {solution.nbytes / 2**20:.1f} MiB, process peak {peak:.0f} MiB")
     if args.save:
-        solution.save(args.save)
+        try:
+            solution.save(args.save)
+        except OSError as e:
+            parser.error(f"--save {args.save}: {e}")
         print(f"saved to {args.save}")
     if names:
         print("\nexploitability (the batting side's win probability; stare-down, relief and pitching-"

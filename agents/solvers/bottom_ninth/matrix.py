@@ -26,6 +26,9 @@ import numpy as np
 __all__ = ["solve_games", "game_value"]
 
 _BIG = 1e6          # an illegal row as seen by the batter: never the worst
+#: A game whose pure maximin and minimax differ by no more is played pure (its value is
+#: then exact to this; the two-strike fixed points stop at 1e-13).
+SADDLE_TOL = 1e-12
 
 
 @lru_cache(maxsize=16)
@@ -38,15 +41,16 @@ def _pairs(n_rows: int, n_cols: int, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _best_mix(a: np.ndarray, usable_rows: np.ndarray, usable_cols: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray]:
-    """The maximiser's optimal mix over columns of ``a`` (games x rows x cols) when the game
-    has no pure saddle point (so its support has two columns or more): the worst usable
-    row against it is as high as possible. Returns (guarantee, mix). All pairs of one
-    size are solved in one batch; larger supports come first and keep ties."""
+    """The maximiser's optimal mix over columns of ``a`` (games x rows x cols): the worst
+    usable row against it is as high as possible. Returns (guarantee, mix). All pairs of
+    one size are solved in one batch; larger supports come first and keep ties, the pure
+    strategies last (a game that reaches here has no exact saddle point, but a game within
+    rounding of one may have no other vertex the determinant test lets through)."""
     n, r, c = a.shape
     worst_seen = np.where(usable_rows[:, :, None], a, _BIG)
     best_val = np.full(n, -np.inf)
     best_mix = np.zeros((n, c))
-    for k in range(min(r, c), 1, -1):
+    for k in range(min(r, c), 0, -1):
         support, tight = _pairs(r, c, k)
         P = len(support)
         ok = usable_cols[:, support].all(axis=2) & usable_rows[:, tight].all(axis=2)   # (n, P)
@@ -83,7 +87,7 @@ def _saddle(a: np.ndarray, legal_rows: np.ndarray):
     cols_min = np.where(legal_rows[:, :, None], a, np.inf).min(axis=1)   # each column's guarantee
     lower = cols_min.max(axis=1)
     g = cols_min.argmax(axis=1)
-    return upper - lower <= 1e-15, upper, p, g
+    return upper - lower <= SADDLE_TOL, upper, p, g
 
 
 def solve_games(a: np.ndarray, legal_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -4,10 +4,10 @@ pitching-change decision of its seat.
 Each decision is set up in a real engine state (:func:`dugout.envs.bottom_ninth.rules.new_game`
 with the duel's teams, moved to the situation) and offered by the engine's own rules
 (``stare_down``, ``offer_guess``, ``clean_up``, ``offer_pitching_change``), so the agent sees
-exactly the view and the mask it would see in play. Two fields are read canonically: the
-plate appearances so far (``pa``, the number of runners and outs: any larger count is the
-same situation) and the last pitch in words (empty). An agent that reads them is
-evaluated as if the game had those values there.
+exactly the view and the mask it would see in play (a test compares the observations
+with those met in played games). One field is read canonically: the last pitch in words
+(``last``, empty; not in the observation). The plate appearances so far (``pa``) are the
+runners plus the outs, as in play: every plate appearance adds one or ends the game.
 
 The agent is asked through ``action_probabilities(observation, view)`` when it has one
 (a mapping or a sequence over the actions; ``action_probabilities_batch`` for a trained
@@ -136,6 +136,7 @@ def _place(state, duel: Duel, pit, slot, outs, bases, balls, strikes, fd, fl) ->
     state.pa = outs + bin(bases).count("1")
     state.pitch_no = balls + strikes
     state.last = ""
+    rules._clear_pitch(state)            # as between pitches in play: no secret, dice or grants
     state.pending = None
 
 
