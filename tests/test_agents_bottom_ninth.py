@@ -24,7 +24,8 @@ ENV = "bottom_ninth_v0"
 def test_the_managers_are_registered():
     names = agent_names(ENV)
     for name in ("random", "heuristic", "always-pitching_change", "never-pitching_change",
-                 "always-pinch_hit", "never-pinch_hit", "always-double_switch", "never-double_switch"):
+                 "always-pinch_hit", "never-pinch_hit", "always-double_switch", "never-double_switch",
+                 "solver"):
         assert name in names
         assert make_agent(ENV, name, seed=1) is not None
 

@@ -38,8 +38,8 @@ in layers of equal ``(outs + runners, balls + strikes, rows)``, latest first (:m
 a looping layer is solved by the secant method on ``T(v) - v`` until no value moves by
 more than 1e-13 (``T`` is a contraction whose modulus is the chance of that foul).
 
-Solve time and memory for the default teams (4 rows): about 40 s on one core and 3 MiB
-of tables (a process peak of about 200 MiB); ``python -m dugout.agents.solvers.bottom_ninth``
+Solve time and memory for the default teams (4 rows): about 35 s on one core, 3.8 MiB of
+tables and a process peak of about 215 MiB; ``python -m dugout.agents.solvers.bottom_ninth``
 prints both.
 
 What it does not cover

@@ -13,7 +13,9 @@ iteration: the values agree to float rounding with any linear-programming solver
 
 A game whose legal entries are all equal (blank cards: nothing at stake) has every mix
 optimal; both sides then mix uniformly (over the legal rows for the pitcher), as the
-heuristic does, so that nothing is predictable.
+heuristic does, so that nothing is predictable. A game with a pure saddle point (to
+:data:`SADDLE_TOL`) is played pure, without enumeration; the pure strategies are also the
+last candidates of the enumeration, so a game within rounding of a saddle point is solved.
 """
 
 from __future__ import annotations
