@@ -77,8 +77,8 @@ class EquilibriumAgent(ViewAgent):
         s = self.solution_for(view)
         kind = view.decision
         if kind in ("pitch", "guess"):
-            x, y = s.x[s.duel.index(*s.view_state(view))], s.y[s.duel.index(*s.view_state(view))]
-            mix, base = (x, rules.THROW) if kind == "pitch" else (y, rules.GUESS)
+            i = s.duel.index(*s.view_state(view))
+            mix, base = (s.x[i], rules.THROW) if kind == "pitch" else (s.y[i], rules.GUESS)
             probs = {a: float(mix[a - base]) for a in view.legal}
             total = sum(probs.values())
             if total <= 0:

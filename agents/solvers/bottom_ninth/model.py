@@ -42,9 +42,8 @@ from ....envs.bottom_ninth.cards import CardSet
 from ...bottom_ninth import outcomes as _outcomes, p_safe
 from .pitch import BALL, CRUSH, FOUL, HBP, RUN, STRIKE, PitchGraph, build
 
-__all__ = ["Duel", "Layer", "SHAPE_NAMES"]
+__all__ = ["Duel", "Layer"]
 
-SHAPE_NAMES = ("pit", "slot", "outs", "bases", "balls", "strikes", "direction row", "location row")
 _RESULTS = {BALL: "ball", STRIKE: "strike", FOUL: "foul"}
 
 

@@ -55,8 +55,8 @@ class PolicyTable:
 class _Asker:
     """Asks an agent, one view at a time or a kind at a time."""
 
-    def __init__(self, agent: Any):
-        self.agent = agent
+    def __init__(self, agent: Any, seat: int):
+        self.agent, self.seat = agent, seat
         self.name = getattr(agent, "name", type(agent).__name__)
         if not callable(getattr(agent, "act", None)) and not hasattr(agent, "action_probabilities"):
             raise TypeError(f"{self.name!r} is not an agent: it has neither act() nor "
@@ -147,7 +147,7 @@ def policy_table(agent: Any, solution, seat: int) -> PolicyTable:
         raise ValueError(f"seat must be 0 (the pitcher's manager) or 1 (the batter's), got {seat!r}")
     t0 = time.perf_counter()
     duel: Duel = solution.duel
-    asker = _Asker(agent)
+    asker = _Asker(agent, seat)
     if callable(getattr(agent, "reset", None)):
         agent.reset(0)
     stare = np.full((duel.n_states, 4), np.nan)
@@ -167,7 +167,7 @@ def policy_table(agent: Any, solution, seat: int) -> PolicyTable:
                 rules.stare_down(state)
                 state.pending = None
                 rules.offer_guess(state)
-            asker.ask(("stare", int(i)), view_of(state, seat))
+            asker.ask(("stare", int(i)), view_of(state, seat))      # pitch (seat 0) or guess
         _collect(asker, stare, relief, change)
     if seat == 0:
         for measure in range(5, 0, -1):
@@ -191,7 +191,7 @@ def policy_table(agent: Any, solution, seat: int) -> PolicyTable:
 def _collect(asker: _Asker, stare, relief, change) -> None:
     for (what, i), p in asker.answers():
         if what == "stare":
-            base = rules.THROW if p[rules.THROW:rules.THROW + 4].sum() > 0.5 else rules.GUESS
+            base = rules.THROW if asker.seat == 0 else rules.GUESS
             stare[i] = p[base:base + 4]
         elif what == "relief":
             relief[i] = p[rules.RELIEF:rules.RELIEF + rules.MAX_RELIEF + 1]

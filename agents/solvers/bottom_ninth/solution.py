@@ -117,10 +117,6 @@ class Solution:
         d = self.duel
         pit, slot, outs, bases, balls, strikes, fd, fl = self.view_state(view)
         p = view.thrown
-        # the rows shown are after this pitch's fatigue; leaf values read them as they are
-        w = np.zeros((1, 4, 6))
-        for cls, terms in enumerate(d.result_terms(pit, slot, outs, bases, balls, strikes, (fd, fl))):
-            w[0, p, cls] = _weighted(terms, self.values)
         g = d.graphs[slot, pit]
         grants = view.grants
         if view.decision == "pitcher_ability":
@@ -140,6 +136,10 @@ class Solution:
         if v is None:
             if len(memo) >= 20_000:
                 memo.clear()
+            # the rows shown are after this pitch's fatigue; leaf values read them as they are
+            w = np.zeros((1, 4, 6))
+            for cls, terms in enumerate(d.result_terms(pit, slot, outs, bases, balls, strikes, (fd, fl))):
+                w[0, p, cls] = _weighted(terms, self.values)
             v = memo[at] = g.evaluate(w)[g.choice_nodes, 0]
         where = g.choice_position
         out = {a: float(v[where[c]]) for a, c in zip(g.actions[node], g.children[node])}
