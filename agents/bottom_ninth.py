@@ -542,10 +542,14 @@ class BottomNinthHeuristic(ViewAgent):
         return base + int(self.rng.choice(4, p=probs))
 
     # -- abilities -----------------------------------------------------------------------
+    def pitch(self, view: BottomNinthView) -> "_Pitch":
+        """What the dice of this pitch are worth (the one-run table at the view's situation)."""
+        return _pitch(situation(view, self.cards(view)))
+
     def ability_values(self, view: BottomNinthView) -> dict[int, float]:
         """Each legal action's value to the deciding side: its expected win chance after
         the use (``done``: as the dice stand)."""
-        pitch = _pitch(situation(view, self.cards(view)))
+        pitch = self.pitch(view)
         faces = pitch.faces
         pitcher = view.decision == "pitcher_ability"
         face, control = view.face, view.control

@@ -556,7 +556,7 @@ def team_names(state: rules.GameState) -> tuple[str, str]:
 def describe_play(state: rules.GameState, play: Play) -> str:
     """One sentence for a play of the log."""
     cs = state.cards
-    if state.mode == "game":
+    if state.mode in ("game", "solo"):
         names = [line.name for line in state.box.lines[play.half]]
     else:
         names = [cs.card(i).name for i in state.lineup]

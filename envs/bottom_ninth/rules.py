@@ -38,6 +38,7 @@ from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
 from ..core.state import SavedAs
 from .cards import (FACES, FIELD_POSITIONS, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, Effect,
                     ace_pitch, can_complete_lineup, matching_size, pair_needs)
+from .solo_cards import SoloSet
 from .support import MAX_SUPPORT, SupportSet
 
 __all__ = ["GameState", "Grant", "new_game", "apply_action", "option_labels", "ACTIONS",
@@ -66,6 +67,9 @@ FATIGUE_DIR, FATIGUE_LOC = SLOT + 9, SLOT + 10       # 103, 104: a fatigue point
 PASS = SLOT + 11               # 105: no substitution
 SUPPORT = PASS + 1             # 106-113: the support card with index 0-7
 N_ACTIONS = SUPPORT + MAX_SUPPORT
+# the Manager Challenge (mode "solo") adds two actions after the duel's
+MVP, FATIGUE_PITCHER = N_ACTIONS, N_ACTIONS + 1     # 114, 115: mvp_or_fatigue
+N_SOLO_ACTIONS = N_ACTIONS + 2
 GAME_TEAM_NAMES = ("Away", "Home")
 GAME_LINEUP = 9                # 8 batters + the pitcher (game mode)
 
@@ -96,11 +100,14 @@ ACTIONS = (
        "pass (no substitution)")
     + tuple(f"support card {i}" for i in range(MAX_SUPPORT)))
 assert len(ACTIONS) == N_ACTIONS
+SOLO_ACTIONS = ACTIONS + ("use the MVP ability", "fatigue the pitcher 1 instead of the MVP ability")
 
 DECISION_KINDS = ("draft_order", "draft_pick", "select_batter", "select_pitcher", "pitch",
                   "guess", "pitcher_ability", "batter_ability", "relief", "pitching_change",
                   "select_support", "fatigue_split", "pinch_hit", "pinch_slot", "double_switch",
                   "double_switch_slot")
+#: the Manager Challenge's decisions: the duel's and two of its own
+SOLO_DECISION_KINDS = DECISION_KINDS + ("mvp_or_fatigue", "select_bench")
 
 FIELDERS_CHOICE = Outcome("FC", "reached on a fielder's choice")
 CAUGHT_AT_WALL = Outcome("FO", "was robbed of a home run at the wall")
@@ -193,6 +200,21 @@ class GameState(ScoreboardGame):
     sub_card: int = -1               # the substitute chosen, awaiting his slot
     sub_slot: int = -1               # the slot chosen in a double switch
     changed: bool = False            # a pitching change this break (a double switch may follow)
+    # -- the Manager Challenge (mode "solo"); unused otherwise: see solo.py --------------------
+    solo: SoloSet | None = None
+    level: int = 0                   # 0 standard, 1 Veteran, 2 Manager of the Year, 3 Hall of Fame
+    situation: int = -1              # the game's Situation and Effect cards (solo-set indices)
+    effect: int = -1
+    deck: list[int] = field(default_factory=list)       # the Pitcher deck, top first
+    discard: list[int] = field(default_factory=list)    # its discard pile, bottom first
+    revealed: int = -1               # the deck card revealed this pitch (-1: none, or the deck was out)
+    depleted: bool = False           # the deck ran out during this at-bat
+    pile: list[int] = field(default_factory=list)       # the campaign's pitcher pile, top first
+    pool: list[int] = field(default_factory=list)       # batters the lineup is picked from
+    bench: list[int] = field(default_factory=list)      # pinch hitters (solo)
+    prev_guess: int = -1             # the last stare-down's guess (Manager of the Year)
+    stamina: int = 0                 # extra relief from the Effect card
+    solo_inning: int = 0             # the inning the clean-up last saw (extra innings)
 
     @property
     def batter_card(self) -> int:
@@ -210,7 +232,7 @@ class GameState(ScoreboardGame):
         """The batter at the plate as a runner: his box-score line (the lineup slot in the
         duel, where the two agree)."""
         t = self.board.half
-        if self.mode == "game":
+        if self.mode in ("game", "solo"):
             return self.slot_lines[t][self.order[t]]
         return self.order[1]
 
@@ -231,6 +253,8 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
     after a draft)."""
     counts = DEFAULT_FACES if faces is None else faces
     face_list = tuple(f for f in FACES for _ in range(counts.get(f, 0)))
+    if mode == "solo":
+        raise ValueError("a Manager Challenge game starts with solo.new_solo_game")
     if mode == "game":
         return new_long_game(dice, cards, face_list, draft=draft, teams=teams or "default",
                              fatigue_rows=fatigue_rows, out_rule=out_rule, innings=innings,
@@ -249,15 +273,21 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
 
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = take_decision(state, action, ACTIONS)
-    CHOICES[decision.kind](state, decision, action)
+    if state.mode in MODES:
+        choices, _, labels = MODES[state.mode]
+        decision = take_decision(state, action, labels)
+        choices[decision.kind](state, decision, action)
+    else:
+        decision = take_decision(state, action, ACTIONS)
+        CHOICES[decision.kind](state, decision, action)
     run(state)
 
 
 def run(state: GameState) -> None:
     """Apply rules until a manager must decide or the game is over."""
+    rules = MODES[state.mode][1] if state.mode in MODES else RULES
     while state.pending is None and not state.board.over:
-        RULES[state.step](state)
+        rules[state.step](state)
 
 
 def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
@@ -265,7 +295,7 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
     cards = state.cards.cards
     out = {}
     for a in decision.legal:
-        if a >= SUPPORT and state.supports is not None:
+        if SUPPORT <= a < N_ACTIONS and state.supports is not None:
             c = state.supports.cards[a - SUPPORT]
             out[a] = f"support: {c.name} ({c.side}: " + "; ".join(e.describe() for e in c.grant) + ")"
         elif SLOT <= a < SLOT + 9:
@@ -278,7 +308,7 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
             what = c.position if state.cards.is_batter(a - CARD) else c.role
             out[a] = f"{c.name} ({what}, card {a - CARD})"
         else:
-            out[a] = ACTIONS[a]
+            out[a] = SOLO_ACTIONS[a]
     return out
 
 
@@ -357,11 +387,17 @@ def offer_select_batter(state: GameState) -> None:
         return
     cs = state.cards
     pool = state.drafted[1] if state.draft else list(range(len(cs.batters)))
+    state.pending = Decision("select_batter", 1, lineup_picks(state, pool))
+
+
+def lineup_picks(state: GameState, pool: list[int]) -> tuple[int, ...]:
+    """The card actions of the batters in ``pool`` who may take the next lineup slot: not in
+    the lineup yet, and six different positions still possible with the rest of the pool."""
+    cs = state.cards
     pool = sorted(i for i in pool if cs.is_batter(i) and i not in state.lineup)
     chosen = [cs.card(i).eligible for i in state.lineup]
-    legal = tuple(CARD + i for i in pool if can_complete_lineup(
+    return tuple(CARD + i for i in pool if can_complete_lineup(
         chosen + [cs.card(i).eligible], [cs.card(j).eligible for j in pool if j != i]))
-    state.pending = Decision("select_batter", 1, legal)
 
 
 def choose_select_batter(state: GameState, decision: Decision, action: int) -> None:
@@ -609,12 +645,15 @@ def _flexibility(e: Effect) -> tuple[int, int, bool]:
     return (e.kind == "choose", n, not all(o.if_natural for o in options))
 
 
-def spend_grant(state: GameState, seat: int, action: int) -> Grant:
+def spend_grant(state: GameState, seat: int, action: int, prefer_ace: bool | None = None) -> Grant:
     """The grant that pays for ``action``: a once-a-game support card only when no grant of
-    this pitch allows it, else the least flexible one that allows it."""
+    this pitch allows it, else the least flexible one that allows it. ``prefer_ace`` (the
+    solo automaton): True pays with the Ace when it allows the action, False with anything
+    but the Ace when something else does."""
     grants = state.grants[seat]
     best = min((i for i, g in enumerate(grants) if _grant_allows(state, g, action)),
-               key=lambda i: (grants[i].source == "support", _flexibility(grants[i].effect), i))
+               key=lambda i: (prefer_ace is not None and (grants[i].source == "ace") != prefer_ace,
+                              grants[i].source == "support", _flexibility(grants[i].effect), i))
     g = grants[best]
     if g.source == "support":
         state.support_used[state.seat_of(seat)] = True
@@ -625,10 +664,10 @@ def spend_grant(state: GameState, seat: int, action: int) -> Grant:
     return g
 
 
-def use_ability(state: GameState, seat: int, action: int) -> None:
+def use_ability(state: GameState, seat: int, action: int, prefer_ace: bool | None = None) -> Grant:
     """One ability, used after the roll it modifies (FAQ: "chosen one at a time"); a reroll
-    gives a new natural value, a modifier changes the value only."""
-    spend_grant(state, seat, action)
+    gives a new natural value, a modifier changes the value only. Returns the grant that paid."""
+    grant = spend_grant(state, seat, action, prefer_ace)
     kind, die, what = ABILITY_EFFECT[action]
     if kind == "reroll":
         if die == "pitch":
@@ -644,6 +683,7 @@ def use_ability(state: GameState, seat: int, action: int) -> None:
             state.swing += what
     else:
         state.face = what
+    return grant
 
 
 def offer_pitcher_ability(state: GameState) -> None:
@@ -949,6 +989,10 @@ def change_pitcher(state: GameState, new: int) -> None:
     state.box.add_pitcher(0, state.cards.card(new).name)
     state.log.add(Play(b.inning, b.half, "pitching_change", new, -1, None, b.bases, b.bases, (), ""))
 
+
+#: Modes played by their own rule tables: mode -> (choices, rules, action labels); the
+#: Manager Challenge registers "solo" (:mod:`.solo`) as small overrides of the duel's tables.
+MODES: dict[str, tuple[dict, dict, tuple[str, ...]]] = {}
 
 RULES: dict[str, Callable[[GameState], None]] = {
     "setup": setup,

@@ -57,10 +57,12 @@ class SupportSet:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "SupportSet":
-        return parse_support(json.loads(data["source"]), "saved support set")
+        return parse_support(json.loads(data["source"]), "saved support set", least=1)
 
 
-def parse_support(data: Any, source: str) -> SupportSet:
+def parse_support(data: Any, source: str, least: int = 2) -> SupportSet:
+    """Validate a support set's data (``least``: the fewest cards it must hold; two for the
+    longer game's teams, one for a Manager Challenge Effect card's grants)."""
     check_plain_data(data, source)
     _keys(data, source, ("set", "version", "support"))
     name = _text(data["set"], f"{source}: set")
@@ -83,8 +85,8 @@ def parse_support(data: Any, source: str) -> SupportSet:
         if not grant:
             raise DataError(f"{where}.grant: must list at least one effect")
         cards.append(SupportCard(cid, _text(card["name"], f"{where}.name"), side, grant))
-    if not 2 <= len(cards) <= MAX_SUPPORT:
-        raise DataError(f"{source}: support: must hold 2 to {MAX_SUPPORT} cards, got {len(cards)}")
+    if not least <= len(cards) <= MAX_SUPPORT:
+        raise DataError(f"{source}: support: must hold {least} to {MAX_SUPPORT} cards, got {len(cards)}")
     return SupportSet(name, tuple(cards), json.dumps(data, sort_keys=True))
 
 

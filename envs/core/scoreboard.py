@@ -27,7 +27,7 @@ from typing import Any
 from .bases import EMPTY_BASES, Bases
 from .state import PlainState, SavedAs, state_from_dict
 
-__all__ = ["Scoreboard", "SuddenDeathScoreboard", "ScoreboardGame", "VARIANTS", "AWAY", "HOME"]
+__all__ = ["Scoreboard", "SuddenDeathScoreboard", "ChallengeScoreboard", "ScoreboardGame", "VARIANTS", "AWAY", "HOME"]
 
 AWAY, HOME = 0, 1
 
@@ -206,9 +206,33 @@ class SuddenDeathScoreboard(Scoreboard):
         self.finish(self.fielding)
 
 
+@dataclass
+class ChallengeScoreboard(SuddenDeathScoreboard):
+    """Bottom of the 9th's Manager Challenge: a sudden-death half inning from a Situation's
+    score, outs and runners, in which the batting (home) side wins the moment it leads and
+    loses at the third out, unless the game is tied and the Situation allows extra innings
+    ("Some scenarios allow for extra innings"): then the batting side bats again in the
+    next inning, from nobody out and the bases empty, while ``extra`` innings are left.
+    The visitors' half of an extra inning is not played (the solo manager only bats): the
+    line score shows a 0 for them."""
+
+    SAVED_AS = SavedAs("variant", "challenge", "Manager Challenge scoreboard")
+
+    extra: int = 0
+
+    def after_half(self) -> None:
+        if self.runs[0] == self.runs[1] and self.extra > 0:
+            self.extra -= 1
+            self.inning += 1
+            self.line[0].append(0)
+            self.line[1].append(0)
+            return
+        self.finish(self.fielding)
+
+
 #: Every scoreboard variant by the name it is saved under.
 VARIANTS: dict[str, type[Scoreboard]] = {
-    c.SAVED_AS.name: c for c in (Scoreboard, SuddenDeathScoreboard)}
+    c.SAVED_AS.name: c for c in (Scoreboard, SuddenDeathScoreboard, ChallengeScoreboard)}
 
 
 class ScoreboardGame(PlainState):
