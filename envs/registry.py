@@ -22,7 +22,7 @@ from typing import Any
 
 from .core.errors import OptionError, UnknownEnvError
 
-__all__ = ["EnvSpec", "ENV_IDS", "make", "spec", "register_env", "env_ids"]
+__all__ = ["EnvSpec", "ENV_IDS", "GYM_IDS", "make", "spec", "register_env", "env_ids"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,11 @@ register_env("bottom_ninth_v0", "dugout.envs.bottom_ninth_v0", "Bottom of the 9t
 
 #: The built-in rulesets' ids (see :func:`env_ids` for every registered one).
 ENV_IDS: tuple[str, ...] = tuple(_SPECS)
+
+#: The single-agent Gymnasium envs: Gymnasium id -> entry point (registered with Gymnasium
+#: when :mod:`dugout.envs` is imported; ``manager_challenge_v0`` is the module's name).
+GYM_IDS: dict[str, str] = {
+    "dugout/ManagerChallenge-v0": "dugout.envs.bottom_ninth.challenge:ManagerChallengeEnv"}
 
 
 def env_ids() -> tuple[str, ...]:
