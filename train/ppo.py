@@ -384,6 +384,11 @@ def parse(argv: list[str] | None = None) -> Settings:
 
 
 def main(argv: list[str] | None = None) -> Path:
+    from .single import SINGLE_AGENT_ENVS, main as main_single
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--env", default=Settings.env)
+    if pre.parse_known_args(argv)[0].env in SINGLE_AGENT_ENVS:
+        return main_single(list(argv or []))      # the Manager Challenge: dugout.train.single
     return train(parse(argv))
 
 

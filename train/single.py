@@ -1,0 +1,237 @@
+"""Train a manager for a single-agent env (the Manager Challenge) with sb3-contrib's
+MaskablePPO: no opponent, the env's own reward. ``python -m dugout.train --env
+manager_challenge_v0 ...`` comes here (the two-player rulesets go to :mod:`.ppo`).
+
+    python -m dugout.train --env manager_challenge_v0 --total-timesteps 200000
+    python -m dugout.train --env manager_challenge_v0 --env-option level=veteran --env-option reward=win
+
+A run writes into ``--out`` (``runs/manager_challenge_v0`` by default): ``settings.json``,
+``model/`` (meta.json + policy.pt + model.zip; ``PolicyAgent.load`` it), ``checkpoints/<steps>/``,
+``eval.csv`` (every ``--eval-every`` timesteps: the greedy policy's mean Manager Points and
+wins over ``--eval-campaigns`` fixed-seed campaigns, beside the heuristic's and random's on
+the same seeds, measured once) and ``learning_curve.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..envs.options import parse_env_option
+
+__all__ = ["SingleSettings", "train_single", "main", "SINGLE_AGENT_ENVS", "evaluate_manager"]
+
+#: single-agent env id -> the Gymnasium class path
+SINGLE_AGENT_ENVS = {"manager_challenge_v0": "dugout.envs.bottom_ninth.challenge:ManagerChallengeEnv"}
+_RESERVED = ("render_mode", "illegal_action", "dice")
+
+
+@dataclass
+class SingleSettings:
+    env: str = "manager_challenge_v0"
+    total_timesteps: int = 200_000
+    seed: int = 0
+    n_envs: int = 4
+    out: str = ""
+    env_options: dict = field(default_factory=dict)
+    net_arch: tuple[int, ...] = (128, 128)
+    learning_rate: float = 3e-4
+    n_steps: int = 1024
+    batch_size: int = 256
+    n_epochs: int = 10
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    eval_every: int = 25_000
+    eval_campaigns: int = 200
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        if self.env not in SINGLE_AGENT_ENVS:
+            raise ValueError(f"unknown single-agent environment {self.env!r}; known: {', '.join(SINGLE_AGENT_ENVS)}")
+        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
+                     "eval_campaigns"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for key in self.env_options:
+            if key in _RESERVED:
+                raise ValueError(f"env option {key!r} cannot be given for training")
+        make_env(self)                       # the options checked before anything is trained
+        self.net_arch = tuple(int(n) for n in self.net_arch)
+        if not self.out:
+            self.out = str(Path("runs") / self.env)
+
+
+def make_env(s: SingleSettings):
+    import importlib
+    module, name = SINGLE_AGENT_ENVS[s.env].split(":")
+    return getattr(importlib.import_module(module), name)(**s.env_options)
+
+
+def evaluate_manager(s: SingleSettings, agent, campaigns: int, seed: int = 10_000_000) -> dict[str, float]:
+    """Mean Manager Points (and its standard error), wins and the share of kept jobs (a true
+    victory or better) of ``agent`` over ``campaigns`` campaigns seeded ``seed``, ``seed+1``, ..."""
+    from ..agents.manager_challenge import play_campaign
+    env = make_env(s)
+    rows = [play_campaign(env, agent, seed + k) for k in range(campaigns)]
+    mp = [r["mp"] for r in rows]
+    mean = sum(mp) / len(mp)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in mp) / max(len(mp) - 1, 1))
+    return {"mp": mean, "mp_se": sd / math.sqrt(len(mp)), "wins": sum(r["wins"] for r in rows) / len(rows),
+            "kept": sum(r["band"] in ("true_victory", "carried_off") for r in rows) / len(rows)}
+
+
+def train_single(s: SingleSettings) -> Path:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.utils import set_random_seed
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ..agents.manager_challenge import ChallengeHeuristic, ChallengeRandom
+    from ..agents.policy import PolicyAgent
+    from .checkpoint import save_checkpoint
+
+    out = Path(s.out)
+    if (out / "model").exists():
+        raise ValueError(f"{out} already holds a run; choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    settings = {**asdict(s), "net_arch": list(s.net_arch)}
+    (out / "settings.json").write_text(json.dumps(settings, indent=2))
+    torch.set_num_threads(1)
+    set_random_seed(s.seed)
+    started = time.perf_counter()
+    baselines = {name: evaluate_manager(s, agent, s.eval_campaigns)
+                 for name, agent in (("heuristic", ChallengeHeuristic()), ("random", ChallengeRandom()))}
+    (out / "baselines.json").write_text(json.dumps(baselines, indent=2))
+
+    def one(i: int):
+        def build():
+            env = Monitor(make_env(s))
+            env.reset(seed=s.seed * 1000 + i)
+            return env
+        return build
+
+    vec = DummyVecEnv([one(i) for i in range(s.n_envs)])
+    model = MaskablePPO("MlpPolicy", vec, learning_rate=s.learning_rate, n_steps=s.n_steps,
+                        batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma,
+                        gae_lambda=s.gae_lambda, ent_coef=s.ent_coef,
+                        policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed, device="cpu", verbose=0)
+    meta = {"env_id": s.env, "env_options": s.env_options, "run": str(out), "settings": settings}
+
+    def checkpoint(n: int) -> None:
+        agent = PolicyAgent.from_model(model, {"env_id": s.env}, name="learner")
+        r = evaluate_manager(s, agent, s.eval_campaigns)
+        save_checkpoint(model, out / "checkpoints" / f"{n:010d}", meta)
+        save_checkpoint(model, out / "model", meta)
+        new = not (out / "eval.csv").exists()
+        with open(out / "eval.csv", "a", newline="") as f:
+            w = csv.writer(f)
+            if new:
+                w.writerow(["timesteps", "wall_seconds", "mp", "mp_se", "wins", "kept",
+                            "heuristic_mp", "random_mp"])
+            w.writerow([n, round(time.perf_counter() - started, 1), round(r["mp"], 3), round(r["mp_se"], 3),
+                        round(r["wins"], 3), round(r["kept"], 3), round(baselines["heuristic"]["mp"], 3),
+                        round(baselines["random"]["mp"], 3)])
+        print(f"[{n:>9} steps] {r['mp']:.1f} MP (+-{1.96 * r['mp_se']:.1f}), {r['wins']:.2f} wins; heuristic "
+              f"{baselines['heuristic']['mp']:.1f}, random {baselines['random']['mp']:.1f}", file=sys.stderr, flush=True)
+
+    class Progress(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.next_eval = s.eval_every
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next_eval:
+                checkpoint(self.num_timesteps)
+                self.next_eval += s.eval_every
+            return True
+
+        def _on_training_end(self) -> None:
+            if self.num_timesteps + s.n_envs > self.next_eval - s.eval_every:
+                checkpoint(self.num_timesteps)
+
+    model.learn(total_timesteps=s.total_timesteps, callback=Progress(), progress_bar=s.progress)
+    plot_learning_curve(out)
+    print(f"trained {model.num_timesteps} timesteps in {time.perf_counter() - started:.0f} s; "
+          f"checkpoint in {out / 'model'}", file=sys.stderr)
+    return out
+
+
+def plot_learning_curve(out: Path) -> Path | None:
+    """learning_curve.png from eval.csv: mean Manager Points with its 95% interval, and the
+    heuristic's and random's on the same campaigns."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    rows = list(csv.DictReader(open(out / "eval.csv")))
+    if not rows:
+        return None
+    steps = [int(r["timesteps"]) for r in rows]
+    mp = [float(r["mp"]) for r in rows]
+    half = [1.96 * float(r["mp_se"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    ax.plot(steps, mp, marker="o", color="tab:blue", label="trained (greedy)")
+    ax.fill_between(steps, [m - h for m, h in zip(mp, half)], [m + h for m, h in zip(mp, half)],
+                    color="tab:blue", alpha=0.2)
+    levels = []
+    for key, colour, label in (("heuristic_mp", "tab:green", "heuristic"), ("random_mp", "tab:grey", "random")):
+        levels.append(float(rows[0][key]))
+        ax.axhline(levels[-1], color=colour, ls="--", label=label)
+    low = min(levels + [m - h for m, h in zip(mp, half)])
+    high = max(levels + [m + h for m, h in zip(mp, half)])
+    ax.set_ylim(low - 0.05 * (high - low) - 0.5, high + 0.05 * (high - low) + 0.5)
+    ax.set_xlabel("timesteps (decisions)")
+    ax.set_ylabel("mean Manager Points per campaign")
+    ax.set_title(f"{out.name}: Manager Challenge campaigns")
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = out / "learning_curve.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def parse(argv: list[str]) -> SingleSettings:
+    parser = argparse.ArgumentParser(prog="python -m dugout.train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    d = SingleSettings.__dataclass_fields__
+    parser.add_argument("--env", default="manager_challenge_v0")
+    parser.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an env option, repeatable (level=veteran, reward=win, ...)")
+    for name in ("total_timesteps", "seed", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
+                 "eval_campaigns"):
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=d[name].default)
+    for name in ("learning_rate", "gamma", "gae_lambda", "ent_coef"):
+        parser.add_argument("--" + name.replace("_", "-"), type=float, default=d[name].default)
+    parser.add_argument("--net-arch", type=int, nargs="+", default=list(d["net_arch"].default))
+    parser.add_argument("--out", default="")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
+    args = vars(parser.parse_args(argv))
+    try:
+        options: dict[str, Any] = {}
+        for text in args.pop("env_option"):
+            key, value = parse_env_option(text)
+            if key in options:
+                raise ValueError(f"--env-option {key}: given twice")
+            options[key] = value
+        args["env_options"] = options
+        return SingleSettings(**args)
+    except (ValueError, TypeError) as e:
+        parser.error(str(e))
+
+
+def main(argv: list[str]) -> Path:
+    return train_single(parse(argv))
