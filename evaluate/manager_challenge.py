@@ -100,8 +100,8 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     args = parser.parse_args(argv)
     if args.campaigns < 1:
         parser.error(f"--campaigns must be at least 1, got {args.campaigns}")
-    options = dict(parse_env_option(t) for t in args.env_option)
     try:
+        options = dict(parse_env_option(t) for t in args.env_option)
         from ..envs.bottom_ninth.challenge import ManagerChallengeEnv
         ManagerChallengeEnv(**options)
         for name in args.agents:

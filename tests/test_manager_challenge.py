@@ -91,7 +91,7 @@ def solo_data() -> dict:
                 "advanced": a} for k, (e, a) in enumerate(ops)]
     return {"set": "test solo", "version": 1,
             "default_chart": {"B": "KKKKKK", "S": "RKKK+K", "C": "K-KK+R"},
-            "charts": {"p1": {"B": "PKKKKK", "S": "KKKKKS", "C": "BKKKKK"}},
+            "charts": {"p1": {"B": "PKKKKK", "S": "KKKKKC", "C": "BKKKKK"}},
             "situations": situations, "effects": effects}
 
 
@@ -157,7 +157,8 @@ def test_env_checkers_pass(own):
 
 def test_gymnasium_make_and_registry():
     assert GYM_IDS["dugout/ManagerChallenge-v0"].endswith("challenge:ManagerChallengeEnv")
-    env = gymnasium.make("dugout/ManagerChallenge-v0", solo_cards=solo_data(), level="veteran")
+    env = gymnasium.make("dugout/ManagerChallenge-v0", cards=sample_cards(), solo_cards=solo_data(),
+                         level="veteran")
     assert isinstance(env.unwrapped, ManagerChallengeEnv)
     obs, info = env.reset(seed=3)
     assert env.observation_space.contains(obs)
@@ -248,7 +249,7 @@ def test_bad_options_raise_option_error(options, word):
 
 
 def test_reset_takes_no_options():
-    env = ManagerChallengeEnv(solo_cards=solo_data())
+    env = ManagerChallengeEnv(cards=sample_cards(), solo_cards=solo_data())
     with pytest.raises(OptionError):
         env.reset(seed=0, options={"level": "veteran"})
 
@@ -960,3 +961,82 @@ def test_evaluation_cli_same_numbers_with_workers(tmp_path):
     assert json.loads(out.read_text())["results"]["heuristic"]["campaigns"] == 4
     with pytest.raises(SystemExit):
         mc.main(["--agents", "nobody", "--campaigns", "2"])
+
+
+# -- review follow-ups --------------------------------------------------------------------------------
+def test_only_face_one_of_the_pitch_die_forces_the_reroll():
+    """"a natural 1": the Pitch die's face number 1 as rolled. Face 2 is a Ball too, but not a
+    1: with three balls the chart rules (B 3: Control +1, then a ball: the walk)."""
+    data = solo_data()
+    data["charts"]["p0"] = {"B": "KK+KKK", "S": "KKKKKK", "C": "KKKKKK"}
+    c = start(BALL * 3 + [("pitch", 2), ("control", 3), ("swing", 1)], cards=pitch_reroll_cards(),
+              solo_set=data)
+    g = c.game
+    for _ in range(3):
+        c.apply(fool(c))
+    c.apply(fool(c))
+    assert purposes(c)[-3:] == ["pitch", "control", "swing"]        # no Pitch-die reroll
+    assert "B 4 vs swing 1: ball" in g.last and g.board.bases[0] is not None
+    assert c.dice.remaining == 0
+
+
+def test_deck_out_on_the_third_out_of_a_tied_inning_keeps_the_new_pitchers_fatigue():
+    """The deck runs out in the at-bat that ends a tied inning with extra innings left: the new
+    pitcher's deck is the discard pile less 3 ("immediately Fatigue the Pitcher 3"), not
+    reshuffled again; he is one who may relieve."""
+    c = start(SAFE + OUT, effect=1, solo_set=extra_innings_set(1))
+    g = c.game
+    c.apply(GUESS + HI)                         # the tying run scores
+    assert g.board.runs == [1, 1]
+    g.discard += g.deck[:-1]
+    g.deck = g.deck[-1:]
+    c.apply(fool(c))                            # the last card: three out, tied, the deck out
+    b = g.board
+    assert b.inning == 10 and not b.over
+    assert len(g.box.pitching[0]) == 2 and g.cards.card(g.pitcher).can_relieve
+    assert len(g.discard) == 3 and len(g.deck) == g.solo.n_cards - 2 - 3
+    assert partition_ok(c)
+
+
+@pytest.mark.parametrize("face, row", [("S", "KKKKKS"), ("B", "KKKKK+"), ("C", "-KKKKK")])
+def test_a_chart_letter_that_can_never_act_is_refused(face, row):
+    data = solo_data()
+    data["default_chart"][face] = row
+    with pytest.raises(DataError, match=rf"default_chart\.{face}: letter"):
+        load_solo(data)
+
+
+def test_a_chart_for_an_unknown_pitcher_is_refused():
+    data = solo_data()
+    data["charts"]["P01"] = data["default_chart"]
+    with pytest.raises(DataError, match="'P01'"):
+        ManagerChallengeEnv(solo_cards=data)
+
+
+@pytest.mark.parametrize("level", ["standard", "manager_of_the_year"])
+def test_the_deck_order_reaches_no_observation_info_or_render(level):
+    """At every decision of two campaigns, a twin whose deck is in another order gives the
+    same observation, infos and render."""
+    env = ManagerChallengeEnv(level=level, render_mode="ansi")
+    twin = ManagerChallengeEnv(level=level, render_mode="ansi")
+    rng = np.random.default_rng(7)
+    checked = set()
+    for seed in (1, 2):
+        obs, info = env.reset(seed=seed)
+        twin.reset(seed=seed)
+        while True:
+            saved = env.save()
+            saved.game.deck = list(reversed(saved.game.deck))
+            twin.restore(saved)
+            o2, i2 = twin._obs(), twin._info()
+            assert np.array_equal(obs, o2)
+            step_only = ("action_mask", "game_result")     # game_result: the step's, not the state's
+            assert {k: v for k, v in info.items() if k not in step_only} == \
+                {k: v for k, v in i2.items() if k not in step_only}
+            assert np.array_equal(info["action_mask"], i2["action_mask"])
+            assert env.render_text() == twin.render_text()
+            checked.add(info["decision"]["kind"])
+            obs, _, term, _, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
+            if term:
+                break
+    assert {"guess", "batter_ability", "select_batter"} <= checked

@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> Path:
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--env", default=Settings.env)
     if pre.parse_known_args(argv)[0].env in SINGLE_AGENT_ENVS:
-        return main_single(list(argv or []))      # the Manager Challenge: dugout.train.single
+        return main_single(sys.argv[1:] if argv is None else list(argv))   # dugout.train.single
     return train(parse(argv))
 
 

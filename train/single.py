@@ -36,7 +36,7 @@ _RESERVED = ("render_mode", "illegal_action", "dice")
 @dataclass
 class SingleSettings:
     env: str = "manager_challenge_v0"
-    total_timesteps: int = 200_000
+    total_timesteps: int = 500_000
     seed: int = 0
     n_envs: int = 4
     out: str = ""

@@ -296,7 +296,11 @@ class ManagerChallengeEnv(gymnasium.Env):
         self.first_game = first_game
         self.cardset = load_cards(cards)
         self.soloset = load_solo(solo_cards)
-        faces = _check_faces(pitch_faces)
+        self.soloset.check_charts([p.id for p in self.cardset.pitchers])
+        try:
+            faces = _check_faces(pitch_faces)
+        except OptionError as e:
+            raise OptionError(str(e).replace("bottom_ninth_v0", NAME)) from None
         self.faces = tuple(f for f in ("B", "S", "C") for _ in range(faces.get(f, 0)))
         self.out_rule = out_rule
         self.render_mode = render_mode

@@ -173,6 +173,7 @@ class GameState(ScoreboardGame):
     grants: list[list[Grant]] = field(default_factory=lambda: [[], []])
     face: str = ""                   # the Pitch die as it shows now ("" before the roll)
     face_natural: str = ""
+    pitch_roll: int = 0              # the Pitch die's face number as rolled (1 = its first face)
     control: int = 0
     control_natural: int = 0
     swing: int = 0
@@ -555,6 +556,7 @@ def grant_abilities(state: GameState) -> None:
 
 def _roll_face(state: GameState) -> None:
     r = state.dice.roll("pitch", sides=len(state.faces))
+    state.pitch_roll = r
     state.face = state.face_natural = state.faces[r - 1]
 
 

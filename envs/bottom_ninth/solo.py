@@ -129,10 +129,13 @@ def relief_points(state: GameState) -> int:
 def draw_pitcher(state: GameState, rule: str) -> int:
     """"draw a Pitcher from the top of the pile as dictated by the scenario": the top card, or
     the first who may start (``starter``) or relieve (``reliever``); the top card when none
-    may. A drawn pitcher leaves the pile; an empty pile is the other pitchers reshuffled."""
+    may. A drawn pitcher leaves the pile; an empty pile is the pitchers not in this game yet
+    reshuffled (every pitcher but the one on the mound if all have been in)."""
     cs = state.cards
     if not state.pile:
-        others = [i for i in range(len(cs.batters), len(cs.cards)) if i != state.pitcher]
+        pitchers = range(len(cs.batters), len(cs.cards))
+        others = [i for i in pitchers if i != state.pitcher and i not in state.removed] or \
+            [i for i in pitchers if i != state.pitcher]
         state.pile = state.dice.shuffle("pile", others)
     ok = {"top": lambda c: True, "starter": lambda c: c.can_start,
           "reliever": lambda c: c.can_relieve}[rule]
@@ -385,7 +388,8 @@ def automaton_action(state: GameState, modified: bool, ace_used: bool) -> tuple[
     done (RULES.md, "The automated pitcher"):
 
     1. "If a natural 1 is rolled with 3 balls in the count and the Pitcher has an available
-       reroll, the Pitcher must reroll the Pitch die" (a natural Ball face);
+       reroll, the Pitcher must reroll the Pitch die": the Pitch die's face 1 (a Ball with
+       the default faces), as rolled and not turned;
     2. the Solo Pitch chart's letter for the face and Control shown, paid by a grant other
        than the Ace when one allows it ("modified ... without doing so");
     3. "If the Ace Pitch was thrown and not canceled, always activate its effect unless the
@@ -395,7 +399,8 @@ def automaton_action(state: GameState, modified: bool, ace_used: bool) -> tuple[
     usable = usable_abilities(state, 0)
     if not usable:
         return None
-    if state.balls == 3 and state.face == state.face_natural == "B" and REROLL_PITCH in usable:
+    if state.balls == 3 and state.pitch_roll == 1 and state.face == state.face_natural \
+            and REROLL_PITCH in usable:
         return REROLL_PITCH, False
     for a in _CHART_TRIES[_chart_letter(state)]:
         if a in usable:
@@ -458,26 +463,31 @@ def choose_mvp_or_fatigue(state: GameState, decision: Decision, action: int) -> 
 def clean_up(state: GameState) -> None:
     """Between at-bats: a new pitcher when the deck ran out during the at-bat ("Following the
     at-bat, select another Pitcher randomly (or as dictated by the scenario) ... Shuffle the
-    Pitcher discard pile to form the new deck, and then immediately Fatigue the Pitcher 3");
+    Pitcher discard pile to form the new deck, and then immediately Fatigue the Pitcher 3",
+    the first card of the pile who may relieve);
     at an extra inning's start "shuffle the Pitcher discard pile into the deck and fatigue
     the Pitcher 1 for each run they have allowed in the game"; else relief."""
     b = state.board
     state.step = "new_batter"
     state.revealed = -1
     changed = state.depleted
+    new_inning = b.inning != state.solo_inning
+    if new_inning:
+        state.solo_inning = b.inning
+        state.pa = 0
     if changed:
+        # a relief pitcher ("select another Pitcher randomly"): one who may relieve; his fresh
+        # deck is this clean-up's relief and an extra inning's reshuffle (he allowed no run)
         state.depleted = False
-        bring_in(state, draw_pitcher(state, state.solo.situations[state.situation].pitcher))
+        bring_in(state, draw_pitcher(state, "reliever"))
         state.deck, state.discard = state.discard, []
         shuffle_deck(state)
         fatigue_pitcher(state, 3)
-    if b.inning != state.solo_inning:
-        state.solo_inning = b.inning
-        state.pa = 0
+    elif new_inning:
         state.deck, state.discard = state.deck + state.discard, []
         shuffle_deck(state)
         fatigue_pitcher(state, state.box.pitching[0][-1].r)
-    elif not changed:                       # a new pitcher's fresh deck is his relief
+    else:
         give_relief(state, relief_points(state))
 
 
@@ -618,7 +628,8 @@ def _relink(c: Campaign) -> Campaign:
 def new_campaign(dice: Dice | ScriptedDice, cards: CardSet, solo: SoloSet, level: int = 0,
                  first: str = "home_opener", faces: tuple[str, ...] = ("B", "B", "B", "S", "S", "C"),
                  out_rule: str = "lead_runner") -> Campaign:
-    """A campaign at its first decision."""
+    """A campaign at its first decision (a chart for a pitcher the cards lack is a DataError)."""
+    solo.check_charts([p.id for p in cards.pitchers])
     c = Campaign(cards=cards, solo=solo, dice=dice, level=level, first=first, faces=faces,
                  out_rule=out_rule)
     c.start_game()

@@ -143,6 +143,14 @@ class SoloSet:
     def __hash__(self) -> int:
         return hash(self.source)
 
+    def check_charts(self, pitcher_ids) -> None:
+        """A chart for a pitcher the card set does not have is a mistake (a misspelt id would
+        silently play the default chart): a DataError naming it and the known ids."""
+        unknown = sorted(set(self.charts) - set(pitcher_ids))
+        if unknown:
+            raise DataError(f"solo set {self.name!r}: charts: no pitcher with id {', '.join(map(repr, unknown))} "
+                            f"in the card set; its pitchers: {', '.join(pitcher_ids)}")
+
     def chart(self, pitcher_id: str) -> dict[str, str]:
         return self.charts.get(pitcher_id, self.default_chart)
 
@@ -173,6 +181,10 @@ def _chart(data: Any, where: str) -> dict[str, str]:
         if not isinstance(row, str) or len(row) != 6 or not set(row) <= set(CHART_LETTERS):
             raise DataError(f"{where}.{face}: must be six of the letters {''.join(CHART_LETTERS)} "
                             f"(one per Control value 1-6), got {show(row)}")
+        for k, letter in enumerate(row):
+            if letter == face or (letter == "+" and k == 5) or (letter == "-" and k == 0):
+                raise DataError(f"{where}.{face}: letter {letter!r} for Control {k + 1} can do nothing "
+                                f"(a face to itself, Control above 6 or below 1); write K to keep")
         out[face] = row
     return out
 
