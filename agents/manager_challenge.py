@@ -89,13 +89,12 @@ def outcomes_runs(outs: int, bases: int, balls: int, strikes: int, result: str, 
     return [(safe, outs, single[0], 0, 0, single[1]), (1 - safe, out[0], out[1], 0, 0, out[2])]
 
 
-@lru_cache(maxsize=64)
-def need_table(faces: tuple, out_rule: str, safe: float, crush: tuple, extra: int) -> np.ndarray:
-    """``T[need - 1, outs, bases, balls, strikes]``: the home team's chance of winning the
-    Manager Challenge game (blank cards but for the run phase's ``safe`` and the Crushed
-    values ``crush``) when it needs ``need`` runs to take the lead; a tie at the third out is
-    worth the next inning's chance while ``extra`` innings are left (0 without)."""
-    tie = 0.0 if extra == 0 else float(need_table(faces, out_rule, safe, crush, extra - 1)[0, 0, 0, 0, 0])
+@lru_cache(maxsize=1024)
+def _chain(faces: tuple, out_rule: str, safe: float, crush: tuple) -> tuple[np.ndarray, list]:
+    """The pitch-by-pitch chain of one half inning (blank cards but for ``safe`` and
+    ``crush``): the inverse of ``I - P`` over the moves that score no run and leave the inning
+    on (the same whatever the runs needed), and every other move ``(state, probability, outs,
+    bases, balls, strikes, runs)``."""
     total = sum(c for _, c in faces)
     ev: dict[tuple[str, bool], float] = {}
     for f, c in faces:
@@ -105,28 +104,43 @@ def need_table(faces: tuple, out_rule: str, safe: float, crush: tuple, extra: in
                 key = (r, r == "contact" and f == "S" and swing in crush)
                 ev[key] = ev.get(key, 0.0) + c / total / 36
     n = 3 * 8 * 4 * 3
+    a = np.eye(n)
+    moves = []
+    for outs in range(3):
+        for bases in range(8):
+            for balls in range(4):
+                for strikes in range(3):
+                    i = _index(outs, bases, balls, strikes)
+                    for (result, crushed), w in ev.items():
+                        for p, o, bs, bl, st, runs in outcomes_runs(outs, bases, balls, strikes, result,
+                                                                    crushed, safe, out_rule):
+                            if runs == 0 and o < 3:
+                                a[i, _index(o, bs, bl, st)] -= w * p
+                            else:
+                                moves.append((i, w * p, o, bs, bl, st, runs))
+    return np.linalg.inv(a), moves
+
+
+@lru_cache(maxsize=1024)
+def need_table(faces: tuple, out_rule: str, safe: float, crush: tuple, extra: int) -> np.ndarray:
+    """``T[need - 1, outs, bases, balls, strikes]``: the home team's chance of winning the
+    Manager Challenge game (blank cards but for the run phase's ``safe`` and the Crushed
+    values ``crush``) when it needs ``need`` runs to take the lead; a tie at the third out is
+    worth the next inning's chance while ``extra`` innings are left (0 without)."""
+    tie = 0.0 if extra == 0 else float(need_table(faces, out_rule, safe, crush, extra - 1)[0, 0, 0, 0, 0])
+    inv, moves = _chain(faces, out_rule, safe, crush)
     table = np.zeros((MAX_NEED, 3, 8, 4, 3))
     for need in range(1, MAX_NEED + 1):
-        a = np.eye(n)
-        b = np.zeros(n)
-        for outs in range(3):
-            for bases in range(8):
-                for balls in range(4):
-                    for strikes in range(3):
-                        i = _index(outs, bases, balls, strikes)
-                        for (result, crushed), w in ev.items():
-                            for p, o, bs, bl, st, runs in outcomes_runs(outs, bases, balls, strikes, result,
-                                                                        crushed, safe, out_rule):
-                                left = need - runs
-                                if left <= 0:
-                                    b[i] += w * p
-                                elif o >= 3:
-                                    b[i] += w * p * (tie if left == 1 else 0.0)
-                                elif runs:
-                                    b[i] += w * p * table[left - 1, o, bs, bl, st]
-                                else:
-                                    a[i, _index(o, bs, bl, st)] -= w * p
-        table[need - 1] = np.linalg.solve(a, b).reshape(3, 8, 4, 3)
+        b = np.zeros(inv.shape[0])
+        for i, wp, o, bs, bl, st, runs in moves:
+            left = need - runs
+            if left <= 0:
+                b[i] += wp
+            elif o >= 3:
+                b[i] += wp * (tie if left == 1 else 0.0)
+            else:
+                b[i] += wp * table[left - 1, o, bs, bl, st]
+        table[need - 1] = (inv @ b).reshape(3, 8, 4, 3)
     return table
 
 
