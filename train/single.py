@@ -10,6 +10,12 @@ A run writes into ``--out`` (``runs/manager_challenge_v0`` by default): ``settin
 ``eval.csv`` (every ``--eval-every`` timesteps: the greedy policy's mean Manager Points and
 wins over ``--eval-campaigns`` fixed-seed campaigns, beside the heuristic's and random's on
 the same seeds, measured once) and ``learning_curve.png``.
+
+Measured defaults (seed 0, 4 envs, 128x128, this machine's 2 cores): 500,000 timesteps take
+about 12 minutes; the greedy policy's mean Manager Points over 200 campaigns climb from 17.4
+(100,000 timesteps) to 19.6 (500,000), still slowly rising, against the heuristic's 29.1 and
+random's 14.9 on the same campaigns; over 10,000 campaigns the 500,000-timestep policy makes
+19.2 MP (2.47 wins) where the heuristic makes 29.1 (3.61) and random 14.1 (1.82).
 """
 
 from __future__ import annotations
