@@ -993,7 +993,8 @@ def change_pitcher(state: GameState, new: int) -> None:
 
 
 #: Modes played by their own rule tables: mode -> (choices, rules, action labels); the
-#: Manager Challenge registers "solo" (:mod:`.solo`) as small overrides of the duel's tables.
+#: Manager Challenge registers "solo" (:mod:`.solo`) as small overrides of the duel's tables
+#: (the package imports it, so any import of this module has it).
 MODES: dict[str, tuple[dict, dict, tuple[str, ...]]] = {}
 
 RULES: dict[str, Callable[[GameState], None]] = {
