@@ -322,7 +322,7 @@ class ManagerChallengeEnv(gymnasium.Env):
         self.campaign = solo.new_campaign(dice, self.cardset, self.soloset, self.level, self.first_game,
                                           self.faces, self.out_rule)
         self._game_result = self._illegal = ""
-        return self._obs(), self._info()
+        return self._observe()
 
     def step(self, action: Any):
         from ..core.aec import action_index
@@ -340,7 +340,8 @@ class ManagerChallengeEnv(gymnasium.Env):
             c.forfeit()
             self._illegal = why
             self._game_result = "loss"
-            return self._obs(), -1.0, True, False, self._info()
+            obs, info = self._observe()
+            return obs, -1.0, True, False, info
         played = len(c.results)
         earned = c.apply(a)
         self._game_result = ""
@@ -353,7 +354,8 @@ class ManagerChallengeEnv(gymnasium.Env):
             reward = 0.0
         if self.render_mode == "human":
             print(self.render_text())
-        return self._obs(), reward, c.over, False, self._info()
+        obs, info = self._observe()
+        return obs, reward, c.over, False, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (sb3-contrib's ``MaskablePPO`` asks for this)."""
@@ -410,13 +412,18 @@ class ManagerChallengeEnv(gymnasium.Env):
     def _obs(self) -> np.ndarray:
         return encode_challenge(self.view())
 
-    def _info(self) -> dict[str, Any]:
+    def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """The observation and the infos, from one view (built once a step)."""
+        view = self.view()
+        return encode_challenge(view), self._info(view)
+
+    def _info(self, view: ChallengeView | None = None) -> dict[str, Any]:
         c = self._require()
         d = c.pending
+        view = self.view() if view is None else view
         labels = [""] * rules.N_SOLO_ACTIONS
-        if d is not None:
-            for a, text in rules.option_labels(c.game, d).items():
-                labels[a] = text
+        for a, text in zip(view.legal, view.labels):    # the view's labels of the legal actions
+            labels[a] = text
         results = list(c.results) + [-1] * (solo.GAMES - len(c.results))
         return {"decision": {"kind": "" if d is None else d.kind, "labels": tuple(labels)},
                 "action_mask": self._mask(), "game": len(c.played), "results": results,
