@@ -60,6 +60,7 @@ register_env("thats_baseball_v0", "dugout.envs.thats_baseball_v0", "That's Baseb
 register_env("grand_slam_v0", "dugout.envs.grand_slam_v0", "Harry's Grand Slam Baseball")
 register_env("showdown_v0", "dugout.envs.showdown_v0", "MLB Showdown 2004")
 register_env("bottom_ninth_v0", "dugout.envs.bottom_ninth_v0", "Bottom of the 9th")
+register_env("pokemon_baseball_v0", "dugout.envs.pokemon_baseball_v0", "Pokemon Baseball")
 
 #: The built-in rulesets' ids (see :func:`env_ids` for every registered one).
 ENV_IDS: tuple[str, ...] = tuple(_SPECS)

@@ -1,0 +1,431 @@
+"""Pokemon Baseball (Rule 2.3E): dice charts over creatures' HP, level, attack and retreat,
+with lineups, substitutions, steals, bunts, tag-ups, injuries and pitcher rest.
+
+| Import | `from dugout.envs import pokemon_baseball_v0` |
+|---|---|
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | No |
+| Agents | `agents = ["away", "home"]` |
+| Action shape | (1,) |
+| Action values | Discrete(33) |
+| Observation shape | ({size},) float32 (+3 in a series), with an int8 action mask of shape (33,) |
+| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
+
+## Creation
+
+```python
+env = pokemon_baseball_v0.env(teams=("harbor", "summit"), creatures=None, innings=9,
+                              max_innings=None, dh=False, edge="ge", series=None)
+```
+
+`teams` is a pair (away, home), each a built-in team name ({teams}), a path to a
+JSON file or a dict (see `dugout.envs.pokemon_baseball.cards`); `creatures` is the
+creature set team files name their creatures from (None: the built-in set; or a path or
+dict). A team is its whole game roster: 9 to 17 creatures ("17 Pokemon can be on the
+bench in one game"). `innings` (1-9) and `max_innings` (a cut-off; truncation, reward 0)
+as in every dugout ruleset; `dh=True` adds a designated hitter; `edge` says how a stat
+exactly on an open column heading reads (`"ge"`: "> 50" means 50 and more; `"gt"`:
+strictly more; RULES.md). `series=N` (odd) plays a best-of-N series, `{"games": N}`
+exactly N games, as one episode (`dugout.envs.core.series`): pitcher rest and injuries
+carry from game to game. An unknown option or a bad value raises `OptionError`, a bad
+team `DataError`.
+
+## Agents
+
+`"away"` bats in the top of each inning, `"home"` in the bottom. Before the first pitch
+the away manager sets his lineup, then the home manager his (without seeing the away
+lineup). The batting manager decides pinch hitters and runners, steals, bunts, tag-ups
+and who replaces an injured batter; the fielding manager decides pitching changes and
+defensive substitutions. `agent_selection` always names the manager who must act.
+
+## Action Values
+
+| Action | Meaning |
+|---|---|
+| 0 | pass: no substitution, no (more) steals, swing away, the runner holds |
+| 1 | yes: bunt, tag up |
+| 2-4 | the runner on first, second, third: he steals, or a pinch runner replaces him |
+| 5 | a pinch hitter for the batter |
+| 6-15 | the creature at position 1-9 (P, C, 1B, 2B, 3B, SS, LF, CF, RF) or the DH is replaced (6: a pitching change) |
+| 16-32 | roster creature 0-16 (the team file's roster order) |
+
+The decisions (`infos[agent]["decision"]` names the kind and labels each legal option;
+`view(agent).subject` says what it is about):
+
+| Kind | Who | Legal actions |
+|---|---|---|
+| `lineup` | each, before the game | 16-32: a rested creature not yet placed, for position `subject` (1 = the starting pitcher first, then C ... RF, 10 = DH) |
+| `batting_order` | each, before the game | 16-32: a placed batter not yet in the order, for slot `subject` (the last is filled by itself) |
+| `offense_sub` | batting, before each batter | 0, 5 (pinch hitter), 2-4 (pinch runner for that runner), while a bench creature may come in |
+| `defense_sub` | fielding, before each batter | 0, or 6-14 (replace the creature at that position), while a bench creature may come in |
+| `substitute` | the side that asked | 16-32: a bench creature who has not played and is not resting, for creature `subject` |
+| `steal` | batting, repeated | 0, 2 (first to second, second open), 3 (second to third, third open); each runner once per batter |
+| `bunt` | batting | 0 or 1, with a runner on first or second and third base empty |
+| `tag_up` | batting | 0 or 1, the runner on third after an outfield fly out that is not the third out |
+| `replace_injured` | the injured batter's side, before the next batter | 16-32: a bench creature for the injured creature `subject` (after a third out: before the first batter of the next half; with nobody left on the bench he stays in) |
+
+## Observation Space
+
+`observe(agent)` returns `{{"observation": float32 vector, "action_mask": int8 vector}}`,
+encoded from `env.unwrapped.view(agent)` alone, from the observer's side (`own` is the
+observing manager's team). Each roster block has 17 rows of {per} features (rows beyond
+the roster's size are zero): present; HP / 130, level / 80, attack / 120, retreat / 4;
+HP now / 130; one-hot position (P ... RF, DH); bats in (1 + slots until his turn) / 9,
+0 if not in the batting order; one-hot bench / in the game / gone; resting games / 3;
+injured games after this one / 3; innings pitched in this game / 18 (at most 1); on
+first, second, third; tried to steal during this plate appearance. The opponent's
+positions and batting order are zero until both lineups are set. In a series three
+more elements follow: the series pieces of `dugout.envs.core.series`.
+
+{table}
+
+## Agent view
+
+`env.unwrapped.view(agent)` returns a `PokemonBaseballView` (see
+`dugout.envs.pokemon_baseball.view`): the same facts, decoded. `state()` is the away
+manager's observation.
+
+## Rewards
+
++1 to the winner and -1 to the loser when the game (in a series: the series) ends; 0 to
+both for a game cut off by `max_innings` or a drawn series. Every step's infos hold
+`"decision"`, `"score"`, `"winner"`, `"illegal_action"` (and `"series"` in a series; see
+`dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box score with pitching.
+
+## Series
+
+What carries from one game to the next is each creature's `resting` count (the view and
+the roster blocks show it): a creature who pitched 2+ innings sits out the next game, 4+
+the next two, 6+ the next three; a starting pitcher always sits out the next game; an
+injured batter sits out the rest of the game and one to three more. HP lost to an
+injury returns for the next game. A team that cannot field its lineup from rested
+creatures forfeits the game 9-0. `env.unwrapped.save()` / `restore()` continue a
+series mid-game.
+
+## Version History
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.aec import BaseballAECEnv
+from ..core.bases import BASE_NAMES
+from ..core.decisions import Decision
+from ..core.dice import ScriptedDice
+from ..core.errors import OptionError, check_innings, check_options, check_pair, show
+from ..core.observation import ObservationSpec, encode_situation, situation_pieces
+from ..core.scorebook import ordinal
+from . import charts as ch
+from . import rules
+from .cards import BUILTIN_TEAMS, POSITIONS, load_creatures, load_team
+from .view import PokemonBaseballView, make_view, roster_stats
+
+__all__ = ["PokemonBaseballEnv", "OBS", "PIECES", "encode_view", "option_labels",
+           "CREATURE_FEATURES"]
+
+_POS_NAMES = POSITIONS + ("DH",)
+ROSTER = rules.MAX_ROSTER
+#: the features of one roster row, in order
+CREATURE_FEATURES = (["present", "hp", "level", "attack", "retreat", "hp_now"]
+                     + [f"at_{p}" for p in _POS_NAMES] + ["bats_in", "bench", "playing", "gone",
+                                                          "resting", "injured", "innings_pitched"]
+                     + ["on_first", "on_second", "on_third", "tried_steal"])
+PER = len(CREATURE_FEATURES)
+_F = {name: i for i, name in enumerate(CREATURE_FEATURES)}
+
+PIECES = situation_pieces(rules.DECISION_KINDS) + [
+    ("subject_position", 10, "one-hot position a lineup decision fills: P, C, 1B, 2B, 3B, SS, LF, CF, RF, DH"),
+    ("subject_slot", 9, "one-hot batting slot a batting-order decision fills"),
+    ("subject_creature", ROSTER, "one-hot own creature a substitute or replace-injured decision replaces"),
+    ("fielder", 9, "one-hot position (P ... RF) the batter's ball went to in this plate appearance (a tag-up's outfielder)"),
+    ("started", 1, "1 once both lineups are set and play has begun"),
+    ("dh", 1, "1 if the designated-hitter rule is on"),
+    ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
+    ("own_roster", ROSTER * PER, f"own roster, 17 rows of {PER} features (the module docstring)"),
+    ("opp_roster", ROSTER * PER, f"opponent's roster, 17 rows of {PER} features"),
+]
+OBS = ObservationSpec(PIECES)
+
+_O = OBS.offset
+_KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
+OPTIONS = ("teams", "creatures", "innings", "max_innings", "dh", "edge", "series",
+           "render_mode", "illegal_action", "dice")
+
+__doc__ = (__doc__.replace("{table}", OBS.table()).replace("{size}", str(OBS.size))
+           .replace("{per}", str(PER)).replace("{teams}", ", ".join(f'`"{t}"`' for t in BUILTIN_TEAMS))
+           .replace("{{", "{").replace("}}", "}"))
+
+
+def _roster_block(view: PokemonBaseballView, team: int) -> np.ndarray:
+    block = np.zeros((ROSTER, PER), dtype=np.float32)
+    stats = view.stats[team]
+    n = len(stats)
+    if n == 0:
+        return block.ravel()
+    s = np.asarray(stats, dtype=np.float32)
+    block[:n, _F["present"]] = 1.0
+    block[:n, _F["hp"]] = s[:, 0] / 130.0
+    block[:n, _F["level"]] = s[:, 1] / 80.0
+    block[:n, _F["attack"]] = s[:, 2] / 120.0
+    block[:n, _F["retreat"]] = s[:, 3] / 4.0
+    block[:n, _F["hp_now"]] = np.asarray(view.hp[team], dtype=np.float32) / 130.0
+    for p, k in enumerate(view.field[team]):
+        if k >= 0:
+            block[k, _F["at_P"] + p] = 1.0
+    order = view.order[team]
+    for slot, k in enumerate(view.lineup[team]):
+        if k >= 0:
+            block[k, _F["bats_in"]] = ((slot - order) % 9 + 1) / 9.0
+    status = np.asarray(view.status[team])
+    block[np.arange(n), _F["bench"] + status] = 1.0
+    block[:n, _F["resting"]] = np.minimum(np.asarray(view.resting[team], dtype=np.float32), 3) / 3.0
+    block[:n, _F["injured"]] = np.asarray(view.injured[team], dtype=np.float32) / 3.0
+    block[:n, _F["innings_pitched"]] = np.minimum(
+        np.asarray(view.innings_pitched[team], dtype=np.float32), 18) / 18.0
+    if team == view.half and view.started:
+        for i, k in enumerate(view.runners):
+            if k >= 0:
+                block[k, _F["on_first"] + i] = 1.0
+                if view.tried_steal[i]:
+                    block[k, _F["tried_steal"]] = 1.0
+    return block.ravel()
+
+
+def encode_view(view: PokemonBaseballView) -> np.ndarray:
+    """The observation vector of a view (the table in the module docstring)."""
+    obs = np.zeros(OBS.size, dtype=np.float32)
+    seat = view.seat
+    decision = None if view.decision is None else _KIND_INDEX[view.decision]
+    encode_situation(obs, _O, seat, decision, view.inning, view.half, view.outs,
+                     view.runners if view.started else (-1, -1, -1), view.score)
+    if view.started:        # encode_situation reads -1 as a runner: clear empty bases
+        for i in range(3):
+            obs[_O["runners"] + i] = float(view.runners[i] >= 0)
+    else:
+        obs[_O["runners"]:_O["runners"] + 3] = 0.0
+    if view.decision == "lineup":
+        obs[_O["subject_position"] + view.subject - 1] = 1.0
+    elif view.decision == "batting_order":
+        obs[_O["subject_slot"] + view.subject] = 1.0
+    elif view.decision in ("substitute", "replace_injured"):
+        obs[_O["subject_creature"] + view.subject] = 1.0
+    if view.fielder:
+        obs[_O["fielder"] + view.fielder - 1] = 1.0
+    obs[_O["started"]] = view.started
+    obs[_O["dh"]] = view.dh
+    obs[_O["innings_left"]] = max(0, view.innings - view.inning) / 9.0
+    size = ROSTER * PER
+    obs[_O["own_roster"]:_O["own_roster"] + size] = _roster_block(view, seat)
+    obs[_O["opp_roster"]:_O["opp_roster"] + size] = _roster_block(view, 1 - seat)
+    return obs
+
+
+class PokemonBaseballEnv(BaseballAECEnv):
+    metadata = {**BaseballAECEnv.metadata, "name": "pokemon_baseball_v0"}
+    ACTION_MEANINGS = rules.ACTIONS
+    OBS = OBS
+    VIEW = PokemonBaseballView
+    PLAYS_SERIES = True
+    encode_view = staticmethod(encode_view)
+
+    def __init__(self, teams: tuple[Any, Any] = ("harbor", "summit"), creatures: Any = None,
+                 innings: int = 9, max_innings: int | None = None, dh: bool = False,
+                 edge: str = "ge", series: Any = None, render_mode: str | None = None,
+                 illegal_action: str = "raise", dice: ScriptedDice | None = None, **unknown: Any):
+        name = "pokemon_baseball_v0"
+        check_options(name, unknown, OPTIONS)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
+                         series=series)
+        check_pair(name, "teams", teams)
+        self.innings, self.max_innings = check_innings(name, innings, max_innings)
+        if not isinstance(dh, (bool, np.bool_)):
+            raise OptionError(f"{name}: dh must be True or False, got {show(dh)}")
+        if edge not in ch.EDGES:
+            raise OptionError(f"{name}: edge must be one of {ch.EDGES}, got {show(edge)}")
+        self.dh, self.edge = bool(dh), edge
+        pool = load_creatures(creatures)
+        self.teams = (load_team(teams[0], pool), load_team(teams[1], pool))
+        self._labels: dict[Decision, dict[int, str]] = {}
+        self._teams: tuple | None = None
+        self._stats: tuple = ()
+
+    # -- engine hooks -------------------------------------------------------------------
+    def _new_game(self, seed: int, carry: Any = None) -> rules.GameState:
+        resting = None if carry is None else carry["resting"]
+        return rules.new_game(self.teams[0], self.teams[1], self._dice(seed), self.innings,
+                              self.max_innings, dh=self.dh, edge=self.edge, resting=resting)
+
+    def _carry_over(self, finished: rules.GameState, series) -> dict[str, Any]:
+        return {"resting": rules.games_to_rest(finished)}
+
+    def _apply(self, action: int) -> None:
+        rules.apply_action(self.state_, action)
+
+    def _option_labels(self, decision: Decision) -> dict[int, str]:
+        self._sync_teams()
+        labels = self._labels.get(decision)
+        if labels is None:
+            labels = self._labels[decision] = option_labels(self.state_, decision)
+        return labels
+
+    def _sync_teams(self) -> None:
+        s = self.state_
+        if s.teams is not self._teams:
+            self._teams, self._stats = s.teams, roster_stats(s.teams)
+            self._labels = {}
+
+    def _view(self, seat: int) -> PokemonBaseballView:
+        s = self.state_
+        self._sync_teams()
+        d = s.pending
+        labels = None if d is None or d.actor != seat else self._option_labels(d)
+        return make_view(s, seat, labels, self._stats, self._games_left())
+
+    def _games_left(self) -> int:
+        """Games of the series still to come after this one, at most (0 for a single game)."""
+        series = self.series_
+        if series is None or series.over:
+            return 0
+        return series.length - series.game
+
+    def state(self) -> np.ndarray:
+        """The global state: the away manager's observation."""
+        return self._encode(0)
+
+    # -- text -----------------------------------------------------------------------------
+    def _names(self) -> list[list[str]]:
+        return [[c.name for c in t.roster] for t in self.state_.teams]
+
+    def _scene(self):
+        from ..core.picture import board_scene
+        s = self.state_
+        b = s.board
+        names = self._names()
+        runners = tuple(None if r is None else names[b.half][r] for r in b.bases)
+        at_bat = ""
+        if s.started and not b.over:
+            k = s.batter_creature()
+            c = s.teams[b.half].roster[k]
+            at_bat = f"At bat: {c.name} (HP {s.hp(b.half, k)}, Lv {c.level}, Atk {c.attack})"
+        last = describe(s.log.plays[-1], names[s.log.plays[-1].half]) if s.log.plays else ""
+        return board_scene(self, [t.name for t in s.teams], runners=runners, last_play=last,
+                           at_bat=at_bat)
+
+    def _render_text(self) -> str:
+        s = self.state_
+        b = s.board
+        names = self._names()
+        lines = [s.box.render_line_score(b), ""]
+        if s.forfeited >= 0:
+            lines.append(f"{s.teams[s.forfeited].name} cannot field nine rested creatures "
+                         f"and forfeit, {rules.FORFEIT_SCORE}-0.")
+        elif b.over:
+            lines.append(self._result_line([t.name for t in s.teams]))
+        elif not s.started:
+            lines.append("Top of the 1st, before the first pitch: the managers set their lineups.")
+            if s.pending is not None:
+                lines.append(self._decision_text())
+        else:
+            half = "Top" if b.half == 0 else "Bottom"
+            runners = "bases empty" if b.bases == (None, None, None) else "runners on " + ", ".join(
+                f"{BASE_NAMES[i]} ({names[b.half][r]})" for i, r in enumerate(b.bases) if r is not None)
+            lines.append(f"{half} of the {ordinal(b.inning)}, {b.outs} out, {runners}.")
+            k = s.batter_creature()
+            c = s.teams[b.half].roster[k]
+            p = s.pitcher(b.fielding)
+            pc = s.teams[b.fielding].roster[p]
+            lines.append(f"At bat: {c.name} (HP {s.hp(b.half, k)}, level {c.level}, attack "
+                         f"{c.attack}, retreat {c.retreat}); pitching: {pc.name} (HP "
+                         f"{s.hp(b.fielding, p)}, level {pc.level}, attack {pc.attack}).")
+            if s.pending is not None:
+                lines.append(self._decision_text())
+        recent = s.log.plays[-5:]
+        if recent:
+            lines += ["", "Last plays:"] + ["  " + describe(p, names[p.half]) for p in recent]
+        return "\n".join(lines)
+
+    def scorecard(self) -> str:
+        """The line score, both batting cards with pitching, and the play-by-play."""
+        s = self.state_
+        names = self._names()
+        innings = max(9, s.board.innings)
+        parts = [s.box.render_line_score(s.board), ""]
+        for t in (0, 1):
+            parts += [s.box.render_scorecard(t, innings, label_header=""), "",
+                      s.box.render_pitching(t), ""]
+        parts.append(s.log.render_by_half([t.name for t in s.teams],
+                                          lambda i, p: describe(p, names[p.half])))
+        return "\n".join(parts)
+
+
+_PLAY_WORDS = {
+    "steal": "{name} stole {base}",
+    "caught_stealing": "{name} was caught stealing {base}",
+    "steal_error": "the catcher's error lets every runner move up",
+    "tag_up": "{name} tagged up and scored",
+    "tag_out": "{name} tagged up and was thrown out at home",
+}
+
+
+def describe(play, names) -> str:
+    """One sentence for a play of the log."""
+    from ..core.scorebook import runner_movements
+    name = names[play.actor]
+    if play.kind == "pa":
+        where = f" to the {_POS_NAMES[play.base - 1]}" if play.base > 0 else ""
+        text = f"{name} {rules.OUTCOMES[play.detail].verb}{where}"
+    elif play.kind == "sub":
+        return f"{name} comes in for {names[int(play.detail)]}."
+    elif play.kind == "injury":
+        what = {"none": "is shaken up but stays in", "games-1": "is hurt: out for this game and the next",
+                "games-2": "is hurt: out for this game and the next two",
+                "games-3": "is hurt: out for this game and the next three"}
+        detail = play.detail
+        text = what.get(detail) or f"is hurt: HP {detail[3:].replace('-', '-')} for the rest of the game"
+        return f"{name} {text}."
+    else:
+        base = BASE_NAMES[play.base] if play.base >= 0 else ""
+        text = _PLAY_WORDS.get(play.kind, "{name}: " + play.kind).format(name=name, base=base)
+    return ", ".join([text, *runner_movements(play, names)]) + "."
+
+
+def option_labels(state: rules.GameState, decision: Decision) -> dict[int, str]:
+    """What each legal action means at this decision. A label names creatures only where
+    the decision itself says which (its subject and the actor's roster), so labels can be
+    kept per decision; who is at bat or on base is in the view."""
+    kind, t = decision.kind, decision.actor
+    roster = state.teams[t].roster
+    labels: dict[int, str] = {}
+    for a in decision.legal:
+        k = a - rules.CREATURE
+        if kind == "lineup":
+            labels[a] = (f"{roster[k].name} starts as pitcher" if decision.subject == 1
+                         else f"{roster[k].name} plays {_POS_NAMES[decision.subject - 1]}")
+        elif kind == "batting_order":
+            labels[a] = f"{roster[k].name} bats {ordinal(decision.subject + 1)}"
+        elif kind in ("substitute", "replace_injured"):
+            labels[a] = f"{roster[k].name} in for {roster[decision.subject].name}"
+        elif kind == "offense_sub":
+            labels[a] = ("no change" if a == rules.PASS else "pinch hitter for the batter"
+                         if a == rules.PINCH_HIT else
+                         f"pinch runner for the runner on {BASE_NAMES[a - rules.RUNNER]}")
+        elif kind == "defense_sub":
+            p = a - rules.POSITION + 1
+            labels[a] = ("no change" if a == rules.PASS else "pitching change" if p == 1
+                         else f"replace the {_POS_NAMES[p - 1]}")
+        elif kind == "steal":
+            i = a - rules.RUNNER
+            labels[a] = ("no steal" if a == rules.PASS
+                         else f"the runner on {BASE_NAMES[i]} steals {BASE_NAMES[i + 1]}")
+        elif kind == "bunt":
+            labels[a] = "swing away" if a == rules.PASS else "bunt"
+        elif kind == "tag_up":
+            labels[a] = "the runner on third holds" if a == rules.PASS else \
+                "the runner on third tags up"
+    return labels

@@ -1,0 +1,987 @@
+"""The Pokemon Baseball engine (Rule 2.3E): dice charts over the creatures' four stats.
+
+The engine rolls every die and makes every forced play itself, and stops only where a
+manager has a choice. A game runs::
+
+    before the first pitch  (each team in turn, away first)
+      "lineup"          a creature for each position, pitcher first (the starting pitcher)
+      "batting_order"   the batting order of the nine who bat
+    before each batter
+      "replace_injured" forced: a bench creature for a creature injured on the last play
+      "offense_sub"     batting side: pinch hitter, pinch runner, or play on  -> "substitute"
+      "defense_sub"     fielding side: replace a fielder (the pitcher: a pitching change)
+                                                                              -> "substitute"
+      "steal"           batting side, repeated: a runner on first or second tries for the next base
+      "bunt"            batting side, with a runner on first or second and third base empty
+    the pitcher's die and the batter's two dice on the batting chart          (automatic)
+      "tag_up"          batting side: the runner on third after an outfield fly out
+
+It is a plain state machine: ``GameState.step`` names the next rule, ``run`` applies
+rules until a manager must decide or the game is over. What carries from one game to the
+next of a series (pitcher rest, injuries) is ``GameState.resting`` going in and
+:func:`games_to_rest` coming out. Every reading of an unclear passage is in RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.bases import (EMPTY_BASES, advance_all, advance_runner, force_advance,
+                          remove_runner)
+from ..core.decisions import Decision, take_decision
+from ..core.dice import DICE, Dice, ScriptedDice
+from ..core.scoreboard import Scoreboard, ScoreboardGame
+from ..core import scorebook as sb
+from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, Play, PlayLog
+from ..core.state import SavedAs, codec
+from . import charts as ch
+from .cards import POSITIONS, Team, team_from_dict
+
+__all__ = [
+    "GameState", "new_game", "apply_action", "legal_actions", "games_to_rest", "ACTIONS",
+    "N_ACTIONS", "DECISION_KINDS", "PASS", "YES", "RUNNER", "PINCH_HIT", "POSITION", "CREATURE",
+    "MAX_ROSTER", "OUTCOMES", "DH", "BENCH", "PLAYING", "GONE", "FORFEIT_SCORE",
+    "effective_hp", "rest_for_innings",
+]
+
+# -- actions: one Discrete space for every decision --------------------------------------------
+MAX_ROSTER = 17
+PASS = 0                  # no substitution / no steal / swing away / the runner holds
+YES = 1                   # bunt / tag up
+RUNNER = 2                # 2-4: the runner on first, second, third (steals, pinch runners)
+PINCH_HIT = 5             # a pinch hitter for the batter
+POSITION = 6              # 6-15: the creature at position 1-9 (P ... RF), 10 = DH, is replaced
+CREATURE = 16             # 16-32: roster creature k (k = 0..16)
+N_ACTIONS = CREATURE + MAX_ROSTER
+DH = 10                   # the designated hitter's "position" (dh=True)
+_POSITION_NAMES = POSITIONS + ("DH",)
+ACTIONS = (("pass / no / swing away / hold", "yes: bunt / tag up")
+           + tuple(f"runner on {b}" for b in ("first", "second", "third"))
+           + ("pinch hitter",)
+           + tuple(f"replace the {p}" for p in _POSITION_NAMES)
+           + tuple(f"creature {k}" for k in range(MAX_ROSTER)))
+assert len(ACTIONS) == N_ACTIONS
+
+DECISION_KINDS = ("lineup", "batting_order", "offense_sub", "defense_sub", "substitute",
+                  "replace_injured", "steal", "bunt", "tag_up")
+#: the kinds whose only legal choice the engine makes by itself
+_PICKS = frozenset({"lineup", "batting_order", "substitute", "replace_injured"})
+
+# a creature's place in this game
+BENCH, PLAYING, GONE = 0, 1, 2
+#: MLB rule 7.03: a team that cannot field nine creatures forfeits, 9-0.
+FORFEIT_SCORE = 9
+
+# -- outcomes beyond the core's ------------------------------------------------------------------
+LINE_OUT = Outcome("LO", "lined out")
+POP_OUT = Outcome("PO", "popped out")
+SAC_BUNT = Outcome("SH", "sacrificed", at_bat=False)
+FIELDERS_CHOICE = Outcome("FC", "reached on a fielder's choice")
+OUTCOMES: dict[str, Outcome] = {**sb.OUTCOMES, "LO": LINE_OUT, "PO": POP_OUT, "SH": SAC_BUNT,
+                                "FC": FIELDERS_CHOICE}
+_HITS = {ch.SINGLE: sb.SINGLE, ch.DOUBLE: sb.DOUBLE, ch.TRIPLE: sb.TRIPLE,
+         ch.HOMERUN: sb.HOME_RUN}
+
+
+def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
+    return [t.to_dict() for t in teams]
+
+
+def _load_teams(saved: list[dict[str, Any]]) -> tuple[Team, Team]:
+    away, home = (team_from_dict(t, f"saved team {i}") for i, t in enumerate(saved))
+    return away, home
+
+
+def _save_outcome(outcome: Outcome | None) -> str | None:
+    return None if outcome is None else outcome.code
+
+
+def _load_outcome(code: str | None) -> Outcome | None:
+    return None if code is None else OUTCOMES[code]
+
+
+@dataclass
+class GameState(ScoreboardGame):
+    """Everything about a game in progress; plain data, cloned and saved as such.
+
+    Creatures are roster indices (0-16) of their team; runners on the bases are the
+    batting team's roster indices.
+    """
+
+    SAVED_AS = SavedAs("ruleset", "pokemon_baseball", "Pokemon Baseball game")
+
+    teams: tuple[Team, Team] = field(metadata=codec(_save_teams, _load_teams))
+    board: Scoreboard
+    dice: Dice | ScriptedDice = field(metadata=DICE)
+    box: BoxScore
+    log: PlayLog = field(metadata=PLAY_LOG)
+    order: list[int]                     # each team's batting slot at the plate or due up, 0-8
+    dh: bool = False
+    edge: str = "ge"
+    #: games each creature must still sit out, this one included (carried in a series)
+    resting: list[list[int]] = field(default_factory=lambda: [[], []])
+    #: BENCH, PLAYING or GONE (left the game: no re-entry) for each creature
+    status: list[list[int]] = field(default_factory=lambda: [[], []])
+    #: field[team][p - 1]: the creature at position p (1 = P ... 9 = RF, 10 = DH), -1 if none
+    field_: list[list[int]] = field(default_factory=lambda: [[-1] * 10, [-1] * 10])
+    #: the nine who bat, in order (creatures; -1 while the order is being set)
+    lineup: list[list[int]] = field(default_factory=lambda: [[-1] * 9, [-1] * 9])
+    hp_loss: list[list[int]] = field(default_factory=lambda: [[], []])
+    #: games to sit out after this one for an injury suffered in it (One/Two/Three Games)
+    injured: list[list[int]] = field(default_factory=lambda: [[], []])
+    #: innings pitched in this game: innings in which the creature faced a batter
+    innings_pitched: list[list[int]] = field(default_factory=lambda: [[], []])
+    last_half_pitched: list[list[int]] = field(default_factory=lambda: [[], []])
+    starter: list[int] = field(default_factory=lambda: [-1, -1])
+    line_of: list[list[int]] = field(default_factory=lambda: [[], []])    # batting line per creature
+    pitching_line: list[int] = field(default_factory=lambda: [-1, -1])    # the pitcher's line
+    started: bool = False                # the lineups are set and play has begun
+    forfeited: int = -1                  # the team that could not field nine, or -1
+    setup_team: int = 0
+    pa: int = 0                          # plate appearances begun in this half inning
+    step: str = "setup"
+    pending: Decision | None = None
+    tried_steal: tuple[int, ...] = ()    # runners who tried to steal during this plate appearance
+    sub_for: int = -1                    # the creature a pending "substitute" replaces
+    sub_team: int = -1
+    outs_before: int = 0                 # outs when the batter came up (the two-out rule)
+    at_bat: int = -1                     # the creature whose plate appearance this is
+    fielder: int = 0                     # the fielder (1-9) the result is hit to, 0 if none
+    outcome: Outcome | None = field(default=None, metadata=codec(_save_outcome, _load_outcome))
+    rbi: int = 0
+    roll: int = 0                        # the log's roll: 10 x the batter's dice + the pitcher's die (a bunt: its dice)
+    injury_check: bool = False           # the play ended in an injury roll (error chart 12)
+
+    # -- who is where --------------------------------------------------------------------
+    def creature(self, team: int, k: int):
+        return self.teams[team].roster[k]
+
+    def at(self, team: int, position: int) -> int:
+        """The creature at ``position`` (1-9, 10 = DH) of ``team``, or -1."""
+        return self.field_[team][position - 1]
+
+    def pitcher(self, team: int) -> int:
+        return self.field_[team][0]
+
+    def batter_creature(self) -> int:
+        return self.lineup[self.board.half][self.order[self.board.half]]
+
+    def hp(self, team: int, k: int) -> int:
+        return effective_hp(self.creature(team, k).hp, self.hp_loss[team][k])
+
+    def available(self, team: int) -> list[int]:
+        """Bench creatures who may come in: not resting, never in this game."""
+        return [k for k, s in enumerate(self.status[team])
+                if s == BENCH and self.resting[team][k] == 0]
+
+
+def effective_hp(hp: int, loss: int) -> int:
+    """HP after this game's injuries: reductions stack, never below 10 (RULES.md)."""
+    return max(10, hp - loss)
+
+
+def rest_for_innings(innings: int, starter: bool) -> int:
+    """B.1: 2+ innings pitched rest 1 game, 4+ rest 2, 6+ rest 3; a starter always rests 1."""
+    games = 3 if innings >= 6 else 2 if innings >= 4 else 1 if innings >= 2 else 0
+    return max(games, 1) if starter else games
+
+
+def games_to_rest(state: GameState) -> list[list[int]]:
+    """What a finished game leaves for the next one: the games each creature must sit out,
+    counted from the next game (the longest of rest, injury and what was still owed)."""
+    out = []
+    for t in (0, 1):
+        team = []
+        for k in range(len(state.teams[t].roster)):
+            owed = max(state.resting[t][k] - 1, 0)
+            pitched = rest_for_innings(state.innings_pitched[t][k], state.starter[t] == k)
+            team.append(max(owed, pitched, state.injured[t][k]))
+        out.append(team)
+    return out
+
+
+def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9,
+             max_innings: int | None = None, dh: bool = False, edge: str = "ge",
+             resting: list[list[int]] | None = None) -> GameState:
+    """A game at its first decision: the away manager's starting pitcher."""
+    ch.check_edge(edge)
+    teams = (away, home)
+    sizes = [len(t.roster) for t in teams]
+    if resting is None:
+        resting = [[0] * n for n in sizes]
+    if [len(r) for r in resting] != sizes:
+        raise ValueError(f"resting must hold one count per roster creature {sizes}, "
+                         f"got {[len(r) for r in resting]}")
+    board = Scoreboard(innings=innings, max_innings=max_innings)
+    box = BoxScore([away.name, home.name], [[], []])
+    state = GameState(teams=teams, board=board, dice=dice, box=box, log=PlayLog(),
+                      order=[0, 0], dh=dh, edge=edge,
+                      resting=[list(r) for r in resting],
+                      status=[[BENCH] * n for n in sizes],
+                      hp_loss=[[0] * n for n in sizes], injured=[[0] * n for n in sizes],
+                      innings_pitched=[[0] * n for n in sizes],
+                      last_half_pitched=[[-1] * n for n in sizes],
+                      line_of=[[-1] * n for n in sizes])
+    run(state)
+    return state
+
+
+def legal_actions(state: GameState) -> tuple[int, ...]:
+    return () if state.pending is None else state.pending.legal
+
+
+def apply_action(state: GameState, action: int) -> None:
+    """Apply the pending decision's choice, then play on to the next decision."""
+    decision = take_decision(state, action, ACTIONS)
+    CHOICES[decision.kind](state, decision, action)
+    run(state)
+
+
+def run(state: GameState) -> None:
+    """Apply rules until a manager must decide or the game is over."""
+    while state.pending is None:
+        if state.board.over:
+            if state.injury_check:              # a walk-off after an injury: it still counts
+                injury_roll(state)
+            if state.outcome is not None:       # a walk-off: score the plate appearance
+                record_plate_appearance(state)
+            return
+        RULES[state.step](state)
+
+
+def ask(state: GameState, kind: str, actor: int, legal: tuple[int, ...], subject: int = -1) -> None:
+    """A decision for ``actor``; a pick with one legal choice is made by the engine."""
+    if kind in _PICKS and len(legal) == 1:
+        CHOICES[kind](state, Decision(kind, actor, legal, subject), legal[0])
+        return
+    state.pending = Decision(kind, actor, legal, subject)
+
+
+def _log(state: GameState, kind: str, actor: int, base: int, roll: int | None,
+         before: tuple, scored: tuple | list = (), detail: str = "") -> None:
+    b = state.board
+    state.log.add(Play(b.inning, b.half, kind, actor, base, roll, before, b.bases,
+                       tuple(scored), detail))
+
+
+# ==================================================================== before the game
+def lineup_positions(state: GameState) -> tuple[int, ...]:
+    """The positions a team fills, the pitcher first: P, C, 1B ... RF, and the DH."""
+    return tuple(range(1, 10)) + ((DH,) if state.dh else ())
+
+
+def setup_game(state: GameState) -> None:
+    """A team that cannot field its lineup from rested, healthy creatures forfeits."""
+    need = len(lineup_positions(state))
+    short = [t for t in (0, 1) if sum(r == 0 for r in state.resting[t]) < need]
+    if short:
+        forfeit(state, short)
+        return
+    state.setup_team = 0
+    state.step = "lineup"
+
+
+def forfeit(state: GameState, short: list[int]) -> None:
+    """MLB rule 7.03: the side that cannot play loses 9-0; if neither can, no game."""
+    b = state.board
+    if len(short) == 2:
+        b.over = b.truncated = True
+        return
+    loser = short[0]
+    state.forfeited = loser
+    b.runs[1 - loser] = FORFEIT_SCORE
+    if loser == 1:
+        b.line[0][0] = FORFEIT_SCORE
+    else:                       # the home team's runs go in its first inning
+        b.line[1].append(FORFEIT_SCORE)
+    b.finish(1 - loser)
+
+
+def offer_lineup(state: GameState) -> None:
+    """Each position in turn, the pitcher first: a rested creature not yet placed."""
+    t = state.setup_team
+    placed = state.field_[t]
+    for p in lineup_positions(state):
+        if placed[p - 1] < 0:
+            taken = set(placed)
+            legal = tuple(CREATURE + k for k, r in enumerate(state.resting[t])
+                          if r == 0 and k not in taken)
+            ask(state, "lineup", t, legal, subject=p)
+            return
+    state.step = "batting_order"
+
+
+def choose_lineup(state: GameState, decision: Decision, action: int) -> None:
+    state.field_[decision.actor][decision.subject - 1] = action - CREATURE
+
+
+def batters_of(state: GameState, team: int) -> list[int]:
+    """The nine who bat: every fielder, or with the DH everyone placed but the pitcher."""
+    placed = state.field_[team]
+    return [k for p, k in enumerate(placed) if k >= 0 and not (state.dh and p == 0)]
+
+
+def offer_batting_order(state: GameState) -> None:
+    t = state.setup_team
+    order = state.lineup[t]
+    if -1 in order:
+        slot = order.index(-1)
+        legal = tuple(CREATURE + k for k in sorted(batters_of(state, t)) if k not in order)
+        ask(state, "batting_order", t, legal, subject=slot)
+        return
+    if t == 0:
+        state.setup_team = 1
+        state.step = "lineup"
+    else:
+        state.step = "play_ball"
+
+
+def choose_batting_order(state: GameState, decision: Decision, action: int) -> None:
+    state.lineup[decision.actor][decision.subject] = action - CREATURE
+
+
+def play_ball(state: GameState) -> None:
+    """Both lineups are set: everyone placed is in the game, the starters on the mound."""
+    for t in (0, 1):
+        for k in state.field_[t]:
+            if k >= 0:
+                state.status[t][k] = PLAYING
+        for k in state.lineup[t]:
+            state.line_of[t][k] = state.box.add_line(t, state.creature(t, k).name)
+        state.starter[t] = state.pitcher(t)
+        state.pitching_line[t] = state.box.add_pitcher(t, state.creature(t, state.pitcher(t)).name)
+    state.started = True
+    state.step = "start_pa"
+
+
+# ==================================================================== substitutions
+def substitute(state: GameState, team: int, old: int, new: int) -> None:
+    """``new`` takes ``old``'s batting slot, position and base; ``old`` may not come back."""
+    state.status[team][old] = GONE
+    state.status[team][new] = PLAYING
+    placed = state.field_[team]
+    if old in placed:
+        p = placed.index(old)
+        placed[p] = new
+        if p == 0:          # a new pitcher
+            state.pitching_line[team] = state.box.add_pitcher(team, state.creature(team, new).name)
+    order = state.lineup[team]
+    if old in order:
+        order[order.index(old)] = new
+        state.line_of[team][new] = state.box.add_line(team, state.creature(team, new).name)
+    b = state.board
+    if team == b.batting and old in b.bases:
+        b.bases = tuple(new if r == old else r for r in b.bases)
+    _log(state, "sub", new, -1, None, b.bases, detail=str(old))
+
+
+def offer_offense_sub(state: GameState) -> None:
+    """Before a batter: a pinch hitter, or a pinch runner for any runner (P-5)."""
+    b = state.board
+    t = b.batting
+    if state.available(t):
+        legal = (PASS,) + tuple(RUNNER + i for i in range(3) if b.bases[i] is not None) + (PINCH_HIT,)
+        ask(state, "offense_sub", t, legal)
+    else:
+        state.step = "defense_sub"
+
+
+def choose_offense_sub(state: GameState, decision: Decision, action: int) -> None:
+    if action == PASS:
+        state.step = "defense_sub"
+        return
+    b = state.board
+    old = state.batter_creature() if action == PINCH_HIT else b.bases[action - RUNNER]
+    offer_substitute(state, b.batting, old)
+
+
+def offer_defense_sub(state: GameState) -> None:
+    """Before a batter: the fielding side may replace any fielder (the pitcher: a change)."""
+    t = state.board.fielding
+    if state.available(t):
+        ask(state, "defense_sub", t, (PASS,) + tuple(POSITION + p for p in range(9)))
+    else:
+        state.step = "steal"
+
+
+def choose_defense_sub(state: GameState, decision: Decision, action: int) -> None:
+    if action == PASS:
+        state.step = "steal"
+        return
+    t = decision.actor
+    offer_substitute(state, t, state.at(t, action - POSITION + 1))
+
+
+def offer_substitute(state: GameState, team: int, old: int) -> None:
+    state.sub_for, state.sub_team = old, team
+    ask(state, "substitute", team, tuple(CREATURE + k for k in state.available(team)), subject=old)
+
+
+def choose_substitute(state: GameState, decision: Decision, action: int) -> None:
+    substitute(state, decision.actor, decision.subject, action - CREATURE)
+    state.sub_for = state.sub_team = -1
+    # the same side may make another change before the batter
+    state.step = "offense_sub" if decision.actor == state.board.batting else "defense_sub"
+
+
+# ==================================================================== the plate appearance
+def start_plate_appearance(state: GameState) -> None:
+    state.dice.set_stream(state.board.half_index, state.pa)
+    state.tried_steal = ()
+    state.step = "injuries"
+
+
+# -- steals (P-21) ------------------------------------------------------------------------------
+def steal_candidates(state: GameState) -> tuple[int, ...]:
+    """A runner on first or second with the next base open, once per batter."""
+    bases = state.board.bases
+    return tuple(i for i in (0, 1) if bases[i] is not None and bases[i + 1] is None
+                 and bases[i] not in state.tried_steal)
+
+
+def offer_steal(state: GameState) -> None:
+    candidates = steal_candidates(state)
+    if candidates:
+        ask(state, "steal", state.board.batting, (PASS,) + tuple(RUNNER + i for i in candidates))
+    else:
+        state.step = "bunt"
+
+
+def choose_steal(state: GameState, decision: Decision, action: int) -> None:
+    if action == PASS:
+        state.step = "bunt"
+    else:
+        attempt_steal(state, action - RUNNER)
+
+
+def attempt_steal(state: GameState, base: int) -> None:
+    """Steal chart: two dice in the range safe; a 12 also checks the catcher for an error,
+    and on an error every runner advances one more base."""
+    b = state.board
+    t, f = b.batting, b.fielding
+    runner = b.bases[base]
+    state.tried_steal += (runner,)
+    catcher, pitcher = state.creature(f, state.at(f, 2)), state.creature(f, state.pitcher(f))
+    column = ch.steal_column(catcher.retreat, pitcher.retreat, base + 1)
+    need = ch.steal_needs(state.creature(t, runner).retreat, column)
+    before = b.bases
+    roll = state.dice.roll("steal", dice=2)
+    if roll < need:
+        b.bases = remove_runner(before, base)
+        state.box.caught_stealing(t, state.line_of[t][runner])
+        _log(state, "caught_stealing", runner, base + 1, roll, before)
+        if add_outs(state, 1):
+            retire_side(state)
+        return
+    b.bases, scored = advance_runner(before, base, 1)
+    state.box.stolen_base(t, state.line_of[t][runner])
+    _log(state, "steal", runner, base + 1, roll, before)
+    if roll == 12 and error_check(state, catcher.level, "steal_error") == ch.ERR:
+        state.box.error(f)
+        before = b.bases
+        b.bases, scored = advance_all(before, 1)
+        _log(state, "steal_error", runner, -1, None, before, scored)
+        score_runs(state, scored, rbi=False)
+
+
+def error_check(state: GameState, level: int, purpose: str) -> str:
+    """Two dice on the error chart for a fielder of ``level``; only "error" matters (P-13)."""
+    return ch.ERROR[state.dice.roll(purpose, dice=2)][ch.error_column(level)]
+
+
+# -- the bunt (P-18 to P-20) ------------------------------------------------------------------
+def bunt_legal(state: GameState) -> bool:
+    bases = state.board.bases
+    return bases[2] is None and (bases[0] is not None or bases[1] is not None)
+
+
+def offer_bunt(state: GameState) -> None:
+    if bunt_legal(state):
+        ask(state, "bunt", state.board.batting, (PASS, YES))
+    else:
+        state.step = "at_bat"
+
+
+def choose_bunt(state: GameState, decision: Decision, action: int) -> None:
+    if action == PASS:
+        state.step = "at_bat"
+    else:
+        bunt(state)
+
+
+def begin_batter(state: GameState) -> None:
+    """The batter is at the plate: the pitcher has faced a batter in this inning (P-6)."""
+    b = state.board
+    f = b.fielding
+    k = state.pitcher(f)
+    if state.last_half_pitched[f][k] != b.half_index:
+        state.last_half_pitched[f][k] = b.half_index
+        state.innings_pitched[f][k] += 1
+    state.at_bat = state.batter_creature()
+    state.outs_before = b.outs
+    state.outcome = None
+    state.rbi = 0
+    state.fielder = 0
+    state.injury_check = False
+    state.step = "end_pa"
+
+
+def bunt(state: GameState) -> None:
+    """Bunt chart: two dice by the batter's level, under the lead runner's column."""
+    begin_batter(state)
+    b = state.board
+    lead = 1 if b.bases[1] is not None else 0
+    batter = state.creature(b.batting, state.at_bat)
+    roll = state.dice.roll("bunt", dice=2)
+    state.roll = roll
+    result = ch.BUNT[roll][ch.bunt_column(batter.level, lead)]
+    before = b.bases
+    if result == ch.SINGLE:
+        hit(state, 1)
+    elif result == ch.WALK:
+        walk(state, sb.WALK)
+    elif result == ch.SUCCESS:
+        sacrifice(state, SAC_BUNT)
+    elif result == ch.SUCCESS_ERROR:
+        pitcher = state.creature(b.fielding, state.pitcher(b.fielding))
+        if error_check(state, pitcher.level, "bunt_error") == ch.ERR:
+            state.box.error(b.fielding)
+            state.outcome = sb.REACHED_ON_ERROR
+            b.bases, scored = advance_all(before, 1, state.at_bat)
+            _log_batter(state, before, score_runs(state, scored, rbi=False))
+        else:
+            sacrifice(state, SAC_BUNT)
+    elif result == ch.OUT:
+        lead_runner_out(state)
+    elif result == ch.DOUBLE_PLAY:
+        bunt_double_play(state, lead)
+    elif result == ch.STRIKEOUT:
+        batter_out(state, sb.STRIKEOUT)
+    else:                                       # fly out: "Batter is out (2)"
+        batter_out(state, POP_OUT)
+
+
+def sacrifice(state: GameState, outcome: Outcome) -> None:
+    """Bunt "Success": the runners advance, the batter is out (1-4)."""
+    b = state.board
+    state.outcome = outcome
+    before = b.bases
+    if add_outs(state, 1):
+        _log_batter(state, before)
+        return
+    b.bases, scored = advance_all(before, 1)
+    _log_batter(state, before, score_runs(state, scored, rbi=False))
+
+
+def lead_runner_out(state: GameState) -> None:
+    """Bunt "Out": the lead runner is out (1-6), the batter is safe at first (P-19)."""
+    b = state.board
+    state.outcome = FIELDERS_CHOICE
+    before = b.bases
+    lead = 1 if before[1] is not None else 0
+    retired = add_outs(state, 1)
+    if not retired:
+        b.bases, _ = force_advance(remove_runner(before, lead), state.at_bat)
+    _log_batter(state, before)
+
+
+def bunt_double_play(state: GameState, lead: int) -> None:
+    """Bunt "Double Play": the lead runner and the batter are out (1-6-4); a runner behind
+    the lead runner moves up on the force."""
+    b = state.board
+    n = min(2, 3 - b.outs)
+    state.outcome = sb.DOUBLE_PLAY if n == 2 else sb.GROUND_OUT
+    before = b.bases
+    if not add_outs(state, n):
+        left = remove_runner(before, lead)
+        b.bases = (None, left[0], None) if left[0] is not None else EMPTY_BASES
+    _log_batter(state, before)
+
+
+# -- the batting chart --------------------------------------------------------------------
+def roll_for_batter(state: GameState) -> None:
+    """Basic rules: the pitcher rolls one die (the column), the batter two dice (the row)."""
+    begin_batter(state)
+    column = state.dice.roll("pitcher")
+    row = state.dice.roll("batter", dice=2)
+    state.roll = 10 * row + column
+    result, fielder = ch.BATTING[row][column - 1]
+    state.fielder = fielder
+    RESULTS[result](state)
+
+
+def result_hit_chart(state: GameState) -> None:
+    """Hit: one die on the hit chart, by the batter's HP."""
+    b = state.board
+    hp = state.hp(b.batting, state.at_bat)
+    result = ch.HIT[state.dice.roll("chart")][ch.hit_column(hp, state.edge)]
+    hit(state, _HITS[result].bases)
+
+
+def result_hit_liner(state: GameState) -> None:
+    """Hit/Liner: one die, by the batter's HP - the pitcher's HP; "No runners advance on an Out"."""
+    b = state.board
+    diff = state.hp(b.batting, state.at_bat) - state.hp(b.fielding, state.pitcher(b.fielding))
+    result = ch.HIT_LINER[state.dice.roll("chart")][ch.hit_liner_column(diff, state.edge)]
+    if result == ch.OUT:
+        batter_out(state, LINE_OUT)
+    elif result == ch.SAC_FLY:
+        sacrifice_fly(state)
+    else:
+        hit(state, _HITS[result].bases)
+
+
+def result_hit_grounder(state: GameState) -> None:
+    """Hit/Grounder: one die, by the pitcher's level + the fielder's level - the batter's level."""
+    b = state.board
+    f = b.fielding
+    value = (state.creature(f, state.pitcher(f)).level + state.creature(f, state.at(f, state.fielder)).level
+             - state.creature(b.batting, state.at_bat).level)
+    result = ch.HIT_GROUNDER[state.dice.roll("chart")][ch.hit_grounder_column(value, state.edge)]
+    if result == ch.OUT:
+        infield_out(state)
+    else:
+        hit(state, _HITS[result].bases)
+
+
+def result_strikeout_walk(state: GameState) -> None:
+    """Strikeout/Walk: one die, by the batter's attack - the pitcher's attack."""
+    b = state.board
+    diff = (state.creature(b.batting, state.at_bat).attack
+            - state.creature(b.fielding, state.pitcher(b.fielding)).attack)
+    result = ch.STRIKEOUT_WALK[state.dice.roll("chart")][ch.strikeout_walk_column(diff, state.edge)]
+    if result == ch.STRIKEOUT:
+        batter_out(state, sb.STRIKEOUT)
+    elif result == ch.WALK:
+        walk(state, sb.WALK)
+    else:
+        wild_pitch_walk(state)
+
+
+def result_homerun_double(state: GameState) -> None:
+    """Special rule: one die; 10 x the die + the batter's HP > the pitcher's HP: a homerun."""
+    b = state.board
+    die = state.dice.roll("chart")
+    homer = 10 * die + state.hp(b.batting, state.at_bat) > state.hp(b.fielding, state.pitcher(b.fielding))
+    hit(state, 4 if homer else 2)
+
+
+def result_error_chart(state: GameState) -> None:
+    """Error: two dice on the error chart, by the fielder's level."""
+    b = state.board
+    f = b.fielding
+    level = state.creature(f, state.at(f, state.fielder)).level
+    result = ch.ERROR[state.dice.roll("error", dice=2)][ch.error_column(level)]
+    if result == ch.ERR:
+        reached_on_error(state)
+    elif result == ch.HIT_:
+        result_hit_chart(state)
+    elif result == ch.OUT:
+        fielded_out(state)
+    else:                                           # row 12: out, then the batter is hurt
+        state.injury_check = True
+        fielded_out(state)
+
+
+def fielded_out(state: GameState) -> None:
+    """An out on the error chart: infield, the double-play rule; outfield, a fly ball."""
+    if state.fielder <= 6:
+        infield_out(state)
+    else:
+        fly_out(state)
+
+
+def result_fly_out(state: GameState) -> None:
+    fly_out(state)
+
+
+def result_ground_out(state: GameState) -> None:
+    """"On Ground Out, all runners advance one base.\""""
+    b = state.board
+    state.outcome = sb.GROUND_OUT
+    before = b.bases
+    if add_outs(state, 1):
+        _log_batter(state, before)
+        return
+    b.bases, scored = advance_all(before, 1) if any(r is not None for r in before) else (before, [])
+    _log_batter(state, before, score_runs(state, scored, rbi=True))
+
+
+RESULTS: dict[str, Callable[[GameState], None]] = {
+    ch.HOMERUN_DOUBLE: result_homerun_double,
+    ch.ERR: result_error_chart,
+    ch.HIT_LINER_: result_hit_liner,
+    ch.HIT_GROUNDER_: result_hit_grounder,
+    ch.HIT_: result_hit_chart,
+    ch.K_OR_BB: result_strikeout_walk,
+    ch.SINGLE: lambda s: hit(s, 1),
+    ch.DOUBLE: lambda s: hit(s, 2),
+    ch.TRIPLE: lambda s: hit(s, 3),
+    ch.HOMERUN: lambda s: hit(s, 4),
+    ch.WALK: lambda s: walk(s, sb.WALK),
+    ch.STRIKEOUT: lambda s: batter_out(s, sb.STRIKEOUT),
+    ch.SAC_FLY: lambda s: sacrifice_fly(s),
+    ch.FLY_OUT: result_fly_out,
+    ch.GROUND_OUT: result_ground_out,
+}
+
+
+# -- what the results do to the batter and the runners ----------------------------------------
+def _log_batter(state: GameState, before: tuple, scored: list | tuple = ()) -> None:
+    _log(state, "pa", state.at_bat, state.fielder, state.roll, before, scored, state.outcome.code)
+
+
+def score_runs(state: GameState, runners: list, rbi: bool, home_run: bool = False) -> list:
+    """Runners cross the plate: runs for the team, the box score and the pitcher."""
+    if not runners:
+        return runners
+    b = state.board
+    t = b.batting
+    counted = b.score(runners, home_run=home_run)
+    state.box.runs_scored(t, [state.line_of[t][r] for r in counted])
+    state.box.pitching[b.fielding][state.pitching_line[b.fielding]].r += len(counted)
+    if rbi:
+        state.rbi += len(counted)
+    return counted
+
+
+def add_outs(state: GameState, n: int) -> bool:
+    """Record outs (charged to the pitcher); True when the side is retired."""
+    b = state.board
+    state.box.pitching[b.fielding][state.pitching_line[b.fielding]].outs += n
+    return b.add_outs(n)
+
+
+def hit(state: GameState, bases: int) -> None:
+    """A hit: the batter takes ``bases`` bases and the runners as many; with two out when
+    the batter came up, every runner one more ("All hits", P-17)."""
+    b = state.board
+    outcome = _HITS[(ch.SINGLE, ch.DOUBLE, ch.TRIPLE, ch.HOMERUN)[bases - 1]]
+    state.outcome = outcome
+    before = b.bases
+    extra = 1 if state.outs_before == 2 else 0
+    runners, scored = advance_all(before, bases + extra) if any(r is not None for r in before) \
+        else (EMPTY_BASES, [])
+    if bases == 4:
+        scored.append(state.at_bat)
+    else:
+        runners = tuple(state.at_bat if i == bases - 1 else r for i, r in enumerate(runners))
+    b.bases = runners
+    _log_batter(state, before, score_runs(state, scored, rbi=True, home_run=bases == 4))
+
+
+def walk(state: GameState, outcome: Outcome) -> None:
+    b = state.board
+    state.outcome = outcome
+    before = b.bases
+    b.bases, scored = force_advance(before, state.at_bat)
+    _log_batter(state, before, score_runs(state, scored, rbi=True))
+
+
+def wild_pitch_walk(state: GameState) -> None:
+    """"Wild Pitch Walk": the batter walks and every runner advances one base."""
+    b = state.board
+    state.outcome = sb.WALK
+    before = b.bases
+    b.bases, scored = advance_all(before, 1, state.at_bat)
+    _log_batter(state, before, score_runs(state, scored, rbi=False))
+
+
+def reached_on_error(state: GameState) -> None:
+    """"Infield errors are one base errors. Outfield errors are two base errors.\""""
+    b = state.board
+    state.box.error(b.fielding)
+    state.outcome = sb.REACHED_ON_ERROR
+    before = b.bases
+    b.bases, scored = advance_all(before, 1 if state.fielder <= 6 else 2, state.at_bat)
+    _log_batter(state, before, score_runs(state, scored, rbi=False))
+
+
+def batter_out(state: GameState, outcome: Outcome) -> None:
+    """The batter is out and nobody moves."""
+    before = state.board.bases
+    state.outcome = outcome
+    add_outs(state, 1)
+    _log_batter(state, before)
+
+
+def infield_out(state: GameState) -> None:
+    """"If there is a runner on first, double play. All other runners advance one base."
+    (P-14): the batter and the runner from first are out; no run scores on the third out."""
+    b = state.board
+    before = b.bases
+    if before[0] is not None:
+        n = min(2, 3 - b.outs)
+        state.outcome = sb.DOUBLE_PLAY if n == 2 else sb.GROUND_OUT
+        retired = add_outs(state, n)
+        rest = remove_runner(before, 0)
+    else:
+        state.outcome = sb.GROUND_OUT
+        retired = add_outs(state, 1)
+        rest = before
+    scored = []
+    if not retired and any(r is not None for r in rest):
+        b.bases, scored = advance_all(rest, 1)
+    elif not retired:
+        b.bases = rest
+    _log_batter(state, before, score_runs(state, scored, rbi=state.outcome is sb.GROUND_OUT))
+
+
+def sacrifice_fly(state: GameState) -> None:
+    """"On Sacrifice Fly, if there is a runner on third, he scores" (not on the third out)."""
+    b = state.board
+    before = b.bases
+    state.outcome = sb.FLY_OUT
+    if add_outs(state, 1) or before[2] is None:
+        _log_batter(state, before)
+        return
+    state.outcome = sb.SACRIFICE_FLY
+    b.bases, scored = advance_runner(before, 2, 1)
+    _log_batter(state, before, score_runs(state, scored, rbi=True))
+
+
+def fly_out(state: GameState) -> None:
+    """A fly out; to the outfield (7-9) with a runner on third and fewer than three out,
+    the runner may tag up."""
+    b = state.board
+    before = b.bases
+    state.outcome = sb.FLY_OUT
+    retired = add_outs(state, 1)
+    _log_batter(state, before)
+    if not retired and state.fielder >= 7 and before[2] is not None:
+        ask(state, "tag_up", b.batting, (PASS, YES), subject=2)
+
+
+def choose_tag_up(state: GameState, decision: Decision, action: int) -> None:
+    if action == YES:
+        tag_up(state)
+
+
+def tag_up(state: GameState) -> None:
+    """Special rule: one die greater than the runner's retreat + the outfielder's retreat:
+    safe at home; otherwise out at home. All other runners advance one base (P-16)."""
+    b = state.board
+    t, f = b.batting, b.fielding
+    runner = b.bases[2]
+    needs = state.creature(t, runner).retreat + state.creature(f, state.at(f, state.fielder)).retreat
+    roll = state.dice.roll("tag_up")
+    before = b.bases
+    others = (before[0], before[1], None)
+    moved, _ = advance_all(others, 1) if any(r is not None for r in others) else (others, [])
+    if roll > needs:
+        b.bases = moved
+        scored = score_runs(state, [runner], rbi=True)
+        if scored:
+            state.outcome = sb.SACRIFICE_FLY
+        _log(state, "tag_up", runner, 3, roll, before, scored)
+    else:
+        if not add_outs(state, 1):
+            b.bases = moved
+        _log(state, "tag_out", runner, 3, roll, before)
+
+
+# -- injuries (error chart row 12) ------------------------------------------------------------
+def injury_roll(state: GameState) -> None:
+    """Injury chart: one die by the batter's level; out for games, or HP reduced."""
+    b = state.board
+    t = b.batting
+    k = state.at_bat
+    effect = ch.INJURY[state.dice.roll("injury")][ch.injury_column(state.creature(t, k).level)]
+    state.injury_check = False
+    if effect is None:
+        _log(state, "injury", k, -1, None, b.bases, detail="none")
+        return
+    kind, n = effect
+    if kind == "hp":
+        state.hp_loss[t][k] += n
+        _log(state, "injury", k, -1, None, b.bases, detail=f"hp-{n}")
+        return
+    state.injured[t][k] = max(state.injured[t][k], n)
+    _log(state, "injury", k, -1, None, b.bases, detail=f"games-{n}")
+
+
+def offer_injury_replacement(state: GameState) -> None:
+    """Before the next batter (after the side is retired, if the play was the third out):
+    an injured creature still in the game is replaced from the bench, if anyone is left."""
+    for t in (state.board.batting, state.board.fielding):
+        available = state.available(t)
+        if not available:
+            continue
+        for k, games in enumerate(state.injured[t]):
+            if games and state.status[t][k] == PLAYING:
+                ask(state, "replace_injured", t, tuple(CREATURE + j for j in available), subject=k)
+                return
+    state.step = "offense_sub"
+
+
+def choose_replace_injured(state: GameState, decision: Decision, action: int) -> None:
+    substitute(state, decision.actor, decision.subject, action - CREATURE)
+
+
+# ==================================================================== after the batter
+def record_plate_appearance(state: GameState) -> None:
+    b = state.board
+    t, f = state.board.batting, state.board.fielding
+    outcome = state.outcome
+    state.box.plate_appearance(t, state.line_of[t][state.at_bat], b.inning, outcome, state.rbi)
+    line = state.box.pitching[f][state.pitching_line[f]]
+    line.bf += 1
+    if outcome.bases:
+        line.h += 1
+        line.hr += outcome.bases == 4
+    elif outcome.walk:
+        line.bb += 1
+    elif outcome.strikeout:
+        line.so += 1
+    state.outcome = None
+    state.rbi = 0
+
+
+def end_plate_appearance(state: GameState) -> None:
+    """Score the plate appearance, roll for an injury if one is due, then the next batter."""
+    if state.injury_check:
+        injury_roll(state)
+    b = state.board
+    if state.outcome is not None:
+        record_plate_appearance(state)
+    state.order[b.half] = (state.order[b.half] + 1) % 9
+    state.pa += 1
+    state.step = "start_pa"
+    if b.outs == 3:
+        retire_side(state)
+
+
+def retire_side(state: GameState) -> None:
+    """Three outs end the half inning."""
+    state.board.end_half()
+    state.pa = 0
+    state.step = "start_pa"
+
+
+RULES: dict[str, Callable[[GameState], None]] = {
+    "setup": setup_game,
+    "lineup": offer_lineup,
+    "batting_order": offer_batting_order,
+    "play_ball": play_ball,
+    "start_pa": start_plate_appearance,
+    "injuries": offer_injury_replacement,
+    "offense_sub": offer_offense_sub,
+    "defense_sub": offer_defense_sub,
+    "steal": offer_steal,
+    "bunt": offer_bunt,
+    "at_bat": roll_for_batter,
+    "end_pa": end_plate_appearance,
+}
+
+CHOICES: dict[str, Callable[[GameState, Decision, int], None]] = {
+    "lineup": choose_lineup,
+    "batting_order": choose_batting_order,
+    "offense_sub": choose_offense_sub,
+    "defense_sub": choose_defense_sub,
+    "substitute": choose_substitute,
+    "replace_injured": choose_replace_injured,
+    "steal": choose_steal,
+    "bunt": choose_bunt,
+    "tag_up": choose_tag_up,
+}

@@ -1,0 +1,183 @@
+"""What a Pokemon Baseball manager knows, as a structured, read-only view.
+
+Pokemon Baseball has no hidden cards: both rosters, their stats, who is resting and
+who is hurt are public. The one secret is the lineup card before the first pitch: while
+the lineups are being set, a manager sees only his own (``opp_field`` and
+``opp_lineup`` are all -1 until play begins, so the home manager never sees the away
+lineup before setting his). The view never holds the dice. The env's observation
+vector is encoded from it alone (``dugout.envs.pokemon_baseball.env.encode_view``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.decisions import Decision
+from .rules import GameState
+
+__all__ = ["PokemonBaseballView", "make_view", "Stats"]
+
+#: (hp, level, attack, retreat) of a roster creature
+Stats = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PokemonBaseballView:
+    """One manager's view of a Pokemon Baseball game. Team-indexed fields are
+    ``(away, home)``; creatures are roster indices of their team.
+
+    Attributes:
+        seat: 0 for the away manager, 1 for the home manager.
+        decision, subject, legal, options: this manager's pending decision (kind, its
+            subject, the legal actions, ``(action, label)`` pairs), or None / -1 / ().
+            ``subject`` is the position (1-9, 10 = DH) of a "lineup" decision, the
+            batting slot (0-8) of a "batting_order" one, the creature leaving the game in
+            "substitute" and "replace_injured", the base (2 = third) of a "tag_up".
+        pending, pending_subject: the pending decision's kind and subject, whoever makes it.
+        inning, half, innings, outs, score, over: the situation.
+        runners: the batting team's creature on first, second, third, or -1.
+        order: each team's batting slot at the plate or due up (0-8).
+        started: whether the lineups are set and play has begun.
+        dh: whether the designated-hitter rule is on.
+        stats: each team's roster as (hp, level, attack, retreat) per creature.
+        hp: each creature's HP now (after injuries in this game).
+        status: 0 on the bench, 1 in the game, 2 gone (no re-entry), per creature.
+        resting: games each creature sits out, this one included (pitcher rest and injuries
+            from earlier games of a series); a resting creature cannot play.
+        injured: games to sit out after this game for an injury suffered in it.
+        innings_pitched: innings pitched in this game per creature.
+        field: each team's creature at positions 1-9 and DH (index 9), or -1; the
+            opponent's is all -1 until ``started``.
+        lineup: each team's nine batters in order (-1 where not set; the opponent's all
+            -1 until ``started``).
+        tried_steal: whether the runner on first, second, third already tried to steal
+            during this plate appearance.
+        fielder: the position (1-9) the batter's ball went to in this plate appearance
+            (whose retreat a tag-up runs against), 0 before the roll or when none.
+        forfeited: the team that could not field nine and lost, or -1.
+        edge: how a stat exactly on an open chart heading reads ("ge" or "gt").
+        games_left: games still to play after this one in a series (0 in a single game, and
+            in the last game of a series that far): what rest for the next game is worth.
+    """
+    seat: int
+    decision: str | None
+    subject: int
+    legal: tuple[int, ...]
+    options: tuple[tuple[int, str], ...]
+    pending: str | None
+    pending_subject: int
+    inning: int
+    half: int
+    innings: int
+    outs: int
+    score: tuple[int, int]
+    over: bool
+    runners: tuple[int, int, int]
+    order: tuple[int, int]
+    started: bool
+    dh: bool
+    stats: tuple[tuple[Stats, ...], tuple[Stats, ...]]
+    hp: tuple[tuple[int, ...], tuple[int, ...]]
+    status: tuple[tuple[int, ...], tuple[int, ...]]
+    resting: tuple[tuple[int, ...], tuple[int, ...]]
+    injured: tuple[tuple[int, ...], tuple[int, ...]]
+    innings_pitched: tuple[tuple[int, ...], tuple[int, ...]]
+    field: tuple[tuple[int, ...], tuple[int, ...]]
+    lineup: tuple[tuple[int, ...], tuple[int, ...]]
+    tried_steal: tuple[bool, bool, bool]
+    fielder: int = 0
+    forfeited: int = -1
+    edge: str = "ge"
+    games_left: int = 0
+
+    # -- what managers ask first ----------------------------------------------------------
+    @property
+    def batting(self) -> bool:
+        return self.half == self.seat
+
+    @property
+    def batting_seat(self) -> int:
+        return self.half
+
+    @property
+    def bases(self) -> tuple[bool, bool, bool]:
+        return tuple(r >= 0 for r in self.runners)
+
+    @property
+    def lead(self) -> int:
+        """The batting team's runs minus the fielding team's."""
+        return self.score[self.half] - self.score[1 - self.half]
+
+    @property
+    def batter(self) -> int:
+        """The batting team's creature at the plate (-1 before play begins)."""
+        return self.lineup[self.half][self.order[self.half]] if self.started else -1
+
+    def at(self, team: int, position: int) -> int:
+        """The creature at ``position`` (1-9, 10 = DH) of ``team``, or -1."""
+        return self.field[team][position - 1]
+
+    def pitcher(self, team: int) -> int:
+        return self.field[team][0]
+
+    def available(self, team: int) -> tuple[int, ...]:
+        """Bench creatures of ``team`` who may come in."""
+        return tuple(k for k, s in enumerate(self.status[team])
+                     if s == 0 and self.resting[team][k] == 0)
+
+
+def _tuple2(rows) -> tuple:
+    return tuple(rows[0]), tuple(rows[1])
+
+
+def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
+              stats: tuple | None = None, games_left: int = 0) -> PokemonBaseballView:
+    """The view of ``state`` for ``seat``; ``labels`` names the pending decision's options,
+    ``stats`` (if given) are the rosters' stats of ``state.teams``, ``games_left`` the games
+    of a series still to come after this one."""
+    b = state.board
+    d: Decision | None = state.pending
+    mine = d is not None and d.actor == seat and not b.over
+    hidden = [-1] * 10, [-1] * 9
+    fields, lineups = [], []
+    for t in (0, 1):
+        if t != seat and not state.started:
+            fields.append(tuple(hidden[0]))
+            lineups.append(tuple(hidden[1]))
+        else:
+            fields.append(tuple(state.field_[t]))
+            lineups.append(tuple(state.lineup[t]))
+    if stats is None:
+        stats = roster_stats(state.teams)
+    bases = b.bases
+    return PokemonBaseballView(
+        seat=seat,
+        decision=d.kind if mine else None,
+        subject=d.subject if mine else -1,
+        legal=d.legal if mine else (),
+        options=tuple((a, (labels or {}).get(a, "")) for a in d.legal) if mine else (),
+        pending=None if d is None else d.kind,
+        pending_subject=-1 if d is None else d.subject,
+        inning=b.inning, half=b.half, innings=b.innings, outs=b.outs,
+        score=(b.runs[0], b.runs[1]), over=b.over,
+        runners=tuple(-1 if r is None else r for r in bases),
+        order=(state.order[0], state.order[1]),
+        started=state.started, dh=state.dh,
+        stats=stats,
+        hp=tuple(tuple(state.hp(t, k) for k in range(len(state.teams[t].roster))) for t in (0, 1)),
+        status=_tuple2(state.status),
+        resting=_tuple2(state.resting),
+        injured=_tuple2(state.injured),
+        innings_pitched=_tuple2(state.innings_pitched),
+        field=(fields[0], fields[1]),
+        lineup=(lineups[0], lineups[1]),
+        tried_steal=tuple(r is not None and r in state.tried_steal for r in bases),
+        fielder=state.fielder if state.step == "end_pa" else 0,
+        forfeited=state.forfeited,
+        edge=state.edge,
+        games_left=games_left,
+    )
+
+
+def roster_stats(teams) -> tuple:
+    return tuple(tuple((c.hp, c.level, c.attack, c.retreat) for c in t.roster) for t in teams)
