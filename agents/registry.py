@@ -36,6 +36,7 @@ MANAGER_MODULES = {
     "grand_slam_v0": "dugout.agents.grand_slam",
     "showdown_v0": "dugout.agents.showdown",
     "bottom_ninth_v0": "dugout.agents.bottom_ninth",
+    "pokemon_baseball_v0": "dugout.agents.pokemon_baseball",
 }
 
 _REGISTRY: dict[str, dict[str, Factory]] = {}
