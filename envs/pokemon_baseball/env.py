@@ -110,6 +110,7 @@ series mid-game.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -124,7 +125,7 @@ from ..core.scorebook import ordinal
 from . import charts as ch
 from . import rules
 from .cards import BUILTIN_TEAMS, POSITIONS, load_creatures, load_team
-from .view import PokemonBaseballView, make_view, roster_stats
+from .view import PokemonBaseballView, full_hp, make_view, roster_stats
 
 __all__ = ["PokemonBaseballEnv", "OBS", "PIECES", "encode_view", "option_labels",
            "CREATURE_FEATURES"]
@@ -162,39 +163,64 @@ __doc__ = (__doc__.replace("{table}", OBS.table()).replace("{size}", str(OBS.siz
            .replace("{{", "{").replace("}}", "}"))
 
 
-def _roster_block(view: PokemonBaseballView, team: int) -> np.ndarray:
+@lru_cache(maxsize=64)
+def _static_block(stats: tuple) -> np.ndarray:
+    """The roster block's columns that never change in a game (and HP at full), read-only."""
     block = np.zeros((ROSTER, PER), dtype=np.float32)
+    n = len(stats)
+    if n:
+        s = np.asarray(stats, dtype=np.float32)
+        block[:n, _F["present"]] = 1.0
+        block[:n, _F["hp"]] = block[:n, _F["hp_now"]] = s[:, 0] / 130.0
+        block[:n, _F["level"]] = s[:, 1] / 80.0
+        block[:n, _F["attack"]] = s[:, 2] / 120.0
+        block[:n, _F["retreat"]] = s[:, 3] / 4.0
+    block.flags.writeable = False
+    return block
+
+
+_STATUS = slice(_F["bench"], _F["innings_pitched"] + 1)
+
+
+@lru_cache(maxsize=4096)
+def _status_columns(status: tuple, resting: tuple, injured: tuple, innings: tuple) -> np.ndarray:
+    """bench / in the game / gone, resting, injured and innings pitched, one row per creature."""
+    n = len(status)
+    cols = np.zeros((n, 6), dtype=np.float32)
+    cols[np.arange(n), np.asarray(status, dtype=np.intp)] = 1.0
+    cols[:, 3] = np.minimum(np.asarray(resting, dtype=np.float32), 3) / 3.0
+    cols[:, 4] = np.asarray(injured, dtype=np.float32) / 3.0
+    cols[:, 5] = np.minimum(np.asarray(innings, dtype=np.float32), 18) / 18.0
+    cols.flags.writeable = False
+    return cols
+
+
+def _roster_block(view: PokemonBaseballView, team: int, out: np.ndarray) -> None:
+    """Write ``team``'s roster block into ``out`` (a (17, PER) view of the observation)."""
     stats = view.stats[team]
+    out[:] = _static_block(stats)
     n = len(stats)
     if n == 0:
-        return block.ravel()
-    s = np.asarray(stats, dtype=np.float32)
-    block[:n, _F["present"]] = 1.0
-    block[:n, _F["hp"]] = s[:, 0] / 130.0
-    block[:n, _F["level"]] = s[:, 1] / 80.0
-    block[:n, _F["attack"]] = s[:, 2] / 120.0
-    block[:n, _F["retreat"]] = s[:, 3] / 4.0
-    block[:n, _F["hp_now"]] = np.asarray(view.hp[team], dtype=np.float32) / 130.0
+        return
+    hp = view.hp[team]
+    if hp is not full_hp(stats) and any(h != s[0] for h, s in zip(hp, stats)):
+        out[:n, _F["hp_now"]] = np.asarray(hp, dtype=np.float32) / 130.0
+    at = _F["at_P"]
     for p, k in enumerate(view.field[team]):
         if k >= 0:
-            block[k, _F["at_P"] + p] = 1.0
-    order = view.order[team]
+            out[k, at + p] = 1.0
+    order, bats_in = view.order[team], _F["bats_in"]
     for slot, k in enumerate(view.lineup[team]):
         if k >= 0:
-            block[k, _F["bats_in"]] = ((slot - order) % 9 + 1) / 9.0
-    status = np.asarray(view.status[team])
-    block[np.arange(n), _F["bench"] + status] = 1.0
-    block[:n, _F["resting"]] = np.minimum(np.asarray(view.resting[team], dtype=np.float32), 3) / 3.0
-    block[:n, _F["injured"]] = np.asarray(view.injured[team], dtype=np.float32) / 3.0
-    block[:n, _F["innings_pitched"]] = np.minimum(
-        np.asarray(view.innings_pitched[team], dtype=np.float32), 18) / 18.0
+            out[k, bats_in] = ((slot - order) % 9 + 1) / 9.0
+    out[:n, _STATUS] = _status_columns(view.status[team], view.resting[team], view.injured[team],
+                                       view.innings_pitched[team])
     if team == view.half and view.started:
         for i, k in enumerate(view.runners):
             if k >= 0:
-                block[k, _F["on_first"] + i] = 1.0
+                out[k, _F["on_first"] + i] = 1.0
                 if view.tried_steal[i]:
-                    block[k, _F["tried_steal"]] = 1.0
-    return block.ravel()
+                    out[k, _F["tried_steal"]] = 1.0
 
 
 def encode_view(view: PokemonBaseballView) -> np.ndarray:
@@ -202,13 +228,8 @@ def encode_view(view: PokemonBaseballView) -> np.ndarray:
     obs = np.zeros(OBS.size, dtype=np.float32)
     seat = view.seat
     decision = None if view.decision is None else _KIND_INDEX[view.decision]
-    encode_situation(obs, _O, seat, decision, view.inning, view.half, view.outs,
-                     view.runners if view.started else (-1, -1, -1), view.score)
-    if view.started:        # encode_situation reads -1 as a runner: clear empty bases
-        for i in range(3):
-            obs[_O["runners"] + i] = float(view.runners[i] >= 0)
-    else:
-        obs[_O["runners"]:_O["runners"] + 3] = 0.0
+    encode_situation(obs, _O, seat, decision, view.inning, view.half, view.outs, view.bases,
+                     view.score)
     if view.decision == "lineup":
         obs[_O["subject_position"] + view.subject - 1] = 1.0
     elif view.decision == "batting_order":
@@ -221,8 +242,9 @@ def encode_view(view: PokemonBaseballView) -> np.ndarray:
     obs[_O["dh"]] = view.dh
     obs[_O["innings_left"]] = max(0, view.innings - view.inning) / 9.0
     size = ROSTER * PER
-    obs[_O["own_roster"]:_O["own_roster"] + size] = _roster_block(view, seat)
-    obs[_O["opp_roster"]:_O["opp_roster"] + size] = _roster_block(view, 1 - seat)
+    for piece, team in (("own_roster", seat), ("opp_roster", 1 - seat)):
+        at = _O[piece]
+        _roster_block(view, team, obs[at:at + size].reshape(ROSTER, PER))
     return obs
 
 

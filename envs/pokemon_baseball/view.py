@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.decisions import Decision
-from .rules import GameState
+from .rules import GameState, effective_hp
 
 __all__ = ["PokemonBaseballView", "make_view", "Stats"]
 
@@ -164,7 +164,7 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
         order=(state.order[0], state.order[1]),
         started=state.started, dh=state.dh,
         stats=stats,
-        hp=tuple(tuple(state.hp(t, k) for k in range(len(state.teams[t].roster))) for t in (0, 1)),
+        hp=(_hp(stats[0], state.hp_loss[0]), _hp(stats[1], state.hp_loss[1])),
         status=_tuple2(state.status),
         resting=_tuple2(state.resting),
         injured=_tuple2(state.injured),
@@ -177,6 +177,26 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
         edge=state.edge,
         games_left=games_left,
     )
+
+
+def _hp(stats: tuple, loss: list[int]) -> tuple[int, ...]:
+    """Each creature's HP now (``rules.effective_hp``), from his stats and this game's losses."""
+    if not any(loss):
+        return full_hp(stats)
+    return tuple(effective_hp(s[0], x) for s, x in zip(stats, loss))
+
+
+_FULL_HP: dict[int, tuple[tuple, tuple[int, ...]]] = {}
+
+
+def full_hp(stats: tuple) -> tuple[int, ...]:
+    """The roster's HP at full strength (the same tuple for the same ``stats`` object)."""
+    cached = _FULL_HP.get(id(stats))
+    if cached is None or cached[0] is not stats:
+        cached = _FULL_HP[id(stats)] = (stats, tuple(s[0] for s in stats))
+        if len(_FULL_HP) > 256:
+            _FULL_HP.pop(next(iter(_FULL_HP)))
+    return cached[1]
 
 
 def roster_stats(teams) -> tuple:
