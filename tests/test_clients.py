@@ -139,14 +139,20 @@ def pd_isnull(values):
     return np.asarray(pd.isnull(values))
 
 
+LONG_GAMES = {"pokemon_baseball_v0": 800}
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_tianshou_dqn_recipe_runs_on_the_env_as_is(env_id):
     ts = example("tianshou_dqn")
     n = n_actions(env_id)
-    result = ts.train(env_id, steps=200, num_envs=2, num_test_envs=1, test_episodes=1,
+    # enough steps for the buffer to hold finished games (a Pokemon Baseball game between
+    # random managers is over a hundred decisions: two lineup cards, then every batter's offers)
+    steps = LONG_GAMES.get(env_id, 200)
+    result = ts.train(env_id, steps=steps, num_envs=2, num_test_envs=1, test_episodes=1,
                       buffer_size=3000, batch_size=16, collect_per_step=10, seed=1)
     buffer = result.buffer
-    assert len(buffer) >= 200
+    assert len(buffer) >= steps
     info = buffer[:].info
     assert {"decision"} <= set(info.get_keys())
     assert all(isinstance(k, str) for k, _ in flat_batch(info))
