@@ -335,7 +335,7 @@ class PokemonBaseballEnv(BaseballAECEnv):
             k = s.batter_creature()
             c = s.teams[b.half].roster[k]
             at_bat = f"At bat: {c.name} (HP {s.hp(b.half, k)}, Lv {c.level}, Atk {c.attack})"
-        last = describe(s.log.plays[-1], names[s.log.plays[-1].half]) if s.log.plays else ""
+        last = describe(s.log.plays[-1], names) if s.log.plays else ""
         return board_scene(self, [t.name for t in s.teams], runners=runners, last_play=last,
                            at_bat=at_bat)
 
@@ -369,7 +369,7 @@ class PokemonBaseballEnv(BaseballAECEnv):
                 lines.append(self._decision_text())
         recent = s.log.plays[-5:]
         if recent:
-            lines += ["", "Last plays:"] + ["  " + describe(p, names[p.half]) for p in recent]
+            lines += ["", "Last plays:"] + ["  " + describe(p, names) for p in recent]
         return "\n".join(lines)
 
     def scorecard(self) -> str:
@@ -382,7 +382,7 @@ class PokemonBaseballEnv(BaseballAECEnv):
             parts += [s.box.render_scorecard(t, innings, label_header=""), "",
                       s.box.render_pitching(t), ""]
         parts.append(s.log.render_by_half([t.name for t in s.teams],
-                                          lambda i, p: describe(p, names[p.half])))
+                                          lambda i, p: describe(p, names)))
         return "\n".join(parts)
 
 
@@ -395,22 +395,27 @@ _PLAY_WORDS = {
 }
 
 
-def describe(play, names) -> str:
-    """One sentence for a play of the log."""
+def describe(play, team_names) -> str:
+    """One sentence for a play of the log; ``team_names`` are both rosters' names (away,
+    home). A substitution names its own team in ``detail`` ("team:creature replaced")."""
     from ..core.scorebook import runner_movements
+    if play.kind == "sub":
+        team, old = (int(x) for x in play.detail.split(":"))
+        names = team_names[team]
+        return f"{names[play.actor]} comes in for {names[old]}."
+    names = team_names[play.half]
     name = names[play.actor]
     if play.kind == "pa":
         where = f" to the {_POS_NAMES[play.base - 1]}" if play.base > 0 else ""
         text = f"{name} {rules.OUTCOMES[play.detail].verb}{where}"
-    elif play.kind == "sub":
-        return f"{name} comes in for {names[int(play.detail)]}."
     elif play.kind == "injury":
-        what = {"none": "is shaken up but stays in", "games-1": "is hurt: out for this game and the next",
-                "games-2": "is hurt: out for this game and the next two",
-                "games-3": "is hurt: out for this game and the next three"}
-        detail = play.detail
-        text = what.get(detail) or f"is hurt: HP {detail[3:].replace('-', '-')} for the rest of the game"
-        return f"{name} {text}."
+        kind, _, n = play.detail.partition("-")
+        if kind == "none":
+            return f"{name} is shaken up but stays in."
+        if kind == "hp":
+            return f"{name} is hurt: HP -{n} for the rest of the game."
+        more = {"1": "the next game", "2": "the next two", "3": "the next three"}[n]
+        return f"{name} is hurt: out for this game and {more}."
     else:
         base = BASE_NAMES[play.base] if play.base >= 0 else ""
         text = _PLAY_WORDS.get(play.kind, "{name}: " + play.kind).format(name=name, base=base)

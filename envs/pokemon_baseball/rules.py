@@ -124,7 +124,7 @@ class GameState(ScoreboardGame):
     #: BENCH, PLAYING or GONE (left the game: no re-entry) for each creature
     status: list[list[int]] = field(default_factory=lambda: [[], []])
     #: field[team][p - 1]: the creature at position p (1 = P ... 9 = RF, 10 = DH), -1 if none
-    field_: list[list[int]] = field(default_factory=lambda: [[-1] * 10, [-1] * 10])
+    fielders: list[list[int]] = field(default_factory=lambda: [[-1] * 10, [-1] * 10])
     #: the nine who bat, in order (creatures; -1 while the order is being set)
     lineup: list[list[int]] = field(default_factory=lambda: [[-1] * 9, [-1] * 9])
     hp_loss: list[list[int]] = field(default_factory=lambda: [[], []])
@@ -159,10 +159,10 @@ class GameState(ScoreboardGame):
 
     def at(self, team: int, position: int) -> int:
         """The creature at ``position`` (1-9, 10 = DH) of ``team``, or -1."""
-        return self.field_[team][position - 1]
+        return self.fielders[team][position - 1]
 
     def pitcher(self, team: int) -> int:
-        return self.field_[team][0]
+        return self.fielders[team][0]
 
     def batter_creature(self) -> int:
         return self.lineup[self.board.half][self.order[self.board.half]]
@@ -301,7 +301,7 @@ def forfeit(state: GameState, short: list[int]) -> None:
 def offer_lineup(state: GameState) -> None:
     """Each position in turn, the pitcher first: a rested creature not yet placed."""
     t = state.setup_team
-    placed = state.field_[t]
+    placed = state.fielders[t]
     for p in lineup_positions(state):
         if placed[p - 1] < 0:
             taken = set(placed)
@@ -313,12 +313,12 @@ def offer_lineup(state: GameState) -> None:
 
 
 def choose_lineup(state: GameState, decision: Decision, action: int) -> None:
-    state.field_[decision.actor][decision.subject - 1] = action - CREATURE
+    state.fielders[decision.actor][decision.subject - 1] = action - CREATURE
 
 
 def batters_of(state: GameState, team: int) -> list[int]:
     """The nine who bat: every fielder, or with the DH everyone placed but the pitcher."""
-    placed = state.field_[team]
+    placed = state.fielders[team]
     return [k for p, k in enumerate(placed) if k >= 0 and not (state.dh and p == 0)]
 
 
@@ -344,7 +344,7 @@ def choose_batting_order(state: GameState, decision: Decision, action: int) -> N
 def play_ball(state: GameState) -> None:
     """Both lineups are set: everyone placed is in the game, the starters on the mound."""
     for t in (0, 1):
-        for k in state.field_[t]:
+        for k in state.fielders[t]:
             if k >= 0:
                 state.status[t][k] = PLAYING
         for k in state.lineup[t]:
@@ -360,7 +360,7 @@ def substitute(state: GameState, team: int, old: int, new: int) -> None:
     """``new`` takes ``old``'s batting slot, position and base; ``old`` may not come back."""
     state.status[team][old] = GONE
     state.status[team][new] = PLAYING
-    placed = state.field_[team]
+    placed = state.fielders[team]
     if old in placed:
         p = placed.index(old)
         placed[p] = new
@@ -373,7 +373,7 @@ def substitute(state: GameState, team: int, old: int, new: int) -> None:
     b = state.board
     if team == b.batting and old in b.bases:
         b.bases = tuple(new if r == old else r for r in b.bases)
-    _log(state, "sub", new, -1, None, b.bases, detail=str(old))
+    _log(state, "sub", new, -1, None, b.bases, detail=f"{team}:{old}")
 
 
 def offer_offense_sub(state: GameState) -> None:

@@ -145,7 +145,7 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
             fields.append(tuple(hidden[0]))
             lineups.append(tuple(hidden[1]))
         else:
-            fields.append(tuple(state.field_[t]))
+            fields.append(tuple(state.fielders[t]))
             lineups.append(tuple(state.lineup[t]))
     if stats is None:
         stats = roster_stats(state.teams)
