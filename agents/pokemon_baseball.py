@@ -33,6 +33,7 @@ from ..envs.pokemon_baseball import charts as ch
 from ..envs.pokemon_baseball import rules
 from ..envs.pokemon_baseball.cards import load_creatures, load_team
 from ..envs.pokemon_baseball.view import PokemonBaseballView, Stats
+from ..envs.core.assignment import best_assignment
 from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import ValueTables, bases_index, sample_run_counts, value_tables
 
@@ -126,36 +127,55 @@ def _mean_stats(stats: tuple[Stats, ...]) -> Stats:
     return (int(round(a[0] / 10)) * 10, int(round(a[1])), int(round(a[2] / 10)) * 10, int(round(a[3])))
 
 
+def fielding_value(level: int, position: int, pitcher: Stats, batter: Stats,
+                   edge: str = "ge") -> float:
+    """Runs per opposing plate appearance a fielder of ``level`` at ``position`` saves,
+    against a fielder of :data:`AVERAGE_LEVEL` there (the error chart and the Hit/Grounder
+    chart read the fielder's level in the cells hit to him)."""
+    average = (AVERAGE_LEVEL,) * 9
+    here = tuple(level if p == position else AVERAGE_LEVEL for p in range(1, 10))
+    return pa_value(batter, pitcher, average, edge) - pa_value(batter, pitcher, here, edge)
+
+
+#: Tie-breaking worth of a retreat point at catcher (steals) and in the outfield (tag-ups).
+ARM = 1e-3
+
+
 @lru_cache(maxsize=4096)
 def plan_lineup(own: tuple[Stats, ...], opponent: tuple[Stats, ...], resting: tuple[int, ...],
                 dh: bool, edge: str = "ge") -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The heuristic's lineup card: the creature at each position (P ... RF, then the DH)
     and the batting order, from the rested creatures of ``own``.
 
-    The pitcher saves the most runs against the opponent's creatures; the eight (nine
-    with the DH) best batters against an average opposing pitcher play; the highest
-    retreats catch (steals) and play the outfield (tag-ups), the lowest levels the infield
-    (errors and grounders); the order is by batting value, the pitcher last."""
+    A creature's worth at a position is a ninth of his plate appearance's value against
+    the opponent's average creature (he bats one time in nine) plus the runs his level
+    saves there on every opposing plate appearance (:func:`fielding_value`); a retreat
+    point at catcher or in the outfield breaks ties. The pitcher is the rested creature
+    who saves the most runs against the opponent's best nine, his own bat counted too
+    without the DH; the eight fielders are the best assignment to the eight positions
+    (exact, over the twelve best candidates); the DH is the best bat left; the order is
+    by batting value."""
     rested = [k for k, r in enumerate(resting) if r == 0]
     levels = (AVERAGE_LEVEL,) * 9
-    them = tuple(sorted(opponent, key=lambda s: pa_value(s, _mean_stats(own), levels, edge),
+    ref_own, ref_opp = _mean_stats(own), _mean_stats(opponent)
+    them = tuple(sorted(opponent, key=lambda s: pa_value(s, ref_own, levels, edge),
                         reverse=True)[:9])
-    pitcher = max(rested, key=lambda k: (pitching_value(own[k], them, levels, edge), -k))
-    ref = _mean_stats(opponent)
-    bat = {k: pa_value(own[k], ref, levels, edge) for k in rested}
-    others = sorted((k for k in rested if k != pitcher), key=lambda k: (-bat[k], k))
-    players = others[:9 if dh else 8]
-    fielders = players[:8]
-    catcher = max(fielders, key=lambda k: (own[k][3], -own[k][1], -k))
-    rest = [k for k in fielders if k != catcher]
-    outfield = sorted(rest, key=lambda k: (-own[k][3], own[k][1], k))[:3]
-    infield = sorted((k for k in rest if k not in outfield), key=lambda k: (own[k][1], k))
-    # SS (6), 2B (4), 3B (5), 1B (3): the lowest levels where grounders go most
-    at = {1: pitcher, 2: catcher, 6: infield[0], 4: infield[1], 5: infield[2], 3: infield[3],
-          7: outfield[1], 8: outfield[0], 9: outfield[2]}
-    positions = tuple(at[p] for p in range(1, 10)) + ((players[8],) if dh else ())
+    bat = {k: pa_value(own[k], ref_opp, levels, edge) for k in rested}
+    pitcher = max(rested, key=lambda k: (pitching_value(own[k], them, levels, edge)
+                                         + (0.0 if dh else bat[k] / 9), -k))
+
+    def worth(k: int, position: int) -> float:
+        arm = ARM * own[k][3] if position in (2, 7, 8, 9) else 0.0
+        return bat[k] / 9 + fielding_value(own[k][1], position, own[pitcher], ref_opp, edge) + arm
+
+    others = [k for k in rested if k != pitcher]
+    candidates = sorted(others, key=lambda k: (-max(worth(k, p) for p in range(2, 10)), k))[:12]
+    at = best_assignment(candidates, tuple(range(2, 10)), worth)
+    positions = (pitcher,) + tuple(at[p] for p in range(2, 10))
+    if dh:
+        positions += (max((k for k in others if k not in positions), key=lambda k: (bat[k], -k)),)
     batters = [k for k in positions if not (dh and k == pitcher)]
-    order = tuple(sorted(batters, key=lambda k: (k == pitcher, -bat[k], k)))
+    order = tuple(sorted(batters, key=lambda k: (-bat[k], k)))
     return positions, order
 
 
