@@ -945,7 +945,7 @@ def test_a_resting_creature_cannot_be_picked():
         assert CREATURE + P not in s.pending.legal and CREATURE + 12 not in s.pending.legal
         apply_action(s, s.pending.legal[0])
     assert s.pending.kind == "batting_order"
-    assert s.field_[AWAY][:9] == [13, 1, 2, 3, 4, 5, 6, 7, 8]
+    assert s.fielders[AWAY][:9] == [13, 1, 2, 3, 4, 5, 6, 7, 8]
     while s.pending.actor == AWAY:               # the away batting order, in roster order
         apply_action(s, s.pending.legal[0])
     pregame(s)                                   # the home team from its file
