@@ -30,7 +30,11 @@ Two random managers play whole nine-inning games, in two modes per game:
   ``python -m dugout.evaluate.calibrate_showdown``);
 * Bottom of the 9th with the built-in cards and default teams: the duel (one half inning:
   ``bottom_ninth_v0 (AEC, duel)`` and ``bottom_ninth engine (duel)``) and the Longer Game
-  (three innings: ``... (AEC, game)`` and ``... engine (game)``).
+  (three innings: ``... (AEC, game)`` and ``... engine (game)``);
+* Pokemon Baseball, the "harbor" team at "summit": ``pokemon_baseball_v0 (AEC)`` and
+  ``pokemon_baseball engine``. Random managers set random lineups and substitute at
+  random (the bench empties by the middle innings), so a game has over a hundred
+  decisions, most of them lineup picks and substitution offers.
 
 The two modes:
 
@@ -47,7 +51,7 @@ each dugout AEC env's decisions per second are printed as a ratio to theirs ("1.
 tictactoe_v3" means dugout makes 1.52 times as many decisions per second). In the JSON
 figures these ratios are ``ratios`` (That's Baseball), ``grand_slam_ratios``,
 ``showdown_ratios`` (advanced), ``showdown_basic_ratios``, ``bottom_ninth_ratios`` (the
-duel) and ``bottom_ninth_game_ratios``.
+duel), ``bottom_ninth_game_ratios`` and ``pokemon_baseball_ratios``.
 
 Every figure counts:
 
@@ -85,7 +89,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..envs import bottom_ninth_v0, grand_slam_v0, showdown_v0, thats_baseball_v0
+from ..envs import bottom_ninth_v0, grand_slam_v0, pokemon_baseball_v0, showdown_v0, thats_baseball_v0
 from ..envs.core.dice import Dice
 from ..envs.grand_slam import rules as gs_rules
 from ..envs.showdown import cards as sd_cards
@@ -238,6 +242,35 @@ def bottom_ninth_engine(mode: str) -> PlayGame:
     return play
 
 
+POKEMON_TEAMS = ("harbor", "summit")      # away, home: the env's default pairing
+
+
+def pokemon_baseball_aec() -> PlayGame:
+    env = pokemon_baseball_v0.env(teams=POKEMON_TEAMS, innings=INNINGS)
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        decisions = play_aec_game(env, rng, seed)
+        return decisions, plate_appearances(env.unwrapped.game)
+
+    return play
+
+
+def pokemon_baseball_engine() -> PlayGame:
+    from ..envs.pokemon_baseball import rules as pk_rules
+    from ..envs.pokemon_baseball.cards import load_team as pk_team
+    away, home = pk_team(POKEMON_TEAMS[0]), pk_team(POKEMON_TEAMS[1])
+
+    def play(rng: random.Random, seed: int) -> tuple[int, int]:
+        game = pk_rules.new_game(away, home, Dice(seed), INNINGS)
+        decisions = 0
+        while game.pending is not None:
+            pk_rules.apply_action(game, pick(rng, game.pending.legal))
+            decisions += 1
+        return decisions, plate_appearances(game)
+
+    return play
+
+
 def peer_aec(name: str) -> PlayGame:
     """A PettingZoo classic env by name; raises ImportError when it is not installed.
 
@@ -365,14 +398,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 RATIO_KEYS = (("thats_baseball_v0", "ratios"), ("grand_slam_v0", "grand_slam_ratios"),
               ("showdown_v0", "showdown_ratios"), ("showdown_basic_v0", "showdown_basic_ratios"),
               ("bottom_ninth_v0", "bottom_ninth_ratios"),
-              ("bottom_ninth_game_v0", "bottom_ninth_game_ratios"))
+              ("bottom_ninth_game_v0", "bottom_ninth_game_ratios"),
+              ("pokemon_baseball_v0", "pokemon_baseball_ratios"))
 # Engine against AEC env, for the "what the AEC API costs" lines.
 ENGINE_PAIRS = (("thats_baseball_engine", "thats_baseball_v0"),
                 ("grand_slam_engine", "grand_slam_v0"),
                 ("showdown_engine", "showdown_v0"),
                 ("showdown_basic_engine", "showdown_basic_v0"),
                 ("bottom_ninth_engine", "bottom_ninth_v0"),
-                ("bottom_ninth_game_engine", "bottom_ninth_game_v0"))
+                ("bottom_ninth_game_engine", "bottom_ninth_game_v0"),
+                ("pokemon_baseball_engine", "pokemon_baseball_v0"))
 
 
 def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
@@ -391,6 +426,8 @@ def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
         ("bottom_ninth_game_v0", "bottom_ninth_v0 (AEC, game)", lambda: bottom_ninth_aec("game")),
         ("bottom_ninth_game_engine", "bottom_ninth engine (game)",
          lambda: bottom_ninth_engine("game")),
+        ("pokemon_baseball_v0", "pokemon_baseball_v0 (AEC)", pokemon_baseball_aec),
+        ("pokemon_baseball_engine", "pokemon_baseball engine", pokemon_baseball_engine),
     ]
 
 
@@ -457,6 +494,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "settings": {"games": None if args.seconds is not None else args.games,
                      "seconds": args.seconds, "seed": args.seed,
                      "teams": list(TEAMS), "showdown_teams": list(SHOWDOWN_TEAMS),
+                     "pokemon_teams": list(POKEMON_TEAMS),
                      "innings": INNINGS},
         "platform": {"python": platform.python_version(), "machine": platform.machine(),
                      "system": platform.system()},

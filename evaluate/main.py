@@ -19,7 +19,9 @@
    * MLB Showdown, advanced game: random, the rulebook heuristic and its always/never
      send-runners baselines;
    * Bottom of the 9th, the duel (one half inning, the built-in cards): random, the
-     rulebook heuristic (mixed stare-down) and its always/never pitching-change baselines.
+     rulebook heuristic (mixed stare-down) and its always/never pitching-change baselines;
+   * Pokemon Baseball, one game of the built-in Harbor Lights at the Summit Rams: random,
+     the rulebook heuristic and its always/never steal baselines.
 
    The rules of each (the env's options, ``ENV_OPTIONS``: the envs' defaults spelt
    out, e.g. Showdown's advanced game with the 2004 Yankees at the Red Sox) go to the
@@ -54,6 +56,7 @@ LINEUPS = {
     "grand_slam_v0": ["random", "heuristic", "always-pinch_hitter", "never-pinch_hitter"],
     "showdown_v0": ["random", "heuristic", "always-send_runners", "never-send_runners"],
     "bottom_ninth_v0": ["random", "heuristic", "always-pitching_change", "never-pitching_change"],
+    "pokemon_baseball_v0": ["random", "heuristic", "always-steal", "never-steal"],
 }
 #: The rules each ruleset is played under (the env's options, as ``--env-option`` and
 #: ``--teams`` give them to ``python -m dugout.evaluate``): each env's defaults, spelt out
@@ -63,10 +66,12 @@ ENV_OPTIONS: dict[str, dict[str, Any]] = {
     "grand_slam_v0": {"deck": "reference"},
     "showdown_v0": {"level": "advanced", "teams": ["nya2004", "bos2004"]},
     "bottom_ninth_v0": {"mode": "duel", "teams": "default"},
+    "pokemon_baseball_v0": {"teams": ["harbor", "summit"]},
 }
 TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Grand Slam Baseball",
           "showdown_v0": "MLB Showdown (advanced game, 2004 Yankees at Red Sox)",
-          "bottom_ninth_v0": "Bottom of the 9th (the duel, built-in cards)"}
+          "bottom_ninth_v0": "Bottom of the 9th (the duel, built-in cards)",
+          "pokemon_baseball_v0": "Pokemon Baseball (Harbor Lights at Summit Rams)"}
 
 
 def prepare_folder(out: Path) -> None:

@@ -32,12 +32,14 @@ def _positive(x) -> bool:
 
 DUGOUT = ("thats_baseball_v0", "thats_baseball_engine", "grand_slam_v0", "grand_slam_engine",
           "showdown_v0", "showdown_engine", "showdown_basic_v0", "showdown_basic_engine",
-          "bottom_ninth_v0", "bottom_ninth_engine", "bottom_ninth_game_v0", "bottom_ninth_game_engine")
+          "bottom_ninth_v0", "bottom_ninth_engine", "bottom_ninth_game_v0", "bottom_ninth_game_engine",
+          "pokemon_baseball_v0", "pokemon_baseball_engine")
 # each dugout AEC env, and the JSON key of its decisions/s ratios to the peers
 AEC_RATIOS = {"thats_baseball_v0": "ratios", "grand_slam_v0": "grand_slam_ratios",
               "showdown_v0": "showdown_ratios", "showdown_basic_v0": "showdown_basic_ratios",
               "bottom_ninth_v0": "bottom_ninth_ratios",
-              "bottom_ninth_game_v0": "bottom_ninth_game_ratios"}
+              "bottom_ninth_game_v0": "bottom_ninth_game_ratios",
+              "pokemon_baseball_v0": "pokemon_baseball_ratios"}
 
 
 def _check_dugout_figures(results: dict) -> None:
@@ -70,6 +72,11 @@ def _check_dugout_figures(results: dict) -> None:
         assert sd["decisions"] == sd_engine["decisions"], aec_key
         assert sd["plate_appearances"] == sd_engine["plate_appearances"], aec_key
         assert sd["plate_appearances"] >= 3 * 51, aec_key
+    pk, pk_engine = results["pokemon_baseball_v0"], results["pokemon_baseball_engine"]
+    assert pk["decisions"] == pk_engine["decisions"]
+    assert pk["plate_appearances"] == pk_engine["plate_appearances"]
+    # two lineup cards a game (eight picks each at least) before any plate appearance
+    assert pk["decisions"] >= 3 * 2 * 8 and pk["plate_appearances"] >= 3 * 51
     # the basic game's only decisions: each manager's starting pitcher
     assert results["showdown_basic_v0"]["decisions"] == 2 * 3
     # the advanced game asks for more (pinch hitters, icons, runners ...)

@@ -34,6 +34,9 @@ def test_main_job_trains_then_plays_every_ruleset(main_job, capsys):
     b9 = summary["tournaments"]["bottom_ninth_v0"]
     assert b9["labels"] == ["random", "heuristic", "always-pitching_change", "never-pitching_change"]
     assert len(b9["matchups"]) == 6
+    pk = summary["tournaments"]["pokemon_baseball_v0"]
+    assert pk["labels"] == ["random", "heuristic", "always-steal", "never-steal"]
+    assert len(pk["matchups"]) == 6
 
 
 def test_main_job_records_the_rules_it_played_and_trained_under(main_job):
@@ -54,13 +57,14 @@ def test_main_job_writes_the_report(main_job):
     top = (out / "summary.md").read_text()
     assert "thats_baseball_v0/summary.md" in top and "grand_slam_v0/summary.md" in top
     assert "showdown_v0/summary.md" in top and "bottom_ninth_v0/summary.md" in top
-    for env_id in ("thats_baseball_v0", "grand_slam_v0", "showdown_v0", "bottom_ninth_v0"):
+    for env_id in ("thats_baseball_v0", "grand_slam_v0", "showdown_v0", "bottom_ninth_v0",
+                   "pokemon_baseball_v0"):
         for name in ("results.json", "matchups.csv", "ratings.csv", "pairs.csv", "summary.md",
                      "winrate_matrix.png", "ratings.png"):
             assert (out / env_id / name).stat().st_size > 0, (env_id, name)
     assert (out / "thats_baseball_v0" / "learning_curve.png").exists()
     assert json.loads((out / "main_job.json").read_text())["tournaments"].keys() == {
-        "thats_baseball_v0", "grand_slam_v0", "showdown_v0", "bottom_ninth_v0"}
+        "thats_baseball_v0", "grand_slam_v0", "showdown_v0", "bottom_ninth_v0", "pokemon_baseball_v0"}
 
 
 def test_main_job_prints_the_tables(tmp_path, capsys):

@@ -34,7 +34,8 @@ class Recorder:
         return self.inner.act(observation)
 
 
-@pytest.mark.parametrize("env_id", ["thats_baseball_v0", "grand_slam_v0", "showdown_v0"])
+@pytest.mark.parametrize("env_id", ["thats_baseball_v0", "grand_slam_v0", "showdown_v0",
+                                    "pokemon_baseball_v0"])
 def test_adapter_rewards_the_learners_seat_whoever_moves_last(env_id):
     opponent = Recorder()
     env = SingleAgentEnv(env_id, opponent=opponent, seed=3)
@@ -89,7 +90,8 @@ def test_adapter_alternates_seats_and_is_reproducible():
     assert seats == ["away", "home", "away", "home"]
 
 
-@pytest.mark.parametrize("env_id", ["thats_baseball_v0", "grand_slam_v0", "showdown_v0"])
+@pytest.mark.parametrize("env_id", ["thats_baseball_v0", "grand_slam_v0", "showdown_v0",
+                                    "pokemon_baseball_v0"])
 def test_shaped_return_is_the_result_less_the_first_positions_potential(env_id):
     """Potential-based shaping: the rewards of a game add up to its result minus the
     potential where the learner first decided (so the best policy is unchanged)."""
