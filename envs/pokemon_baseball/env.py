@@ -20,9 +20,9 @@ env = pokemon_baseball_v0.env(teams=("harbor", "summit"), creatures=None, inning
 ```
 
 `teams` is a pair (away, home), each a built-in team name ({teams}), a path to a
-JSON file or a dict (see `dugout.envs.pokemon_baseball.cards`); `creatures` is the
-creature set team files name their creatures from (None: the built-in set; or a path or
-dict). A team is its whole game roster: 9 to 17 creatures ("17 Pokemon can be on the
+JSON file or a dict (see `dugout.envs.pokemon_baseball.cards`); `creatures` adds a
+creature set (a path or a dict) to the built-in one that team files name their creatures
+from (a creature of the same id replaces the built-in one). A team is its whole game roster: 9 to 17 creatures ("17 Pokemon can be on the
 bench in one game"). `innings` (1-9) and `max_innings` (a cut-off; truncation, reward 0)
 as in every dugout ruleset; `dh=True` adds a designated hitter; `edge` says how a stat
 exactly on an open column heading reads (`"ge"`: "> 50" means 50 and more; `"gt"`:
@@ -271,7 +271,9 @@ class PokemonBaseballEnv(BaseballAECEnv):
         if edge not in ch.EDGES:
             raise OptionError(f"{name}: edge must be one of {ch.EDGES}, got {show(edge)}")
         self.dh, self.edge = bool(dh), edge
-        pool = load_creatures(creatures)
+        # a user's creatures join the built-in set (one of the same id replaces it)
+        pool = load_creatures() if creatures is None else {**load_creatures(),
+                                                            **load_creatures(creatures)}
         self.teams = (load_team(teams[0], pool), load_team(teams[1], pool))
         self._labels: dict[Decision, dict[int, str]] = {}
         self._teams: tuple | None = None
