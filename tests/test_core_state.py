@@ -330,3 +330,17 @@ def test_an_engine_plays_a_sudden_death_half_inning():
         assert all(p.half == 1 for p in state.log.plays)
         ends.add(b.winner)
     assert ends == {HOME, AWAY}
+
+
+def test_pair_codec_round_trips_and_refuses_a_pair_of_three():
+    """A saved (away, home) pair is a list of two; anything else is named, not half-read."""
+    from dugout.envs.core.state import PlainState, pair_codec
+
+    @dataclass
+    class Two(PlainState):
+        pair: tuple = field(metadata=pair_codec(lambda x: {"n": x}, lambda d, i: d["n"] + 10 * i))
+
+    assert Two((1, 2)).to_dict() == {"pair": [{"n": 1}, {"n": 2}]}
+    assert Two.from_dict({"pair": [{"n": 1}, {"n": 2}]}).pair == (1, 12)
+    with pytest.raises(ValueError, match="pair is a list of two, got list of 3"):
+        Two.from_dict({"pair": [{"n": 1}, {"n": 2}, {"n": 3}]})

@@ -22,7 +22,7 @@ __all__ = [
     "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
     "STRIKEOUT", "FLY_OUT", "GROUND_OUT", "REACHED_ON_ERROR", "DOUBLE_PLAY", "SACRIFICE_FLY",
     "BattingLine", "PitchingLine", "BoxScore", "Play", "PlayLog", "PLAY_LOG", "ordinal",
-    "innings_text",
+    "innings_text", "outcome_codec",
 ]
 
 
@@ -57,6 +57,13 @@ OUTCOMES: dict[str, Outcome] = {o.code: o for o in (
     REACHED_ON_ERROR, DOUBLE_PLAY, SACRIFICE_FLY)}
 
 STAT_COLUMNS = ("AB", "H", "R", "RBI", "BB", "SO", "SB", "2B", "3B", "HR")
+
+
+def outcome_codec(outcomes: dict[str, Outcome] = OUTCOMES) -> dict:
+    """``field(metadata=...)`` for an ``Outcome | None`` field, saved as its scorecard code
+    and read back from ``outcomes`` (a ruleset's own table when it adds results)."""
+    return codec(lambda o: None if o is None else o.code,
+                 lambda code: None if code is None else outcomes[code])
 
 
 def ordinal(n: int) -> str:

@@ -37,7 +37,7 @@ import typing
 from operator import methodcaller
 from typing import Any, Callable, ClassVar, NamedTuple
 
-__all__ = ["PlainState", "SavedAs", "Codec", "codec", "state_from_dict"]
+__all__ = ["PlainState", "SavedAs", "Codec", "codec", "pair_codec", "state_from_dict"]
 
 
 class Codec(NamedTuple):
@@ -53,6 +53,18 @@ def codec(encode: Callable[[Any], Any], decode: Callable[[Any], Any],
     """``field(metadata=...)`` for a field its type cannot describe: saved with ``encode``,
     read back with ``decode``, copied with ``copy`` (default: shared, for immutable values)."""
     return {"codec": Codec(copy, encode, decode)}
+
+
+def pair_codec(encode: Callable[[Any], Any], decode: Callable[[Any, int], Any]) -> dict[str, Codec]:
+    """``field(metadata=...)`` for an (away, home) pair of immutable objects (two teams),
+    each saved with ``encode`` and read back with ``decode(saved, index)``."""
+    def load(saved: Any) -> tuple:
+        if not isinstance(saved, list) or len(saved) != 2:
+            raise ValueError(f"an (away, home) pair is a list of two, got {type(saved).__name__}"
+                             + (f" of {len(saved)}" if isinstance(saved, list) else ""))
+        return decode(saved[0], 0), decode(saved[1], 1)
+
+    return codec(lambda pair: [encode(x) for x in pair], load)
 
 
 class SavedAs(NamedTuple):

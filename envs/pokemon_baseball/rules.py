@@ -25,7 +25,7 @@ next of a series (pitcher rest, injuries) is ``GameState.resting`` going in and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from ..core.bases import (EMPTY_BASES, advance_all, advance_runner, force_advance,
                           remove_runner)
@@ -33,8 +33,8 @@ from ..core.decisions import Decision, take_decision
 from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core import scorebook as sb
-from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, Play, PlayLog
-from ..core.state import SavedAs, codec
+from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, Play, PlayLog, outcome_codec
+from ..core.state import SavedAs, pair_codec
 from . import charts as ch
 from .cards import POSITIONS, Team, team_from_dict
 
@@ -84,23 +84,6 @@ _HITS = {ch.SINGLE: sb.SINGLE, ch.DOUBLE: sb.DOUBLE, ch.TRIPLE: sb.TRIPLE,
          ch.HOMERUN: sb.HOME_RUN}
 
 
-def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
-    return [t.to_dict() for t in teams]
-
-
-def _load_teams(saved: list[dict[str, Any]]) -> tuple[Team, Team]:
-    away, home = (team_from_dict(t, f"saved team {i}") for i, t in enumerate(saved))
-    return away, home
-
-
-def _save_outcome(outcome: Outcome | None) -> str | None:
-    return None if outcome is None else outcome.code
-
-
-def _load_outcome(code: str | None) -> Outcome | None:
-    return None if code is None else OUTCOMES[code]
-
-
 @dataclass
 class GameState(ScoreboardGame):
     """Everything about a game in progress; plain data, cloned and saved as such.
@@ -111,7 +94,8 @@ class GameState(ScoreboardGame):
 
     SAVED_AS = SavedAs("ruleset", "pokemon_baseball", "Pokemon Baseball game")
 
-    teams: tuple[Team, Team] = field(metadata=codec(_save_teams, _load_teams))
+    teams: tuple[Team, Team] = field(metadata=pair_codec(
+        Team.to_dict, lambda saved, i: team_from_dict(saved, f"saved team {i}")))
     board: Scoreboard
     dice: Dice | ScriptedDice = field(metadata=DICE)
     box: BoxScore
@@ -148,7 +132,7 @@ class GameState(ScoreboardGame):
     outs_before: int = 0                 # outs when the batter came up (the two-out rule)
     at_bat: int = -1                     # the creature whose plate appearance this is
     fielder: int = 0                     # the fielder (1-9) the result is hit to, 0 if none
-    outcome: Outcome | None = field(default=None, metadata=codec(_save_outcome, _load_outcome))
+    outcome: Outcome | None = field(default=None, metadata=outcome_codec(OUTCOMES))
     rbi: int = 0
     roll: int = 0                        # the log's roll: 10 x the batter's dice + the pitcher's die (a bunt: its dice)
     injury_check: bool = False           # the play ended in an injury roll (error chart 12)

@@ -20,7 +20,7 @@ RULES.md beside this file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from ..core.bases import (advance_all, advance_runner, force_advance, occupied,
                           push_runner, remove_runner, runner_count)
@@ -29,8 +29,9 @@ from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import (DOUBLE, DOUBLE_PLAY, FLY_OUT, GROUND_OUT, HIT_BY_PITCH, HOME_RUN,
                               OUTCOMES, PLAY_LOG, REACHED_ON_ERROR, SACRIFICE_FLY, SINGLE,
-                              STRIKEOUT, TRIPLE, WALK, BoxScore, Outcome, Play, PlayLog)
-from ..core.state import SavedAs, codec
+                              STRIKEOUT, TRIPLE, WALK, BoxScore, Outcome, Play, PlayLog,
+                              outcome_codec)
+from ..core.state import SavedAs, pair_codec
 from .cards import Team, team_from_dict
 
 __all__ = [
@@ -63,23 +64,6 @@ def _runner_action(base: int) -> int:
     return base + 1
 
 
-def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
-    return [t.to_dict() for t in teams]
-
-
-def _load_teams(saved: list[dict[str, Any]]) -> tuple[Team, Team]:
-    away, home = (team_from_dict(t, f"saved team {i}") for i, t in enumerate(saved))
-    return away, home
-
-
-def _save_outcome(outcome: Outcome | None) -> str | None:
-    return None if outcome is None else outcome.code
-
-
-def _load_outcome(code: str | None) -> Outcome | None:
-    return None if code is None else OUTCOMES[code]
-
-
 @dataclass
 class GameState(ScoreboardGame):
     """Everything about a game in progress; plain data, cloned and saved as such
@@ -87,7 +71,8 @@ class GameState(ScoreboardGame):
 
     SAVED_AS = SavedAs("ruleset", "thats_baseball", "That's Baseball game")
 
-    teams: tuple[Team, Team] = field(metadata=codec(_save_teams, _load_teams))
+    teams: tuple[Team, Team] = field(metadata=pair_codec(
+        Team.to_dict, lambda saved, i: team_from_dict(saved, f"saved team {i}")))
     board: Scoreboard
     dice: Dice | ScriptedDice = field(metadata=DICE)
     box: BoxScore
@@ -99,7 +84,7 @@ class GameState(ScoreboardGame):
     tried_steal: tuple[int, ...] = ()  # runners (lineup slots) who tried to steal this batter
     pickoff_tried: bool = False
     #: the batter's result, once known, until it is scored (saved as its scorecard code)
-    outcome: Outcome | None = field(default=None, metadata=codec(_save_outcome, _load_outcome))
+    outcome: Outcome | None = field(default=None, metadata=outcome_codec(OUTCOMES))
     rbi: int = 0                     # runs batted in by the batter during this plate appearance
     pa_roll: int = 0                 # adjusted average + two dice for this batter
     tag_base: int = 2                # next runner to consider for a tag-up (3rd, 2nd, 1st)
