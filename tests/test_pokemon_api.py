@@ -662,3 +662,13 @@ def test_env_ends_with_minus_one_for_the_offender(options, steps):
         rewards[agent] = reward
         env.step(None)
     assert rewards == {offender: -1, other: 0}
+
+
+def test_rest_by_option():
+    """rest_by names the two readings of "pitches 2 or more innings"; anything else is refused."""
+    for rest_by in ("innings", "outs"):
+        env = pokemon_baseball_v0.env(rest_by=rest_by)
+        env.reset(seed=1)
+        assert env.unwrapped.game.rest_by == rest_by
+    with pytest.raises(OptionError, match="rest_by must be one of"):
+        pokemon_baseball_v0.env(rest_by="pitches")

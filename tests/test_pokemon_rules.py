@@ -1180,3 +1180,28 @@ def test_injury_benches_a_batter_for_the_next_two_games_of_a_series():
     lineup4 = [d for d in seen[4] if d.kind == "lineup"]
     assert len(lineup4) == 9 and CREATURE + zap in lineup4[0].legal
     assert all(CREATURE + zap in d.legal for d in lineup4 if d.subject <= 8)
+
+
+def test_rest_by_outs_counts_the_box_scores_innings_pitched():
+    """P-6's other reading (rest_by="outs"): innings pitched are the outs a pitcher recorded
+    / 3, rounded down, so five outs are one inning (no rest for a reliever) where the
+    default counts the two innings he pitched in (one game's rest)."""
+    from dugout.envs.pokemon_baseball.cards import load_team
+    teams = (load_team("harbor"), load_team("summit"))
+    for rest_by, innings in (("innings", 2), ("outs", 1)):
+        state = rules.new_game(*teams, Dice(0), rest_by=rest_by)
+        while not state.started:
+            rules.apply_action(state, state.pending.legal[0])
+        k = state.pitcher(1)
+        state.starter[1] = -1            # judge him as a reliever: only his innings count
+        # he faces batters in the top of the 1st and the 2nd and records five outs
+        for half_index, outs in ((0, 3), (2, 2)):
+            state.board.inning, state.board.half = half_index // 2 + 1, 0
+            state.board.outs = 0
+            state.last_half_pitched[1][k] = -1
+            rules.begin_batter(state)
+            rules.add_outs(state, outs)
+        assert state.innings_pitched[1][k] == innings
+        assert rules.games_to_rest(state)[1][k] == rules.rest_for_innings(innings, False)
+    with pytest.raises(ValueError, match="rest_by"):
+        rules.new_game(*teams, Dice(0), rest_by="pitches")

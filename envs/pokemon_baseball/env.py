@@ -16,7 +16,8 @@ with lineups, substitutions, steals, bunts, tag-ups, injuries and pitcher rest.
 
 ```python
 env = pokemon_baseball_v0.env(teams=("harbor", "summit"), creatures=None, innings=9,
-                              max_innings=None, dh=False, edge="ge", series=None)
+                              max_innings=None, dh=False, edge="ge", rest_by="innings",
+                              series=None)
 ```
 
 `teams` is a pair (away, home), each a built-in team name ({teams}), a path to a
@@ -26,7 +27,9 @@ from (a creature of the same id replaces the built-in one). A team is its whole 
 bench in one game"). `innings` (1-9) and `max_innings` (a cut-off; truncation, reward 0)
 as in every dugout ruleset; `dh=True` adds a designated hitter; `edge` says how a stat
 exactly on an open column heading reads (`"ge"`: "> 50" means 50 and more; `"gt"`:
-strictly more; RULES.md). `series=N` (odd) plays a best-of-N series, `{"games": N}`
+strictly more; RULES.md). `rest_by` says how the rest rule counts "pitches 2 or more
+innings": `"innings"`, innings in which he faced a batter, or `"outs"`, the outs he
+recorded / 3 (the box score's innings pitched). `series=N` (odd) plays a best-of-N series, `{"games": N}`
 exactly N games, as one episode (`dugout.envs.core.series`): pitcher rest and injuries
 carry from game to game. An unknown option or a bad value raises `OptionError`, a bad
 team `DataError`.
@@ -73,7 +76,8 @@ observing manager's team). Each roster block has 17 rows of {per} features (rows
 the roster's size are zero): present; HP / 130, level / 80, attack / 120, retreat / 4;
 HP now / 130; one-hot position (P ... RF, DH); bats in (1 + slots until his turn) / 9,
 0 if not in the batting order; one-hot bench / in the game / gone; resting games / 3;
-injured games after this one / 3; innings pitched in this game / 18 (at most 1); on
+injured games after this one / 3; innings pitched in this game (as `rest_by` counts
+them) / 18 (at most 1); on
 first, second, third; tried to steal during this plate appearance. The opponent's
 positions and batting order are zero until both lineups are set. In a series three
 more elements follow: the series pieces of `dugout.envs.core.series`.
@@ -155,7 +159,7 @@ OBS = ObservationSpec(PIECES)
 
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
-OPTIONS = ("teams", "creatures", "innings", "max_innings", "dh", "edge", "series",
+OPTIONS = ("teams", "creatures", "innings", "max_innings", "dh", "edge", "rest_by", "series",
            "render_mode", "illegal_action", "dice")
 
 __doc__ = (__doc__.replace("{table}", OBS.table()).replace("{size}", str(OBS.size))
@@ -258,7 +262,8 @@ class PokemonBaseballEnv(BaseballAECEnv):
 
     def __init__(self, teams: tuple[Any, Any] = ("harbor", "summit"), creatures: Any = None,
                  innings: int = 9, max_innings: int | None = None, dh: bool = False,
-                 edge: str = "ge", series: Any = None, render_mode: str | None = None,
+                 edge: str = "ge", rest_by: str = "innings", series: Any = None,
+                 render_mode: str | None = None,
                  illegal_action: str = "raise", dice: ScriptedDice | None = None, **unknown: Any):
         name = "pokemon_baseball_v0"
         check_options(name, unknown, OPTIONS)
@@ -270,7 +275,9 @@ class PokemonBaseballEnv(BaseballAECEnv):
             raise OptionError(f"{name}: dh must be True or False, got {show(dh)}")
         if edge not in ch.EDGES:
             raise OptionError(f"{name}: edge must be one of {ch.EDGES}, got {show(edge)}")
-        self.dh, self.edge = bool(dh), edge
+        if rest_by not in rules.REST_BY:
+            raise OptionError(f"{name}: rest_by must be one of {rules.REST_BY}, got {show(rest_by)}")
+        self.dh, self.edge, self.rest_by = bool(dh), edge, rest_by
         # a user's creatures join the built-in set (one of the same id replaces it)
         pool = load_creatures() if creatures is None else {**load_creatures(),
                                                             **load_creatures(creatures)}
@@ -283,7 +290,8 @@ class PokemonBaseballEnv(BaseballAECEnv):
     def _new_game(self, seed: int, carry: Any = None) -> rules.GameState:
         resting = None if carry is None else carry["resting"]
         return rules.new_game(self.teams[0], self.teams[1], self._dice(seed), self.innings,
-                              self.max_innings, dh=self.dh, edge=self.edge, resting=resting)
+                              self.max_innings, dh=self.dh, edge=self.edge, resting=resting,
+                              rest_by=self.rest_by)
 
     def _carry_over(self, finished: rules.GameState, series) -> dict[str, Any]:
         return {"resting": rules.games_to_rest(finished)}

@@ -42,7 +42,7 @@ __all__ = [
     "GameState", "new_game", "apply_action", "legal_actions", "games_to_rest", "ACTIONS",
     "N_ACTIONS", "DECISION_KINDS", "PASS", "YES", "RUNNER", "PINCH_HIT", "POSITION", "CREATURE",
     "MAX_ROSTER", "OUTCOMES", "DH", "BENCH", "PLAYING", "GONE", "FORFEIT_SCORE",
-    "effective_hp", "rest_for_innings",
+    "effective_hp", "rest_for_innings", "REST_BY",
 ]
 
 # -- actions: one Discrete space for every decision --------------------------------------------
@@ -114,9 +114,12 @@ class GameState(ScoreboardGame):
     hp_loss: list[list[int]] = field(default_factory=lambda: [[], []])
     #: games to sit out after this one for an injury suffered in it (One/Two/Three Games)
     injured: list[list[int]] = field(default_factory=lambda: [[], []])
-    #: innings pitched in this game: innings in which the creature faced a batter
+    #: innings pitched in this game, as the rest rule counts them (``rest_by``): innings in
+    #: which the creature faced a batter, or the outs he recorded / 3 (the box score's IP)
     innings_pitched: list[list[int]] = field(default_factory=lambda: [[], []])
     last_half_pitched: list[list[int]] = field(default_factory=lambda: [[], []])
+    outs_pitched: list[list[int]] = field(default_factory=lambda: [[], []])
+    rest_by: str = "innings"
     starter: list[int] = field(default_factory=lambda: [-1, -1])
     line_of: list[list[int]] = field(default_factory=lambda: [[], []])    # batting line per creature
     pitching_line: list[int] = field(default_factory=lambda: [-1, -1])    # the pitcher's line
@@ -185,11 +188,18 @@ def games_to_rest(state: GameState) -> list[list[int]]:
     return out
 
 
+#: How the rest rule counts "pitches 2 or more innings" (P-6): "innings", an inning in which
+#: the creature faced a batter; "outs", the outs he recorded / 3, rounded down.
+REST_BY = ("innings", "outs")
+
+
 def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9,
              max_innings: int | None = None, dh: bool = False, edge: str = "ge",
-             resting: list[list[int]] | None = None) -> GameState:
+             resting: list[list[int]] | None = None, rest_by: str = "innings") -> GameState:
     """A game at its first decision: the away manager's starting pitcher."""
     ch.check_edge(edge)
+    if rest_by not in REST_BY:
+        raise ValueError(f"rest_by must be one of {REST_BY}, got {rest_by!r}")
     teams = (away, home)
     sizes = [len(t.roster) for t in teams]
     if resting is None:
@@ -206,6 +216,7 @@ def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9
                       hp_loss=[[0] * n for n in sizes], injured=[[0] * n for n in sizes],
                       innings_pitched=[[0] * n for n in sizes],
                       last_half_pitched=[[-1] * n for n in sizes],
+                      outs_pitched=[[0] * n for n in sizes], rest_by=rest_by,
                       line_of=[[-1] * n for n in sizes])
     run(state)
     return state
@@ -501,7 +512,8 @@ def begin_batter(state: GameState) -> None:
     k = state.pitcher(f)
     if state.last_half_pitched[f][k] != b.half_index:
         state.last_half_pitched[f][k] = b.half_index
-        state.innings_pitched[f][k] += 1
+        if state.rest_by == "innings":
+            state.innings_pitched[f][k] += 1
     state.at_bat = state.batter_creature()
     state.outs_before = b.outs
     state.outcome = None
@@ -733,7 +745,12 @@ def score_runs(state: GameState, runners: list, rbi: bool, home_run: bool = Fals
 def add_outs(state: GameState, n: int) -> bool:
     """Record outs (charged to the pitcher); True when the side is retired."""
     b = state.board
-    state.box.pitching[b.fielding][state.pitching_line[b.fielding]].outs += n
+    f = b.fielding
+    state.box.pitching[f][state.pitching_line[f]].outs += n
+    if state.rest_by == "outs":
+        k = state.pitcher(f)
+        state.outs_pitched[f][k] += n
+        state.innings_pitched[f][k] = state.outs_pitched[f][k] // 3
     return b.add_outs(n)
 
 

@@ -45,7 +45,8 @@ class PokemonBaseballView:
         resting: games each creature sits out, this one included (pitcher rest and injuries
             from earlier games of a series); a resting creature cannot play.
         injured: games to sit out after this game for an injury suffered in it.
-        innings_pitched: innings pitched in this game per creature.
+        innings_pitched: innings pitched in this game per creature, as the rest rule
+            counts them (the env's ``rest_by``).
         field: each team's creature at positions 1-9 and DH (index 9), or -1; the
             opponent's is all -1 until ``started``.
         lineup: each team's nine batters in order (-1 where not set; the opponent's all
