@@ -141,5 +141,23 @@ def test_heuristic_beats_random_with_significance():
 @pytest.mark.parametrize("name", ["always-steal", "never-steal", "always-bunt", "always-tag_up",
                                   "always-offense_sub", "always-defense_sub"])
 def test_baselines_play_whole_series(name):
-    wins, games = play_pairs(name, "heuristic", 1, series=3)
-    assert games == 2 and 0 <= wins <= 2
+    """Each baseline plays a best-of-3 series to its end against the heuristic, in either
+    seat: the series is decided, and only its winner is paid."""
+    env = make(ENV, series=3)
+    for seed, seat in ((0, "away"), (1, "home")):
+        agents = {seat: make_agent(ENV, name, seed=seed),
+                  ("home" if seat == "away" else "away"): make_agent(ENV, "heuristic")}
+        env.reset(seed=seed)
+        paid = {"away": 0, "home": 0}
+        for agent_name in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            paid[agent_name] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            agent = agents[agent_name]
+            env.step(agent.act(obs, env.unwrapped.view(agent_name) if agent.needs_view else None))
+        series = env.unwrapped.series
+        assert series.over and 2 <= len(series.results) <= 3 and max(series.wins) == 2
+        winner = ("away", "home")[series.winner]
+        assert paid == {winner: 1, ("home" if winner == "away" else "away"): -1}

@@ -672,3 +672,15 @@ def test_rest_by_option():
         assert env.unwrapped.game.rest_by == rest_by
     with pytest.raises(OptionError, match="rest_by must be one of"):
         pokemon_baseball_v0.env(rest_by="pitches")
+
+
+def test_a_roster_too_small_for_a_lineup_is_refused():
+    """Nine creatures field a team without the DH, not with it: the env says so at once rather
+    than forfeiting every game at reset."""
+    nine = TEAMS["harbor"].to_dict()
+    starters = [entry["creature"] for entry in nine["lineup"]]
+    nine["roster"] = starters
+    nine["rotation"] = [e["creature"] for e in nine["lineup"] if e["position"] == "P"]
+    pokemon_baseball_v0.env(teams=(nine, "summit")).reset(seed=0)       # fine without the DH
+    with pytest.raises(OptionError, match="away team .* has 9 creatures; a game with the DH needs 10"):
+        pokemon_baseball_v0.env(teams=(nine, "summit"), dh=True)

@@ -41,8 +41,24 @@ def play_quietly(seed: int) -> rules.GameState:
     return state
 
 
+#: What each kind of batting-chart cell may come to, as the engine scores it: a plain
+#: result is final; a sub-chart's cell is one of that chart's results (an error chart's
+#: out is a ground out or double play in the infield, a fly out or sacrifice fly in the
+#: outfield; its "Hit" rolls the Hit chart). A sacrifice fly with nobody on third is a fly out.
+CODES = {
+    ch.SINGLE: {"1B"}, ch.DOUBLE: {"2B"}, ch.TRIPLE: {"3B"}, ch.HOMERUN: {"HR"},
+    ch.WALK: {"BB"}, ch.STRIKEOUT: {"SO"}, ch.GROUND_OUT: {"GO"},
+    ch.FLY_OUT: {"FO", "SF"}, ch.SAC_FLY: {"FO", "SF"},
+    ch.HOMERUN_DOUBLE: {"HR", "2B"}, ch.HIT_: {"1B", "2B", "3B", "HR"},
+    ch.HIT_LINER_: {"1B", "2B", "HR", "LO", "FO", "SF"},
+    ch.HIT_GROUNDER_: {"1B", "2B", "3B", "GO", "DP"}, ch.K_OR_BB: {"SO", "BB"},
+    ch.ERR: {"E", "GO", "DP", "FO", "SF", "1B", "2B", "3B", "HR"},
+}
+
+
 def collect(n_pa: int):
-    kinds, columns, rows = Counter(), Counter(), Counter()
+    """Top-level cells and what the engine scored for each, over ``n_pa`` plate appearances."""
+    kinds, columns, rows, scored = Counter(), Counter(), Counter(), Counter()
     seed = 0
     while sum(kinds.values()) < n_pa:
         state = play_quietly(seed)
@@ -51,10 +67,12 @@ def collect(n_pa: int):
             if play.kind != "pa":
                 continue
             row, column = divmod(play.roll, 10)
-            kinds[ch.BATTING[row][column - 1][0]] += 1
+            kind = ch.BATTING[row][column - 1][0]
+            kinds[kind] += 1
             columns[column] += 1
             rows[row] += 1
-    return kinds, columns, rows
+            scored[kind, play.detail] += 1
+    return kinds, columns, rows, scored
 
 
 def within(count: int, n: int, p: float) -> bool:
@@ -62,7 +80,15 @@ def within(count: int, n: int, p: float) -> bool:
 
 
 def test_batting_chart_results_match_the_exact_odds():
-    kinds, columns, rows = collect(10_000)
+    kinds, columns, rows, scored = collect(10_000)
+    # every plate appearance came to a result its cell allows ...
+    wrong = {key: n for key, n in scored.items() if key[1] not in CODES[key[0]]}
+    assert not wrong, f"results a cell cannot give: {wrong}"
+    # ... and a cell's results are the ones its chart gives, in the chart's proportions:
+    # the Homerun/Double cell is a homerun for most batters (10 x die + HP > pitcher's HP),
+    # the strikeout/walk cell both
+    for kind, codes in ((ch.HOMERUN_DOUBLE, {"HR", "2B"}), (ch.K_OR_BB, {"SO", "BB"})):
+        assert {code for (k, code) in scored if k == kind} == codes, kind
     n = sum(kinds.values())
     exact = exact_kinds()
     assert set(kinds) <= set(exact)

@@ -78,7 +78,8 @@ HP now / 130; one-hot position (P ... RF, DH); bats in (1 + slots until his turn
 0 if not in the batting order; one-hot bench / in the game / gone; resting games / 3;
 injured games after this one / 3; innings pitched in this game (as `rest_by` counts
 them) / 18 (at most 1); on
-first, second, third; tried to steal during this plate appearance. The opponent's
+first, second, third; tried to steal during this plate appearance; the starting pitcher
+of this game (who rests at least one game after it). The opponent's
 positions and batting order are zero until both lineups are set. In a series three
 more elements follow: the series pieces of `dugout.envs.core.series`.
 
@@ -140,7 +141,7 @@ ROSTER = rules.MAX_ROSTER
 CREATURE_FEATURES = (["present", "hp", "level", "attack", "retreat", "hp_now"]
                      + [f"at_{p}" for p in _POS_NAMES] + ["bats_in", "bench", "playing", "gone",
                                                           "resting", "injured", "innings_pitched"]
-                     + ["on_first", "on_second", "on_third", "tried_steal"])
+                     + ["on_first", "on_second", "on_third", "tried_steal", "starter"])
 PER = len(CREATURE_FEATURES)
 _F = {name: i for i, name in enumerate(CREATURE_FEATURES)}
 
@@ -219,6 +220,8 @@ def _roster_block(view: PokemonBaseballView, team: int, out: np.ndarray) -> None
             out[k, bats_in] = ((slot - order) % 9 + 1) / 9.0
     out[:n, _STATUS] = _status_columns(view.status[team], view.resting[team], view.injured[team],
                                        view.innings_pitched[team])
+    if view.starters[team] >= 0:
+        out[view.starters[team], _F["starter"]] = 1.0
     if team == view.half and view.started:
         for i, k in enumerate(view.runners):
             if k >= 0:
@@ -282,6 +285,12 @@ class PokemonBaseballEnv(BaseballAECEnv):
         pool = load_creatures() if creatures is None else {**load_creatures(),
                                                             **load_creatures(creatures)}
         self.teams = (load_team(teams[0], pool), load_team(teams[1], pool))
+        need = len(rules.lineup_positions_for(self.dh))
+        for side, team in zip(("away", "home"), self.teams):
+            if len(team.roster) < need:
+                raise OptionError(f"{name}: the {side} team {team.name!r} has {len(team.roster)} "
+                                  f"creatures; a game {'with' if self.dh else 'without'} the DH "
+                                  f"needs {need}")
         self._labels: dict[Decision, dict[int, str]] = {}
         self._teams: tuple | None = None
         self._stats: tuple = ()
@@ -354,9 +363,12 @@ class PokemonBaseballEnv(BaseballAECEnv):
         b = s.board
         names = self._names()
         lines = [s.box.render_line_score(b), ""]
+        need = "ten" if s.dh else "nine"
         if s.forfeited >= 0:
-            lines.append(f"{s.teams[s.forfeited].name} cannot field nine rested creatures "
+            lines.append(f"{s.teams[s.forfeited].name} cannot field {need} rested creatures "
                          f"and forfeit, {rules.FORFEIT_SCORE}-0.")
+        elif b.over and not s.started:
+            lines.append(f"No game: neither team can field {need} rested creatures.")
         elif b.over:
             lines.append(self._result_line([t.name for t in s.teams]))
         elif not s.started:

@@ -261,9 +261,13 @@ def _log(state: GameState, kind: str, actor: int, base: int, roll: int | None,
 
 
 # ==================================================================== before the game
-def lineup_positions(state: GameState) -> tuple[int, ...]:
+def lineup_positions_for(dh: bool) -> tuple[int, ...]:
     """The positions a team fills, the pitcher first: P, C, 1B ... RF, and the DH."""
-    return tuple(range(1, 10)) + ((DH,) if state.dh else ())
+    return tuple(range(1, 10)) + ((DH,) if dh else ())
+
+
+def lineup_positions(state: GameState) -> tuple[int, ...]:
+    return lineup_positions_for(state.dh)
 
 
 def setup_game(state: GameState) -> None:

@@ -47,6 +47,8 @@ class PokemonBaseballView:
         injured: games to sit out after this game for an injury suffered in it.
         innings_pitched: innings pitched in this game per creature, as the rest rule
             counts them (the env's ``rest_by``).
+        starters: each team's starting pitcher (who rests at least one game), -1 before
+            play begins.
         field: each team's creature at positions 1-9 and DH (index 9), or -1; the
             opponent's is all -1 until ``started``.
         lineup: each team's nine batters in order (-1 where not set; the opponent's all
@@ -83,6 +85,7 @@ class PokemonBaseballView:
     resting: tuple[tuple[int, ...], tuple[int, ...]]
     injured: tuple[tuple[int, ...], tuple[int, ...]]
     innings_pitched: tuple[tuple[int, ...], tuple[int, ...]]
+    starters: tuple[int, int]
     field: tuple[tuple[int, ...], tuple[int, ...]]
     lineup: tuple[tuple[int, ...], tuple[int, ...]]
     tried_steal: tuple[bool, bool, bool]
@@ -170,6 +173,7 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
         resting=_tuple2(state.resting),
         injured=_tuple2(state.injured),
         innings_pitched=_tuple2(state.innings_pitched),
+        starters=(state.starter[0], state.starter[1]),
         field=(fields[0], fields[1]),
         lineup=(lineups[0], lineups[1]),
         tried_steal=tuple(r is not None and r in state.tried_steal for r in bases),
