@@ -684,3 +684,23 @@ def test_a_roster_too_small_for_a_lineup_is_refused():
     pokemon_baseball_v0.env(teams=(nine, "summit")).reset(seed=0)       # fine without the DH
     with pytest.raises(OptionError, match="away team .* has 9 creatures; a game with the DH needs 10"):
         pokemon_baseball_v0.env(teams=(nine, "summit"), dh=True)
+
+
+@pytest.mark.parametrize("options", [{"dh": True}, {"series": {"games": 3}, "teams": ("grove", "ember")}])
+def test_the_fast_observation_is_the_views_encoding(options):
+    """observe() reads the state directly and keeps each roster block between decisions;
+    at every step of random games it must equal encode_view(view) for both managers."""
+    import random
+
+    from dugout.envs.pokemon_baseball.env import encode_view
+    env = pokemon_baseball_v0.raw_env(**options)
+    rng = random.Random(5)
+    size = env.OBS.size
+    for seed in range(6):
+        env.reset(seed=seed)
+        while env.agents and not env.terminations["away"] and not env.truncations["away"]:
+            for agent in ("away", "home"):
+                assert np.array_equal(env.observe(agent)["observation"][:size],
+                                      encode_view(env.view(agent))), agent
+            legal = env.game.pending.legal
+            env.step(legal[rng.randrange(len(legal))])

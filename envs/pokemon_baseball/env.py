@@ -185,6 +185,21 @@ def _static_block(stats: tuple) -> np.ndarray:
 
 
 _STATUS = slice(_F["bench"], _F["innings_pitched"] + 1)
+_PLACES = slice(_F["at_P"], _F["bats_in"] + 1)
+
+
+@lru_cache(maxsize=4096)
+def _places(field: tuple, lineup: tuple, order: int) -> np.ndarray:
+    """Each creature's one-hot position and when he bats, (17, 11), read-only."""
+    cols = np.zeros((ROSTER, 11), dtype=np.float32)
+    for p, k in enumerate(field):
+        if k >= 0:
+            cols[k, p] = 1.0
+    for slot, k in enumerate(lineup):
+        if k >= 0:
+            cols[k, 10] = ((slot - order) % 9 + 1) / 9.0
+    cols.flags.writeable = False
+    return cols
 
 
 @lru_cache(maxsize=4096)
@@ -200,59 +215,80 @@ def _status_columns(status: tuple, resting: tuple, injured: tuple, innings: tupl
     return cols
 
 
-def _roster_block(view: PokemonBaseballView, team: int, out: np.ndarray) -> None:
-    """Write ``team``'s roster block into ``out`` (a (17, PER) view of the observation)."""
-    stats = view.stats[team]
-    out[:] = _static_block(stats)
+def _roster_rows(stats: tuple, hp: tuple, field: tuple, lineup: tuple, order: int,
+                 status: tuple, resting: tuple, injured: tuple, innings: tuple, starter: int,
+                 runners: tuple, tried: tuple) -> np.ndarray:
+    """One team's roster block, (17, PER): the rows of the module docstring. ``runners`` and
+    ``tried`` are the bases' creatures and their steal tries for the batting team once play
+    has begun, () otherwise."""
+    out = _static_block(stats).copy()
     n = len(stats)
     if n == 0:
-        return
-    hp = view.hp[team]
+        return out
     if hp is not full_hp(stats) and any(h != s[0] for h, s in zip(hp, stats)):
         out[:n, _F["hp_now"]] = np.asarray(hp, dtype=np.float32) / 130.0
-    at = _F["at_P"]
-    for p, k in enumerate(view.field[team]):
+    out[:, _PLACES] = _places(field, lineup, order)
+    out[:n, _STATUS] = _status_columns(status, resting, injured, innings)
+    if starter >= 0:
+        out[starter, _F["starter"]] = 1.0
+    _mark_runners(out, runners, tried)
+    return out
+
+
+_ON_BASE = slice(_F["on_first"], _F["tried_steal"] + 1)
+
+
+def _mark_runners(out: np.ndarray, runners: tuple, tried: tuple) -> None:
+    for i, k in enumerate(runners):
         if k >= 0:
-            out[k, at + p] = 1.0
-    order, bats_in = view.order[team], _F["bats_in"]
-    for slot, k in enumerate(view.lineup[team]):
-        if k >= 0:
-            out[k, bats_in] = ((slot - order) % 9 + 1) / 9.0
-    out[:n, _STATUS] = _status_columns(view.status[team], view.resting[team], view.injured[team],
-                                       view.innings_pitched[team])
-    if view.starters[team] >= 0:
-        out[view.starters[team], _F["starter"]] = 1.0
-    if team == view.half and view.started:
-        for i, k in enumerate(view.runners):
-            if k >= 0:
-                out[k, _F["on_first"] + i] = 1.0
-                if view.tried_steal[i]:
-                    out[k, _F["tried_steal"]] = 1.0
+            out[k, _F["on_first"] + i] = 1.0
+            if tried[i]:
+                out[k, _F["tried_steal"]] = 1.0
+
+
+def _view_rows(view: PokemonBaseballView, team: int) -> np.ndarray:
+    on_base = team == view.half and view.started
+    return _roster_rows(view.stats[team], view.hp[team], view.field[team], view.lineup[team],
+                        view.order[team], view.status[team], view.resting[team],
+                        view.injured[team], view.innings_pitched[team], view.starters[team],
+                        view.runners if on_base else (), view.tried_steal if on_base else ())
+
+
+def _encode_head(obs: np.ndarray, seat: int, decision: str | None, subject: int, inning: int,
+                 half: int, outs: int, bases: tuple, score: tuple, started: bool, dh: bool,
+                 innings: int, fielder: int) -> None:
+    """Everything before the roster blocks."""
+    encode_situation(obs, _O, seat, None if decision is None else _KIND_INDEX[decision],
+                     inning, half, outs, bases, score)
+    if decision == "lineup":
+        obs[_O["subject_position"] + subject - 1] = 1.0
+    elif decision == "batting_order":
+        obs[_O["subject_slot"] + subject] = 1.0
+    elif decision in ("substitute", "replace_injured"):
+        obs[_O["subject_creature"] + subject] = 1.0
+    if fielder:
+        obs[_O["fielder"] + fielder - 1] = 1.0
+    obs[_O["started"]] = started
+    obs[_O["dh"]] = dh
+    obs[_O["innings_left"]] = max(0, innings - inning) / 9.0
+
+
+_SIZE = ROSTER * PER
+_OWN, _OPP = slice(_O["own_roster"], _O["own_roster"] + _SIZE), slice(_O["opp_roster"], _O["opp_roster"] + _SIZE)
 
 
 def encode_view(view: PokemonBaseballView) -> np.ndarray:
     """The observation vector of a view (the table in the module docstring)."""
     obs = np.zeros(OBS.size, dtype=np.float32)
     seat = view.seat
-    decision = None if view.decision is None else _KIND_INDEX[view.decision]
-    encode_situation(obs, _O, seat, decision, view.inning, view.half, view.outs, view.bases,
-                     view.score)
-    if view.decision == "lineup":
-        obs[_O["subject_position"] + view.subject - 1] = 1.0
-    elif view.decision == "batting_order":
-        obs[_O["subject_slot"] + view.subject] = 1.0
-    elif view.decision in ("substitute", "replace_injured"):
-        obs[_O["subject_creature"] + view.subject] = 1.0
-    if view.fielder:
-        obs[_O["fielder"] + view.fielder - 1] = 1.0
-    obs[_O["started"]] = view.started
-    obs[_O["dh"]] = view.dh
-    obs[_O["innings_left"]] = max(0, view.innings - view.inning) / 9.0
-    size = ROSTER * PER
-    for piece, team in (("own_roster", seat), ("opp_roster", 1 - seat)):
-        at = _O[piece]
-        _roster_block(view, team, obs[at:at + size].reshape(ROSTER, PER))
+    _encode_head(obs, seat, view.decision, view.subject, view.inning, view.half, view.outs,
+                 view.bases, view.score, view.started, view.dh, view.innings, view.fielder)
+    obs[_OWN] = _view_rows(view, seat).reshape(-1)
+    obs[_OPP] = _view_rows(view, 1 - seat).reshape(-1)
     return obs
+
+
+_HIDDEN_FIELD, _HIDDEN_LINEUP = (-1,) * 10, (-1,) * 9
 
 
 class PokemonBaseballEnv(BaseballAECEnv):
@@ -294,6 +330,7 @@ class PokemonBaseballEnv(BaseballAECEnv):
         self._labels: dict[Decision, dict[int, str]] = {}
         self._teams: tuple | None = None
         self._stats: tuple = ()
+        self._memo: list = [None, None]         # each team's last roster block (see _rows)
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int, carry: Any = None) -> rules.GameState:
@@ -320,6 +357,61 @@ class PokemonBaseballEnv(BaseballAECEnv):
         if s.teams is not self._teams:
             self._teams, self._stats = s.teams, roster_stats(s.teams)
             self._labels = {}
+            self._memo = [None, None]
+
+    def _encode(self, seat: int) -> np.ndarray:
+        """``encode_view(view(seat))``, read off the state without building the view, each
+        team's block kept while its inputs stay the same (the decisions of a plate
+        appearance share them); the contract suite checks the two agree at every decision."""
+        s = self.state_
+        self._sync_teams()
+        b, d = s.board, s.pending
+        mine = d is not None and d.actor == seat and not b.over
+        bases = b.bases
+        obs = np.zeros(OBS.size, dtype=np.float32)
+        _encode_head(obs, seat, d.kind if mine else None, d.subject if mine else -1, b.inning,
+                     b.half, b.outs, (bases[0] is not None, bases[1] is not None, bases[2] is not None),
+                     b.runs, s.started, s.dh, b.innings, s.fielder if s.step == "end_pa" else 0)
+        obs[_OWN] = self._rows(seat, seat)
+        obs[_OPP] = self._rows(seat, 1 - seat)
+        return obs
+
+    def _rows(self, seat: int, t: int) -> np.ndarray:
+        """Team ``t``'s roster block as ``seat`` sees it, flattened (see :meth:`_encode`). The
+        last block is kept with what it was made from: when only the batting order's turn and
+        the runners have moved (a new batter), those columns are patched into a copy."""
+        s = self.state_
+        shown = t == seat or s.started
+        on_base = t == s.board.half and s.started
+        bases = s.board.bases
+        field = s.fielders[t] if shown else _HIDDEN_FIELD
+        lineup = s.lineup[t] if shown else _HIDDEN_LINEUP
+        order = s.order[t]
+        lasting = (*s.hp_loss[t], *field, *lineup, *s.status[t], *s.resting[t], *s.injured[t],
+                   *s.innings_pitched[t], s.starter[t])
+        runners = tuple(-1 if r is None else r for r in bases) if on_base else ()
+        tried = tuple(r is not None and r in s.tried_steal for r in bases) if on_base else ()
+        moving = (order, runners, tried)
+        memo = self._memo[t]
+        if memo is not None and memo[0] == lasting:
+            if memo[1] == moving:
+                return memo[2]
+            block = memo[2].reshape(ROSTER, PER).copy()
+            block[:, _PLACES] = _places(tuple(field), tuple(lineup), order)
+            block[:, _ON_BASE] = 0.0
+            _mark_runners(block, runners, tried)
+        else:
+            stats = self._stats[t]
+            loss = s.hp_loss[t]
+            hp = full_hp(stats) if not any(loss) else tuple(
+                rules.effective_hp(c[0], x) for c, x in zip(stats, loss))
+            block = _roster_rows(stats, hp, tuple(field), tuple(lineup), order, tuple(s.status[t]),
+                                 tuple(s.resting[t]), tuple(s.injured[t]),
+                                 tuple(s.innings_pitched[t]), s.starter[t], runners, tried)
+        rows = block.reshape(-1)
+        rows.flags.writeable = False
+        self._memo[t] = (lasting, moving, rows)
+        return rows
 
     def _view(self, seat: int) -> PokemonBaseballView:
         s = self.state_

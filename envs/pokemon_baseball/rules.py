@@ -159,8 +159,16 @@ class GameState(ScoreboardGame):
 
     def available(self, team: int) -> list[int]:
         """Bench creatures who may come in: not resting, never in this game."""
-        return [k for k, s in enumerate(self.status[team])
-                if s == BENCH and self.resting[team][k] == 0]
+        resting = self.resting[team]
+        return [k for k, s in enumerate(self.status[team]) if s == BENCH and not resting[k]]
+
+    def has_bench(self, team: int) -> bool:
+        """Whether any bench creature may come in (what a substitution offer needs)."""
+        resting = self.resting[team]
+        for k, s in enumerate(self.status[team]):
+            if s == BENCH and not resting[k]:
+                return True
+        return False
 
 
 def effective_hp(hp: int, loss: int) -> int:
@@ -379,7 +387,7 @@ def offer_offense_sub(state: GameState) -> None:
     """Before a batter: a pinch hitter, or a pinch runner for any runner (P-5)."""
     b = state.board
     t = b.batting
-    if state.available(t):
+    if state.has_bench(t):
         legal = (PASS,) + tuple(RUNNER + i for i in range(3) if b.bases[i] is not None) + (PINCH_HIT,)
         ask(state, "offense_sub", t, legal)
     else:
@@ -398,7 +406,7 @@ def choose_offense_sub(state: GameState, decision: Decision, action: int) -> Non
 def offer_defense_sub(state: GameState) -> None:
     """Before a batter: the fielding side may replace any fielder (the pitcher: a change)."""
     t = state.board.fielding
-    if state.available(t):
+    if state.has_bench(t):
         ask(state, "defense_sub", t, (PASS,) + tuple(POSITION + p for p in range(9)))
     else:
         state.step = "steal"
@@ -910,12 +918,12 @@ def offer_injury_replacement(state: GameState) -> None:
     """Before the next batter (after the side is retired, if the play was the third out):
     an injured creature still in the game is replaced from the bench, if anyone is left."""
     for t in (state.board.batting, state.board.fielding):
-        available = state.available(t)
-        if not available:
+        if not any(state.injured[t]):
             continue
         for k, games in enumerate(state.injured[t]):
-            if games and state.status[t][k] == PLAYING:
-                ask(state, "replace_injured", t, tuple(CREATURE + j for j in available), subject=k)
+            if games and state.status[t][k] == PLAYING and state.has_bench(t):
+                ask(state, "replace_injured", t, tuple(CREATURE + j for j in state.available(t)),
+                    subject=k)
                 return
     state.step = "offense_sub"
 
