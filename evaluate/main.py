@@ -32,7 +32,7 @@
    win-rate matrix, the ratings and, for That's Baseball, the learning curve).
 
 ``OUT`` is replaced on each run if an earlier main job made it; any other non-empty
-folder is refused. The whole job takes about 5 minutes with 2 workers on a 2-core
+folder is refused. The whole job takes about 7 minutes with 2 workers on a 2-core
 machine at the defaults.
 """
 
