@@ -80,28 +80,40 @@ class Dice:
 
     scripted = False
 
-    __slots__ = ("seed", "stream", "_stream_hash", "_draws")
+    __slots__ = ("seed", "stream", "_seed_hash", "_stream_hash", "_draws", "_keys")
 
     def __init__(self, seed: int, stream: Sequence[int] = ()):
         self.seed = _check_seed(seed)
+        self._seed_hash = _mix64(self.seed)
         self._draws: dict[str, int] = {}
         self.set_stream(*stream)
 
     def set_stream(self, *key: int) -> None:
         """Enter a new stream (e.g. ``half_inning, plate_appearance``); resets draw counts."""
-        h = _mix64(self.seed)
+        h = self._seed_hash
         for k in key:
-            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-                raise ValueError(f"stream keys must be non-negative ints, got {key!r}")
+            if k.__class__ is not int or k < 0:
+                if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                    raise ValueError(f"stream keys must be non-negative ints, got {key!r}")
             h = _mix64(h ^ k)
-        self.stream = tuple(key)
+        self.stream = key
         self._stream_hash = h
         self._draws = {}
+        self._keys: dict[str, int] = {}
 
     def _draw(self, purpose: str) -> int:
-        n = self._draws.get(purpose, 0)
-        self._draws[purpose] = n + 1
-        return _mix64(_mix64(self._stream_hash ^ _purpose_code(purpose)) + n)
+        draws = self._draws
+        n = draws.get(purpose, 0)
+        draws[purpose] = n + 1
+        # the purpose's key in this stream, hashed once per stream (the same numbers as
+        # hashing it on every draw)
+        key = self._keys.get(purpose)
+        if key is None:
+            key = self._keys[purpose] = _mix64(self._stream_hash ^ _purpose_code(purpose))
+        z = (key + n + _GOLDEN) & _MASK64             # _mix64(key + n), inlined
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
 
     def randbelow(self, purpose: str, n: int) -> int:
         """A uniform integer in ``[0, n)`` from the stream's next draw for ``purpose``."""
@@ -128,9 +140,11 @@ class Dice:
     def clone(self) -> Dice:
         new = Dice.__new__(Dice)
         new.seed = self.seed
+        new._seed_hash = self._seed_hash
         new.stream = self.stream
         new._stream_hash = self._stream_hash
         new._draws = dict(self._draws)
+        new._keys = self._keys.copy()
         return new
 
     def to_dict(self) -> dict[str, Any]:
