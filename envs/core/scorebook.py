@@ -82,8 +82,8 @@ class BattingLine:
     def __init__(self, name: str, label: str = ""):
         self.name = name
         self.label = label
-        for c in self.COUNTERS:
-            setattr(self, c, 0)
+        self.pa = self.ab = self.h = self.r = self.rbi = self.bb = self.hbp = self.so = 0
+        self.sb = self.cs = self.sf = self.doubles = self.triples = self.hr = 0    # COUNTERS
         self.marks: list[tuple[int, str]] = []      # (inning, scorecard code)
 
     def stats(self) -> dict[str, int]:

@@ -115,7 +115,7 @@ from ..core.dice import ScriptedDice
 from ..core.errors import OptionError, as_int, check_innings, check_options, check_pair, show
 from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
-from . import rules
+from . import roster, rules
 from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
                     RATING_LIMITS, check_point_cap, load_team)
 from .view import ShowdownView, view_of
@@ -166,6 +166,14 @@ OBS = ObservationSpec(PIECES)
 __doc__ = __doc__.replace("{table}", OBS.table())
 
 _O = OBS.offset
+(_LEVEL, _DH, _RUNNER_SPEED, _BATTER, _BATTER_ICONS, _PITCHER, _PITCHER_CHART, _PITCHER_ICONS,
+ _ADVANTAGE, _DEFENSE, _CAN_REMOVE, _OWN, _OPP, _RESULT, _CHART_READ, _TWO_OUTS, _EXTRA_BASE) = (
+    _O[name] for name in ("level", "dh", "runner_speed", "batter", "batter_icons", "pitcher",
+                          "pitcher_chart", "pitcher_icons", "advantage", "defense", "can_remove",
+                          "own_roster", "opp_roster", "result", "chart_read", "two_outs_before",
+                          "extra_base"))
+assert _O["batter_chart"] == _BATTER + 3     # _TeamCache.batter_rows fill both at once
+_LEVEL_INDEX = {level: i for i, level in enumerate(rules.LEVELS)}
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 _RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
 
@@ -286,6 +294,89 @@ def encode_view(view: ShowdownView) -> np.ndarray:
     return obs
 
 
+# -- the observation read off the state (ShowdownEnv._encode) ----------------------------------
+# encode_view(view_of(state, seat)) without building the view: what changes only with a
+# team's lineup, positions or substitutions (the roster blocks, the defense) is kept between
+# decisions; the contract suite checks the two agree at every decision.
+_ROSTER_SIZE = 3 * rules.ROSTER
+
+
+class _TeamCache:
+    """One team's static rows (each player as a batter, each chart) and its last roster
+    blocks and defense, keyed by what they are made from."""
+
+    __slots__ = ("team", "batter_rows", "charts", "ratings", "blocks", "defense")
+
+    def __init__(self, team) -> None:
+        self.team = team
+        self.batter_rows = []
+        self.charts = []
+        for card in team.players:
+            row = np.zeros(13, dtype=np.float32)
+            if isinstance(card, PitcherCard):
+                row[1] = card.speed / 25.0
+                row[2] = 1.0
+            else:
+                row[0] = card.on_base / 20.0
+                row[1] = card.speed / 25.0
+                _chart_into(row, 3, card)
+            self.batter_rows.append(row)
+            chart = np.zeros(10, dtype=np.float32)
+            _chart_into(chart, 0, card)
+            self.charts.append(chart)
+        self.ratings = _ratings(team)
+        self.blocks: dict[tuple, np.ndarray] = {}
+        self.defense: dict[tuple, tuple] = {}
+
+    def block(self, lineup: list[int], pitcher: int, used: list[bool]) -> np.ndarray:
+        """The roster block: in the game now, may still come in, rating (three per player)."""
+        key = (*lineup, pitcher, *used)
+        block = self.blocks.get(key)
+        if block is None:
+            block = np.zeros(_ROSTER_SIZE, dtype=np.float32)
+            block[2::3] = self.ratings
+            for k in lineup:
+                if k >= 0:
+                    block[3 * k] = 1.0
+            if pitcher >= 0:
+                block[3 * pitcher] = 1.0
+            hitters, relief = roster._roster_parts(self.team)
+            for k in hitters:
+                if not used[k]:
+                    block[3 * k + 1] = 1.0
+            for k in relief:
+                if not used[k]:
+                    block[3 * k + 1] = 1.0
+            if len(self.blocks) > 512:
+                self.blocks.clear()
+            self.blocks[key] = block
+        return block
+
+    def fielders(self, lineup: list[int], positions: list[str]) -> tuple:
+        """(infield / 20, outfield / 10, catcher's Arm / 10, the players in the field)."""
+        key = (*lineup, *positions)
+        known = self.defense.get(key)
+        if known is None:
+            players = self.team.players
+            infield = outfield = 0
+            arm = 0.0
+            fielders = []
+            for slot, pos in enumerate(positions):
+                k = lineup[slot]
+                if pos in INFIELD:
+                    infield += players[k].fielding(pos) or 0
+                elif pos in OUTFIELD:
+                    outfield += players[k].fielding(pos) or 0
+                if pos == "C" and k >= 0:
+                    arm = (players[k].fielding("C") or 0) / 10.0
+                if pos in FIELD_POSITIONS and k >= 0:
+                    fielders.append(k)
+            if len(self.defense) > 512:
+                self.defense.clear()
+            known = self.defense[key] = (infield / 20.0, outfield / 10.0, arm, tuple(fielders))
+        return known
+
+
 class ShowdownEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "showdown_v0"}
     ACTION_MEANINGS = rules.ACTIONS
@@ -324,6 +415,7 @@ class ShowdownEnv(BaseballAECEnv):
         self.starter = starter
         self.innings = innings
         self.max_innings = max_innings
+        self._caches: tuple[_TeamCache, _TeamCache] | None = None
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int) -> rules.GameState:
@@ -336,6 +428,95 @@ class ShowdownEnv(BaseballAECEnv):
 
     def _view(self, seat: int) -> ShowdownView:
         return view_of(self.state_, seat)
+
+    def _team_caches(self) -> tuple[_TeamCache, _TeamCache]:
+        teams = self.state_.teams
+        caches = self._caches
+        if caches is None or caches[0].team is not teams[0] or caches[1].team is not teams[1]:
+            caches = self._caches = (_TeamCache(teams[0]), _TeamCache(teams[1]))
+        return caches
+
+    def _encode(self, seat: int) -> np.ndarray:
+        """``encode_view(view(seat))``, read off the state without building the view (the
+        table in the module docstring)."""
+        s = self.state_
+        caches = self._team_caches()
+        b, d, ab = s.board, s.pending, s.ab
+        bases = b.bases
+        bt = b.half
+        ft = 1 - bt
+        obs = np.zeros(OBS.size, dtype=np.float32)
+        mine = d is not None and d.actor == seat and not b.over
+        encode_situation(obs, _O, seat, _KIND_INDEX[d.kind] if mine else None,
+                         b.inning, bt, b.outs, bases, b.runs)
+        obs[_LEVEL + _LEVEL_INDEX[s.level]] = 1.0
+        obs[_DH] = float(s.dh)
+        players = s.teams[bt].players
+        for i in range(3):
+            r = bases[i]
+            if r is not None:
+                obs[_RUNNER_SPEED + i] = players[r].speed / 25.0
+        k = s.lineup[bt][s.order[bt]]
+        if k >= 0:
+            obs[_BATTER:_BATTER + 13] = caches[bt].batter_rows[k]
+            left = s.icons_left[bt][k]
+            if left:
+                obs[_BATTER_ICONS] = left.get("V", 0) / 2.0
+                obs[_BATTER_ICONS + 1] = left.get("S", 0)
+                obs[_BATTER_ICONS + 2] = left.get("HR", 0)
+                obs[_BATTER_ICONS + 3] = left.get("SB", 0)
+        p = s.pitcher[ft]
+        if p >= 0:
+            self._encode_pitcher(obs, s, caches[ft], ft, p, players[k])
+        defense = caches[ft].fielders(s.lineup[ft], s.pos[ft])
+        obs[_DEFENSE] = defense[0]
+        obs[_DEFENSE + 1] = defense[1]
+        obs[_DEFENSE + 2] = defense[2]
+        icons = s.icons_left[ft]
+        obs[_DEFENSE + 3] = sum(icons[f].get("G", 0) for f in defense[3]) / 4.0
+        obs[_CAN_REMOVE] = float(roster.can_remove_starter(s, seat))
+        obs[_CAN_REMOVE + 1] = float(roster.can_remove_starter(s, 1 - seat))
+        for at, team in ((_OWN, seat), (_OPP, 1 - seat)):
+            obs[at:at + _ROSTER_SIZE] = caches[team].block(s.lineup[team], s.pitcher[team],
+                                                           s.used[team])
+        if ab.result is not None:
+            obs[_RESULT + _RESULT_INDEX[ab.result]] = 1.0
+        if ab.chart is not None:
+            obs[_CHART_READ + (0 if ab.chart == "P" else 1)] = 1.0
+        obs[_TWO_OUTS] = float((b.outs if ab.outs_before is None else ab.outs_before) == 2)
+        runners = ab.sent or ab.eligible
+        for i, r in enumerate(runners[:2]):
+            if r in bases:
+                obs[_EXTRA_BASE + 2 * i] = players[r].speed / 25.0
+                obs[_EXTRA_BASE + 2 * i + 1] = float(bases.index(r) == 2)
+        return obs
+
+    @staticmethod
+    def _encode_pitcher(obs: np.ndarray, s: rules.GameState, cache: _TeamCache, ft: int, p: int,
+                        batter: HitterCard | PitcherCard) -> None:
+        """The pitcher's piece of :meth:`_encode` (``_encode_pitcher`` for a view), facing
+        ``batter``."""
+        pitcher = cache.team.players[p]
+        control = rules.effective_control(s, ft, p)
+        fatigue = rules.fatigue(s, ft, p)
+        bonus = s.ip_bonus[ft][p]
+        obs[_PITCHER] = pitcher.control / 10.0
+        obs[_PITCHER + 1] = (control - pitcher.control) / 6.0
+        obs[_PITCHER + 2] = fatigue / 5.0
+        obs[_PITCHER + 3] = len(s.innings_pitched[ft][p]) / 9.0
+        obs[_PITCHER + 4] = (pitcher.ip + bonus) / 9.0
+        obs[_PITCHER + 5] = counted(s.runs_charged[ft][p]) / 10.0
+        obs[_PITCHER + 6] = float(p == s.starter[ft])
+        obs[_PITCHER_CHART:_PITCHER_CHART + 10] = cache.charts[p]
+        left = s.icons_left[ft][p]
+        obs[_PITCHER_ICONS] = left.get("K", 0)
+        obs[_PITCHER_ICONS + 1] = float("20" in pitcher.icons and s.twenty_inning[ft] != s.board.inning)
+        obs[_PITCHER_ICONS + 2] = left.get("RP", 0)
+        obs[_PITCHER_ICONS + 3] = float("CY" in pitcher.icons)
+        if isinstance(batter, PitcherCard):
+            obs[_ADVANTAGE] = 1.0
+        else:
+            obs[_ADVANTAGE] = rules.pitcher_advantage_probability(control, fatigue, batter.on_base)
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return rules.option_labels(self.state_, decision)

@@ -139,6 +139,40 @@ def legal_pinch_hitters(state: GameState, team: int, replaces_pinch_hitter: bool
             return []
     # the inning in which this team next takes the field
     next_field = state.board.inning + (1 if state.board.half == 1 else 0)
+    # they change only when the lineup or the bench does: worked out once per team and
+    # (lineup, positions, pitcher's slot, slot, before the 7th, bench)
+    key = (tuple(state.lineup[team]), tuple(state.pos[team]), state.pitcher_slot[team], slot,
+           next_field < 7, tuple(bench(state, team)))
+    memo = _team_memo(_PINCH, state.teams[team])
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = tuple(_pinch_candidates(state, team, k, position, is_pitcher,
+                                                    next_field))
+    return list(known)
+
+
+_PINCH: dict[int, tuple[Team, dict]] = {}
+_FIELD: dict[int, tuple[Team, dict]] = {}
+
+
+def _team_memo(store: dict[int, tuple[Team, dict]], team: Team) -> dict:
+    """``store``'s memo for ``team`` (teams are immutable; a memo is kept per team object
+    and emptied when it grows past 4,096 entries)."""
+    known = store.get(id(team))
+    if known is None or known[0] is not team:
+        if len(store) > 64:
+            store.clear()
+        known = store[id(team)] = (team, {})
+    memo = known[1]
+    if len(memo) > 4096:
+        memo.clear()
+    return memo
+
+
+def _pinch_candidates(state: GameState, team: int, k: int, position: str, is_pitcher: bool,
+                      next_field: int) -> list[int]:
+    """The bench hitters who may bat for ``k`` (batting at ``position``), the rest of the
+    field permitting (see :func:`legal_pinch_hitters`)."""
     players, current = _fielders(state, team)
     # the others stand where they are (nobody else waiting for a position)
     settled = all(current[p] != "PH" for p in players if p != k)
@@ -192,7 +226,18 @@ def _can_fill(masks: tuple[int, ...]) -> bool:
 
 def _field_assignment(state: GameState, team: int, players: list[int],
                       current: dict[int, str]) -> dict[int, str] | None:
-    """Positions for eight players, keeping as many where they were as possible (exact)."""
+    """Positions for eight players, keeping as many where they were as possible (exact);
+    worked out once per team and (players, where they were)."""
+    memo = _team_memo(_FIELD, state.teams[team])
+    key = (tuple(players), tuple(current[k] for k in players))
+    if key not in memo:
+        memo[key] = _best_field(state, team, players, current)
+    known = memo[key]
+    return None if known is None else dict(known)
+
+
+def _best_field(state: GameState, team: int, players: list[int],
+                current: dict[int, str]) -> dict[int, str] | None:
     def score(k: int, position: str):
         card = state.card(team, k)
         fielding = card.fielding(position) if card.kind == "hitter" else None
