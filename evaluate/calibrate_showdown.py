@@ -6,6 +6,7 @@ Run it with::
     python -m dugout.evaluate.calibrate_showdown --workers 2 --json calibration.json
     python -m dugout.evaluate.calibrate_showdown --games 1000     # a fixed number per team
     python -m dugout.evaluate.calibrate_showdown --teams bos2004 sea2004
+    python -m dugout.evaluate.calibrate_showdown --backend ray --address 10.0.0.5:6379
 
 What is measured
 ----------------
@@ -52,7 +53,11 @@ all its games is still wider. s grows with the offense (about 2.7 runs for the w
 in all (about three minutes on two cores). ``--games N`` fixes N
 instead. Every game has its own seed, a hash of (``--seed``, team, game number), which
 seeds both the dice and the draw of the pitcher, so the results depend only on the seed
-and the number of games, never on ``--workers`` (each team is played by one worker).
+and the number of games, never on ``--workers`` (each team is played by one worker) or
+on ``--backend``: with ``--backend ray`` each team is a Ray task, on the cluster at
+``--address`` or on a Ray instance started here with ``--workers`` CPUs (default all); the
+teams come back in the order given, and a team whose worker died is played again and
+counted once (:mod:`dugout.evaluate.backends`).
 
 What is printed
 ---------------
@@ -98,6 +103,7 @@ import numpy as np
 from ..envs.core.dice import Dice
 from ..envs.showdown import rules
 from ..envs.showdown.cards import PitcherCard, Team, builtin_team_names, load_team
+from .backends import BACKENDS, INSTALL_HINT, BackendError, make_backend, ray_installed
 from .stats import Z95
 
 __all__ = ["main", "season_teams", "load_season", "LeaguePool", "league_pool", "game_seeds",
@@ -399,8 +405,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--half-width", type=float, default=HALF_WIDTH, metavar="H",
                         help=f"without --games: the 95%% half-width to reach on each team's "
                              f"R/9 (default {HALF_WIDTH})")
-    parser.add_argument("--workers", type=int, default=1, metavar="W",
-                        help="worker processes, one team at a time each (default 1)")
+    parser.add_argument("--workers", type=int, default=None, metavar="W",
+                        help="worker processes, one team at a time each (default 1); with "
+                             "--backend ray, the CPUs of the Ray instance started here (default "
+                             "all), or with --address at most this many teams at once")
+    parser.add_argument("--backend", choices=BACKENDS, default="process",
+                        help=f"process: this machine (default); ray: each team is a Ray task "
+                             f"(needs Ray: {INSTALL_HINT})")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="with --backend ray: the cluster's address (HOST:PORT as `ray start "
+                             "--head` prints it, ray://HOST:PORT or auto); default: Ray on this machine")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     parser.add_argument("--teams", nargs="+", metavar="TEAM",
                         help=f"only these teams (default: all {SEASON} teams)")
@@ -410,8 +424,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--games must be at least 2")
     if not args.half_width > 0:
         parser.error("--half-width must be positive")
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.address is not None and args.backend != "ray":
+        parser.error(f"--address {args.address}: the address of a Ray cluster goes with "
+                     f"--backend ray (this run's backend is {args.backend})")
+    if args.backend == "ray" and not ray_installed():
+        parser.error(f"--backend ray needs Ray, which is not installed here: {INSTALL_HINT}")
+    if args.backend == "process":
+        args.workers = args.workers or 1
     if args.seed < 0:
         parser.error("--seed must be non-negative")
     known = season_teams()
@@ -435,14 +456,21 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     size = (f"{args.games:,} games per team" if args.games is not None
             else f"games per team for a 95% half-width of {args.half_width:g} runs")
+    where = (f"{args.workers} worker(s)" if args.backend == "process" else
+             f"on Ray ({args.address or 'a local instance'})")
     print(f"MLB Showdown {SEASON} calibration: each team's lineup (away, nine innings) against "
           f"its league's pitching weighted by batters faced, basic rules; {size}, "
-          f"seed {args.seed}, {args.workers} worker(s)")
+          f"seed {args.seed}, {where}")
     print()
     start = time.perf_counter()
     tasks = [(name, args.seed, args.games, args.half_width, SEASON) for name in args.teams]
     results: list[TeamResult] = []
-    if args.workers == 1 or len(tasks) == 1:
+    if args.backend == "ray":
+        try:
+            results = _on_ray(tasks, args.workers, args.address)
+        except BackendError as error:
+            sys.exit(f"calibrate_showdown: error: {error}")
+    elif args.workers == 1 or len(tasks) == 1:
         for task in tasks:
             results.append(_simulate(task))
             _progress(results[-1], len(results), len(tasks))
@@ -461,10 +489,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print("(R/G: real runs per game, about 8.9 innings a game; R/9: simulated runs in "
           "innings 1-9)")
 
+    settings = {"season": SEASON, "games": args.games, "half_width": args.half_width,
+                "seed": args.seed, "workers": args.workers, "teams": args.teams,
+                "level": "basic", "innings": INNINGS}
+    if args.backend != "process":
+        settings.update(backend=args.backend, address=args.address)
     figures = {
-        "settings": {"season": SEASON, "games": args.games, "half_width": args.half_width,
-                     "seed": args.seed, "workers": args.workers, "teams": args.teams,
-                     "level": "basic", "innings": INNINGS},
+        "settings": settings,
         "teams": [r.figures() for r in results],
         "summary": summary,
         "seconds": seconds,
@@ -475,6 +506,22 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f.write("\n")
         print(f"Figures written to {args.json}")
     return figures
+
+
+def _on_ray(tasks: list[tuple], workers: int | None, address: str | None) -> list[TeamResult]:
+    """Each team a Ray task (:class:`dugout.evaluate.backends.RayCluster`); the results in
+    the order of ``tasks``, each team counted once."""
+    results: dict[int, TeamResult] = {}
+
+    def accept(i: int, result: TeamResult) -> None:
+        if i not in results:
+            results[i] = result
+            _progress(result, len(results), len(tasks))
+
+    with make_backend("ray", workers, address) as backend:
+        backend.run(_simulate, ((i, (task,)) for i, task in enumerate(tasks)), accept,
+                    describe=lambda i: f"team {tasks[i][0]}")
+    return [results[i] for i in range(len(tasks))]
 
 
 def _progress(result: TeamResult, done: int, total: int) -> None:

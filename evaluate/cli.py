@@ -11,6 +11,8 @@
         --seed 7 --agents heuristic random --gif game.gif --fps 2
     python -m dugout.evaluate crn --agents heuristic random --games 4000 --workers 2
     python -m dugout.evaluate crn --env grand_slam_v0 --env-option innings=7 --agents heuristic random
+    python -m dugout.evaluate tournament --agents random heuristic never-steal --games 40000 \\
+        --backend ray --address 10.0.0.5:6379
 
 ``tournament`` plays a round robin of seat-swapped pairs (:mod:`dugout.evaluate.tournament`),
 prints a row per matchup as it finishes under a progress bar with games per second, then
@@ -33,8 +35,20 @@ harness's own and refused. The report and results.json record the options
 (``env_options``). A trained manager (``ppo:PATH``) must take the observations and
 actions of the env so built.
 
+Where the games are played (``tournament`` and ``crn``): ``--workers N`` processes on this
+machine (``--backend process``, the default; one, in this process, unless ``--workers`` is
+given), or ``--backend ray``: each chunk of ``--chunk`` seeds is a Ray task, on the cluster
+at ``--address`` (``HOST:PORT`` as ``ray start --head`` prints it, ``ray://HOST:PORT``, or
+``auto``) or on a Ray instance started here with ``--workers`` CPUs (default all); with an
+address, ``--workers`` caps the tasks played at once. Trained managers' checkpoints go to
+the workers through Ray's object store (``--checkpoints ship``) or by a path every node
+sees (``--checkpoints shared``). The numbers are the same on every backend; a chunk whose
+Ray worker died is played again and counted once (:mod:`dugout.evaluate.backends`).
+
 Bad input (an unknown env or agent, a missing checkpoint or one for another env, too
-few games, a bad option) stops with a one-line error naming the flag and exit status 2.
+few games, a bad option, ``--address`` without ``--backend ray``, Ray not installed, a
+cluster that does not answer) stops with a one-line error naming the flag and exit
+status 2.
 """
 
 from __future__ import annotations
@@ -51,6 +65,8 @@ from ..envs import make
 from ..envs.core.errors import DugoutError
 from ..envs.options import describe_options
 from . import report
+from .backends import (BACKENDS, CHECKPOINT_MODES, INSTALL_HINT, Backend, RayCluster, make_backend,
+                       ray_installed)
 from .stats import SPRT
 from .tournament import (MatchupResult, TournamentResult, check_agents, check_env_options, crn_check,
                          env_options_from_flags, labels_for, run_tournament)
@@ -106,37 +122,53 @@ class Console:
             self.bar.close()
 
 
-def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0, workers: int = 1,
-               sprt: SPRT | None = None, out: str | Path | None = None, crn_games: int = 0,
+def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0,
+               workers: int | None = None, sprt: SPRT | None = None,
+               out: str | Path | None = None, crn_games: int = 0,
                bootstrap: int = 1000, learning_curve: str | Path | None = None,
                quiet: bool = False, title: str | None = None,
                crn_agents: tuple[str, str] | None = None,
-               env_kwargs: dict[str, Any] | None = None) -> TournamentResult:
+               env_kwargs: dict[str, Any] | None = None, backend: str | Backend = "process",
+               address: str | None = None, chunk: int = 25,
+               checkpoints: str = "ship") -> TournamentResult:
     """Run a tournament with the console display, print its tables, write its report.
 
     ``crn_games`` > 0 adds :func:`crn_check` on that many games of ``crn_agents`` (default:
     the first two agents). ``env_kwargs`` are the env's options (the rules), recorded in
-    the report.
+    the report. ``backend``, ``address``, ``workers``, ``chunk`` and ``checkpoints`` say
+    where the games are played (:mod:`dugout.evaluate.backends`); a Ray connection made
+    here serves the tournament and the CRN check, and is closed at the end.
     """
     k = len(agents)
     total = games * k * (k - 1) // 2
+    consoles: list[Console] = []                # the backend's lines go above the progress bar
+    owned = not isinstance(backend, Backend)
+    if owned:
+        backend = make_backend(backend, workers, address, checkpoints=checkpoints,
+                               log=lambda line: consoles[-1].write(line) if consoles else None)
     if not quiet:
         rules = f" ({describe_options(env_kwargs)})" if env_kwargs else ""
         print(f"\n== {title or 'Tournament'}: {', '.join(labels_for(agents))} on {env_id}{rules}, "
-              f"{games:,} games a matchup{' at most (SPRT)' if sprt else ''}, {workers} worker(s)")
+              f"{games:,} games a matchup{' at most (SPRT)' if sprt else ''}, {_where(backend)}")
     console = Console(total, env_id, enabled=not quiet)
+    consoles.append(console)
     try:
-        result = run_tournament(env_id, agents, games, seed=seed, workers=workers, sprt=sprt,
-                                env_kwargs=env_kwargs, progress=console, bootstrap=bootstrap)
+        try:
+            result = run_tournament(env_id, agents, games, seed=seed, sprt=sprt,
+                                    env_kwargs=env_kwargs, progress=console, bootstrap=bootstrap,
+                                    backend=backend, chunk=chunk)
+        finally:
+            console.close()
+        d = result.to_dict()
+        extra: dict[str, Any] = {}
+        if crn_games:
+            a, b = crn_agents or (agents[0], agents[1])
+            extra["crn"] = crn_check(env_id, a, b, crn_games, seed=seed, env_kwargs=env_kwargs,
+                                     backend=backend)
+            extra["crn"]["a"], extra["crn"]["b"] = labels_for([a, b])
     finally:
-        console.close()
-    d = result.to_dict()
-    extra: dict[str, Any] = {}
-    if crn_games:
-        a, b = crn_agents or (agents[0], agents[1])
-        extra["crn"] = crn_check(env_id, a, b, crn_games, seed=seed, workers=workers,
-                                 env_kwargs=env_kwargs)
-        extra["crn"]["a"], extra["crn"]["b"] = labels_for([a, b])
+        if owned:
+            backend.close()
     if not quiet:
         print(f"\n{result.games:,} games in {result.seconds:.1f} s "
               f"({result.games / max(result.seconds, 1e-9):.0f} games/s)\n")
@@ -152,6 +184,13 @@ def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0, wo
         if not quiet:
             print(f"\nreport written to {folder}/ (summary.md, results.json, CSVs, PNGs)")
     return result
+
+
+def _where(backend: Backend) -> str:
+    """Where a run plays, for its header line."""
+    if isinstance(backend, RayCluster):
+        return f"on Ray ({backend.address or 'a local instance'})"
+    return f"{backend.slots} worker(s)"
 
 
 class _Filming:
@@ -216,7 +255,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--games", type=int, default=1000,
                    help="games per matchup, even (default 1000); with --sprt, the most per matchup")
     t.add_argument("--seed", type=int, default=0, help="seed of the first pair (default 0)")
-    t.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    _where_flags(t, chunk=True)
     t.add_argument("--out", metavar="DIR", help="write the report folder there")
     t.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals")
     t.add_argument("--crn-check", type=int, default=0, metavar="GAMES",
@@ -250,9 +289,32 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--agents", nargs=2, required=True, metavar=("A", "B"))
     c.add_argument("--games", type=int, default=4000, help="games per design, even (default 4000)")
     c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--workers", type=int, default=1)
+    _where_flags(c)
     _rules_flags(c)
     return parser
+
+
+def _where_flags(parser: argparse.ArgumentParser, chunk: bool = False) -> None:
+    """``--workers``, ``--backend``, ``--address``, ``--checkpoints`` (and ``--chunk``): where
+    the games are played. The results are the same whatever they say."""
+    g = parser.add_argument_group("where the games are played (the results are the same)")
+    g.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default 1); with --backend ray, the CPUs of the Ray "
+                        "instance started here, or with --address at most this many tasks at once "
+                        "(default: all the cluster's CPUs)")
+    g.add_argument("--backend", choices=BACKENDS, default="process",
+                   help="process: this machine (default); ray: each chunk of seeds is a Ray task "
+                        f"(needs Ray: {INSTALL_HINT})")
+    g.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster's address, HOST:PORT as `ray start --head` "
+                        "prints it, ray://HOST:PORT or auto (default: start Ray on this machine)")
+    g.add_argument("--checkpoints", choices=CHECKPOINT_MODES, default="ship",
+                   help="with --backend ray: send trained managers' checkpoints through Ray's "
+                        "object store (ship, default) or load them by a path every node sees (shared)")
+    if chunk:
+        g.add_argument("--chunk", type=int, default=25,
+                       help="seed pairs per task (default 25, 50 games); larger chunks spread "
+                            "the per-task overhead of a cluster over more games")
 
 
 def _rules_flags(parser: argparse.ArgumentParser) -> None:
@@ -306,7 +368,7 @@ def check_args(args: argparse.Namespace) -> None:
     if args.command in ("tournament", "crn"):
         need(args.games >= 4 and args.games % 2 == 0, "--games",
              "an even number, at least 4 (two seat-swapped games a pair)")
-        need(args.workers >= 1, "--workers", "at least 1")
+        _check_where(args, need)
     if args.command == "replay" and args.gif is not None:
         _check_gif(args.env, args.gif, args.fps)
     if args.command == "tournament":
@@ -315,6 +377,22 @@ def check_args(args: argparse.Namespace) -> None:
     args.env_kwargs = env_options_from_flags(args.env, args.env_option, args.teams)
     if args.command == "tournament" and args.out is not None:
         _check_out(args.out)                  # last: it makes the folder
+
+
+def _check_where(args: argparse.Namespace, need) -> None:
+    """``--workers``, ``--chunk``, and ``--address``/``--checkpoints`` only with ``--backend
+    ray``, which needs Ray installed (the cluster itself is reached before the first game)."""
+    need(args.workers is None or args.workers >= 1, "--workers", "at least 1")
+    need(getattr(args, "chunk", 1) >= 1, "--chunk", "at least 1 (seed pairs per task)")
+    if args.backend != "ray":
+        if args.address is not None:
+            raise ValueError(f"--address {args.address}: the address of a Ray cluster goes with "
+                             f"--backend ray (this run's backend is {args.backend})")
+        if args.checkpoints != "ship":
+            raise ValueError(f"--checkpoints {args.checkpoints}: how checkpoints reach Ray "
+                             f"workers; it goes with --backend ray")
+    elif not ray_installed():
+        raise ValueError(f"--backend ray needs Ray, which is not installed here: {INSTALL_HINT}")
 
 
 def _check_tournament(args: argparse.Namespace, need) -> None:
@@ -366,14 +444,18 @@ def main(argv: Sequence[str] | None = None) -> Any:
         if args.command == "tournament":
             return tournament(args.env, args.agents, args.games, args.seed, args.workers,
                               sprt_from_args(args), args.out, args.crn_check, args.bootstrap,
-                              args.learning_curve, args.quiet, env_kwargs=env_kwargs)
+                              args.learning_curve, args.quiet, env_kwargs=env_kwargs,
+                              backend=args.backend, address=args.address, chunk=args.chunk,
+                              checkpoints=args.checkpoints)
         if args.command == "replay":
             text = replay(args.env, args.seed, *args.agents, env_kwargs=env_kwargs, gif=args.gif,
                           fps=args.fps)
             print(text)
             return text
-        result = crn_check(args.env, args.agents[0], args.agents[1], args.games, args.seed,
-                           args.workers, env_kwargs)
+        with make_backend(args.backend, args.workers, args.address,
+                          checkpoints=args.checkpoints) as backend:
+            result = crn_check(args.env, args.agents[0], args.agents[1], args.games, args.seed,
+                               env_kwargs=env_kwargs, backend=backend)
         print(report.crn_table(result))
         return result
     except (ValueError, DugoutError) as error:   # bad flags, TournamentError, CheckpointError, options

@@ -18,9 +18,14 @@ Design
   (:func:`dugout.agents.play.play_pair`),
   so a pair's result depends only on its seed and the two managers, never on which worker
   played it or in what order. Results are therefore identical for any number of workers.
-* **Work.** Pairs are played in chunks of ``chunk`` seeds, inline (``workers=1``) or by a
-  pool of worker processes, at most ``2 * workers`` chunks in flight. Results are put back
-  in seed order before anything is computed from them.
+* **Work.** Pairs are played in chunks of ``chunk`` seeds by a backend
+  (:mod:`.backends`): inline (``workers=1``), by a pool of worker processes on this
+  machine, at most ``2 * workers`` chunks in flight, or as Ray tasks on a cluster
+  (``backend="ray"``, ``address=...``), where the workers rebuild the agents from their
+  names and trained managers' checkpoints are shipped through Ray's object store. Results
+  are put back in seed order before anything is computed from them, and a chunk counts
+  once, whichever copy of it arrives first (a Ray chunk whose worker died is played
+  again), so the numbers are the same on every backend and any number of workers.
 * **SPRT.** With a :class:`.stats.SPRT`, each matchup is tested after every pair in seed
   order, on the contiguous prefix of pairs played so far, and stops at the first pair
   where the test decides; pairs played beyond that point (in flight when it decided) are
@@ -37,10 +42,7 @@ game on a seed of its own (independent dice), and the ratio of the two interval 
 from __future__ import annotations
 
 import math
-import multiprocessing
-import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
@@ -54,10 +56,12 @@ from ..envs import options as _options
 from ..envs.core.errors import OptionError
 from ..envs.options import describe_options, jsonable_options
 from . import stats
+from .backends import Backend, BackendError, CheckpointFiles, make_backend
+from .backends import start_method as _start_method     # noqa: F401  (manager_challenge uses it)
 from .stats import SPRT, SPRTResult
 
 __all__ = ["PairRecord", "MatchupResult", "TournamentResult", "run_tournament", "crn_check",
-           "check_agents", "play_pairs", "TournamentError", "env_options_from_flags",
+           "check_agents", "play_pairs", "play_chunk", "TournamentError", "env_options_from_flags",
            "check_env_options"]
 
 class TournamentError(ValueError):
@@ -94,6 +98,20 @@ def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],
     env and the agents are built once per process and reseeded for every game)."""
     return _play_pairs(_env(env_id, env_kwargs), _agent(env_id, a, "a"), _agent(env_id, b, "b"),
                        seeds, independent)
+
+
+def play_chunk(env_id: str, a: "str | CheckpointFiles", b: "str | CheckpointFiles",
+               seeds: Sequence[int], env_kwargs: dict[str, Any] | None = None,
+               independent: bool = False) -> list[PairRecord]:
+    """One chunk of a tournament, in whatever process or machine a backend runs it:
+    :func:`play_pairs`, with a trained manager that arrived as its checkpoint's files (a
+    Ray worker on another machine, :class:`.backends.CheckpointFiles`) first written to a
+    local folder and loaded from there by the same safe loader."""
+    if isinstance(a, CheckpointFiles):
+        a = a.materialize()
+    if isinstance(b, CheckpointFiles):
+        b = b.materialize()
+    return play_pairs(env_id, a, b, seeds, env_kwargs, independent)
 
 
 # -- the env's options (the rules a tournament is played under) -----------------------------------
@@ -311,10 +329,29 @@ class TournamentResult:
 Progress = Callable[[int, "MatchupResult | None"], None]
 
 
+def _backend(backend: "str | Backend", workers: int | None, address: str | None
+             ) -> tuple[Backend, bool]:
+    """The backend to play on and whether this call owns it (and so closes it): a name
+    (``"process"``, ``"ray"``) is built here with ``workers`` and ``address``; a
+    :class:`.backends.Backend` object is the caller's, used as it is."""
+    if isinstance(backend, Backend):
+        if address is not None:
+            raise TournamentError("address goes to make_backend() when a backend object is given")
+        return backend, False
+    if workers is not None and workers < 1:
+        raise TournamentError(f"workers must be at least 1, got {workers}")
+    try:
+        return make_backend(backend, workers, address), True
+    except BackendError as error:
+        raise TournamentError(str(error)) from None
+
+
 def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0,
-                   workers: int = 1, sprt: SPRT | None = None,
+                   workers: int | None = None, sprt: SPRT | None = None,
                    env_kwargs: dict[str, Any] | None = None, chunk: int = 25,
-                   progress: Progress | None = None, bootstrap: int = 1000) -> TournamentResult:
+                   progress: Progress | None = None, bootstrap: int = 1000,
+                   backend: "str | Backend" = "process", address: str | None = None
+                   ) -> TournamentResult:
     """A round robin: every pair of ``agents`` (names) plays ``games`` games (``games / 2``
     seat-swapped pairs; with ``sprt``, at most that many).
 
@@ -322,53 +359,65 @@ def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0
     by building the env once before any game (:func:`check_env_options`); the result
     records them (``env_options``).
 
+    Where the games are played: ``backend="process"`` (the default) plays them in this
+    process (``workers`` None or 1) or in a pool of ``workers`` processes;
+    ``backend="ray"`` sends each chunk of ``chunk`` seeds as a Ray task, to the cluster at
+    ``address`` or to a Ray instance started here with ``workers`` CPUs (see
+    :mod:`.backends`); a :class:`.backends.Backend` object is used as it is (and left open).
+    The results are the same on every backend.
+
     ``progress(games_done, finished_matchup)`` is called after every chunk of pairs, with
     the matchup that just finished, if any.
     """
     if games < 4 or games % 2:
         raise TournamentError(f"games per matchup must be an even number, at least 4 (two "
                               f"seat-swapped pairs), got {games}")
-    if workers < 1:
-        raise TournamentError(f"workers must be at least 1, got {workers}")
     if chunk < 1:
         raise TournamentError(f"chunk must be at least 1, got {chunk}")
     if len(agents) < 2:
         raise TournamentError(f"a tournament needs at least two agents, got {list(agents)}")
-    env_kwargs = dict(env_kwargs or {})
-    check_env_options(env_id, env_kwargs)
-    check_agents(env_id, agents, env_kwargs)
-    labels = labels_for(agents)
-    pairs = games // 2
-    plan = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
-    start = time.perf_counter()
-    runner = _Runner(env_id, [(agents[i], agents[j]) for i, j in plan], pairs, seed, workers,
-                     chunk, sprt, env_kwargs)
-    results = []
+    player, owned = _backend(backend, workers, address)
+    try:
+        env_kwargs = dict(env_kwargs or {})
+        check_env_options(env_id, env_kwargs)
+        check_agents(env_id, agents, env_kwargs)
+        labels = labels_for(agents)
+        pairs = games // 2
+        plan = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+        start = time.perf_counter()
+        runner = _Runner(env_id, [(agents[i], agents[j]) for i, j in plan], pairs, seed, player,
+                         chunk, sprt, env_kwargs)
+        results = []
 
-    def finished(m: int) -> None:
-        i, j = plan[m]
-        results.append(MatchupResult(labels[i], labels[j], runner.records(m), runner.decisions[m]))
-        return results[-1]
+        def finished(m: int) -> None:
+            i, j = plan[m]
+            results.append(MatchupResult(labels[i], labels[j], runner.records(m),
+                                         runner.decisions[m]))
+            return results[-1]
 
-    runner.run(progress, finished)
+        runner.run(progress, finished)
+    finally:
+        if owned:
+            player.close()
     order = {plan[m]: m for m in range(len(plan))}
     index = {label: k for k, label in enumerate(labels)}
     results.sort(key=lambda r: order[(index[r.a], index[r.b])])
-    return TournamentResult(env_id, list(agents), labels, seed, games, workers, results,
+    return TournamentResult(env_id, list(agents), labels, seed, games, player.slots, results,
                             time.perf_counter() - start, sprt, bootstrap, env_kwargs)
 
 
 class _Runner:
-    """Plays the chunks of every matchup, inline or in a process pool, and puts them in order."""
+    """Plays the chunks of every matchup on a backend and puts them back in seed order."""
 
-    def __init__(self, env_id, matchups, pairs, seed, workers, chunk, sprt, env_kwargs,
+    def __init__(self, env_id, matchups, pairs, seed, backend: Backend, chunk, sprt, env_kwargs,
                  independent: bool = False):
         self.env_id, self.matchups, self.pairs, self.seed = env_id, matchups, pairs, seed
-        self.workers, self.chunk, self.sprt, self.env_kwargs = workers, chunk, sprt, env_kwargs
+        self.backend, self.chunk, self.sprt, self.env_kwargs = backend, chunk, sprt, env_kwargs
         self.independent = independent
         n = len(matchups)
         self.chunks: list[dict[int, list[PairRecord]]] = [{} for _ in range(n)]
         self.prefix: list[list[PairRecord]] = [[] for _ in range(n)]
+        self.counted: list[set[int]] = [set() for _ in range(n)]
         self.done = [False] * n
         self.decisions: list[SPRTResult | None] = [None] * n
         self.games_done = 0
@@ -385,10 +434,20 @@ class _Runner:
     def records(self, m: int) -> list[PairRecord]:
         return self.prefix[m]
 
+    def describe(self, key: tuple[int, int]) -> str:
+        """A chunk, for messages: its seeds and its matchup."""
+        m, k = key
+        first = self.seed + k * self.chunk
+        last = self.seed + min((k + 1) * self.chunk, self.pairs) - 1
+        a, b = self.matchups[m]
+        return f"seeds {first}-{last} of {a} vs {b}"
+
     def _accept(self, m: int, k: int, records: list[PairRecord]) -> bool:
-        """Store a chunk; extend the matchup's in-order prefix; True once the matchup is done."""
-        if self.done[m]:
-            return False                        # played while the SPRT was deciding: dropped
+        """Store a chunk; extend the matchup's in-order prefix; True once the matchup is done.
+        A chunk counts once: a second copy of one already counted is ignored."""
+        if self.done[m] or k in self.counted[m]:
+            return False                        # played while the SPRT was deciding, or a copy
+        self.counted[m].add(k)
         self.chunks[m][k] = records
         self.games_done += 2 * len(records)
         nxt = len(self.prefix[m]) // self.chunk
@@ -407,56 +466,26 @@ class _Runner:
             return True
         return False
 
-    def _play(self, m: int, seeds: list[int]) -> list[PairRecord]:
-        a, b = self.matchups[m]
-        return play_pairs(self.env_id, a, b, seeds, self.env_kwargs, self.independent)
-
     def run(self, progress, finished) -> None:
-        def accept(m, k, records):
+        def accept(key, records):
+            m, k = key
             done = self._accept(m, k, records)
             result = finished(m) if done else None
             if progress is not None:
                 progress(self.games_done, result)
 
-        if self.workers == 1:
-            for m, k, seeds in self.tasks():
-                accept(m, k, self._play(m, seeds))
-            return
-        context = multiprocessing.get_context(_start_method())
-        tasks = self.tasks()
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            running: dict[Future, tuple[int, int]] = {}
-
-            def fill() -> None:
-                while len(running) < 2 * self.workers:
-                    try:
-                        m, k, seeds = next(tasks)
-                    except StopIteration:
-                        return
-                    a, b = self.matchups[m]
-                    running[pool.submit(play_pairs, self.env_id, a, b, seeds, self.env_kwargs,
-                                        self.independent)] = (m, k)
-            fill()
-            while running:
-                finished_now, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in sorted(finished_now, key=lambda f: running[f]):
-                    m, k = running.pop(future)
-                    accept(m, k, future.result())
-                fill()
-
-
-def _start_method() -> str:
-    """How worker processes start: ``fork`` (quick, and works from any script), unless
-    this process has loaded torch (a trained manager, a training run before the
-    tournament), whose thread pools do not survive a fork safely: then ``forkserver``,
-    which starts workers from a clean process (the calling script then needs the usual
-    ``if __name__ == "__main__":`` guard)."""
-    return "forkserver" if "torch" in sys.modules else "fork"
+        # what the workers get for each agent: its name, or a trained manager's checkpoint
+        sent = self.backend.ship(sorted({name for pair in self.matchups for name in pair}))
+        tasks = (((m, k), (self.env_id, sent[self.matchups[m][0]], sent[self.matchups[m][1]],
+                           seeds, self.env_kwargs, self.independent))
+                 for m, k, seeds in self.tasks())
+        self.backend.run(play_chunk, tasks, accept, self.describe)
 
 
 # -- common random numbers ---------------------------------------------------------------------------
-def crn_check(env_id: str, a: str, b: str, games: int, seed: int = 0, workers: int = 1,
-              env_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+def crn_check(env_id: str, a: str, b: str, games: int, seed: int = 0, workers: int | None = None,
+              env_kwargs: dict[str, Any] | None = None, backend: "str | Backend" = "process",
+              address: str | None = None) -> dict[str, Any]:
     """How much pairing on the same seed narrows the interval on A's score against B.
 
     Plays the matchup twice on ``games`` games each: *paired* (both games of a pair on one
@@ -466,16 +495,28 @@ def crn_check(env_id: str, a: str, b: str, games: int, seed: int = 0, workers: i
     variance, the ``width_ratio`` (paired / independent half-width) and the
     ``games_factor``: how many times more games the independent design needs to match
     the paired design's interval ((independent / paired half-width) squared).
+
+    ``workers``, ``backend`` and ``address`` say where the games are played, as for
+    :func:`run_tournament`; the figures are the same on every backend.
     """
     if games < 4 or games % 2:
         raise TournamentError(f"games must be an even number, at least 4, got {games}")
+    player, owned = _backend(backend, workers, address)
+    try:
+        return _crn_check(env_id, a, b, games, seed, env_kwargs, player)
+    finally:
+        if owned:
+            player.close()
+
+
+def _crn_check(env_id, a, b, games, seed, env_kwargs, player: Backend) -> dict[str, Any]:
     env_kwargs = dict(env_kwargs or {})
     check_env_options(env_id, env_kwargs)
     check_agents(env_id, [a, b], env_kwargs)
     out: dict[str, Any] = {"env": env_id, "env_options": jsonable_options(env_kwargs), "a": a, "b": b,
                            "games": games, "seed": seed}
     for design, independent in (("paired", False), ("independent", True)):
-        runner = _Runner(env_id, [(a, b)], games // 2, seed, workers, 25, None, env_kwargs,
+        runner = _Runner(env_id, [(a, b)], games // 2, seed, player, 25, None, env_kwargs,
                          independent=independent)
         runner.run(None, lambda m: None)
         scores = np.array([p.score for p in runner.records(0)])

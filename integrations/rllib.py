@@ -43,8 +43,22 @@ What is here:
     ruleset's ``VIEW``), so one network can play either seat;
   - ``"per_seat"``: two modules, ``"away"`` and ``"home"``, each learning its own seat
     against the other.
+* :func:`league_ppo_config`: self-play against a *league* of past snapshots. Both seats
+  are played by RLModules: ``"main"`` (the one trained) and ``"league_0"`` ...
+  ``"league_<k-1>"`` (frozen copies of ``main`` from earlier in training, which
+  :func:`snapshot_to_league` refreshes). Each game, :class:`LeagueMapping` puts ``main``
+  in both seats (a ``self_play`` share of the games) or in one seat against a league
+  slot, so ``main`` learns from both seats against itself and its past; the callback
+  logs ``main``'s result against the league (``main_vs_league``, its mean return, +1 a
+  win). ``python -m dugout.train --algo rllib`` (:mod:`dugout.train.rllib`) runs it.
+* :func:`export_policy`: an action-masking PPO RLModule's acting policy written as a
+  dugout checkpoint (``meta.json`` + ``policy.pt``, tensors only), which
+  :class:`dugout.agents.policy.PolicyAgent` loads and tournaments play as ``ppo:PATH``:
+  the module's actor (encoder MLP and pi head: ``Linear``/activation layers) is the very
+  network ``PolicyAgent`` builds, so the exported agent plays the module's most likely
+  legal action.
 
-Nothing in dugout imports this module. It imports Ray only when something here is used
+Nothing in dugout imports this module but :mod:`dugout.train.rllib`. It imports Ray only when something here is used
 (the classes are built on first access), so ``import dugout.integrations.rllib`` works
 without Ray, and using it without Ray raises an ``ImportError`` that says
 ``pip install 'dugout[rllib]'``.
@@ -61,13 +75,22 @@ import dugout.envs as _envs
 __all__ = [
     "DugoutMultiAgentEnv",
     "ActionMaskingTorchRLModule",
+    "LeagueCallback",
+    "LeagueMapping",
     "ENV_PREFIX",
     "POLICY_CHOICES",
+    "MAIN",
     "rllib_env_name",
     "register_envs",
     "make_env",
     "policy_ids",
     "ppo_config",
+    "league_ids",
+    "league_ppo_config",
+    "snapshot_to_league",
+    "module_weights",
+    "export_policy",
+    "export_weights",
 ]
 
 #: The prefix of the names :func:`register_envs` registers: ``"dugout/thats_baseball_v0"``.
@@ -285,8 +308,33 @@ def _build_module_class() -> type:
     return ActionMaskingTorchRLModule
 
 
+def _build_league_callback_class() -> type:
+    _require_ray()
+    from ray.rllib.callbacks.callbacks import RLlibCallback
+
+    class LeagueCallback(RLlibCallback):
+        """Logs ``main_vs_league``: ``main``'s return (+1 won, -1 lost, 0 cut off) in each
+        game it played against a league slot (window of the last 200 games)."""
+
+        def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
+            seats = {agent: episode.module_for(agent) for agent in AGENTS}
+            mains = [agent for agent, module in seats.items() if module == MAIN]
+            if len(mains) != 1 or metrics_logger is None:
+                return                      # main against itself: no news
+            try:
+                value = float(episode.agent_episodes[mains[0]].get_return())
+            except KeyError:                # main did not step in this chunk of the game
+                return
+            metrics_logger.log_value("main_vs_league", value, reduce="mean", window=200)
+
+    LeagueCallback.__module__ = __name__
+    LeagueCallback.__qualname__ = "LeagueCallback"
+    return LeagueCallback
+
+
 _LAZY = {"DugoutMultiAgentEnv": _build_env_class,
-         "ActionMaskingTorchRLModule": _build_module_class}
+         "ActionMaskingTorchRLModule": _build_module_class,
+         "LeagueCallback": _build_league_callback_class}
 
 
 def __getattr__(name: str):
@@ -400,3 +448,201 @@ def ppo_config(env_id: str = "thats_baseball_v0", *, policies: str = "shared",
     if seed is not None:
         config = config.debugging(seed=seed)
     return config
+
+
+# -- self-play against a league of past snapshots ------------------------------------------------
+
+#: The module a league run trains (it plays both seats).
+MAIN = "main"
+
+
+def league_ids(league_size: int) -> tuple[str, ...]:
+    """The frozen league slots' module ids: ``("league_0", ..., "league_<k-1>")``."""
+    if not isinstance(league_size, int) or league_size < 1:
+        raise ValueError(f"league_size must be a positive integer, got {league_size!r}")
+    return tuple(f"league_{i}" for i in range(league_size))
+
+
+class LeagueMapping:
+    """Which module plays each seat of a game (RLlib's ``policy_mapping_fn``).
+
+    Decided per game from the episode's id (the same for both seats, in any process): a
+    ``self_play`` share of the games puts ``main`` in both seats; the others put ``main``
+    in one seat, each seat as often, against one of the ``league_size`` slots, each as
+    often. A plain picklable object, so remote env runners use it as it is."""
+
+    def __init__(self, league_size: int, self_play: float = 0.5):
+        if not 0.0 <= self_play <= 1.0:
+            raise ValueError(f"self_play must be a share of the games, from 0 to 1, got {self_play!r}")
+        self.slots = league_ids(league_size)
+        self.self_play = float(self_play)
+
+    def seats(self, episode_id: str) -> dict[str, str]:
+        """The module of each seat in the game with this episode id."""
+        import zlib
+        draw = zlib.crc32(str(episode_id).encode())
+        if (draw % 10_000) / 10_000 < self.self_play:
+            return {agent: MAIN for agent in AGENTS}
+        draw //= 10_000
+        main_seat = AGENTS[draw % 2]
+        opponent = self.slots[(draw // 2) % len(self.slots)]
+        return {agent: MAIN if agent == main_seat else opponent for agent in AGENTS}
+
+    def __call__(self, agent_id, episode=None, **kwargs) -> str:
+        episode_id = getattr(episode, "id_", None) if episode is not None else None
+        return self.seats(episode_id if episode_id is not None else "")[agent_id]
+
+
+def league_ppo_config(env_id: str = "thats_baseball_v0", *, league_size: int = 4,
+                      self_play: float = 0.5, env_options: dict[str, Any] | None = None,
+                      model_config: dict[str, Any] | None = None, seed: int | None = None,
+                      **training: Any):
+    """A ``PPOConfig`` for self-play against a league of past snapshots on ``env_id``: module
+    ``main`` (trained, :class:`ActionMaskingTorchRLModule`) and ``league_size`` frozen
+    slots of the same architecture, seated by :class:`LeagueMapping` (``self_play``: the
+    share of games ``main`` plays itself), with :class:`LeagueCallback`'s metric. The slots
+    start as whatever the modules are built with; call :func:`snapshot_to_league` after
+    ``build_algo()`` to fill them with ``main`` (and then every few iterations).
+
+    ``env_options``, ``model_config``, ``seed`` and the keywords for ``config.training``
+    are as for :func:`ppo_config`; the resources are left to the caller.
+    """
+    _require_ray()
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    _envs.spec(env_id)
+    mapping = LeagueMapping(league_size, self_play)
+    modules = (MAIN, *mapping.slots)
+    register_envs([env_id])
+    module_class = __getattr__("ActionMaskingTorchRLModule")
+    spec = {pid: RLModuleSpec(module_class=module_class, model_config=dict(model_config or {}))
+            for pid in modules}
+    config = (
+        PPOConfig()
+        .environment(rllib_env_name(env_id), env_config=dict(env_options or {}))
+        .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=[MAIN])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=spec))
+        .callbacks(__getattr__("LeagueCallback"))
+    )
+    if training:
+        config = config.training(**training)
+    if seed is not None:
+        config = config.debugging(seed=seed)
+    return config
+
+
+def module_weights(algo, module_id: str = MAIN) -> dict[str, Any]:
+    """The learner's weights of one module (what the next update starts from)."""
+    return algo.learner_group.get_weights([module_id])[module_id]
+
+
+def snapshot_to_league(algo, slots) -> None:
+    """Copy ``main``'s current weights into the league slot(s) ``slots`` (a module id or
+    several), on the learner and on every env runner."""
+    slots = [slots] if isinstance(slots, str) else list(slots)
+    weights = module_weights(algo, MAIN)
+    algo.set_state({"learner_group": {"learner": {"rl_module": {slot: weights for slot in slots}}}})
+
+
+# -- exporting a policy as a dugout checkpoint ---------------------------------------------------
+
+def _actor_layers(module) -> tuple[list, str]:
+    """The ``Linear`` layers of a PPO module's acting path (actor encoder, then pi head) and
+    their one activation, or a ``ValueError`` naming what a dugout checkpoint cannot hold."""
+    import torch.nn as nn
+    from dugout.agents.policy import ACTIVATIONS
+
+    encoder = getattr(module, "encoder", None)
+    actor = getattr(encoder, "actor_encoder", None)          # separate actor and critic
+    if actor is None:
+        actor = getattr(encoder, "encoder", None)             # vf_share_layers: one encoder
+    parts = [getattr(getattr(part, "net", None), "mlp", None)
+             for part in (actor, getattr(module, "pi", None))]
+    if any(not isinstance(part, nn.Sequential) for part in parts):
+        raise ValueError(f"cannot export {type(module).__name__}: expected PPO's MLP encoder and "
+                         f"pi head (RLlib's default catalog, fcnet_hiddens)")
+    layers = [layer for part in parts for layer in part]
+    linears, activations = layers[0::2], layers[1::2]
+    kinds = {type(a).__name__ for a in activations}
+    if (not all(isinstance(m, nn.Linear) and m.bias is not None for m in linears)
+            or len(linears) != len(activations) + 1 or len(kinds) > 1
+            or not kinds <= set(ACTIVATIONS)):
+        found = ", ".join(type(m).__name__ for m in layers)
+        raise ValueError(
+            f"cannot export this module's actor as a dugout checkpoint: it must be Linear layers "
+            f"with biases and one activation of {', '.join(ACTIVATIONS)} between them (set "
+            f"head_fcnet_hiddens=[] or its activation to fcnet_activation); found {found}")
+    return linears, (kinds.pop() if kinds else "Tanh")
+
+
+def _atomic_write(path, write) -> None:
+    import os
+    import tempfile
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def export_policy(module, folder, env_id: str, meta: dict[str, Any] | None = None):
+    """Write ``module``'s acting policy (an :class:`ActionMaskingTorchRLModule`, or any PPO
+    default torch module over a Dict observation with ``"observations"``) into ``folder``
+    as a dugout checkpoint: ``policy.pt`` (the actor's tensors, as
+    :func:`dugout.agents.policy.build_actor` names them) and ``meta.json`` (``env_id``,
+    the sizes, ``net_arch``, ``activation``, and ``meta``), each written atomically,
+    ``meta.json`` last. Returns the folder; ``PolicyAgent.load(folder)`` plays it."""
+    import json
+    from pathlib import Path
+
+    import torch
+    from dugout import __version__
+
+    linears, activation = _actor_layers(module)
+    space = getattr(module, "observation_space", None)
+    inner = space["observations"] if "observations" in getattr(space, "spaces", {}) else space
+    arch = {"obs_size": int(inner.shape[0]), "n_actions": int(module.action_space.n),
+            "net_arch": [int(m.out_features) for m in linears[:-1]], "activation": activation}
+    if linears[0].in_features != arch["obs_size"] or linears[-1].out_features != arch["n_actions"]:
+        raise ValueError(f"the module's actor maps {linears[0].in_features} inputs to "
+                         f"{linears[-1].out_features} actions, not {arch['obs_size']} to "
+                         f"{arch['n_actions']}")
+    weights = {}
+    for i, layer in enumerate(linears):
+        weights[f"{2 * i}.weight"] = layer.weight.detach().to("cpu", torch.float32).contiguous().clone()
+        weights[f"{2 * i}.bias"] = layer.bias.detach().to("cpu", torch.float32).contiguous().clone()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    info = {**(meta or {}), "env_id": env_id, "dugout_version": __version__, **arch}
+    _atomic_write(folder / "policy.pt", lambda tmp: torch.save(weights, tmp))
+    _atomic_write(folder / "meta.json", lambda tmp: Path(tmp).write_text(json.dumps(info, indent=2)))
+    return folder
+
+
+def export_weights(weights: dict[str, Any], folder, env_id: str, *,
+                   env_options: dict[str, Any] | None = None,
+                   model_config: dict[str, Any] | None = None,
+                   meta: dict[str, Any] | None = None):
+    """:func:`export_policy` for a module's weights (``module_weights(algo)``): they are
+    loaded, strictly, into an inference-only :class:`ActionMaskingTorchRLModule` built for
+    ``env_id`` with ``env_options`` and ``model_config`` (the training run's), which is
+    then exported."""
+    _require_ray()
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    model_config = dict(model_config or {})
+    # PPO's learners keep separate actor and critic encoders unless told to share one
+    model_config.setdefault("vf_share_layers",
+                            not any(str(k).startswith("encoder.actor_encoder.") for k in weights))
+    env = make_env(env_id, **dict(env_options or {}))
+    module = RLModuleSpec(module_class=__getattr__("ActionMaskingTorchRLModule"),
+                          observation_space=env.get_observation_space(AGENTS[0]),
+                          action_space=env.get_action_space(AGENTS[0]),
+                          model_config=model_config, inference_only=True).build()
+    module.set_state(weights)
+    return export_policy(module, folder, env_id, meta)

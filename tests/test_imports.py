@@ -167,7 +167,7 @@ def test_engines_never_import_the_rl_libraries():
                                     "dugout.agents.play", "dugout.agents.policy",
                                     "dugout.agents.solvers.thats_baseball",
                                     "dugout.agents.solvers.bottom_ninth", "dugout.train.ppo",
-                                    "dugout.train.adapter", "dugout.envs"])
+                                    "dugout.train.adapter", "dugout.train.rllib", "dugout.envs"])
 def test_importing_a_module_loads_nothing_above_its_floor(module):
     """At run time too: importing an agents module loads no train or evaluate module, and
     neither torch nor sb3 comes with the agents (a trained policy needs them when loaded)."""
@@ -181,6 +181,53 @@ def test_importing_a_module_loads_nothing_above_its_floor(module):
     assert not above, f"importing {module} loaded {above}"
     if not module.startswith("dugout.train"):
         assert not [m for m in loaded if not m.startswith("dugout")], loaded
+
+
+#: The only modules that may import Ray, each only inside functions (so only when used): the
+#: ray backend of tournaments, the RLlib recipe and RLlib training.
+RAY_IMPORTERS = {"dugout.evaluate.backends", "dugout.integrations.rllib", "dugout.train.rllib"}
+
+
+def _ray_imports(path: Path) -> list[tuple[int, bool]]:
+    """(line, at module level) of every ``import ray...`` / ``from ray... import`` in a file."""
+    tree = ast.parse(path.read_text(), str(path))
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        if any(n == "ray" or n.startswith("ray.") for n in names):
+            found.append((node.lineno, id(node) in top))
+    return found
+
+
+def test_ray_is_imported_only_by_the_ray_paths_and_only_when_used():
+    """Nothing imports Ray but the ray backend and the RLlib modules, and those only inside
+    functions: `import dugout...` never needs Ray (the `ray` and `rllib` extras are optional)."""
+    seen = set()
+    for name, path in MODULES.items():
+        found = _ray_imports(path)
+        if not found:
+            continue
+        seen.add(name)
+        assert name in RAY_IMPORTERS, f"{name} imports Ray (lines {[n for n, _ in found]})"
+        assert not [n for n, top in found if top], f"{name} imports Ray at module level"
+    assert seen == RAY_IMPORTERS          # the check reads what it should
+
+
+def test_the_ray_backend_imports_cleanly_without_ray():
+    """The backends and the command lines that offer --backend ray load without Ray."""
+    code = ("import sys, importlib\n"
+            "for m in ('dugout.evaluate.backends', 'dugout.evaluate.cli', "
+            "'dugout.evaluate.calibrate_showdown', 'dugout.train.rllib'):\n"
+            "    importlib.import_module(m)\n"
+            "print(' '.join(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert loaded == []
 
 
 def test_the_rllib_recipe_without_ray_says_how_to_install_it():

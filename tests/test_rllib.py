@@ -1,6 +1,10 @@
 """The RLlib recipe (:mod:`dugout.integrations.rllib`): the ``MultiAgentEnv`` wrapper against
 RLlib's own env pre-check and against direct play of the AEC env, the action-masking RLModule,
-and one iteration of multi-agent PPO with action masking on every registered env.
+and one iteration of multi-agent PPO with action masking on every registered env. Then
+self-play against a league (:mod:`dugout.train.rllib`): the seating of main and the league
+slots, snapshots that copy main and stay frozen, a module exported as a dugout checkpoint
+that plays as the module does, and a few iterations of training whose checkpoint plays in a
+tournament on the ray backend with the numbers of ``--workers 1``.
 
 These tests need Ray RLlib, which pins its own Gymnasium, so they run in a venv of their own:
 ``scripts/test_rllib.sh`` (which runs ``pytest -m rllib tests/test_rllib.py``). The main run
@@ -317,3 +321,158 @@ def test_one_ppo_iteration(ray_session, env_id, options, policies):
 def torch_equal(a, b) -> bool:
     import torch
     return bool(torch.equal(a, b))
+
+
+# -- self-play against a league, and its checkpoints in tournaments ------------------------------
+def test_league_mapping_seats_main_and_the_slots_evenly():
+    mapping = rllib.LeagueMapping(league_size=3, self_play=0.25)
+    counts = {"self": 0, "away": 0, "home": 0}
+    slots = dict.fromkeys(rllib.league_ids(3), 0)
+    for i in range(4000):
+        seats = mapping.seats(f"episode-{i}")
+        assert seats == mapping.seats(f"episode-{i}")            # the same in any process
+        mains = [a for a in AGENTS if seats[a] == rllib.MAIN]
+        assert mains, "main plays every game"
+        if len(mains) == 2:
+            counts["self"] += 1
+        else:
+            counts[mains[0]] += 1
+            slots[seats[AGENTS[1 - AGENTS.index(mains[0])]]] += 1
+    # binomial sd is under 30 games: 120 is a 4-sd margin
+    assert abs(counts["self"] - 1000) < 120 and abs(counts["away"] - counts["home"]) < 160
+    assert all(abs(n - 1000) < 120 for n in slots.values())
+    assert rllib.LeagueMapping(2, self_play=1.0).seats("x") == {"away": "main", "home": "main"}
+    with pytest.raises(ValueError, match="self_play"):
+        rllib.LeagueMapping(2, self_play=1.5)
+    with pytest.raises(ValueError, match="league_size"):
+        rllib.league_ids(0)
+
+
+def _module(env_id, share: bool, hidden=(16, 8), **model):
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    env = rllib.make_env(env_id)
+    return RLModuleSpec(module_class=rllib.ActionMaskingTorchRLModule,
+                        observation_space=env.get_observation_space("away"),
+                        action_space=env.get_action_space("away"),
+                        model_config={"fcnet_hiddens": list(hidden), "vf_share_layers": share,
+                                      **model}).build()
+
+
+@pytest.mark.parametrize("share", [True, False], ids=["shared-encoder", "actor-encoder"])
+def test_an_exported_module_plays_as_the_module(tmp_path, share):
+    """The dugout checkpoint's PolicyAgent gives the module's masked action distribution."""
+    import torch
+    from ray.rllib.core.columns import Columns
+    from dugout.agents.policy import PolicyAgent
+
+    torch.manual_seed(1)
+    module = _module("showdown_v0", share)
+    folder = rllib.export_policy(module, tmp_path / "ckpt", "showdown_v0", {"run": "test"})
+    agent = PolicyAgent.load(folder, env_id="showdown_v0")
+    assert agent.meta["net_arch"] == [16, 8] and agent.meta["activation"] == "Tanh"
+    # real decisions of random games: their observations and masks
+    env = envs.make("showdown_v0")
+    rng = np.random.default_rng(0)
+    observations, masks = [], []
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent_name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            observations.append(obs["observation"])
+            masks.append(obs["action_mask"])
+            env.step(_random_legal(rng, obs["action_mask"]))
+    observations, masks = np.array(observations), np.array(masks, dtype=np.float32)
+    with torch.no_grad():
+        logits = module.forward_inference({Columns.OBS: {
+            "observations": torch.as_tensor(observations),
+            "action_mask": torch.as_tensor(masks)}})[Columns.ACTION_DIST_INPUTS]
+    expected = torch.softmax(logits, -1).numpy()
+    np.testing.assert_allclose(agent.policy_probabilities_batch(observations, masks), expected,
+                               atol=1e-5)
+    actions = [agent.act({"observation": o, "action_mask": m}) for o, m in zip(observations, masks)]
+    assert actions == list(expected.argmax(axis=1))
+
+
+def test_export_refuses_an_actor_it_cannot_hold(tmp_path):
+    module = _module("thats_baseball_v0", False, head_fcnet_hiddens=[8],
+                     head_fcnet_activation="relu")
+    with pytest.raises(ValueError, match="one activation"):
+        rllib.export_policy(module, tmp_path / "x", "thats_baseball_v0")
+    assert not (tmp_path / "x" / "meta.json").exists()
+
+
+def test_league_snapshots_copy_main_and_stay_frozen(ray_session):
+    config = rllib.league_ppo_config(
+        "thats_baseball_v0", league_size=2, self_play=0.0, seed=0,
+        model_config={"fcnet_hiddens": [16], "head_fcnet_hiddens": []},
+        train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1, lr=1e-3)
+    config.env_runners(num_env_runners=0).learners(num_learners=0)
+    algo = config.build_algo()
+    try:
+        rllib.snapshot_to_league(algo, "league_0")
+        main = rllib.module_weights(algo, "main")
+        learner = rllib.module_weights(algo, "league_0")
+        assert set(learner) == set(main)
+        for key, value in learner.items():
+            np.testing.assert_array_equal(np.asarray(value), np.asarray(main[key]))
+        # the env runner's copy, which plays the games: its acting half (the critic's
+        # weights are not sent to env runners)
+        runner = algo.get_module("league_0").get_state()
+        acting = [k for k in runner if k.startswith(("encoder.actor_encoder.", "pi.net."))]
+        assert len(acting) == 4                       # one hidden layer and the pi head
+        for key in acting:
+            np.testing.assert_array_equal(np.asarray(runner[key]), np.asarray(main[key]))
+        result = algo.train()
+        after = rllib.module_weights(algo, "main")
+        assert any(not np.array_equal(np.asarray(after[k]), np.asarray(main[k])) for k in main)
+        frozen = rllib.module_weights(algo, "league_0")
+        assert all(np.array_equal(np.asarray(frozen[k]), np.asarray(main[k])) for k in frozen)
+        assert math.isfinite(float(result["learners"]["main"]["total_loss"]))
+        assert "main_vs_league" in result["env_runners"]        # self_play=0: every game is one
+    finally:
+        algo.stop()
+
+
+def test_rllib_training_makes_a_checkpoint_that_plays_in_a_tournament(ray_session, tmp_path,
+                                                                     capsys):
+    """`python -m dugout.train --algo rllib` for two iterations, then --resume to a third; its
+    checkpoint is a PolicyAgent and plays a tournament on Ray as on one worker."""
+    import torch
+    from dugout.agents.policy import PolicyAgent
+    from dugout.evaluate.backends import RayCluster
+    from dugout.evaluate.tournament import run_tournament
+    from dugout.train import rllib as train_rllib
+
+    out = tmp_path / "run"
+    argv = ["--env", "thats_baseball_v0", "--iterations", "2", "--batch", "256", "--minibatch",
+            "64", "--epochs", "1", "--hidden", "32", "--league-size", "2", "--snapshot-every",
+            "1", "--eval-pairs", "4", "--out", str(out)]
+    assert train_rllib.main(argv) == out
+    printed = capsys.readouterr().out
+    assert "iteration 2:" in printed and "main against heuristic" in printed
+    agent = PolicyAgent.load(out / "model", env_id="thats_baseball_v0")
+    assert agent.meta["algo"] == "rllib-ppo-league" and agent.meta["iteration"] == 2
+    snapshots = [torch.load(out / "league" / f"{n:06d}" / "policy.pt") for n in (1, 2)]
+    model = torch.load(out / "model" / "policy.pt")
+    assert all(torch.equal(snapshots[1][k], model[k]) for k in model)       # the last snapshot
+    assert not all(torch.equal(snapshots[0][k], model[k]) for k in model)   # main learned since
+    rows = (out / "progress.csv").read_text().splitlines()
+    assert rows[0].startswith("iteration,") and [r.split(",")[0] for r in rows[1:]] == ["1", "2"]
+
+    assert train_rllib.main(argv[:3] + ["3"] + argv[4:] + ["--resume"]) == out
+    assert "resumed" in capsys.readouterr().out
+    assert [r.split(",")[0] for r in (out / "progress.csv").read_text().splitlines()[1:]] == [
+        "1", "2", "3"]
+    assert PolicyAgent.load(out / "model").meta["iteration"] == 3
+
+    agents = ["random", "heuristic", f"ppo:{out / 'model'}"]
+    one = run_tournament("thats_baseball_v0", agents, games=8, seed=0, workers=1, bootstrap=20)
+    on_ray = run_tournament("thats_baseball_v0", agents, games=8, seed=0, bootstrap=20, chunk=2,
+                            backend=RayCluster(log=lambda line: None))
+    drop = ("seconds", "games_per_second", "workers")
+    assert ({k: v for k, v in one.to_dict().items() if k not in drop}
+            == {k: v for k, v in on_ray.to_dict().items() if k not in drop})
+    assert on_ray.games == 24 and on_ray.labels[2] == "ppo:run"

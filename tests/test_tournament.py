@@ -86,6 +86,67 @@ def test_sprt_stops_at_the_same_pair_for_any_number_of_workers():
     assert one.matchups[0].n_pairs < 200                      # stopped early
 
 
+def test_a_chunk_counts_once():
+    """Whichever copy of a chunk arrives first counts (a Ray chunk may be played again when
+    its worker dies); a second copy changes nothing."""
+    from dugout.evaluate.backends import Inline
+    from dugout.evaluate.tournament import _Runner, play_chunk
+    runner = _Runner(TB, [("heuristic", "random")], 6, 0, Inline(), 3, None, {})
+    first = play_chunk(TB, "heuristic", "random", [0, 1, 2])
+    assert runner._accept(0, 0, first) is False and runner.games_done == 6
+    assert runner._accept(0, 0, first) is False and runner.games_done == 6
+    assert runner.records(0) == first
+    assert runner._accept(0, 1, play_chunk(TB, "heuristic", "random", [3, 4, 5])) is True
+    assert [p.seed for p in runner.records(0)] == list(range(6)) and runner.games_done == 12
+
+
+def test_process_pool_and_chunk_size_change_nothing():
+    agents = ["random", "heuristic"]
+    one = run_tournament(TB, agents, games=24, seed=4, bootstrap=50)
+    for workers, chunk in ((2, 5), (1, 1)):
+        other = run_tournament(TB, agents, games=24, seed=4, workers=workers, chunk=chunk, bootstrap=50)
+        assert _without_timing(one.to_dict()) == _without_timing(other.to_dict())
+    assert one.workers == 1
+
+
+# -- where the games are played: --backend, --address --------------------------------------------
+def test_the_ray_backend_without_ray_says_how_to_install_it(capsys):
+    """The main venv holds no Ray (tests/test_imports.py): asking for it is a one-line error."""
+    from dugout.evaluate.backends import BackendError, make_backend
+    err = _fails(capsys, *_T, "--backend", "ray")
+    assert "--backend ray needs Ray" in err and "pip install 'dugout[ray]'" in err
+    err = _fails(capsys, "crn", "--agents", "random", "heuristic", "--backend", "ray")
+    assert "pip install 'dugout[ray]'" in err
+    with pytest.raises(TournamentError, match=r"pip install 'dugout\[ray\]'"):
+        run_tournament(TB, ["random", "heuristic"], games=4, backend="ray")
+    with pytest.raises(BackendError, match="needs Ray"):
+        make_backend("ray")
+
+
+def test_backend_flags_that_do_not_fit_are_named(capsys):
+    err = _fails(capsys, *_T, "--address", "10.0.0.5:6379")
+    assert "--address 10.0.0.5:6379" in err and "--backend ray" in err
+    assert "--backend ray" in _fails(capsys, "crn", "--agents", "random", "heuristic",
+                                     "--address", "auto")
+    assert "invalid choice: 'dask'" in _fails(capsys, *_T, "--backend", "dask")
+    assert "--checkpoints shared" in _fails(capsys, *_T, "--checkpoints", "shared")
+    assert "--chunk must be at least 1" in _fails(capsys, *_T, "--chunk", "0")
+    with pytest.raises(TournamentError, match="unknown backend 'dask'; known: process, ray"):
+        run_tournament(TB, ["random", "heuristic"], games=4, backend="dask")
+    with pytest.raises(TournamentError, match="needs the ray backend"):
+        crn_check(TB, "random", "heuristic", 4, address="10.0.0.5:6379")
+
+
+def test_the_calibration_names_its_backend_flags(capsys):
+    from dugout.evaluate import calibrate_showdown as cal
+    with pytest.raises(SystemExit):
+        cal.main(["--teams", "bos2004", "--games", "4", "--address", "10.0.0.5:6379"])
+    assert "--backend ray" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cal.main(["--teams", "bos2004", "--games", "4", "--backend", "ray"])
+    assert "pip install 'dugout[ray]'" in capsys.readouterr().err
+
+
 # -- statistics -----------------------------------------------------------------------------------
 def test_wilson_interval_known_values():
     low, high = stats.wilson_interval(50, 100)

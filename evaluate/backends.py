@@ -1,0 +1,484 @@
+"""Where independent tasks (a tournament's chunks of seeds, the calibration's teams) are played:
+in this process, in a pool of worker processes on this machine, or as tasks on a Ray cluster.
+
+    from dugout.evaluate.backends import make_backend
+    backend = make_backend("ray", address="10.0.0.5:6379")      # or "process", workers=2
+    try:
+        result = run_tournament(env_id, agents, games, backend=backend)
+    finally:
+        backend.close()
+
+Every backend does one thing, :meth:`run`: it takes a function importable by name (a
+module-level function, so a worker imports it instead of unpickling code), a *lazy*
+iterator of ``(key, args)`` tasks and ``accept(key, result)``. It keeps a bounded number
+of tasks in flight, draws the next task only when a slot frees up (so the caller may stop
+producing tasks, as a tournament does once an SPRT has decided a matchup), and calls
+``accept`` in this process, one result at a time; results that finish together are
+accepted in key order. Which worker played a task, and when, never reaches the caller:
+the tournament puts the chunks back in seed order before any statistic, which is why
+every backend gives the same numbers (:mod:`dugout.evaluate.tournament`).
+
+The backends
+------------
+* :class:`Inline` (``"process"`` with one worker): each task in turn, in this process.
+* :class:`ProcessPool` (``"process"`` with ``workers`` > 1): a ``ProcessPoolExecutor`` of
+  ``workers`` processes on this machine, at most ``2 * workers`` tasks in flight.
+* :class:`RayCluster` (``"ray"``): every task is a Ray task (one CPU each) on the cluster
+  at ``address``, or on a Ray instance it starts on this machine when no address is given
+  (with ``workers`` CPUs, default all). At most twice the cluster's CPUs (or ``2 *
+  workers``) tasks are in flight, counted when the run starts. Ray is imported only here,
+  and only when a :class:`RayCluster` connects (the ``ray`` extra:
+  ``pip install 'dugout[ray]'``).
+
+What happens when a Ray worker dies
+-----------------------------------
+A task whose worker process (or node) dies is submitted again by the driver, up to
+``max_retries`` times (Ray's own retries are off, so the driver knows and says so): a
+line is logged for each retry, and :attr:`RayCluster.retries` counts them. A result is
+accepted only from the attempt that finished, so a chunk is never counted twice (the
+tournament also refuses a second copy of a chunk it has already counted). A task that
+raises an exception is a bug, not a failure of the cluster: its exception is raised here,
+with the remote traceback. A worker that dies more than ``max_retries`` times on the same
+task stops the run with a :class:`BackendError` naming the task.
+
+Trained managers on other machines
+----------------------------------
+A tournament's agents are rebuilt in the workers from their names. A trained manager,
+``ppo:PATH``, is a checkpoint folder on the driver's disk; ``checkpoints="ship"`` (the
+default) reads its two safe files (``meta.json``, ``policy.pt``; never ``model.zip``) once,
+puts them in Ray's object store, and each worker writes them into a folder of its own
+(``<tmp>/dugout-checkpoints/<sha256 of the files>``) and loads them from there with the
+same safe loader (:class:`dugout.agents.policy.PolicyAgent`). ``checkpoints="shared"``
+sends the absolute path instead, for a folder every node sees at the same path (NFS).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import shutil
+import socket
+import sys
+import tempfile
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Hashable, Iterable, Iterator
+
+__all__ = ["BACKENDS", "CHECKPOINT_MODES", "BackendError", "Backend", "Inline", "ProcessPool",
+           "RayCluster", "make_backend", "check_backend", "CheckpointFiles", "start_method",
+           "ray_installed", "INSTALL_HINT"]
+
+#: The backend names the command lines take (``--backend``).
+BACKENDS = ("process", "ray")
+#: How a Ray run gets trained managers' checkpoints to the workers.
+CHECKPOINT_MODES = ("ship", "shared")
+INSTALL_HINT = "pip install 'dugout[ray]'"
+
+Task = tuple[Hashable, tuple]
+Accept = Callable[[Any, Any], None]
+
+
+class BackendError(ValueError):
+    """A backend that cannot run: an unknown name, ``address`` without Ray, Ray missing, a
+    cluster that cannot be reached, or a task whose worker kept dying."""
+
+
+def ray_installed() -> bool:
+    """Whether Ray can be imported here (without importing it)."""
+    import importlib.util
+    return importlib.util.find_spec("ray") is not None
+
+
+def check_backend(backend: str, workers: int | None = None, address: str | None = None,
+                  checkpoints: str = "ship") -> None:
+    """Raise :class:`BackendError` naming what is wrong with a backend's settings, before
+    anything is started: an unknown backend or checkpoint mode, ``workers`` below 1, an
+    ``address`` for a backend other than Ray, or Ray not installed for ``"ray"``."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise BackendError(f"workers must be at least 1, got {workers}")
+    if checkpoints not in CHECKPOINT_MODES:
+        raise BackendError(f"unknown checkpoints mode {checkpoints!r}; known: "
+                           f"{', '.join(CHECKPOINT_MODES)}")
+    if backend != "ray":
+        if address is not None:
+            raise BackendError(f"an address ({address!r}) is the Ray cluster to run on: it needs "
+                               f"the ray backend, not {backend!r}")
+        return
+    if not ray_installed():
+        raise BackendError(f"the ray backend needs Ray, which is not installed here: {INSTALL_HINT}")
+
+
+def make_backend(backend: str = "process", workers: int | None = None, address: str | None = None,
+                 *, checkpoints: str = "ship", max_retries: int = 3,
+                 log: Callable[[str], None] | None = None) -> "Backend":
+    """The backend named ``backend`` (:data:`BACKENDS`), checked (:func:`check_backend`).
+
+    ``"process"``: :class:`Inline` for one worker (``workers`` None or 1), else a
+    :class:`ProcessPool` of ``workers`` processes. ``"ray"``: a :class:`RayCluster` (not yet
+    connected: it connects on its first :meth:`~RayCluster.run`), on the cluster at
+    ``address`` or a local instance with ``workers`` CPUs."""
+    check_backend(backend, workers, address, checkpoints)
+    if backend == "ray":
+        return RayCluster(address, workers, checkpoints=checkpoints, max_retries=max_retries,
+                          log=log)
+    return Inline() if (workers or 1) == 1 else ProcessPool(workers)
+
+
+class Backend:
+    """What every backend offers (see the module docstring)."""
+
+    #: tasks played at once (for the record: a tournament's ``workers``)
+    slots: int = 1
+
+    def ship(self, names: Iterable[str]) -> dict[str, Any]:
+        """What to send the workers for each agent name: the name itself, on this machine."""
+        return {name: name for name in names}
+
+    def run(self, fn: Callable, tasks: Iterator[Task], accept: Accept,
+            describe: Callable[[Any], str] = str) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the backend holds (a Ray connection); running again reopens it."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Inline(Backend):
+    """Each task in turn, in this process."""
+
+    def run(self, fn, tasks, accept, describe=str) -> None:
+        for key, args in tasks:
+            accept(key, fn(*args))
+
+
+def start_method() -> str:
+    """How worker processes start: ``fork`` (quick, and works from any script), unless
+    this process has loaded torch (a trained manager, a training run before the
+    tournament), whose thread pools do not survive a fork safely: then ``forkserver``,
+    which starts workers from a clean process (the calling script then needs the usual
+    ``if __name__ == "__main__":`` guard)."""
+    return "forkserver" if "torch" in sys.modules else "fork"
+
+
+class ProcessPool(Backend):
+    """A pool of ``workers`` processes on this machine, at most ``2 * workers`` tasks in flight."""
+
+    def __init__(self, workers: int):
+        if workers < 1:
+            raise BackendError(f"workers must be at least 1, got {workers}")
+        self.slots = workers
+
+    def run(self, fn, tasks, accept, describe=str) -> None:
+        context = multiprocessing.get_context(start_method())
+        with ProcessPoolExecutor(self.slots, mp_context=context) as pool:
+            running: dict[Future, Any] = {}
+
+            def fill() -> None:
+                while len(running) < 2 * self.slots:
+                    try:
+                        key, args = next(tasks)
+                    except StopIteration:
+                        return
+                    running[pool.submit(fn, *args)] = key
+            fill()
+            while running:
+                finished_now, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in sorted(finished_now, key=lambda f: running[f]):
+                    key = running.pop(future)
+                    accept(key, future.result())
+                fill()
+
+
+# -- trained managers' checkpoints, shipped to other machines --------------------------------------
+_SHIPPED_FILES = ("meta.json", "policy.pt")     # dugout.agents.policy.META, WEIGHTS: the safe ones
+
+
+@dataclass(frozen=True)
+class CheckpointFiles:
+    """A trained manager's checkpoint as bytes: ``meta.json`` and ``policy.pt``, the only
+    files :class:`dugout.agents.policy.PolicyAgent` reads (never ``model.zip``).
+
+    ``name`` is the agent's name as given (``ppo:PATH``), for messages."""
+    name: str
+    files: tuple[tuple[str, bytes], ...]
+
+    @classmethod
+    def read(cls, name: str) -> "CheckpointFiles":
+        """The checkpoint of ``ppo:PATH`` (a folder, or a file in it, as ``make_agent`` takes)."""
+        if not name.startswith("ppo:"):
+            raise ValueError(f"only a trained manager (ppo:PATH) has a checkpoint, not {name!r}")
+        folder = Path(name[4:])
+        if folder.is_file():
+            folder = folder.parent
+        files = []
+        for file in _SHIPPED_FILES:
+            try:
+                files.append((file, (folder / file).read_bytes()))
+            except OSError as error:
+                raise BackendError(f"{name}: cannot read {folder / file} to send it to the Ray "
+                                   f"workers ({error.strerror or error})") from None
+        return cls(name, tuple(files))
+
+    @property
+    def digest(self) -> str:
+        h = hashlib.sha256()
+        for file, data in self.files:
+            h.update(file.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+        return h.hexdigest()
+
+    def materialize(self, root: str | os.PathLike | None = None) -> str:
+        """Write the files into ``<root>/<digest>/`` (``root`` defaults to
+        ``<tmp>/dugout-checkpoints``) unless a folder with these very files is there, and
+        return the agent name that loads them: ``ppo:<that folder>``."""
+        root = Path(root) if root is not None else Path(tempfile.gettempdir()) / "dugout-checkpoints"
+        folder = root / self.digest
+        if not self._holds(folder):
+            root.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root))
+            try:
+                for file, data in self.files:
+                    (staging / file).write_bytes(data)
+                if folder.exists():                     # damaged or changed: replace it
+                    shutil.rmtree(folder, ignore_errors=True)
+                try:
+                    os.rename(staging, folder)
+                except OSError:                         # another worker wrote it meanwhile
+                    if not self._holds(folder):
+                        raise
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+        return f"ppo:{folder}"
+
+    def _holds(self, folder: Path) -> bool:
+        try:
+            return all((folder / file).read_bytes() == data for file, data in self.files)
+        except OSError:
+            return False
+
+
+# -- Ray -----------------------------------------------------------------------------------------
+def _ray():
+    """Ray, imported on first use, or a :class:`BackendError` saying how to install it."""
+    try:
+        import ray
+    except ImportError as error:
+        raise BackendError(f"the ray backend needs Ray ({error}): {INSTALL_HINT}") from None
+    return ray
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """(host, port) of ``HOST:PORT`` or ``ray://HOST:PORT``; None for ``auto`` and ``local``
+    (Ray finds those itself); a :class:`BackendError` for anything else."""
+    if address in ("auto", "local"):
+        return None
+    rest = address.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    host = host.strip("[]")                      # [::1]:6379
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendError(f"address {address!r}: expected HOST:PORT (what `ray start --head` "
+                           f"prints, e.g. 10.0.0.5:6379), ray://HOST:PORT or auto")
+    return host, int(port)
+
+
+def _check_reachable(address: str, timeout: float) -> None:
+    """A TCP connection to the cluster's address, so an unreachable cluster is an error in
+    seconds (``ray.init`` itself waits minutes for a head that is not there)."""
+    target = _host_port(address)
+    if target is None:
+        return
+    try:
+        socket.create_connection(target, timeout=timeout).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        if isinstance(error, socket.timeout):
+            reason = f"no answer in {timeout:g} s"
+        raise BackendError(f"no Ray cluster answers at {address} ({reason}): start one with "
+                           f"`ray start --head` and give the address it prints, or check the "
+                           f"address and the firewall") from None
+
+
+def _retryable(ray) -> tuple[type, ...]:
+    """The errors that mean a task's worker or node died, not that the task failed."""
+    e = ray.exceptions
+    return (e.WorkerCrashedError, e.NodeDiedError, e.ObjectLostError, e.OutOfMemoryError)
+
+
+class RayCluster(Backend):
+    """Tasks on a Ray cluster (see the module docstring).
+
+    ``address``: the cluster's address (``HOST:PORT`` as ``ray start --head`` prints it,
+    ``ray://HOST:PORT`` for Ray Client, or ``auto``); None starts a Ray instance on this
+    machine with ``workers`` CPUs (default all) for the run, without a dashboard. If this
+    process is already connected to Ray (``ray.init`` was called), that connection is used
+    and left open. ``workers`` with an address caps the tasks played at once (default: the
+    cluster's CPUs). ``max_retries``: how many times a task whose worker died is sent
+    again. ``log``: where the connection line and the retries are reported (default: stderr).
+    """
+
+    def __init__(self, address: str | None = None, workers: int | None = None, *,
+                 checkpoints: str = "ship", max_retries: int = 3,
+                 log: Callable[[str], None] | None = None, connect_timeout: float = 10.0):
+        if workers is not None and workers < 1:
+            raise BackendError(f"workers must be at least 1, got {workers}")
+        if checkpoints not in CHECKPOINT_MODES:
+            raise BackendError(f"unknown checkpoints mode {checkpoints!r}; known: "
+                               f"{', '.join(CHECKPOINT_MODES)}")
+        if max_retries < 0:
+            raise BackendError(f"max_retries must be at least 0, got {max_retries}")
+        if address is not None:
+            _host_port(address)                  # a malformed address is named at once
+        self.address, self.workers, self.checkpoints = address, workers, checkpoints
+        self.max_retries, self.connect_timeout = max_retries, connect_timeout
+        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.slots = workers or 1
+        self.retries = 0              # tasks sent again after their worker died
+        self.tasks_sent = 0           # every submission, retries included
+        self._ray_module = None
+        self._owned = False           # whether close() disconnects (we connected)
+        self._remote: dict[Callable, Any] = {}
+        self._shipped: dict[str, Any] = {}
+
+    # -- the connection ----------------------------------------------------------------------
+    def connect(self):
+        """Connect (once) and return the ``ray`` module; a :class:`BackendError` when Ray is
+        missing or the cluster cannot be reached."""
+        if self._ray_module is not None:
+            return self._ray_module
+        ray = _ray()
+        if ray.is_initialized():
+            current = ray.get_runtime_context().gcs_address
+            if self.address not in (None, "auto") and not _same_address(self.address, current):
+                raise BackendError(f"this process is already connected to the Ray cluster at "
+                                   f"{current}; it cannot also use {self.address}")
+            where = f"the Ray cluster this process is connected to ({current})"
+        elif self.address is not None:
+            _check_reachable(self.address, self.connect_timeout)
+            try:
+                ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                raise BackendError(f"cannot connect to the Ray cluster at {self.address}: "
+                                   f"{_first_line(error)}") from None
+            self._owned = True
+            where = f"the Ray cluster at {self.address}"
+        else:
+            ray.init(num_cpus=self.workers, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+            self._owned = True
+            where = "a local Ray instance"
+        self._ray_module = ray
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if cpus < 1:
+            self.close()
+            raise BackendError(f"{where} has no CPUs to run tasks on")
+        nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
+        self.slots = min(self.workers, cpus) if self.workers else cpus
+        self.log(f"Ray: {where}, {cpus} CPU(s) on {nodes} node(s); {self.slots} task(s) at once, "
+                 f"{2 * self.slots} in flight")
+        return ray
+
+    def close(self) -> None:
+        """Disconnect if this backend connected (a local instance it started stops)."""
+        if self._ray_module is not None and self._owned:
+            self._ray_module.shutdown()
+        self._ray_module, self._owned = None, False
+        self._remote.clear()
+        self._shipped.clear()
+
+    # -- trained managers ------------------------------------------------------------------
+    def ship(self, names: Iterable[str]) -> dict[str, Any]:
+        """Each name as itself, except a trained manager's: its checkpoint files in the
+        object store (``"ship"``) or its absolute path (``"shared"``). Ray resolves the
+        object references passed as a task's arguments to :class:`CheckpointFiles`."""
+        ray = self.connect()
+        out = {}
+        for name in names:
+            if not name.startswith("ppo:"):
+                out[name] = name
+            elif self.checkpoints == "shared":
+                out[name] = "ppo:" + os.path.abspath(name[4:])
+            else:                           # read now: a checkpoint rewritten since is sent anew
+                files = CheckpointFiles.read(name)
+                if files.digest not in self._shipped:
+                    self._shipped[files.digest] = ray.put(files)
+                out[name] = self._shipped[files.digest]
+        return out
+
+    # -- running -----------------------------------------------------------------------------
+    def run(self, fn, tasks, accept, describe=str) -> None:
+        ray = self.connect()
+        if fn not in self._remote:
+            self._remote[fn] = ray.remote(num_cpus=1, max_retries=0)(fn)
+        remote = self._remote[fn]
+        died = _retryable(ray)
+        running: dict[Any, tuple[Any, tuple, int]] = {}      # ref -> (key, args, attempt)
+
+        def submit(key, args, attempt: int) -> None:
+            running[remote.remote(*args)] = (key, args, attempt)
+            self.tasks_sent += 1
+
+        def fill() -> None:
+            while len(running) < 2 * self.slots:
+                try:
+                    key, args = next(tasks)
+                except StopIteration:
+                    return
+                submit(key, args, 0)
+
+        try:
+            fill()
+            while running:
+                ready, rest = ray.wait(list(running), num_returns=1)
+                if rest:                        # whatever else is done too, in key order
+                    more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
+                    ready += more
+                for ref in sorted(ready, key=lambda r: running[r][0]):
+                    key, args, attempt = running.pop(ref)
+                    try:
+                        result = ray.get(ref)
+                    except died as error:
+                        self._retry(key, args, attempt, error, describe, submit)
+                        continue
+                    accept(key, result)
+                fill()
+        finally:
+            for ref in running:                 # stopped early (an error, Ctrl-C): cancel the rest
+                ray.cancel(ref, force=True)
+
+    def _retry(self, key, args, attempt: int, error: Exception, describe, submit) -> None:
+        what = describe(key)
+        if attempt >= self.max_retries:
+            raise BackendError(f"a Ray worker died {attempt + 1} time(s) playing {what} "
+                               f"({type(error).__name__}: {_first_line(error)}); the run is "
+                               f"stopped") from error
+        self.retries += 1
+        self.log(f"Ray: the worker playing {what} died ({type(error).__name__}); sending it "
+                 f"again (retry {attempt + 1} of {self.max_retries}); its results count once")
+        submit(key, args, attempt + 1)
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line for line in str(error).strip().splitlines() if line.strip()]
+    return lines[0][:300] if lines else type(error).__name__
+
+
+def _same_address(given: str, current: str) -> bool:
+    """Whether ``given`` (what the user typed) names the GCS at ``current`` (what Ray says,
+    often with the node's IP for 127.0.0.1)."""
+    target = _host_port(given)
+    if target is None:
+        return True
+    host, port = target
+    chost, _, cport = current.rpartition(":")
+    if str(port) != cport:
+        return False
+    local = {"127.0.0.1", "localhost", "::1", socket.gethostname()}
+    return host == chost or host in local

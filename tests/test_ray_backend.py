@@ -1,0 +1,303 @@
+"""The ray backend (:mod:`dugout.evaluate.backends`): tournaments, CRN checks and the Showdown
+calibration as Ray tasks give the very numbers of ``--workers 1``; a worker killed mid-run
+has its chunk played again and counted once; a worker that keeps dying, a cluster that
+does not answer and an address that is not one stop with a clear error; trained managers'
+checkpoints reach the workers through the object store; and nothing imports Ray unless
+the ray backend is used.
+
+These tests need Ray, so they run in .venv-rllib beside the RLlib recipe's
+(``scripts/test_rllib.sh``, marker ``ray``); the main run deselects them. Ray is started
+by the tests on this machine with two CPUs and no dashboard.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dugout.evaluate import calibrate_showdown as cal
+from dugout.evaluate import cli
+from dugout.evaluate.backends import BackendError, CheckpointFiles, RayCluster
+from dugout.evaluate.stats import SPRT
+from dugout.evaluate.tournament import crn_check, run_tournament
+
+pytestmark = pytest.mark.ray
+
+TB = "thats_baseball_v0"
+ROOT = Path(__file__).resolve().parents[1]
+AGENTS = ["random", "heuristic", "never-steal"]
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    """A Ray instance on this machine for the module: two CPUs, no dashboard."""
+    import ray
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()
+
+
+def _without_timing(d):
+    d = dict(d)
+    for key in ("seconds", "games_per_second", "workers"):
+        d.pop(key)
+    return d
+
+
+def _lines():
+    lines: list[str] = []
+    return lines, lines.append
+
+
+# -- the same numbers as --workers 1 -----------------------------------------------------------
+def test_ray_tournament_is_identical_to_one_worker(ray_session):
+    lines, log = _lines()
+    one = run_tournament(TB, AGENTS, games=40, seed=3, workers=1, chunk=4, bootstrap=100)
+    backend = RayCluster(log=log)
+    on_ray = run_tournament(TB, AGENTS, games=40, seed=3, chunk=4, bootstrap=100, backend=backend)
+    assert _without_timing(one.to_dict()) == _without_timing(on_ray.to_dict())
+    assert [m.pairs for m in one.matchups] == [m.pairs for m in on_ray.matchups]
+    assert backend.tasks_sent == 3 * 5 and backend.retries == 0     # 20 pairs a matchup, 4 a chunk
+    assert on_ray.workers == 2 and "2 CPU(s) on 1 node(s)" in lines[0]
+
+
+def test_ray_sprt_stops_at_the_same_pair(ray_session):
+    sprt = SPRT.from_elo(0, 100, min_pairs=5)
+    one = run_tournament(TB, ["heuristic", "random"], games=400, seed=1, chunk=3, sprt=sprt,
+                         bootstrap=50)
+    on_ray = run_tournament(TB, ["heuristic", "random"], games=400, seed=1, chunk=3, sprt=sprt,
+                            bootstrap=50, backend=RayCluster(log=lambda line: None))
+    assert one.matchups[0].sprt == on_ray.matchups[0].sprt
+    assert one.matchups[0].pairs == on_ray.matchups[0].pairs
+    assert one.matchups[0].sprt.decision == "A better" and one.matchups[0].n_pairs < 200
+
+
+def test_ray_crn_check_is_identical(ray_session):
+    one = crn_check(TB, "heuristic", "never-steal", games=60, seed=2)
+    on_ray = crn_check(TB, "heuristic", "never-steal", games=60, seed=2,
+                       backend=RayCluster(log=lambda line: None))
+    assert one == on_ray
+
+
+def test_command_line_ray_writes_the_report_of_workers_1(ray_session, tmp_path, capsys):
+    argv = ["tournament", "--agents", "random", "heuristic", "--games", "24", "--seed", "5",
+            "--bootstrap", "30", "--crn-check", "8"]
+    cli.main(argv + ["--out", str(tmp_path / "one")])
+    cli.main(argv + ["--backend", "ray", "--chunk", "5", "--out", str(tmp_path / "ray")])
+    out = capsys.readouterr().out
+    assert "on Ray (a local instance)" in out and "Ray: the Ray cluster this process" in out
+    one, on_ray = (json.loads((tmp_path / d / "results.json").read_text()) for d in ("one", "ray"))
+    assert _without_timing(one) == _without_timing(on_ray)
+    assert (tmp_path / "one" / "pairs.csv").read_text() == (tmp_path / "ray" / "pairs.csv").read_text()
+    crn = cli.main(["crn", "--agents", "heuristic", "random", "--games", "8", "--backend", "ray"])
+    assert crn == cli.main(["crn", "--agents", "heuristic", "random", "--games", "8"])
+
+
+def test_a_driver_in_another_process_joins_the_cluster_by_its_address(ray_session, tmp_path):
+    """What a user on a cluster does: `--address HOST:PORT` from a fresh process."""
+    argv = ["tournament", "--agents", "random", "heuristic", "--games", "12", "--bootstrap", "20",
+            "--quiet"]
+    done = subprocess.run([sys.executable, "-m", "dugout.evaluate", *argv, "--backend", "ray",
+                           "--address", ray_session, "--out", str(tmp_path / "ray")],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    cli.main(argv + ["--out", str(tmp_path / "one")])
+    one, on_ray = (json.loads((tmp_path / d / "results.json").read_text()) for d in ("one", "ray"))
+    assert _without_timing(one) == _without_timing(on_ray)
+
+
+def test_calibration_on_ray_is_identical(ray_session, capsys):
+    small = ["--teams", "bos2004", "sln2004", "--games", "20", "--seed", "3"]
+    one = cal.main(small)
+    on_ray = cal.main(small + ["--backend", "ray"])
+    capsys.readouterr()
+    assert one["teams"] == on_ray["teams"] and one["summary"] == on_ray["summary"]
+    assert on_ray["settings"]["backend"] == "ray"
+
+
+# -- workers that die ----------------------------------------------------------------------------
+def _ppid(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def _busy_workers() -> list[int]:
+    """This session's Ray workers now playing a chunk: Ray titles a worker running a task
+    ``ray::<function>``; the raylet that started them is a child of this process."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            busy = (proc / "cmdline").read_bytes().startswith(b"ray::play_chunk")
+            if busy and _ppid(_ppid(int(proc.name))) == os.getpid():
+                found.append(int(proc.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def test_a_worker_killed_mid_run_changes_nothing(ray_session):
+    """SIGKILL a worker while it plays a chunk: the chunk is played again, counted once,
+    and the results are those of --workers 1."""
+    lines, log = _lines()
+    backend = RayCluster(log=log)
+    killed: list[int] = []
+
+    def progress(games_done, finished):
+        if backend.retries == 0 and len(killed) < 5:      # until a kill has cost a chunk
+            for pid in _busy_workers()[:1]:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+    agents = ["heuristic", "random"]
+    on_ray = run_tournament(TB, agents, games=160, seed=7, chunk=5, bootstrap=50, backend=backend,
+                            progress=progress)
+    one = run_tournament(TB, agents, games=160, seed=7, workers=1, chunk=5, bootstrap=50)
+    assert killed and backend.retries >= 1
+    assert backend.tasks_sent == 16 + backend.retries                # 80 pairs in chunks of 5
+    assert any("died (WorkerCrashedError)" in line and "count once" in line for line in lines), lines
+    assert on_ray.games == 160 and [p.seed for p in on_ray.matchups[0].pairs] == list(range(7, 87))
+    assert _without_timing(one.to_dict()) == _without_timing(on_ray.to_dict())
+
+
+def _die(code: int) -> None:
+    os._exit(code)
+
+
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def test_a_worker_that_keeps_dying_stops_the_run_naming_the_task(ray_session):
+    import ray.cloudpickle
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])    # workers cannot import tests
+    lines, log = _lines()
+    backend = RayCluster(log=log, max_retries=1)
+    accepted = []
+    with pytest.raises(BackendError, match=r"died 2 time\(s\) playing chunk seven"):
+        backend.run(_die, iter([(7, (3,))]), lambda key, result: accepted.append(key),
+                    describe=lambda key: "chunk seven")
+    assert not accepted and backend.retries == 1 and "retry 1 of 1" in lines[-1]
+    # an exception in the task is a bug, raised here and never retried
+    failing = RayCluster(log=log)
+    with pytest.raises(ValueError, match="no such manager"):
+        failing.run(_fail, iter([(0, ("no such manager",))]), lambda key, result: None)
+    assert failing.retries == 0
+
+
+# -- bad input -----------------------------------------------------------------------------------
+def _cli_error(*argv: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "dugout.evaluate", *argv], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_an_unreachable_cluster_is_a_one_line_error():
+    line = _cli_error("tournament", "--agents", "random", "heuristic", "--games", "4",
+                      "--backend", "ray", "--address", "127.0.0.1:1")
+    assert "no Ray cluster answers at 127.0.0.1:1" in line and "ray start --head" in line
+
+
+def test_a_malformed_address_is_named(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["tournament", "--agents", "random", "heuristic", "--games", "4",
+                  "--backend", "ray", "--address", "headnode"])
+    assert exit_info.value.code == 2
+    assert "address 'headnode': expected HOST:PORT" in capsys.readouterr().err
+
+
+def test_another_cluster_than_the_one_connected_is_refused(ray_session):
+    with pytest.raises(BackendError, match="already connected to the Ray cluster"):
+        RayCluster("10.255.255.1:6379").connect()
+
+
+# -- trained managers' checkpoints ----------------------------------------------------------------
+def _checkpoint(folder: Path) -> Path:
+    import torch
+    from dugout.agents.policy import build_actor
+    from dugout.envs.thats_baseball.env import OBS
+    torch.manual_seed(0)
+    folder.mkdir()
+    actor = build_actor(OBS.size, [16], "Tanh", 5)
+    torch.save(actor.state_dict(), folder / "policy.pt")
+    (folder / "meta.json").write_text(json.dumps({
+        "env_id": TB, "obs_size": OBS.size, "n_actions": 5, "net_arch": [16], "activation": "Tanh"}))
+    (folder / "model.zip").write_bytes(b"never read, never shipped")
+    return folder
+
+
+def test_checkpoint_files_are_the_two_safe_files_written_once(tmp_path):
+    folder = _checkpoint(tmp_path / "ckpt")
+    files = CheckpointFiles.read(f"ppo:{folder}")
+    assert [name for name, _ in files.files] == ["meta.json", "policy.pt"]
+    name = files.materialize(tmp_path / "cache")
+    local = Path(name[4:])
+    assert local == tmp_path / "cache" / files.digest and sorted(os.listdir(local)) == [
+        "meta.json", "policy.pt"]
+    assert (local / "policy.pt").read_bytes() == (folder / "policy.pt").read_bytes()
+    (local / "policy.pt").write_bytes(b"tampered")           # a damaged copy is written again
+    assert files.materialize(tmp_path / "cache") == name
+    assert (local / "policy.pt").read_bytes() == (folder / "policy.pt").read_bytes()
+    with pytest.raises(BackendError, match="cannot read"):
+        CheckpointFiles.read(f"ppo:{tmp_path / 'nowhere'}")
+
+
+@pytest.mark.parametrize("mode", ["ship", "shared"])
+def test_a_trained_manager_plays_on_ray_as_in_one_process(ray_session, tmp_path, mode):
+    import tempfile
+    folder = _checkpoint(tmp_path / "ckpt")
+    agents = ["random", f"ppo:{folder}"]
+    one = run_tournament(TB, agents, games=12, seed=0, workers=1, bootstrap=20)
+    on_ray = run_tournament(TB, agents, games=12, seed=0, bootstrap=20, chunk=2,
+                            backend=RayCluster(checkpoints=mode, log=lambda line: None))
+    assert _without_timing(one.to_dict()) == _without_timing(on_ray.to_dict())
+    shipped = Path(tempfile.gettempdir()) / "dugout-checkpoints" / CheckpointFiles.read(agents[1]).digest
+    if mode == "ship":                       # a worker wrote the files it was sent, and used them
+        assert sorted(os.listdir(shipped)) == ["meta.json", "policy.pt"]
+
+
+# -- the scaling measurement ---------------------------------------------------------------------
+def test_the_scaling_measurement_runs_and_projects(ray_session, capsys):
+    """A tiny run of `python -m dugout.evaluate.scaling` (on the test's Ray instance) and the
+    projection's arithmetic."""
+    from dugout.evaluate import scaling
+    f = scaling.measure(TB, ["random", "heuristic"], games=8, chunk=2, cpus=2, overhead_games=4,
+                        empty=5)
+    capsys.readouterr()
+    assert f["identical_results"] and f["games"] == 8 and f["chunks"] == 2
+    assert all(v > 0 for v in f["games_per_second"].values())
+    assert f["overhead"]["chunks"] == 2 and f["overhead"]["empty_tasks_per_second"] > 0
+    figures = {"seconds_per_game_inline": 0.01, "chunk": 25,
+               "overhead": {"seconds_per_chunk": 0.02, "empty_tasks_per_second": 1000.0},
+               "seconds": {"ray_startup": 5.0}}
+    rows = scaling.projection(figures, games=1_000_000, cores=2, machines=(1, 10, 1000))
+    # 1M games x 10 ms + 20,000 chunks x 20 ms = 10,400 core-seconds
+    assert rows[0]["wall_seconds"] == pytest.approx(5 + 10_400 / 2)
+    assert rows[1]["wall_seconds"] == pytest.approx(5 + 10_400 / 20)
+    assert rows[2]["wall_seconds"] == pytest.approx(5 + 20.0)      # the driver's 1,000 tasks/s
+    assert rows[0]["overhead_share"] == pytest.approx(400 / 10_400)
+
+
+# -- Ray is imported only by the ray backend ------------------------------------------------------
+def test_nothing_imports_ray_unless_the_ray_backend_is_used():
+    code = ("import sys\n"
+            "from dugout.evaluate import cli, calibrate_showdown, backends, tournament\n"
+            "import dugout.integrations.rllib, dugout.train.rllib\n"
+            "cli.main(['tournament', '--agents', 'random', 'heuristic', '--games', '4', '--quiet'])\n"
+            "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if m.startswith('ray'))\n"
+            "backends.make_backend('ray')\n"
+            "assert 'ray' not in sys.modules\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

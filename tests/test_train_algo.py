@@ -1,0 +1,50 @@
+"""``python -m dugout.train --algo {sb3,rllib}``: the switch between MaskablePPO (the default)
+and RLlib league self-play (:mod:`dugout.train.rllib`), and the RLlib path's errors where
+Ray is not installed (the main venv; RLlib training itself is tested in tests/test_rllib.py,
+in .venv-rllib)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _train(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dugout.train", *argv], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+
+
+def test_algo_sb3_is_the_default_trainer():
+    default, sb3 = _train("--help"), _train("--algo", "sb3", "--help")
+    assert default.returncode == sb3.returncode == 0
+    assert default.stdout == sb3.stdout and "--total-timesteps" in sb3.stdout
+    rllib = _train("--algo=rllib", "--help")
+    assert rllib.returncode == 0 and "--league-size" in rllib.stdout and "--snapshot-every" in rllib.stdout
+
+
+@pytest.mark.parametrize("argv, says", [
+    (("--algo", "tianshou"), "--algo must be sb3 or rllib, got 'tianshou'"),
+    (("--algo",), "--algo needs a value"),
+    (("--algo", "rllib", "--league-size", "0"), "--league-size must be at least 1, got 0"),
+    (("--algo", "rllib", "--self-play", "2"), "--self-play must be a share of the games"),
+    (("--algo", "rllib", "--env", "chess_v0"), "--env: unknown environment 'chess_v0'"),
+    (("--algo", "rllib", "--env-option", "innings=12"), "innings must be an int from 1 to 9"),
+    (("--algo", "rllib", "--address", "10.0.0.5:6379", "--cpus", "2"), "--cpus is for the Ray"),
+])
+def test_bad_rllib_settings_are_one_line_before_ray_starts(argv, says):
+    done = _train(*argv)
+    assert done.returncode in (1, 2) and "Traceback" not in done.stderr
+    assert says in done.stderr.strip().splitlines()[-1], done.stderr
+
+
+def test_rllib_without_ray_says_how_to_install_it():
+    import importlib.util
+    assert importlib.util.find_spec("ray") is None, "the main test venv must not hold Ray"
+    done = _train("--algo", "rllib", "--iterations", "1", "--out", "unused")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "pip install 'dugout[rllib]'" in done.stderr.strip().splitlines()[-1]

@@ -1,0 +1,371 @@
+"""Self-play training at scale with Ray RLlib: multi-agent PPO with action masking against a
+league of past snapshots, on any registered ruleset, on one machine or a Ray cluster.
+
+    python -m dugout.train --algo rllib --env showdown_v0 --env-option level=basic --iterations 200
+    python -m dugout.train --algo rllib --env thats_baseball_v0 --env-runners 30 --address 10.0.0.5:6379
+    python -m dugout.evaluate tournament --env thats_baseball_v0 \\
+        --agents random heuristic ppo:runs/thats_baseball_v0-rllib/model
+
+Needs the ``rllib`` extra in a venv of its own (RLlib pins its own Gymnasium; see
+``scripts/test_rllib.sh``, which makes ``.venv-rllib``).
+
+What is trained
+---------------
+Both seats are played by RLlib modules (:func:`dugout.integrations.rllib.league_ppo_config`):
+``main``, the one trained, and ``--league-size`` frozen *league* slots. Each game puts
+``main`` in both seats (a ``--self-play`` share of the games: it learns from both sides)
+or in one seat, either as often, against a league slot. The slots start as copies of
+``main``'s first weights, and every ``--snapshot-every`` iterations the oldest slot gets
+``main``'s current weights, so ``main`` keeps meeting the managers it used to be (a
+league of past snapshots keeps self-play from cycling). Illegal actions are masked in the
+module, so none is ever sampled.
+
+What a run writes (``--out``, default ``runs/<env>-rllib``)
+-----------------------------------------------------------
+::
+
+    settings.json      the settings of the run
+    model/             main's acting policy as a dugout checkpoint (meta.json + policy.pt):
+                       PolicyAgent.load() it, or play it in a tournament as ppo:<out>/model
+    league/<iter>/     every snapshot put in the league, as a dugout checkpoint too
+    progress.csv       per iteration: env steps, games, seconds, main's mean return against
+                       the league slots (+1 a win), and the evaluation at the end
+    rllib/             RLlib's own checkpoint of the algorithm, for --resume only (it holds
+                       pickled objects: resume only runs you made)
+
+The dugout checkpoints are written by :func:`dugout.integrations.rllib.export_weights`:
+the module's actor (an MLP encoder and a linear pi head) is the network
+:class:`dugout.agents.policy.PolicyAgent` builds, so loading one is as safe as any
+dugout checkpoint (JSON and tensors only) and needs neither Ray nor RLlib.
+
+Where it runs
+-------------
+``--env-runners N`` remote env runners play the games (``0``: in this process), each with
+``--envs-per-runner`` games side by side; one learner updates in this process. Without
+``--address`` Ray starts here with ``--cpus`` CPUs (default all); with ``--address`` the
+run joins that cluster and its env runners spread over its nodes. An env runner takes
+one CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import socket
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..envs import env_ids
+from ..envs.core.errors import DugoutError, OptionError
+from ..envs.options import check_env_options, describe_options, env_options_from_flags
+
+__all__ = ["RLlibSettings", "SetupError", "train_rllib", "main"]
+
+
+class SetupError(ValueError):
+    """A run that cannot start: a bad setting, Ray missing, a cluster that does not answer,
+    nothing to resume. The command line prints it as a one-line error."""
+
+
+@dataclass
+class RLlibSettings:
+    env: str = "thats_baseball_v0"
+    env_options: dict = field(default_factory=dict)
+    iterations: int = 50
+    seed: int = 0
+    out: str = ""
+    # the league
+    league_size: int = 4
+    snapshot_every: int = 5
+    self_play: float = 0.5
+    # PPO
+    batch: int = 4000                     # env steps per iteration (train_batch_size_per_learner)
+    minibatch: int = 256
+    epochs: int = 4
+    lr: float = 3e-4
+    entropy: float = 0.01
+    gamma: float = 1.0                    # the only reward comes at the end of a game
+    hidden: tuple[int, ...] = (128, 128)
+    activation: str = "tanh"
+    # resources
+    env_runners: int = 0
+    envs_per_runner: int = 1
+    cpus: int | None = None
+    address: str | None = None
+    # the end
+    eval_pairs: int = 100
+    resume: bool = False
+
+    def model_config(self) -> dict[str, Any]:
+        """The RLModule's model: an MLP encoder for the actor and one for the critic, pi a
+        linear head on the actor's (what a dugout checkpoint holds)."""
+        return {"fcnet_hiddens": list(self.hidden), "fcnet_activation": self.activation,
+                "head_fcnet_hiddens": [], "vf_share_layers": False}
+
+    def folder(self) -> Path:
+        return Path(self.out or f"runs/{self.env}-rllib")
+
+
+def _check(s: RLlibSettings) -> None:
+    """Every setting, before Ray starts: a :class:`SetupError` naming the flag."""
+    def need(ok: bool, flag: str, what: str, value: Any) -> None:
+        if not ok:
+            raise SetupError(f"{flag} must be {what}, got {value}")
+
+    if s.env not in env_ids():
+        raise SetupError(f"--env: unknown environment {s.env!r}; known: {', '.join(env_ids())}")
+    need(s.iterations >= 1, "--iterations", "at least 1", s.iterations)
+    need(s.league_size >= 1, "--league-size", "at least 1", s.league_size)
+    need(s.snapshot_every >= 1, "--snapshot-every", "at least 1", s.snapshot_every)
+    need(0.0 <= s.self_play <= 1.0, "--self-play", "a share of the games, from 0 to 1", s.self_play)
+    need(s.batch >= 2, "--batch", "at least 2 env steps", s.batch)
+    need(1 <= s.minibatch <= s.batch, "--minibatch", f"from 1 to --batch ({s.batch})", s.minibatch)
+    need(s.epochs >= 1, "--epochs", "at least 1", s.epochs)
+    need(s.lr > 0, "--lr", "positive", s.lr)
+    need(all(h >= 1 for h in s.hidden) and len(s.hidden) >= 1, "--hidden",
+         "one or more positive layer sizes", list(s.hidden))
+    need(s.env_runners >= 0, "--env-runners", "0 (this process) or more", s.env_runners)
+    need(s.envs_per_runner >= 1, "--envs-per-runner", "at least 1", s.envs_per_runner)
+    need(s.cpus is None or s.cpus >= 1, "--cpus", "at least 1", s.cpus)
+    need(s.eval_pairs >= 0, "--eval-pairs", "0 (none) or more", s.eval_pairs)
+    if s.cpus is not None and s.address is not None:
+        raise SetupError("--cpus is for the Ray instance started here; a cluster (--address) "
+                         "has its own CPUs")
+    try:
+        check_env_options(s.env, s.env_options, "--env-option")
+    except OptionError as error:
+        raise SetupError(str(error)) from None
+
+
+# -- Ray ------------------------------------------------------------------------------------------
+def _connect(s: RLlibSettings) -> bool:
+    """Start or join Ray; True when this run did (and so shuts it down at the end)."""
+    try:
+        import ray
+    except ImportError as error:
+        raise SetupError(f"--algo rllib needs Ray RLlib ({error}): pip install 'dugout[rllib]', "
+                         f"in a venv of its own (scripts/test_rllib.sh makes .venv-rllib)") from None
+    if ray.is_initialized():
+        return False
+    if s.address is None:
+        ray.init(num_cpus=s.cpus, include_dashboard=False, log_to_driver=False)
+        return True
+    if s.address not in ("auto", "local"):
+        host, _, port = s.address.removeprefix("ray://").rpartition(":")
+        if not host or not port.isdigit():
+            raise SetupError(f"--address {s.address!r}: expected HOST:PORT (what `ray start "
+                             f"--head` prints), ray://HOST:PORT or auto")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+        except OSError as error:
+            raise SetupError(f"--address: no Ray cluster answers at {s.address} "
+                             f"({error.strerror or type(error).__name__}): start one with "
+                             f"`ray start --head`") from None
+    try:
+        ray.init(address=s.address, log_to_driver=False)
+    except (ConnectionError, RuntimeError) as error:
+        raise SetupError(f"--address: cannot connect to the Ray cluster at {s.address}: "
+                         f"{error}") from None
+    return True
+
+
+# -- the run ---------------------------------------------------------------------------------------
+def _config(s: RLlibSettings):
+    from ..integrations.rllib import league_ppo_config
+    config = league_ppo_config(
+        s.env, league_size=s.league_size, self_play=s.self_play, env_options=s.env_options,
+        model_config=s.model_config(), seed=s.seed, train_batch_size_per_learner=s.batch,
+        minibatch_size=s.minibatch, num_epochs=s.epochs, lr=s.lr, entropy_coeff=s.entropy,
+        gamma=s.gamma)
+    config.env_runners(num_env_runners=s.env_runners, num_envs_per_env_runner=s.envs_per_runner)
+    config.learners(num_learners=0)
+    return config
+
+
+def _jsonable(s: RLlibSettings) -> dict[str, Any]:
+    d = asdict(s)
+    d["hidden"] = list(s.hidden)
+    d["env_options"] = json.loads(json.dumps(s.env_options, default=str))
+    return d
+
+
+def _meta(s: RLlibSettings, iteration: int, steps: int, out: Path) -> dict[str, Any]:
+    return {"env_options": _jsonable(s)["env_options"], "settings": _jsonable(s), "run": str(out),
+            "algo": "rllib-ppo-league", "module": "main", "iteration": iteration,
+            "timesteps": steps}
+
+
+def _export(algo, s: RLlibSettings, folder: Path, iteration: int, steps: int, out: Path,
+            module_id: str) -> Path:
+    from ..integrations.rllib import export_weights, module_weights
+    return export_weights(module_weights(algo, module_id), folder, s.env,
+                          env_options=s.env_options, model_config=s.model_config(),
+                          meta=_meta(s, iteration, steps, out))
+
+
+def _check_resume(s: RLlibSettings, out: Path) -> None:
+    saved = out / "settings.json"
+    if not (out / "rllib").is_dir() or not saved.is_file():
+        raise SetupError(f"--resume: {out} holds no RLlib run to resume (no rllib/ or settings.json)")
+    before = json.loads(saved.read_text())
+    for key in ("env", "env_options", "league_size", "hidden", "activation"):
+        if before.get(key) != _jsonable(s)[key]:
+            raise SetupError(f"--resume: the run in {out} has {key} {before.get(key)!r}, not "
+                             f"{_jsonable(s)[key]!r}")
+
+
+def train_rllib(s: RLlibSettings, log=print) -> Path:
+    """Train ``main`` for ``s.iterations`` iterations (in all, with ``--resume``), export it
+    and the league snapshots as dugout checkpoints, and return the output folder."""
+    _check(s)
+    out = s.folder()
+    if s.resume:
+        _check_resume(s, out)
+    owned = _connect(s)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        return _train(s, out, log)
+    finally:
+        if owned:
+            import ray
+            ray.shutdown()
+
+
+def _train(s: RLlibSettings, out: Path, log) -> Path:
+    from ..integrations.rllib import league_ids, snapshot_to_league
+    slots = league_ids(s.league_size)
+    algo = _config(s).build_algo()
+    try:
+        if s.resume:
+            algo.restore_from_path(str((out / "rllib").resolve()))
+            log(f"resumed {out} at iteration {algo.iteration}")
+        else:
+            snapshot_to_league(algo, slots)          # the league starts as main's first weights
+            (out / "settings.json").write_text(json.dumps(_jsonable(s), indent=2))
+            with open(out / "progress.csv", "w", newline="") as f:
+                csv.writer(f).writerow(["iteration", "env_steps", "games", "seconds",
+                                        "main_vs_league", "snapshot"])
+        rules = f" ({describe_options(s.env_options)})" if s.env_options else ""
+        log(f"RLlib league self-play on {s.env}{rules}: main + {s.league_size} league slot(s), "
+            f"{s.batch} env steps an iteration, {s.env_runners} remote env runner(s)")
+        steps = 0
+        while algo.iteration < s.iterations:
+            started = time.perf_counter()
+            result = algo.train()
+            runners = result["env_runners"]
+            steps = int(runners.get("num_env_steps_sampled_lifetime", 0))
+            games = int(runners.get("num_episodes_lifetime", 0))
+            vs_league = runners.get("main_vs_league", float("nan"))
+            n = algo.iteration
+            snapshot = ""
+            if n % s.snapshot_every == 0:
+                slot = slots[(n // s.snapshot_every - 1) % len(slots)]
+                snapshot_to_league(algo, slot)
+                _export(algo, s, out / "league" / f"{n:06d}", n, steps, out, "main")
+                snapshot = slot
+            seconds = time.perf_counter() - started
+            with open(out / "progress.csv", "a", newline="") as f:
+                csv.writer(f).writerow([n, steps, games, f"{seconds:.2f}", f"{vs_league:.4f}",
+                                        snapshot])
+            log(f"iteration {n}: {steps:,} env steps, {games:,} games, {seconds:.1f} s, main's "
+                f"return against the league {vs_league:+.3f}"
+                + (f"; main copied into {snapshot}" if snapshot else ""))
+        model = _export(algo, s, out / "model", algo.iteration, steps, out, "main")
+        algo.save_to_path(str((out / "rllib").resolve()))
+    finally:
+        algo.stop()
+    _evaluate(s, model, out, log)
+    return out
+
+
+def _evaluate(s: RLlibSettings, model: Path, out: Path, log) -> None:
+    """main (as the dugout checkpoint) against random and the heuristic, seat-swapped pairs."""
+    if not s.eval_pairs:
+        return
+    from ..agents.play import head_to_head
+    from ..agents.policy import PolicyAgent
+    agent = PolicyAgent.load(model, env_id=s.env)
+    scores = {}
+    for opponent in ("random", "heuristic"):
+        h = head_to_head(s.env, agent, opponent, s.eval_pairs, seed=10_000_000,
+                         env_kwargs=s.env_options)
+        scores[opponent] = {"score": h.score, "low": h.low, "high": h.high, "pairs": s.eval_pairs}
+        log(f"main against {opponent}: score {h.score:.3f} ({h.low:.3f}-{h.high:.3f}) over "
+            f"{s.eval_pairs} seat-swapped pairs")
+    (out / "eval.json").write_text(json.dumps(scores, indent=2))
+
+
+# -- the command line ------------------------------------------------------------------------------
+def _parser() -> argparse.ArgumentParser:
+    d = RLlibSettings()
+    p = argparse.ArgumentParser(prog="python -m dugout.train --algo rllib",
+                                description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--env", default=d.env, help="environment id")
+    p.add_argument("--iterations", type=int, default=d.iterations, help="PPO iterations in all")
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--out", default="", help="output folder (default runs/<env>-rllib)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --out from its RLlib checkpoint (your own runs only)")
+    g = p.add_argument_group("rules (the env's options)")
+    g.add_argument("--teams", nargs=2, metavar=("AWAY", "HOME"), help="the env's teams option")
+    g.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an env option, repeatable (VALUE is read as JSON when it parses)")
+    g = p.add_argument_group("the league")
+    g.add_argument("--league-size", type=int, default=d.league_size, help="frozen snapshot slots")
+    g.add_argument("--snapshot-every", type=int, default=d.snapshot_every,
+                   help="iterations between snapshots of main into the league")
+    g.add_argument("--self-play", type=float, default=d.self_play,
+                   help="share of the games main plays against itself (the rest: against the league)")
+    g = p.add_argument_group("PPO")
+    g.add_argument("--batch", type=int, default=d.batch, help="env steps per iteration")
+    g.add_argument("--minibatch", type=int, default=d.minibatch)
+    g.add_argument("--epochs", type=int, default=d.epochs, help="passes over each batch")
+    g.add_argument("--lr", type=float, default=d.lr)
+    g.add_argument("--entropy", type=float, default=d.entropy, help="entropy bonus")
+    g.add_argument("--hidden", type=int, nargs="+", default=list(d.hidden), help="hidden layer sizes")
+    g = p.add_argument_group("where it runs")
+    g.add_argument("--env-runners", type=int, default=d.env_runners,
+                   help="remote env runners playing the games (0: this process)")
+    g.add_argument("--envs-per-runner", type=int, default=d.envs_per_runner)
+    g.add_argument("--cpus", type=int, help="CPUs of the Ray instance started here (default all)")
+    g.add_argument("--address", help="join the Ray cluster at HOST:PORT (ray start --head prints it)")
+    p.add_argument("--eval-pairs", type=int, default=d.eval_pairs,
+                   help="seat-swapped pairs against random and the heuristic at the end (0: none)")
+    return p
+
+
+def parse(argv: Sequence[str] | None = None) -> RLlibSettings:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.env not in env_ids():
+        parser.error(f"--env: unknown environment {args.env!r}; known: {', '.join(env_ids())}")
+    try:
+        options = env_options_from_flags(args.env, args.env_option, args.teams)
+    except (OptionError, DugoutError) as error:
+        parser.error(str(error))
+    s = RLlibSettings(env=args.env, env_options=options, iterations=args.iterations,
+                      seed=args.seed, out=args.out, league_size=args.league_size,
+                      snapshot_every=args.snapshot_every, self_play=args.self_play,
+                      batch=args.batch, minibatch=args.minibatch, epochs=args.epochs, lr=args.lr,
+                      entropy=args.entropy, hidden=tuple(args.hidden),
+                      env_runners=args.env_runners, envs_per_runner=args.envs_per_runner,
+                      cpus=args.cpus, address=args.address, eval_pairs=args.eval_pairs,
+                      resume=args.resume)
+    try:
+        _check(s)
+    except SetupError as error:
+        parser.error(str(error))
+    return s
+
+
+def main(argv: Sequence[str] | None = None) -> Path:
+    s = parse(sys.argv[1:] if argv is None else argv)
+    try:
+        return train_rllib(s)
+    except SetupError as error:            # Ray missing, the cluster, --resume
+        _parser().error(str(error))
