@@ -16,7 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"envs": "dugout.envs", "agents": "dugout.agents", "train": "dugout.train",
-           "evaluate": "dugout.evaluate", "integrations": "dugout.integrations"}
+           "vector": "dugout.vector", "evaluate": "dugout.evaluate",
+           "integrations": "dugout.integrations"}
 
 
 def _modules() -> dict[str, Path]:
@@ -76,14 +77,15 @@ GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
 
 def floor(name: str) -> int:
     """0 the core (and the root package: only ``__version__``), 1 the rulesets and the env
-    registry, 2 the agents, 3 train, evaluate and the integrations with other libraries."""
+    registry, 2 the agents and the batched engines (``dugout.vector``: its Gymnasium env plays
+    the agents' heuristic), 3 train, evaluate and the integrations with other libraries."""
     if name == "dugout":
         return 0
     if name.startswith("dugout.envs.core"):
         return 0
     if name.startswith("dugout.envs"):
         return 1
-    if name.startswith("dugout.agents"):
+    if name.startswith(("dugout.agents", "dugout.vector")):
         return 2
     return 3
 

@@ -1,0 +1,98 @@
+"""How fast :class:`~dugout.vector.BatchedGames` plays: decisions per second on one core.
+
+Random legal play (uniform over each game's legal actions, from a seeded numpy generator);
+a finished game is reset at once with a new seed, as a training loop does, so the batch
+stays full. The count is decisions taken (one per live game per ``step``); the time covers
+``step``, the resets and drawing the actions (and, reported apart, ``step`` and ``reset``
+alone), not ``observe``, which is timed apart, per call of the whole batch.
+
+    OMP_NUM_THREADS=1 python -m dugout.vector.bench            # B = 1,024, 4,096, 16,384
+    OMP_NUM_THREADS=1 python -m dugout.vector.bench --sizes 4096 --seconds 10
+
+Run it alone: numpy ops on one core are what it measures. ``bench`` returns the numbers
+for a script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+import numpy as np
+
+from .thats_baseball import BatchedGames
+
+__all__ = ["bench", "random_actions"]
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``mask`` (0 for a row with none)."""
+    return np.argmax(mask * rng.random(mask.shape, dtype=np.float32), axis=1)
+
+
+def bench(num_games: int, seconds: float = 3.0, seed: int = 0, observe: bool = True,
+          **options) -> dict[str, float]:
+    """Play at random for about ``seconds`` (after a warm-up step) on a full batch, finished
+    games restarting at once. Returns decisions per second (``decisions_per_s``, the time of
+    ``step``, ``reset`` and drawing the actions; ``engine_decisions_per_s``, ``step`` and
+    ``reset`` alone), games finished per second, decisions per finished game, batch steps per
+    second and, if ``observe``, the seconds one ``observe`` of the whole batch takes."""
+    rng = np.random.default_rng(seed)
+    games = BatchedGames(num_games, **options)
+    next_seed = num_games
+    games.reset(np.arange(num_games))
+    games.step(random_actions(games.mask, rng))
+    if observe:
+        games.observe(0)                # builds the observation tables once
+    decisions = finished = finished_decisions = steps = 0
+    engine = 0.0
+    clock = time.perf_counter
+    start = clock()
+    while True:
+        actions = random_actions(games.mask, rng)
+        t = clock()
+        decisions += num_games - int(np.count_nonzero(games.over))
+        games.step(actions)
+        steps += 1
+        done = np.flatnonzero(games.over)
+        if done.size:
+            finished += done.size
+            finished_decisions += int(games.decisions[done].sum())
+            games.reset(np.arange(next_seed, next_seed + done.size), done)
+            next_seed += done.size
+        engine += clock() - t
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            break
+    out = {"num_games": num_games, "decisions_per_s": decisions / elapsed,
+           "engine_decisions_per_s": decisions / engine, "games_per_s": finished / elapsed,
+           "decisions_per_game": finished_decisions / max(finished, 1),
+           "steps_per_s": steps / elapsed}
+    if observe:
+        n = 20
+        t = clock()
+        for i in range(n):
+            games.observe(i & 1)
+        out["observe_s"] = (clock() - t) / n
+    return out
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args(argv)
+    print(f"numpy {np.__version__}, Python {platform.python_version()}, "
+          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
+    for size in args.sizes:
+        r = bench(size, args.seconds)
+        print(f"B={size:>6,}: {r['decisions_per_s']:>10,.0f} decisions/s "
+              f"(engine alone {r['engine_decisions_per_s']:>10,.0f})  "
+              f"{r['games_per_s']:>7,.0f} games/s  {r['decisions_per_game']:.1f} decisions/game  "
+              f"{r['steps_per_s']:>6,.1f} steps/s  observe {r['observe_s'] * 1e3:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
