@@ -25,7 +25,7 @@ from typing import Any
 
 from ..agents.policy import META, MODEL, WEIGHTS, actor_from_model
 
-__all__ = ["save_checkpoint", "upgrade_checkpoint"]
+__all__ = ["save_checkpoint", "save_actor", "upgrade_checkpoint"]
 
 
 def _atomic_write(path: Path, write) -> None:
@@ -41,13 +41,30 @@ def _atomic_write(path: Path, write) -> None:
 
 def _write_policy(model, folder: Path, meta: dict[str, Any]) -> None:
     """``policy.pt`` (the actor's tensors) and ``meta.json`` (``meta`` and the architecture)."""
+    actor, arch = actor_from_model(model)
+    _write_actor(actor, arch, folder, meta, int(model.num_timesteps))
+
+
+def _write_actor(actor, arch: dict[str, Any], folder: Path, meta: dict[str, Any],
+                 timesteps: int) -> None:
     import torch
     from .. import __version__
-    actor, arch = actor_from_model(model)
-    meta = {**meta, "dugout_version": __version__, **arch, "timesteps": int(model.num_timesteps)}
-    weights = {k: v.detach().contiguous() for k, v in actor.state_dict().items()}
+    meta = {**meta, "dugout_version": __version__, **arch, "timesteps": int(timesteps)}
+    weights = {k: v.detach().to("cpu", torch.float32).contiguous()
+               for k, v in actor.state_dict().items()}
     _atomic_write(folder / WEIGHTS, lambda tmp: torch.save(weights, tmp))
     _atomic_write(folder / META, lambda tmp: Path(tmp).write_text(json.dumps(meta, indent=2)))
+
+
+def save_actor(actor, arch: dict[str, Any], folder: str | os.PathLike, meta: dict[str, Any],
+               timesteps: int) -> Path:
+    """Save a trained actor in :func:`dugout.agents.policy.build_actor`'s layout (a trainer
+    other than SB3's: ``dugout.train.vector_ppo``) as ``policy.pt`` + ``meta.json``;
+    ``arch`` holds ``obs_size``, ``n_actions``, ``net_arch`` and ``activation``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_actor(actor, arch, folder, meta, timesteps)
+    return folder
 
 
 def save_checkpoint(model, folder: str | os.PathLike, meta: dict[str, Any],

@@ -1,0 +1,361 @@
+"""Masked PPO on batched That's Baseball games, CleanRL style: one readable file, from the
+settings to the checkpoint. It trains the same network as :mod:`dugout.train.ppo` (SB3's
+``MlpPolicy``: separate actor and critic MLPs) and writes the same checkpoint
+(``meta.json`` + ``policy.pt``), so ``PolicyAgent.load`` plays the result in tournaments,
+the solver's exact evaluation and the AEC env.
+
+    python -m dugout.train.vector_ppo --total-timesteps 20000000 --out runs/vector_tb
+    python -m dugout.train.vector_ppo --opponent heuristic --num-envs 1024 --total-timesteps 2000000
+
+Where :mod:`dugout.train.ppo` steps a handful of AEC envs one decision at a time, this
+steps ``num_envs`` games at once in numpy (:class:`dugout.vector.ThatsBaseballVectorEnv`)
+and the opponents' moves in one forward pass per opponent, so a rollout of ``num_envs x
+num_steps`` decisions costs about as much as the update that learns from it.
+
+Self-play (the default): each game's other manager is drawn at its start from random
+(``p_random``), the rulebook heuristic (``p_heuristic``) or one of ``pool_size`` snapshots
+of the learner (replaced oldest first every ``pool_every`` timesteps; sampled, not greedy).
+The learner plays both seats (each game draws his seat). Every ``eval_every`` timesteps the
+greedy policy plays ``eval_games`` batched games against random and the heuristic (seats
+drawn at random); ``eval.csv`` and the checkpoint in ``model/`` follow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import dataclasses
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..envs.thats_baseball.env import OBS
+from ..envs.thats_baseball.rules import ACTIONS
+
+__all__ = ["VectorSettings", "train", "main", "actor_critic", "evaluate_vs"]
+
+ENV_ID = "thats_baseball_v0"
+N_ACTIONS = len(ACTIONS)
+
+
+# -- 1. settings ------------------------------------------------------------------------------
+@dataclass
+class VectorSettings:
+    total_timesteps: int = field(default=10_000_000, metadata={"help": "learner decisions to train for"})
+    num_envs: int = field(default=4096, metadata={"help": "games stepped at once"})
+    num_steps: int = field(default=8, metadata={"help": "decisions per game between updates"})
+    opponent: str = field(default="self-play", metadata={
+        "help": "self-play, or a fixed opponent: random, heuristic, ppo:PATH"})
+    teams: tuple[str, ...] = field(default=("sample", "reds"), metadata={"help": "away and home team"})
+    innings: int = field(default=9, metadata={"help": "scheduled innings"})
+    seed: int = field(default=0, metadata={"help": "seed of the run (games, network, sampling)"})
+    out: str = field(default="runs/thats_baseball_v0_vector", metadata={"help": "output folder"})
+    net_arch: tuple[int, ...] = field(default=(64, 64), metadata={"help": "hidden layer sizes of actor and critic"})
+    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate (annealed to 0)"})
+    num_minibatches: int = field(default=4, metadata={"help": "minibatches per epoch"})
+    update_epochs: int = field(default=4, metadata={"help": "passes over each rollout"})
+    gamma: float = field(default=1.0, metadata={"help": "discount (the only reward comes at the end)"})
+    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
+    clip_coef: float = field(default=0.2, metadata={"help": "PPO clip range"})
+    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus"})
+    vf_coef: float = field(default=0.5, metadata={"help": "value loss weight"})
+    max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping"})
+    pool_every: int = field(default=500_000, metadata={"help": "timesteps between self-play snapshots"})
+    pool_size: int = field(default=2, metadata={"help": "snapshots in the self-play league"})
+    p_random: float = field(default=0.1, metadata={"help": "self-play: chance a game's opponent is random"})
+    p_heuristic: float = field(default=0.3, metadata={"help": "self-play: chance it is the heuristic"})
+    eval_every: int = field(default=1_000_000, metadata={"help": "timesteps between evaluations and checkpoints"})
+    eval_games: int = field(default=4096, metadata={"help": "games per evaluation and opponent"})
+    threads: int = field(default=1, metadata={"help": "torch threads"})
+
+    def __post_init__(self) -> None:
+        for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
+                     "pool_every", "pool_size", "eval_every", "eval_games", "innings", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if (self.num_envs * self.num_steps) % self.num_minibatches:
+            raise ValueError(f"num_envs x num_steps ({self.num_envs * self.num_steps}) must divide "
+                             f"into num_minibatches ({self.num_minibatches})")
+        if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
+            raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
+        if self.opponent not in ("self-play", "random", "heuristic") and not self.opponent.startswith("ppo:"):
+            raise ValueError(f"opponent must be self-play, random, heuristic or ppo:PATH, got {self.opponent!r}")
+        if len(self.teams) != 2:
+            raise ValueError(f"teams must be two team names (away, home), got {self.teams!r}")
+        self.teams = tuple(self.teams)
+        self.net_arch = tuple(int(n) for n in self.net_arch)
+
+
+# -- 2. the network: SB3's MlpPolicy in plain torch ---------------------------------------------
+def _mlp(sizes: list[int], out: int, gain: float):
+    import torch.nn as nn
+    layers, last = [], sizes[0]
+    for size in sizes[1:]:
+        linear = nn.Linear(last, size)
+        nn.init.orthogonal_(linear.weight, np.sqrt(2))
+        nn.init.zeros_(linear.bias)
+        layers += [linear, nn.Tanh()]
+        last = size
+    head = nn.Linear(last, out)
+    nn.init.orthogonal_(head.weight, gain)
+    nn.init.zeros_(head.bias)
+    layers.append(head)
+    return nn.Sequential(*layers)
+
+
+def actor_critic(obs_size: int, n_actions: int, net_arch: tuple[int, ...]):
+    """Separate actor (logits; :func:`dugout.agents.policy.build_actor`'s layout, so its
+    state dict is a checkpoint's ``policy.pt``) and critic MLPs, orthogonal initialisation."""
+    import torch.nn as nn
+
+    class _ActorCritic(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.actor = _mlp([obs_size, *net_arch], n_actions, 0.01)
+            self.critic = _mlp([obs_size, *net_arch], 1, 1.0)
+
+        def value(self, obs):
+            return self.critic(obs).squeeze(-1)
+
+        def log_probs(self, obs, masks):
+            """Log-probabilities of every action, illegal ones at (about) -1e8."""
+            import torch
+            return torch.log_softmax(self.actor(obs).masked_fill(~masks, -1e8), dim=-1)
+
+    return _ActorCritic()
+
+
+# -- 3. evaluation ------------------------------------------------------------------------------
+def evaluate_vs(actor, opponent: str, games: int, s: VectorSettings, seed: int) -> tuple[float, float, float]:
+    """The greedy ``actor``'s mean score (a win 1, a game cut off 1/2) in ``games`` batched
+    games against ``opponent``, seats drawn at random, with its 95% interval
+    (``mean +- 1.96 sd / sqrt(games)``)."""
+    from ..vector import ThatsBaseballVectorEnv
+    from ..vector.env import PolicyOpponent
+    env = ThatsBaseballVectorEnv(games, teams=s.teams, innings=s.innings, opponent=opponent,
+                                 autoreset_mode="next_step")
+    learner = PolicyOpponent(actor, deterministic=True)
+    env.reset(seed=seed)
+    score = np.zeros(games)
+    finished = np.zeros(games, dtype=bool)
+    while not finished.all():
+        live = np.flatnonzero(~finished)
+        actions = np.zeros(games, dtype=np.int64)
+        actions[live] = learner.act(env.games, live, env.seat[live])
+        _, rewards, term, trunc, _ = env.step(actions)
+        ended = (term | trunc) & ~finished
+        score[ended] = (rewards[ended] + 1) / 2
+        finished |= ended
+    mean = float(score.mean())
+    half = 1.96 * float(score.std(ddof=1)) / np.sqrt(games) if games > 1 else 1.0
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+# -- 4. the run ---------------------------------------------------------------------------------
+def _jsonable(s: VectorSettings) -> dict[str, Any]:
+    d = dataclasses.asdict(s)
+    d["net_arch"], d["teams"] = list(s.net_arch), list(s.teams)
+    return d
+
+
+def _opponents(s: VectorSettings, model) -> tuple[list[Any], list[float] | None]:
+    if s.opponent != "self-play":
+        return [s.opponent], None
+    pool = [copy.deepcopy(model.actor).eval() for _ in range(s.pool_size)]
+    from ..vector.env import PolicyOpponent
+    league = [PolicyOpponent(a, deterministic=False, seed=s.seed + 17 + k, name=f"snapshot {k}")
+              for k, a in enumerate(pool)]
+    rest = (1.0 - s.p_random - s.p_heuristic) / s.pool_size
+    return ["random", "heuristic", *league], [s.p_random, s.p_heuristic, *[rest] * s.pool_size]
+
+
+def save(model, out: Path, s: VectorSettings, timesteps: int) -> Path:
+    from .checkpoint import save_actor
+    meta = {"env_id": ENV_ID, "env_options": {"teams": list(s.teams), "innings": s.innings},
+            "run": str(out), "settings": _jsonable(s), "trainer": "vector_ppo"}
+    arch = {"obs_size": model.actor[0].in_features, "n_actions": model.actor[-1].out_features,
+            "net_arch": list(s.net_arch), "activation": "Tanh"}
+    save_actor(model.actor, arch, out / "checkpoints" / f"{timesteps:011d}", meta, timesteps)
+    return save_actor(model.actor, arch, out / "model", meta, timesteps)
+
+
+def train(s: VectorSettings, log=print) -> Path:
+    """Train as ``s`` says; returns the output folder (``model/`` is the checkpoint)."""
+    import torch
+    from ..vector import ThatsBaseballVectorEnv
+
+    out = Path(s.out)
+    if (out / "model").exists():
+        raise ValueError(f"{out} already holds a run; choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "settings.json").write_text(json.dumps(_jsonable(s), indent=2))
+    torch.set_num_threads(s.threads)
+    torch.manual_seed(s.seed)
+    gen = torch.Generator().manual_seed(s.seed)
+    rng = np.random.default_rng(s.seed)
+
+    n, T = s.num_envs, s.num_steps
+    model = actor_critic(OBS.size, N_ACTIONS, s.net_arch)
+    optimizer = torch.optim.Adam(model.parameters(), lr=s.learning_rate, eps=1e-5)
+    opponents, weights = _opponents(s, model)
+    envs = ThatsBaseballVectorEnv(n, teams=s.teams, innings=s.innings, opponent=opponents,
+                                  opponent_weights=weights, autoreset_mode="same_step", seed=s.seed)
+    obs_size = envs.single_observation_space.shape[0]
+    obs_buf = torch.zeros((T, n, obs_size))
+    mask_buf = torch.zeros((T, n, N_ACTIONS), dtype=torch.bool)
+    act_buf = torch.zeros((T, n), dtype=torch.long)
+    logp_buf = torch.zeros((T, n))
+    rew_buf = torch.zeros((T, n))
+    done_buf = torch.zeros((T, n))
+    val_buf = torch.zeros((T, n))
+
+    obs, infos = envs.reset(seed=s.seed)
+    next_obs = torch.from_numpy(obs)
+    next_mask = torch.from_numpy(infos["action_mask"])
+    next_done = torch.zeros(n)
+    updates = max(1, s.total_timesteps // (n * T))
+    batch = n * T
+    minibatch = batch // s.num_minibatches
+    timesteps, next_eval, next_pool, pool_slot = 0, s.eval_every, s.pool_every, 0
+    env_seconds = 0.0
+    started = time.perf_counter()
+    evals = []
+    for update in range(updates):
+        frac = 1.0 - update / updates
+        optimizer.param_groups[0]["lr"] = frac * s.learning_rate
+        # -- the rollout
+        for t in range(T):
+            obs_buf[t], mask_buf[t], done_buf[t] = next_obs, next_mask, next_done
+            with torch.no_grad():
+                logp_all = model.log_probs(next_obs, next_mask)
+                # a sample of the masked softmax (Gumbel-max)
+                gumbel = -torch.log(-torch.log(torch.rand(logp_all.shape, generator=gen)))
+                action = (logp_all + gumbel).argmax(dim=-1)
+                logp_buf[t] = logp_all.gather(1, action[:, None]).squeeze(1)
+                val_buf[t] = model.value(next_obs)
+            act_buf[t] = action
+            e0 = time.perf_counter()
+            obs, reward, term, trunc, infos = envs.step(action.numpy())
+            env_seconds += time.perf_counter() - e0
+            rew_buf[t] = torch.from_numpy(reward)
+            next_obs = torch.from_numpy(obs)
+            next_mask = torch.from_numpy(infos["action_mask"])
+            next_done = torch.from_numpy((term | trunc).astype(np.float32))
+        timesteps += batch
+        # -- advantages (GAE; a finished game's next state is the new game's first: cut there)
+        with torch.no_grad():
+            next_value = model.value(next_obs)
+            adv = torch.zeros((T, n))
+            last = torch.zeros(n)
+            for t in reversed(range(T)):
+                if t == T - 1:
+                    nonterminal, values_next = 1.0 - next_done, next_value
+                else:
+                    nonterminal, values_next = 1.0 - done_buf[t + 1], val_buf[t + 1]
+                delta = rew_buf[t] + s.gamma * values_next * nonterminal - val_buf[t]
+                last = delta + s.gamma * s.gae_lambda * nonterminal * last
+                adv[t] = last
+            returns = adv + val_buf
+        # -- the update
+        b_obs, b_mask = obs_buf.reshape(batch, -1), mask_buf.reshape(batch, -1)
+        b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
+        b_adv, b_ret = adv.reshape(-1), returns.reshape(-1)
+        for _epoch in range(s.update_epochs):
+            order = torch.from_numpy(rng.permutation(batch))
+            for start in range(0, batch, minibatch):
+                mb = order[start:start + minibatch]
+                logp_all = model.log_probs(b_obs[mb], b_mask[mb])
+                logp = logp_all.gather(1, b_act[mb][:, None]).squeeze(1)
+                ratio = (logp - b_logp[mb]).exp()
+                a = b_adv[mb]
+                a = (a - a.mean()) / (a.std() + 1e-8)
+                pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - s.clip_coef, 1 + s.clip_coef)).mean()
+                v_loss = 0.5 * ((model.value(b_obs[mb]) - b_ret[mb]) ** 2).mean()
+                entropy = -(logp_all.exp() * logp_all).sum(dim=-1).mean()
+                loss = pg_loss - s.ent_coef * entropy + s.vf_coef * v_loss
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), s.max_grad_norm)
+                optimizer.step()
+        # -- the league, evaluations and checkpoints
+        if s.opponent == "self-play" and timesteps >= next_pool:
+            snapshot = envs.opponents[2 + pool_slot]
+            snapshot.actor.load_state_dict(model.actor.state_dict())
+            pool_slot = (pool_slot + 1) % s.pool_size
+            next_pool += s.pool_every
+        if timesteps >= next_eval or update == updates - 1:
+            evals.append(_evaluate(model, s, out, timesteps, started, env_seconds, log))
+            next_eval += s.eval_every
+    seconds = time.perf_counter() - started
+    eval_seconds = sum(e["eval_seconds"] for e in evals)
+    learning = max(seconds - eval_seconds, 1e-9)
+    summary = {"timesteps": timesteps, "wall_seconds": round(seconds, 1),
+               "eval_seconds": round(eval_seconds, 1),
+               "timesteps_per_second": round(timesteps / learning, 1),
+               "env_share": round(env_seconds / learning, 3),
+               "vs_random": evals[-1]["vs_random"], "vs_heuristic": evals[-1]["vs_heuristic"]}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    log(f"trained {timesteps} timesteps in {seconds:.0f} s ({summary['timesteps_per_second']:.0f} "
+        f"timesteps/s while learning, the env {100 * summary['env_share']:.0f}% of that); "
+        f"checkpoint in {out / 'model'}")
+    return out
+
+
+def _evaluate(model, s: VectorSettings, out: Path, timesteps: int, started: float,
+              env_seconds: float, log) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    actor = copy.deepcopy(model.actor).eval()
+    rates = {opp: evaluate_vs(actor, opp, s.eval_games, s, seed=10**9 + timesteps)
+             for opp in ("random", "heuristic")}
+    save(model, out, s, timesteps)
+    seconds = time.perf_counter() - t0
+    new = not (out / "eval.csv").exists()
+    with open(out / "eval.csv", "a", newline="") as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(["timesteps", "wall_seconds", "vs_random", "vs_random_low", "vs_random_high",
+                        "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high"])
+        w.writerow([timesteps, round(time.perf_counter() - started, 1),
+                    *(round(x, 4) for x in rates["random"]), *(round(x, 4) for x in rates["heuristic"])])
+    log(f"[{timesteps:>11} steps, {time.perf_counter() - started:.0f} s] vs random "
+        f"{100 * rates['random'][0]:.1f}%, vs heuristic {100 * rates['heuristic'][0]:.1f}% "
+        f"({100 * rates['heuristic'][1]:.1f}-{100 * rates['heuristic'][2]:.1f}%)")
+    return {"eval_seconds": seconds, "vs_random": rates["random"][0], "vs_heuristic": rates["heuristic"][0]}
+
+
+# -- 5. the command line ------------------------------------------------------------------------
+def parse(argv: list[str] | None = None) -> VectorSettings:
+    parser = argparse.ArgumentParser(prog="python -m dugout.train.vector_ppo", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    for f in dataclasses.fields(VectorSettings):
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default
+        shown = " ".join(map(str, default)) if isinstance(default, tuple) else default
+        help_ = f"{f.metadata['help']} (default {shown})"
+        if f.name in ("net_arch",):
+            parser.add_argument(flag, type=int, nargs="+", default=default, help=help_)
+        elif f.name == "teams":
+            parser.add_argument(flag, nargs=2, metavar=("AWAY", "HOME"), default=default, help=help_)
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+            parser.add_argument(flag, type=kind, default=default, help=help_)
+    args = vars(parser.parse_args(argv))
+    try:
+        return VectorSettings(**args)
+    except ValueError as e:
+        parser.error(str(e))
+
+
+def main(argv: list[str] | None = None) -> Path:
+    return train(parse(argv), log=lambda text: print(text, file=sys.stderr, flush=True))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

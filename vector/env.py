@@ -1,0 +1,374 @@
+"""A Gymnasium ``VectorEnv`` over batched That's Baseball games: one seat learns, the other
+manager is played inside the batch.
+
+    from dugout.vector import ThatsBaseballVectorEnv
+
+    envs = ThatsBaseballVectorEnv(4096, opponent="heuristic", seed=0)
+    obs, infos = envs.reset(seed=0)                 # (4096, 56) float32, as the AEC env's
+    masks = envs.action_masks()                     # (4096, 5) bool: sb3-contrib's name
+    obs, rewards, terminated, truncated, infos = envs.step(actions)
+
+Every sub-env is a whole game of :class:`~dugout.vector.thats_baseball.BatchedGames`
+seen by one manager, the *learner*: each step is one of his decisions. After his action
+the opponent's decisions are played inside the batch (all games at once per opponent)
+until the learner must decide again or the game ends; the reward is +1 for a win and -1
+for a loss, at the step that ends the game, and 0 for both when ``max_innings`` cuts a
+tied game off (``truncated``).
+
+* ``seat``: 0 (away), 1 (home), or ``"both"`` (the default): each new game draws the
+  learner's seat at random (the env's seeded generator), so one policy learns both.
+* ``opponent``: ``"random"`` (uniform over the legal actions), ``"heuristic"`` (the
+  rulebook heuristic of :mod:`dugout.agents.thats_baseball`, its decisions read off a
+  table filled as new situations come up), a trained policy (``"ppo:PATH"``, a
+  :class:`~dugout.agents.policy.PolicyAgent`, or a torch module from observations to
+  logits: one batched forward pass per opponent step), or an :class:`Opponent`; a list
+  of them with ``opponent_weights`` draws one per game at each reset (a self-play league).
+* Observations are exactly what ``thats_baseball_v0``'s ``observe(agent)["observation"]``
+  gives the learner, so a policy trained here plays in the AEC env, tournaments and the
+  solver's evaluation unchanged. The legal actions are ``action_masks()`` and
+  ``infos["action_mask"]``.
+* Autoreset follows Gymnasium's convention (``metadata["autoreset_mode"]``): with
+  ``"next_step"`` (the default) a finished game's last observation is returned with its
+  reward, and the next ``step`` starts a new game there, ignoring that game's action;
+  with ``"same_step"`` the new game starts at once, its first observation is returned and
+  the finished game's is in ``infos["final_obs"]`` (``infos["_final_obs"]`` marks which).
+* Game seeds: ``reset(seed=s)`` numbers the games ``s, s + 1, ...`` in the order they
+  start, so a run is reproducible; ``infos["seed"]`` is each game's seed and
+  ``infos["seat"]`` the learner's seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from ..envs.thats_baseball import rules
+from ..envs.thats_baseball.env import OBS
+from .thats_baseball import BatchedGames
+
+__all__ = ["ThatsBaseballVectorEnv", "Opponent", "RandomOpponent", "HeuristicOpponent",
+           "PolicyOpponent", "make_opponent"]
+
+N_ACTIONS = len(rules.ACTIONS)
+
+
+# -- opponents ---------------------------------------------------------------------------------
+class Opponent:
+    """Plays the non-learning seat: ``act(games, index, seats)`` returns one legal action
+    for each game in ``index`` (an int array), where the manager in ``seats`` is to act."""
+
+    name = "opponent"
+
+    def act(self, games: BatchedGames, index: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed any randomness (called by the env's ``reset(seed=...)``)."""
+
+
+def uniform_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row of a (N, n) bool mask."""
+    keys = rng.random(masks.shape)
+    keys[~masks] = -1.0
+    return keys.argmax(axis=1)
+
+
+class RandomOpponent(Opponent):
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, games, index, seats):
+        return uniform_legal(self.rng, games.mask[index])
+
+
+class HeuristicOpponent(Opponent):
+    """The rulebook heuristic (:class:`dugout.agents.thats_baseball.ThatsBaseballHeuristic`)
+    as a table lookup: its decision depends only on the decision (kind, subject, legal
+    actions), the inning, half, outs, runners and the batting team's lead, so each such
+    situation is asked of the heuristic once, through a view built from the batch, and
+    read from the table ever after."""
+
+    name = "heuristic"
+
+    def __init__(self, teams: Sequence[Any], innings: int):
+        from ..agents.thats_baseball import ThatsBaseballHeuristic
+        from ..envs.thats_baseball.cards import load_team
+        self.heuristic = ThatsBaseballHeuristic()
+        self.lineups = tuple(load_team(t).aas if not hasattr(t, "aas") else t.aas for t in teams)
+        self.innings = innings
+        self.table: dict[int, int] = {}
+
+    @staticmethod
+    def situation_keys(games: BatchedGames, index: np.ndarray) -> np.ndarray:
+        """One int64 per game: everything the heuristic's decision depends on."""
+        mask = games.mask[index].astype(np.int64) @ (1 << np.arange(N_ACTIONS, dtype=np.int64))
+        bases = (games.bases[index] >= 0).astype(np.int64) @ np.array([1, 2, 4], dtype=np.int64)
+        half = games.half[index].astype(np.int64)
+        runs = games.runs[index].astype(np.int64)
+        lead = np.where(half == 1, runs[:, 1] - runs[:, 0], runs[:, 0] - runs[:, 1])
+        key = games.kind[index].astype(np.int64)
+        key = key * 4 + (games.subject[index].astype(np.int64) + 1)
+        key = key * 32 + mask
+        key = key * 128 + np.minimum(games.inning[index].astype(np.int64), 127)
+        key = key * 2 + half
+        key = key * 4 + games.outs[index].astype(np.int64)
+        key = key * 8 + bases
+        key = key * 512 + np.clip(lead, -255, 255) + 256
+        return key
+
+    def _decide(self, games: BatchedGames, i: int) -> int:
+        from ..envs.thats_baseball.view import ThatsBaseballView
+        seat = int(games.actor[i])
+        kind = rules.DECISION_KINDS[int(games.kind[i])]
+        legal = tuple(int(a) for a in np.flatnonzero(games.mask[i]))
+        bases = tuple(bool(r >= 0) for r in games.bases[i])
+        view = ThatsBaseballView(
+            seat=seat, decision=kind, subject=int(games.subject[i]), legal=legal,
+            options=tuple((a, rules.ACTIONS[a]) for a in legal),
+            inning=int(games.inning[i]), half=int(games.half[i]), innings=self.innings,
+            outs=int(games.outs[i]), bases=bases,
+            score=(int(games.runs[i, 0]), int(games.runs[i, 1])), lineups=self.lineups,
+            order=(int(games.order[i, 0]), int(games.order[i, 1])),
+            tried_steal=(False, False, False), pickoff_tried=False, over=False)
+        return self.heuristic.decide(view)
+
+    def act(self, games, index, seats):
+        keys = self.situation_keys(games, index)
+        table = self.table
+        out = np.empty(len(index), dtype=np.int64)
+        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        answers = np.empty(len(unique), dtype=np.int64)
+        for u, (key, at) in enumerate(zip(unique.tolist(), first.tolist())):
+            action = table.get(key)
+            if action is None:
+                action = table[key] = self._decide(games, int(index[at]))
+            answers[u] = action
+        out[:] = answers[inverse.reshape(-1)]
+        return out
+
+
+class PolicyOpponent(Opponent):
+    """A trained policy: a torch module from (N, 56) observations to (N, 5) logits, played
+    greedily (``deterministic=True``) or by sampling, illegal actions masked out. One
+    batched forward pass per opponent step."""
+
+    def __init__(self, actor, deterministic: bool = True, seed: int | None = None,
+                 name: str = "policy"):
+        self.actor = actor
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+        self.name = name
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, games, index, seats):
+        import torch
+        obs = games.observe(seats, index)
+        masks = games.mask[index]
+        with torch.no_grad():
+            logits = self.actor(torch.from_numpy(obs)).numpy()
+        logits = np.where(masks, logits, -np.inf)
+        if self.deterministic:
+            return logits.argmax(axis=1)
+        z = logits - logits.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        u = self.rng.random((len(index), 1))
+        return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), N_ACTIONS - 1)
+
+
+def make_opponent(spec: Any, teams: Sequence[Any], innings: int) -> Opponent:
+    """An :class:`Opponent` from a name (``"random"``, ``"heuristic"``, ``"ppo:PATH"``), a
+    :class:`~dugout.agents.policy.PolicyAgent`, a torch module, or an Opponent."""
+    if isinstance(spec, Opponent):
+        return spec
+    if spec == "random":
+        return RandomOpponent()
+    if spec == "heuristic":
+        return HeuristicOpponent(teams, innings)
+    if isinstance(spec, str) and spec.startswith("ppo:"):
+        from ..agents.policy import PolicyAgent
+        agent = PolicyAgent.load(spec[4:], env_id="thats_baseball_v0")
+        return PolicyOpponent(agent.actor, name=spec)
+    if hasattr(spec, "actor") and hasattr(spec, "meta"):          # a PolicyAgent
+        return PolicyOpponent(spec.actor, deterministic=getattr(spec, "deterministic", True),
+                              name=getattr(spec, "name", "policy"))
+    try:
+        import torch.nn as nn
+    except ImportError:                   # pragma: no cover - torch is in the train extra
+        nn = None
+    if nn is not None and isinstance(spec, nn.Module):
+        return PolicyOpponent(spec)
+    raise ValueError(f"unknown opponent {spec!r}: use 'random', 'heuristic', 'ppo:PATH', a "
+                     f"PolicyAgent, a torch module (observations -> logits) or an Opponent")
+
+
+# -- the vector env ----------------------------------------------------------------------------
+_AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+
+
+class ThatsBaseballVectorEnv(VectorEnv):
+    """``num_envs`` That's Baseball games for one learning manager (see the module docstring)."""
+
+    def __init__(self, num_envs: int, teams: Sequence[Any] = ("sample", "reds"), innings: int = 9,
+                 max_innings: int | None = None, seat: int | str = "both",
+                 opponent: Any = "random", opponent_weights: Sequence[float] | None = None,
+                 autoreset_mode: str | AutoresetMode = "next_step", seed: int | None = None):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if seat not in (0, 1, "both"):
+            raise ValueError(f"seat must be 0 (away), 1 (home) or 'both', got {seat!r}")
+        mode = _AUTORESET.get(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be 'next_step' or 'same_step', got {autoreset_mode!r}")
+        self.num_envs = int(num_envs)
+        self.games = BatchedGames(self.num_envs, teams=teams, innings=innings, max_innings=max_innings)
+        self.teams, self.innings, self.max_innings = teams, innings, max_innings
+        specs = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        if not specs:
+            raise ValueError("opponent: give at least one")
+        self.opponents = [make_opponent(s, teams, innings) for s in specs]
+        if opponent_weights is None:
+            weights = np.full(len(specs), 1.0 / len(specs))
+        else:
+            weights = np.asarray(opponent_weights, dtype=float)
+            if weights.shape != (len(specs),) or (weights < 0).any() or weights.sum() <= 0:
+                raise ValueError(f"opponent_weights must be {len(specs)} non-negative numbers "
+                                 f"with a positive sum, got {opponent_weights!r}")
+            weights = weights / weights.sum()
+        self.opponent_weights = weights
+        self.seat_rule = seat
+        self.metadata = {"autoreset_mode": mode, "render_modes": []}
+        self.render_mode = None
+        self.single_observation_space = spaces.Box(OBS.low, OBS.high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_space = spaces.Box(np.tile(OBS.low, (self.num_envs, 1)),
+                                            np.tile(OBS.high, (self.num_envs, 1)), dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, N_ACTIONS))
+        self.seat = np.zeros(self.num_envs, dtype=np.int8)
+        self.opponent_index = np.zeros(self.num_envs, dtype=np.int8)
+        self.game_seed = np.zeros(self.num_envs, dtype=np.int64)
+        self._next_seed = 0
+        self._rng = np.random.default_rng(seed)
+        self._to_reset = np.zeros(self.num_envs, dtype=bool)
+        self._started = False
+        self.games_finished = 0
+
+    # -- the Gymnasium API ----------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self._next_seed = int(seed)
+            for i, o in enumerate(self.opponents):
+                o.seed(None if seed is None else seed * 1_000 + i + 1)
+        elif not self._started:
+            self._next_seed = int(self._rng.integers(0, 2**62))
+        self._started = True
+        everyone = np.arange(self.num_envs)
+        self._start(everyone)
+        self._to_reset[:] = False
+        return self._observe(), self._infos()
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("step() before reset()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_envs} integers (one per game), got "
+                             f"an array of shape {actions.shape} and dtype {actions.dtype}")
+        games = self.games
+        restart = np.flatnonzero(self._to_reset)         # next-step autoreset: action ignored
+        live = ~self._to_reset
+        games.step(actions, np.flatnonzero(live))
+        self._play_opponents()
+        done = live & games.over
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        won = games.winner == self.seat
+        rewards[done & won] = 1.0
+        rewards[done & ~won & (games.winner >= 0)] = -1.0
+        truncated = done & games.truncated
+        terminated = done & ~games.truncated
+        self.games_finished += int(done.sum())
+        if len(restart):
+            self._start(restart)
+        if self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP:
+            final = self._observe() if done.any() else None
+            finished = np.flatnonzero(done)
+            if len(finished):
+                self._start(finished)
+            obs, infos = self._observe(), self._infos()
+            if final is not None:
+                final_obs = np.empty(self.num_envs, dtype=object)
+                for i in finished:
+                    final_obs[i] = final[i]
+                infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            self._to_reset[:] = False
+        else:
+            obs, infos = self._observe(), self._infos()
+            self._to_reset = done
+        return obs, rewards, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions, (num_envs, 5) bool (all False where a game is over
+        and waits for its autoreset)."""
+        return self.games.mask & (self.games.actor == self.seat)[:, None]
+
+    def close(self, **kwargs) -> None:
+        pass
+
+    # -- inside -------------------------------------------------------------------------------
+    def _start(self, index: np.ndarray) -> None:
+        """New games at ``index``: seeds, the learner's seat and opponent, the opponent's
+        first decisions."""
+        n = len(index)
+        seeds = np.arange(self._next_seed, self._next_seed + n, dtype=np.int64)
+        self._next_seed += n
+        self.game_seed[index] = seeds
+        if self.seat_rule == "both":
+            self.seat[index] = self._rng.integers(0, 2, n)
+        else:
+            self.seat[index] = self.seat_rule
+        if len(self.opponents) > 1:
+            self.opponent_index[index] = self._rng.choice(len(self.opponents), n, p=self.opponent_weights)
+        self.games.reset(seeds, index)
+        self._play_opponents()
+
+    def _play_opponents(self) -> None:
+        """Play every opponent decision until each game waits on the learner or is over."""
+        games = self.games
+        actions = np.zeros(self.num_envs, dtype=np.int64)
+        while True:
+            theirs = ~games.over & (games.actor != self.seat)
+            if not theirs.any():
+                return
+            for k, opponent in enumerate(self.opponents):
+                index = np.flatnonzero(theirs & (self.opponent_index == k)) if len(self.opponents) > 1 \
+                    else np.flatnonzero(theirs)
+                if len(index):
+                    actions[index] = opponent.act(games, index, games.actor[index])
+            games.step(actions, np.flatnonzero(theirs))
+
+    def _observe(self) -> np.ndarray:
+        return self.games.observe(self.seat)
+
+    def _infos(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "seat": self.seat.copy(),
+                "seed": self.game_seed.copy()}
+
+    def set_opponent(self, k: int, opponent: Any) -> None:
+        """Replace opponent ``k`` (a self-play league's newest snapshot, say)."""
+        self.opponents[k] = make_opponent(opponent, self.teams, self.innings)
+
+
+
