@@ -34,7 +34,14 @@ Two random managers play whole nine-inning games, in two modes per game:
 * Pokemon Baseball, the "harbor" team at "summit": ``pokemon_baseball_v0 (AEC)`` and
   ``pokemon_baseball engine``. Random managers set random lineups and substitute at
   random (the bench empties by the middle innings), so a game has over a hundred
-  decisions, most of them lineup picks and substitution offers.
+  decisions, most of them lineup picks and substitution offers;
+* That's Baseball's batched engine (:class:`dugout.vector.BatchedGames`, the same teams):
+  ``thats_baseball batched (B=4,096)``, 4,096 games stepped at once in numpy, a finished
+  game restarted at once with the next seed, as training does. It plays the same games as
+  the scalar engine (``tests/test_vector_thats_baseball.py``). Since games of a batch run
+  side by side, a game count says little about its length: it plays 20,000 decisions per
+  game of ``--games`` up to 2,000,000 (with ``--seconds S``, about S seconds), and at least
+  until a game has finished; its games are those finished.
 
 The two modes:
 
@@ -51,7 +58,8 @@ each dugout AEC env's decisions per second are printed as a ratio to theirs ("1.
 tictactoe_v3" means dugout makes 1.52 times as many decisions per second). In the JSON
 figures these ratios are ``ratios`` (That's Baseball), ``grand_slam_ratios``,
 ``showdown_ratios`` (advanced), ``showdown_basic_ratios``, ``bottom_ninth_ratios`` (the
-duel), ``bottom_ninth_game_ratios`` and ``pokemon_baseball_ratios``.
+duel), ``bottom_ninth_game_ratios`` and ``pokemon_baseball_ratios``; ``batched_ratios`` are
+the batched engine's decisions per second against the peers and the scalar engine.
 
 Every figure counts:
 
@@ -243,6 +251,35 @@ def bottom_ninth_engine(mode: str) -> PlayGame:
 
 
 POKEMON_TEAMS = ("harbor", "summit")      # away, home: the env's default pairing
+
+
+BATCH = 4096
+BATCH_DECISIONS = 2_000_000     # with --games N: at most this, at least 20,000 N
+
+
+def thats_baseball_batched(budget: Budget, seed: int) -> Result:
+    """Random play of ``BATCH`` That's Baseball games at once (see the module docstring)."""
+    from ..vector.bench import random_actions
+    from ..vector.thats_baseball import BatchedGames
+    games = BatchedGames(BATCH, teams=TEAMS, innings=INNINGS)
+    rng = np.random.default_rng(seed)
+    games.reset(np.arange(seed, seed + BATCH))
+    next_seed = seed + BATCH
+    games.step(random_actions(games.mask, rng))        # warm-up, untimed
+    decisions = finished = 0
+    start = time.perf_counter()
+    while True:
+        decisions += int(BATCH - games.over.sum())
+        games.step(random_actions(games.mask, rng))
+        done = np.flatnonzero(games.over)
+        if done.size:
+            finished += done.size
+            games.reset(np.arange(next_seed, next_seed + done.size), done)
+            next_seed += done.size
+        seconds = time.perf_counter() - start
+        if finished and budget.spent(0, decisions, seconds):
+            return Result("thats_baseball_batched", f"thats_baseball batched (B={BATCH:,})",
+                          finished, decisions, None, seconds)
 
 
 def pokemon_baseball_aec() -> PlayGame:
@@ -448,6 +485,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
     results = [measure(key, label, make(), budget, args.seed)
                for key, label, make in dugout_runs()]
+    results.append(thats_baseball_batched(
+        budget if args.seconds is not None
+        else Budget(decisions=min(BATCH_DECISIONS, 20_000 * args.games)), args.seed))
     by_key = {r.key: r for r in results}
     n_dugout = len(results)
 
@@ -483,6 +523,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         note = " (the rest is what the AEC API costs)" if engine_key == ENGINE_PAIRS[0][0] else ""
         print(f"{engine.label} decisions/s: "
               f"{engine.rate(engine.decisions) / aec.rate(aec.decisions):.2f}x {aec_key}{note}")
+    batched, engine = by_key["thats_baseball_batched"], by_key["thats_baseball_engine"]
+    rate = batched.rate(batched.decisions)
+    print(f"{batched.label} decisions/s: {rate / engine.rate(engine.decisions):.1f}x "
+          f"thats_baseball engine" + ("" if missing else ", " + ", ".join(
+              f"{rate / peer.rate(peer.decisions):.1f}x {peer.key}" for peer in results[n_dugout:])))
+    all_ratios["batched_ratios"] = {} if missing else {
+        peer.key: rate / peer.rate(peer.decisions) for peer in results[n_dugout:]}
+    all_ratios["batched_ratios"]["thats_baseball_engine"] = rate / engine.rate(engine.decisions)
     basic, basic_engine = by_key["showdown_basic_v0"], by_key["showdown_basic_engine"]
     print(f"showdown basic game (two decisions a game, so games/s and PA/s are what count): "
           f"{_fmt(basic.rate(basic.games), 1)} games/s and "

@@ -120,6 +120,19 @@ def test_small_run_reports_all_figures(capsys, tmp_path):
         for json_key in AEC_RATIOS.values():
             assert figures[json_key] == {}
 
+    # the batched engine: 20,000 decisions per game asked (at least one game finished)
+    batched = figures["results"]["thats_baseball_batched"]
+    assert batched["decisions"] >= 20_000 * 3 and batched["games"] >= 1
+    assert batched["plate_appearances"] is None and _positive(batched["decisions_per_s"])
+    assert "thats_baseball batched (B=4,096) decisions/s:" in printed
+    rate = batched["decisions_per_s"]
+    for key, ratio in figures["batched_ratios"].items():
+        assert math.isclose(ratio, rate / figures["results"][key]["decisions_per_s"]), key
+    assert "thats_baseball_engine" in figures["batched_ratios"]
+    if _classic_installed():
+        assert set(figures["batched_ratios"]) == {"thats_baseball_engine", "tictactoe_v3",
+                                                  "texas_holdem_v4"}
+
     assert json.loads(out_file.read_text(encoding="utf-8")) == figures
 
 
@@ -138,8 +151,9 @@ def test_without_classic_envs_dugout_figures_still_print(capsys, monkeypatch):
         assert name in printed
     for json_key in AEC_RATIOS.values():
         assert figures[json_key] == {}
-    assert set(figures["results"]) == set(DUGOUT)
+    assert set(figures["results"]) == set(DUGOUT) | {"thats_baseball_batched"}
     _check_dugout_figures(figures["results"])
+    assert set(figures["batched_ratios"]) == {"thats_baseball_engine"}
 
 
 def test_seconds_option_runs_by_time(capsys):
