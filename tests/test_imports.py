@@ -169,10 +169,12 @@ def test_engines_never_import_the_rl_libraries():
                                     "dugout.agents.play", "dugout.agents.policy",
                                     "dugout.agents.solvers.thats_baseball",
                                     "dugout.agents.solvers.bottom_ninth", "dugout.train.ppo",
-                                    "dugout.train.adapter", "dugout.train.rllib", "dugout.envs"])
+                                    "dugout.train.adapter", "dugout.train.rllib", "dugout.envs",
+                                    "dugout.vector", "dugout.vector.env"])
 def test_importing_a_module_loads_nothing_above_its_floor(module):
     """At run time too: importing an agents module loads no train or evaluate module, and
-    neither torch nor sb3 comes with the agents (a trained policy needs them when loaded)."""
+    neither torch nor sb3 comes with the agents or the batched engines (a trained policy
+    needs them when loaded)."""
     code = ("import sys, importlib; importlib.import_module(%r); "
             "print(' '.join(sorted(m for m in sys.modules if m.startswith(('dugout', 'torch', "
             "'stable_baselines3', 'sb3_contrib')))))" % module)

@@ -46,6 +46,8 @@ def play_vector(env: ThatsBaseballVectorEnv, seed: int, rng: np.random.Generator
         for i in np.flatnonzero((term | trunc) & ~done):
             records[i]["reward"] = float(rewards[i])
             records[i]["truncated"] = bool(trunc[i])
+            records[i]["final_obs"] = (infos["final_obs"][i] if "final_obs" in infos
+                                       else obs[i]).copy()
         done |= term | trunc
     return records
 
@@ -63,6 +65,7 @@ def replay_aec(record, opponent, innings=9, max_innings=None):
             if agent == learner:
                 assert reward == record["reward"]
                 assert trunc == record.get("truncated", False)
+                assert np.array_equal(obs["observation"], record["final_obs"])
             env.step(None)
             continue
         if agent == learner:
@@ -96,12 +99,57 @@ def test_a_vector_game_is_the_aec_game_against_a_policy_network():
         replay_aec(r, agent)
 
 
+def test_a_sampling_policy_opponent_plays_legal_actions_by_its_probabilities():
+    import torch
+    from dugout.vector.env import PolicyOpponent
+    from dugout.vector.thats_baseball import BatchedGames
+    torch.manual_seed(0)
+    actor = build_actor(OBS.size, [8], "Tanh", 5)
+    with torch.no_grad():
+        actor[-1].bias.copy_(torch.tensor([0.0, 1.0, -1.0, 2.0, 0.5]))
+    n = 20_000
+    games = BatchedGames(n)                     # the same game n times: the same decision
+    games.reset(np.full(n, 5))
+    while games.mask[0].sum() < 3:
+        games.step(games.mask.argmax(axis=1))
+    i = 0
+    assert (games.mask == games.mask[0]).all()
+    opponent = PolicyOpponent(actor, deterministic=False, seed=1)
+    index = np.arange(n)
+    actions = opponent.act(games, index, games.actor[index])
+    legal = np.flatnonzero(games.mask[i])
+    assert set(np.unique(actions)) <= set(legal.tolist())
+    agent = PolicyAgent(actor, {"env_id": "thats_baseball_v0", "obs_size": OBS.size, "n_actions": 5,
+                                "net_arch": [8], "activation": "Tanh"}, deterministic=False)
+    p = agent.policy_probabilities_batch(games.observe(int(games.actor[i]), [i]), games.mask[[i]])[0]
+    freq = np.bincount(actions, minlength=5) / len(actions)
+    sd = np.sqrt(p * (1 - p) / len(actions))
+    assert np.all(np.abs(freq - p) <= 5 * sd + 1e-12), (freq, p)
+
+
 def test_truncated_games_reward_zero_and_match_the_aec_env():
-    env = ThatsBaseballVectorEnv(64, innings=1, max_innings=1, opponent="random", seat=0)
+    env = ThatsBaseballVectorEnv(64, innings=1, max_innings=1, opponent="heuristic", seat=0)
     records = play_vector(env, seed=0, rng=np.random.default_rng(0))
     cut = [r for r in records if r["truncated"]]
     assert cut and all(r["reward"] == 0.0 for r in cut)
     assert all(r["reward"] in (-1.0, 1.0) for r in records if not r["truncated"])
+    for r in records:
+        replay_aec(r, ThatsBaseballHeuristic(), innings=1, max_innings=1)
+
+
+def test_one_inning_games_always_wait_on_the_learner_with_same_step_autoreset():
+    """A game that ends before the learner's first decision is not an episode: another seed
+    is played in its place, so every game the learner sees has a decision for him."""
+    env = ThatsBaseballVectorEnv(256, innings=1, opponent="heuristic", autoreset_mode="same_step")
+    obs, infos = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        masks = infos["action_mask"]
+        assert masks.any(axis=1).all()
+        keys = rng.random(masks.shape)
+        keys[~masks] = -1
+        obs, rewards, term, trunc, infos = env.step(keys.argmax(axis=1))
+    assert env.games_skipped > 0 and env.games_finished > 0
 
 
 def test_next_step_autoreset_ignores_the_action_and_starts_a_new_game():
@@ -134,35 +182,84 @@ def test_next_step_autoreset_ignores_the_action_and_starts_a_new_game():
     assert seen_done
 
 
-def test_same_step_autoreset_returns_the_new_game_and_the_final_observation():
-    env = ThatsBaseballVectorEnv(32, opponent="random", autoreset_mode="same_step")
-    obs, infos = env.reset(seed=2)
+def test_same_step_autoreset_returns_the_new_game_and_the_finished_games_last_step():
+    """The first game of each sub-env is the same under both modes (the heuristic opponent
+    draws nothing); same-step gives its last observation and infos in final_obs/final_info
+    and the new game's first observation in its place."""
+    kwargs = dict(num_envs=32, opponent="heuristic", seed=4)
+    same = ThatsBaseballVectorEnv(autoreset_mode="same_step", **kwargs)
+    nxt = ThatsBaseballVectorEnv(autoreset_mode="next_step", **kwargs)
+    first = play_vector(nxt, 2, np.random.default_rng(2))
+    obs, infos = same.reset(seed=2)
     rng = np.random.default_rng(2)
-    for _ in range(400):
+    ended = np.zeros(32, dtype=bool)
+    while not ended.all():
         masks = infos["action_mask"]
         assert masks.any(axis=1).all(), "with same-step autoreset every game waits on the learner"
         keys = rng.random(masks.shape)
         keys[~masks] = -1
-        obs, rewards, term, trunc, infos = env.step(keys.argmax(axis=1))
+        before_seed = infos["seed"].copy()
+        obs, rewards, term, trunc, infos = same.step(keys.argmax(axis=1))
         done = term | trunc
         if done.any():
             assert np.array_equal(infos["_final_obs"], done)
-            for i in np.flatnonzero(done):
-                final = infos["final_obs"][i]
-                assert final.shape == (OBS.size,) and not np.array_equal(final, obs[i])
-            return
-    pytest.fail("no game ended")
+            assert np.array_equal(infos["_final_info"], done)
+        for i in np.flatnonzero(done & ~ended):
+            r = first[i]
+            assert rewards[i] == r["reward"]
+            assert np.array_equal(infos["final_obs"][i], r["final_obs"])
+            assert infos["final_info"]["seed"][i] == before_seed[i] == r["seed"]
+            assert infos["final_info"]["seat"][i] == r["seat"]
+            assert not infos["final_info"]["action_mask"][i].any()
+            assert infos["seed"][i] != r["seed"] and masks[i].any()
+            assert not np.array_equal(obs[i], r["final_obs"])
+        ended |= done
+
+
+def test_disabled_autoreset_waits_for_a_reset_mask():
+    env = ThatsBaseballVectorEnv(16, opponent="random", autoreset_mode="disabled", seed=0)
+    obs, infos = env.reset()
+    rng = np.random.default_rng(0)
+    finished = np.zeros(16, dtype=bool)
+    while not finished.all():
+        masks = env.action_masks()
+        assert not masks[finished].any()
+        keys = rng.random(masks.shape)
+        keys[~masks] = -1
+        actions = keys.argmax(axis=1)
+        actions[finished] = 4                   # ignored: the game is over
+        obs, rewards, term, trunc, infos = env.step(actions)
+        assert not (rewards[finished].any() or term[finished].any() or trunc[finished].any())
+        finished |= term | trunc
+    seeds = infos["seed"].copy()
+    obs, infos = env.reset(options={"reset_mask": np.arange(16) < 4})
+    assert (infos["seed"][:4] != seeds[:4]).all() and (infos["seed"][4:] == seeds[4:]).all()
+    assert env.action_masks()[:4].any(axis=1).all() and not env.action_masks()[4:].any()
+    with pytest.raises(ValueError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.ones(3, dtype=bool)})
+
+
+def _same_runs(a, b) -> bool:
+    return all(x["seed"] == y["seed"] and x["seat"] == y["seat"] and x["reward"] == y["reward"]
+               and len(x["steps"]) == len(y["steps"])
+               and all(np.array_equal(p[0], q[0]) and p[2] == q[2] for p, q in zip(x["steps"], y["steps"]))
+               for x, y in zip(a, b))
 
 
 def test_reset_with_a_seed_reproduces_the_run_and_numbers_the_games():
     def run(seed):
-        env = ThatsBaseballVectorEnv(16, opponent=["random", "heuristic"], seed=seed)
+        env = ThatsBaseballVectorEnv(16, opponent=["random", "heuristic"])
         return play_vector(env, seed, np.random.default_rng(0))
     a, b = run(7), run(7)
     assert [r["seed"] for r in a] == list(range(7, 23))
-    for x, y in zip(a, b):
-        assert x["seat"] == y["seat"] and x["reward"] == y["reward"]
-        assert all(np.array_equal(p[0], q[0]) and p[2] == q[2] for p, q in zip(x["steps"], y["steps"]))
+    assert _same_runs(a, b)
+
+
+def test_the_constructors_seed_reproduces_a_reset_without_one():
+    def run():
+        env = ThatsBaseballVectorEnv(16, opponent=["random", "heuristic"], seed=3)
+        return play_vector(env, None, np.random.default_rng(0))
+    assert _same_runs(run(), run())
 
 
 def test_spaces_hold_the_observations():
@@ -217,7 +314,10 @@ def test_vector_ppo_is_reproducible_and_its_checkpoint_plays_the_aec_env(tmp_pat
     b = train(_tiny(tmp_path, "b"), log=lambda _: None)
     wa, wb = (torch.load(p / "model" / "policy.pt", weights_only=True) for p in (a, b))
     assert wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
-    init = build_actor(OBS.size, [16], "Tanh", 5).state_dict()
+    from dugout.train.vector_ppo import actor_critic
+    torch.manual_seed(0)                                            # the run's seed: its init
+    init = actor_critic(OBS.size, 5, (16,)).actor.state_dict()
+    assert all(wa[k].shape == init[k].shape for k in wa)
     assert any(not torch.equal(wa[k], init[k]) for k in wa)       # it learned something
     agent = PolicyAgent.load(a / "model", env_id="thats_baseball_v0")
     assert agent.meta["timesteps"] == 2 * 64 * 8 and agent.meta["trainer"] == "vector_ppo"

@@ -140,7 +140,7 @@ def evaluate_vs(actor, opponent: str, games: int, s: VectorSettings, seed: int) 
     from ..vector import ThatsBaseballVectorEnv
     from ..vector.env import PolicyOpponent
     env = ThatsBaseballVectorEnv(games, teams=s.teams, innings=s.innings, opponent=opponent,
-                                 autoreset_mode="next_step")
+                                 autoreset_mode="disabled")     # each game played once
     learner = PolicyOpponent(actor, deterministic=True)
     env.reset(seed=seed)
     score = np.zeros(games)
@@ -150,7 +150,7 @@ def evaluate_vs(actor, opponent: str, games: int, s: VectorSettings, seed: int) 
         actions = np.zeros(games, dtype=np.int64)
         actions[live] = learner.act(env.games, live, env.seat[live])
         _, rewards, term, trunc, _ = env.step(actions)
-        ended = (term | trunc) & ~finished
+        ended = term | trunc
         score[ended] = (rewards[ended] + 1) / 2
         finished |= ended
     mean = float(score.mean())

@@ -27,14 +27,19 @@ tied game off (``truncated``).
   gives the learner, so a policy trained here plays in the AEC env, tournaments and the
   solver's evaluation unchanged. The legal actions are ``action_masks()`` and
   ``infos["action_mask"]``.
-* Autoreset follows Gymnasium's convention (``metadata["autoreset_mode"]``): with
+* Autoreset follows Gymnasium's conventions (``metadata["autoreset_mode"]``): with
   ``"next_step"`` (the default) a finished game's last observation is returned with its
   reward, and the next ``step`` starts a new game there, ignoring that game's action;
   with ``"same_step"`` the new game starts at once, its first observation is returned and
-  the finished game's is in ``infos["final_obs"]`` (``infos["_final_obs"]`` marks which).
+  the finished game's is in ``infos["final_obs"]``, its infos in ``infos["final_info"]``
+  (``infos["_final_obs"]``, ``infos["_final_info"]`` mark which); with ``"disabled"`` a
+  finished game waits (its actions ignored, reward 0) until
+  ``reset(options={"reset_mask": mask})`` starts the games ``mask`` marks.
 * Game seeds: ``reset(seed=s)`` numbers the games ``s, s + 1, ...`` in the order they
-  start, so a run is reproducible; ``infos["seed"]`` is each game's seed and
-  ``infos["seat"]`` the learner's seat.
+  start (the constructor's ``seed`` does, for a ``reset()`` without one), so a run is
+  reproducible; ``infos["seed"]`` is each game's seed and ``infos["seat"]`` the learner's
+  seat. A game that ends before the learner's first decision (a one-inning game can) is
+  not an episode: the next seed is played in its place (``games_skipped`` counts them).
 """
 
 from __future__ import annotations
@@ -178,14 +183,10 @@ class PolicyOpponent(Opponent):
         masks = games.mask[index]
         with torch.no_grad():
             logits = self.actor(torch.from_numpy(obs)).numpy()
-        logits = np.where(masks, logits, -np.inf)
-        if self.deterministic:
-            return logits.argmax(axis=1)
-        z = logits - logits.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        u = self.rng.random((len(index), 1))
-        return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), N_ACTIONS - 1)
+        logits = np.where(masks, logits.astype(np.float64), -np.inf)
+        if not self.deterministic:          # a sample of the masked softmax (Gumbel-max)
+            logits += -np.log(-np.log(self.rng.random(logits.shape)))
+        return logits.argmax(axis=1)
 
 
 def make_opponent(spec: Any, teams: Sequence[Any], innings: int) -> Opponent:
@@ -215,7 +216,8 @@ def make_opponent(spec: Any, teams: Sequence[Any], innings: int) -> Opponent:
 
 
 # -- the vector env ----------------------------------------------------------------------------
-_AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+_AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
+              "disabled": AutoresetMode.DISABLED}
 
 
 class ThatsBaseballVectorEnv(VectorEnv):
@@ -230,8 +232,9 @@ class ThatsBaseballVectorEnv(VectorEnv):
         if seat not in (0, 1, "both"):
             raise ValueError(f"seat must be 0 (away), 1 (home) or 'both', got {seat!r}")
         mode = _AUTORESET.get(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
-        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
-            raise ValueError(f"autoreset_mode must be 'next_step' or 'same_step', got {autoreset_mode!r}")
+        if mode not in _AUTORESET.values():
+            raise ValueError(f"autoreset_mode must be 'next_step', 'same_step' or 'disabled', got "
+                             f"{autoreset_mode!r}")
         self.num_envs = int(num_envs)
         self.games = BatchedGames(self.num_envs, teams=teams, innings=innings, max_innings=max_innings)
         self.teams, self.innings, self.max_innings = teams, innings, max_innings
@@ -261,23 +264,37 @@ class ThatsBaseballVectorEnv(VectorEnv):
         self.game_seed = np.zeros(self.num_envs, dtype=np.int64)
         self._next_seed = 0
         self._rng = np.random.default_rng(seed)
+        self._seed_opponents(seed)
         self._to_reset = np.zeros(self.num_envs, dtype=bool)
         self._started = False
-        self.games_finished = 0
+        #: games finished (episodes), and games that ended before the learner's first
+        #: decision (not episodes: another game was started in their place)
+        self.games_finished = self.games_skipped = 0
+
+    def _seed_opponents(self, seed: int | None) -> None:
+        for i, o in enumerate(self.opponents):
+            o.seed(None if seed is None else seed * 1_000 + i + 1)
 
     # -- the Gymnasium API ----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        mask = None if options is None else options.get("reset_mask")
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.shape != (self.num_envs,) or mask.dtype != bool:
+                raise ValueError(f"options['reset_mask'] must be a ({self.num_envs},) bool array, "
+                                 f"got {mask.dtype} of shape {mask.shape}")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._next_seed = int(seed)
-            for i, o in enumerate(self.opponents):
-                o.seed(None if seed is None else seed * 1_000 + i + 1)
+            self._seed_opponents(seed)
         elif not self._started:
             self._next_seed = int(self._rng.integers(0, 2**62))
+        if mask is not None and not self._started:
+            raise ValueError("the first reset() starts every game: no reset_mask")
         self._started = True
-        everyone = np.arange(self.num_envs)
-        self._start(everyone)
-        self._to_reset[:] = False
+        index = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
+        self._start(index)
+        self._to_reset[index] = False
         return self._observe(), self._infos()
 
     def step(self, actions):
@@ -288,7 +305,10 @@ class ThatsBaseballVectorEnv(VectorEnv):
             raise ValueError(f"actions must be {self.num_envs} integers (one per game), got "
                              f"an array of shape {actions.shape} and dtype {actions.dtype}")
         games = self.games
-        restart = np.flatnonzero(self._to_reset)         # next-step autoreset: action ignored
+        mode = self.metadata["autoreset_mode"]
+        # next-step autoreset: a game that ended at the last step starts again, its action
+        # ignored; with autoreset disabled it waits for reset(options={"reset_mask": ...})
+        restart = np.flatnonzero(self._to_reset & (mode == AutoresetMode.NEXT_STEP))
         live = ~self._to_reset
         games.step(actions, np.flatnonzero(live))
         self._play_opponents()
@@ -302,26 +322,28 @@ class ThatsBaseballVectorEnv(VectorEnv):
         self.games_finished += int(done.sum())
         if len(restart):
             self._start(restart)
-        if self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP:
-            final = self._observe() if done.any() else None
+        if mode == AutoresetMode.SAME_STEP:
             finished = np.flatnonzero(done)
             if len(finished):
+                final, final_infos = self._observe(), self._infos()
                 self._start(finished)
             obs, infos = self._observe(), self._infos()
-            if final is not None:
+            if len(finished):
                 final_obs = np.empty(self.num_envs, dtype=object)
+                final_info = {key: value.copy() for key, value in final_infos.items()}
                 for i in finished:
                     final_obs[i] = final[i]
                 infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
-            self._to_reset[:] = False
+                infos["final_info"], infos["_final_info"] = final_info, done.copy()
         else:
             obs, infos = self._observe(), self._infos()
-            self._to_reset = done
+            self._to_reset |= done
+            self._to_reset[restart] = False
         return obs, rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions, (num_envs, 5) bool (all False where a game is over
-        and waits for its autoreset)."""
+        """The learner's legal actions, (num_envs, 5) bool; all False only where a game is
+        over and waits for its reset (never with same-step autoreset)."""
         return self.games.mask & (self.games.actor == self.seat)[:, None]
 
     def close(self, **kwargs) -> None:
@@ -343,6 +365,12 @@ class ThatsBaseballVectorEnv(VectorEnv):
             self.opponent_index[index] = self._rng.choice(len(self.opponents), n, p=self.opponent_weights)
         self.games.reset(seeds, index)
         self._play_opponents()
+        # a game over before the learner's first decision (a one-inning game can end so)
+        # is not an episode: the next seed is played in its place
+        skipped = index[self.games.over[index]]
+        if len(skipped):
+            self.games_skipped += len(skipped)
+            self._start(skipped)
 
     def _play_opponents(self) -> None:
         """Play every opponent decision until each game waits on the learner or is over."""
