@@ -3,11 +3,14 @@
     python -m dugout.evaluate.main                       # what scripts/main.sh runs
     python -m dugout.evaluate.main --timesteps 20000 --games 400 --out reports/quick
 
-1. **Training.** MaskablePPO self-play on That's Baseball for ``--timesteps`` learner
-   decisions (:mod:`dugout.train.ppo`, the ruleset's default settings), into
+1. **Training.** Self-play on That's Baseball for ``--timesteps`` learner decisions, into
    ``OUT/training`` (checkpoint in ``OUT/training/model``, ``eval.csv``,
-   ``learning_curve.png``). Without the ``train`` extra (torch, sb3-contrib) it says so
-   and the tournaments run without a trained manager; ``--timesteps 0`` skips training.
+   ``learning_curve.png``): with ``--trainer vector`` (the default) masked PPO on 4,096
+   batched games at once (:mod:`dugout.train.vector_ppo`, 4,000,000 timesteps by default,
+   about a minute), with ``--trainer sb3`` sb3-contrib's MaskablePPO over AEC envs
+   (:mod:`dugout.train.ppo`, the ruleset's default settings, 80,000 timesteps by default).
+   Without the ``train`` extra (torch, sb3-contrib) it says so and the tournaments run
+   without a trained manager; ``--timesteps 0`` skips training.
 2. **Tournaments** (:mod:`dugout.evaluate.tournament`), ``--games`` games a matchup in
    seat-swapped pairs on ``--workers`` processes:
 
@@ -86,17 +89,31 @@ def prepare_folder(out: Path) -> None:
     (out / MARKER).write_text("made by python -m dugout.evaluate.main; replaced on the next run\n")
 
 
-def train_manager(timesteps: int, seed: int, out: Path) -> Path | None:
+TRAINERS = {"vector": 4_000_000, "sb3": 80_000}     # each trainer's default timesteps
+
+
+def train_manager(timesteps: int, seed: int, out: Path, trainer: str = "vector") -> Path | None:
     """Train That's Baseball's manager; the checkpoint folder, or None without the train extra."""
     try:
         import importlib
         importlib.import_module("sb3_contrib")        # the train extra: torch, sb3, sb3-contrib
         from ..train.configs import defaults_for
         from ..train.ppo import Settings, train
+        from ..train.vector_ppo import VectorSettings, train as train_vector
     except ImportError as error:
         print(f"main job: no training ({error}); install the train extra "
               f"(scripts/setup.sh train plots) for a trained manager", file=sys.stderr)
         return None
+    if trainer == "vector":
+        teams = ENV_OPTIONS[TRAIN_ENV]["teams"]
+        envs = min(4096, max(64, timesteps // 8))     # a quick check: a batch that fits
+        v = VectorSettings(total_timesteps=timesteps, num_envs=envs, seed=seed, out=str(out),
+                           teams=tuple(teams), eval_every=max(timesteps // 4, 1),
+                           eval_games=4096 if timesteps >= 1_000_000 else 64)
+        print(f"\n== Training a That's Baseball manager: masked PPO self-play on {envs:,} batched "
+              f"games, {timesteps:,} timesteps (into {out})", flush=True)
+        train_vector(v, log=lambda text: print(text, file=sys.stderr, flush=True))
+        return out / "model"
     settings = defaults_for(TRAIN_ENV)
     settings.pop("total_timesteps", None)
     n_envs = 4
@@ -117,9 +134,12 @@ def train_manager(timesteps: int, seed: int, out: Path) -> Path | None:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m dugout.evaluate.main", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--timesteps", type=int, default=80_000,
+    parser.add_argument("--trainer", choices=list(TRAINERS), default="vector",
+                        help="vector: masked PPO on batched games (dugout.train.vector_ppo); sb3: "
+                             "MaskablePPO over AEC envs (dugout.train.ppo) (default vector)")
+    parser.add_argument("--timesteps", type=int, default=None,
                         help="training timesteps for That's Baseball's manager; 0: no training "
-                             "(default 80000)")
+                             "(default 4000000 with the vector trainer, 80000 with sb3)")
     parser.add_argument("--games", type=int, default=2000,
                         help="games per matchup, even (default 2000)")
     parser.add_argument("--crn-games", type=int, default=2000,
@@ -134,6 +154,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--envs", nargs="+", default=list(LINEUPS), choices=list(LINEUPS),
                         help="rulesets to play (default: all)")
     args = parser.parse_args(argv)
+    if args.timesteps is None:
+        args.timesteps = TRAINERS[args.trainer]
     if args.games < 4 or args.games % 2:
         parser.error(f"--games must be an even number, at least 4, got {args.games}")
     if args.timesteps < 0 or args.crn_games < 0 or args.crn_games % 2:
@@ -155,7 +177,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     out = Path(args.out)
     prepare_folder(out)
-    checkpoint = train_manager(args.timesteps, args.seed, out / "training") if args.timesteps else None
+    checkpoint = (train_manager(args.timesteps, args.seed, out / "training", args.trainer)
+                  if args.timesteps else None)
     trained_at = time.perf_counter()
 
     summary: dict[str, Any] = {"out": str(out), "training": None, "tournaments": {}}
@@ -190,8 +213,10 @@ def _top_summary(summary: dict[str, Any], args: argparse.Namespace) -> str:
              f"{summary['seconds']['total'] / 60:.1f} minutes in all.", ""]
     t = summary["training"]
     if t:
+        how = ("Masked PPO self-play on batched games (`dugout.train.vector_ppo`)"
+               if args.trainer == "vector" else "MaskablePPO self-play (`dugout.train.ppo`)")
         lines += ["## Training", "",
-                  f"MaskablePPO self-play on That's Baseball, {t['timesteps']:,} timesteps in "
+                  f"{how} on That's Baseball, {t['timesteps']:,} timesteps in "
                   f"{t['wall_seconds']:.0f} s ({t['timesteps_per_second']:.0f} timesteps/s while "
                   f"learning). Checkpoint: `training/model`; learning curve: "
                   f"[training/learning_curve.png](training/learning_curve.png).", ""]

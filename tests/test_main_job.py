@@ -21,7 +21,9 @@ def main_job(tmp_path_factory):
 def test_main_job_trains_then_plays_every_ruleset(main_job, capsys):
     out, summary = main_job
     assert summary["training"]["timesteps"] >= 128
-    assert (out / "training" / "model" / "model.zip").exists()
+    assert (out / "training" / "model" / "policy.pt").exists()      # the vector trainer's
+    assert (out / "training" / "learning_curve.png").exists()
+    assert "Masked PPO self-play on batched games" in (out / "summary.md").read_text()
     tb = summary["tournaments"]["thats_baseball_v0"]
     assert tb["labels"] == ["random", "heuristic", "ppo:training", "solver"]
     assert len(tb["matchups"]) == 6 and all(m["games"] == 4 for m in tb["matchups"])
@@ -87,3 +89,13 @@ def test_main_job_refuses_a_foreign_folder_and_bad_sizes(tmp_path):
         with pytest.raises(SystemExit):
             main([*bad, "--out", str(tmp_path / "x")])
 
+
+
+def test_main_job_can_train_with_the_sb3_trainer(tmp_path):
+    out = tmp_path / "sb3"
+    summary = main([*QUICK, "--trainer", "sb3", "--envs", "thats_baseball_v0", "--crn-games", "0",
+                    "--out", str(out)])
+    assert summary["training"]["timesteps"] >= 128
+    assert (out / "training" / "model" / "model.zip").exists()        # SB3's own save
+    assert "MaskablePPO self-play (`dugout.train.ppo`)" in (out / "summary.md").read_text()
+    assert summary["tournaments"]["thats_baseball_v0"]["labels"][2] == "ppo:training"

@@ -160,7 +160,7 @@ def evaluate_vs(actor, opponent: str, games: int, s: VectorSettings, seed: int) 
 
 # -- 4. the run ---------------------------------------------------------------------------------
 def _jsonable(s: VectorSettings) -> dict[str, Any]:
-    d = dataclasses.asdict(s)
+    d = {"env": ENV_ID, **dataclasses.asdict(s)}
     d["net_arch"], d["teams"] = list(s.net_arch), list(s.teams)
     return d
 
@@ -178,7 +178,8 @@ def _opponents(s: VectorSettings, model) -> tuple[list[Any], list[float] | None]
 
 def save(model, out: Path, s: VectorSettings, timesteps: int) -> Path:
     from .checkpoint import save_actor
-    meta = {"env_id": ENV_ID, "env_options": {"teams": list(s.teams), "innings": s.innings},
+    options = {"teams": list(s.teams), **({"innings": s.innings} if s.innings != 9 else {})}
+    meta = {"env_id": ENV_ID, "env_options": options,
             "run": str(out), "settings": _jsonable(s), "trainer": "vector_ppo"}
     arch = {"obs_size": model.actor[0].in_features, "n_actions": model.actor[-1].out_features,
             "net_arch": list(s.net_arch), "activation": "Tanh"}
@@ -302,6 +303,8 @@ def train(s: VectorSettings, log=print) -> Path:
                "env_share": round(env_seconds / learning, 3),
                "vs_random": evals[-1]["vs_random"], "vs_heuristic": evals[-1]["vs_heuristic"]}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    from .ppo import plot_learning_curve
+    plot_learning_curve(out)
     log(f"trained {timesteps} timesteps in {seconds:.0f} s ({summary['timesteps_per_second']:.0f} "
         f"timesteps/s while learning, the env {100 * summary['env_share']:.0f}% of that); "
         f"checkpoint in {out / 'model'}")
