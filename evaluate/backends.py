@@ -24,10 +24,11 @@ The backends
 * :class:`ProcessPool` (``"process"`` with ``workers`` > 1): a ``ProcessPoolExecutor`` of
   ``workers`` processes on this machine, at most ``2 * workers`` tasks in flight.
 * :class:`RayCluster` (``"ray"``): every task is a Ray task (one CPU each) on the cluster
-  at ``address``, or on a Ray instance it starts on this machine when no address is given
-  (with ``workers`` CPUs, default all). At most twice the cluster's CPUs (or ``2 *
-  workers``) tasks are in flight, counted when the run starts. Ray is imported only here,
-  and only when a :class:`RayCluster` connects (the ``ray`` extra:
+  at ``address``, or on a new Ray instance it starts on this machine when no address is
+  given (with ``workers`` CPUs, default all; never a cluster already running here, nor
+  the one ``RAY_ADDRESS`` names: that is ``address="auto"``). At most twice the cluster's
+  CPUs (or ``2 * workers``) tasks are in flight, counted when the run starts. Ray is
+  imported only here, and only when a :class:`RayCluster` connects (the ``ray`` extra:
   ``pip install 'dugout[ray]'``).
 
 What happens when a Ray worker dies
@@ -47,13 +48,19 @@ A tournament's agents are rebuilt in the workers from their names. A trained man
 ``ppo:PATH``, is a checkpoint folder on the driver's disk; ``checkpoints="ship"`` (the
 default) reads its two safe files (``meta.json``, ``policy.pt``; never ``model.zip``) once,
 puts them in Ray's object store, and each worker writes them into a folder of its own
-(``<tmp>/dugout-checkpoints/<sha256 of the files>``) and loads them from there with the
-same safe loader (:class:`dugout.agents.policy.PolicyAgent`). ``checkpoints="shared"``
-sends the absolute path instead, for a folder every node sees at the same path (NFS).
+(``<tmp>/dugout-checkpoints-<user id>/<sha256 of the files>``, or under the
+``checkpoint_root`` given to :class:`RayCluster`) and loads them from there with the
+same safe loader (:class:`dugout.agents.policy.PolicyAgent`). Workers that write the same
+checkpoint at once never remove or move each other's folder: each writes a folder of its
+own and renames it into place, and one that finds the place taken uses what is there
+when it holds the very files (else the next free name, ``<sha256>.1``, ...).
+``checkpoints="shared"`` sends the absolute path instead, for a folder every node sees at
+the same path (NFS).
 """
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import multiprocessing
 import os
@@ -68,7 +75,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator
 
 __all__ = ["BACKENDS", "CHECKPOINT_MODES", "BackendError", "Backend", "Inline", "ProcessPool",
            "RayCluster", "make_backend", "check_backend", "CheckpointFiles", "start_method",
-           "ray_installed", "INSTALL_HINT"]
+           "ray_installed", "INSTALL_HINT", "checkpoint_root"]
 
 #: The backend names the command lines take (``--backend``).
 BACKENDS = ("process", "ray")
@@ -200,6 +207,23 @@ class ProcessPool(Backend):
 
 # -- trained managers' checkpoints, shipped to other machines --------------------------------------
 _SHIPPED_FILES = ("meta.json", "policy.pt")     # dugout.agents.policy.META, WEIGHTS: the safe ones
+#: how many names (``<digest>``, ``<digest>.1``, ...) materialize tries past damaged folders
+_MAX_COPIES = 100
+
+
+def checkpoint_root() -> Path:
+    """Where this machine's workers write shipped checkpoints by default:
+    ``<tmp>/dugout-checkpoints-<user id>`` (the user's name where there are no user ids),
+    one folder per user, so one user's workers never meet another's files."""
+    try:
+        user = str(os.getuid())
+    except AttributeError:                      # no user ids (Windows)
+        try:
+            user = getpass.getuser()
+        except Exception:                       # no user name either
+            user = "user"
+    user = "".join(c if c.isalnum() or c in "-_." else "_" for c in user)
+    return Path(tempfile.gettempdir()) / f"dugout-checkpoints-{user}"
 
 
 @dataclass(frozen=True)
@@ -207,12 +231,14 @@ class CheckpointFiles:
     """A trained manager's checkpoint as bytes: ``meta.json`` and ``policy.pt``, the only
     files :class:`dugout.agents.policy.PolicyAgent` reads (never ``model.zip``).
 
-    ``name`` is the agent's name as given (``ppo:PATH``), for messages."""
+    ``name`` is the agent's name as given (``ppo:PATH``), for messages; ``root`` is the
+    folder the worker writes them under (None: :func:`checkpoint_root` of its machine)."""
     name: str
     files: tuple[tuple[str, bytes], ...]
+    root: str | None = None
 
     @classmethod
-    def read(cls, name: str) -> "CheckpointFiles":
+    def read(cls, name: str, root: str | os.PathLike | None = None) -> "CheckpointFiles":
         """The checkpoint of ``ppo:PATH`` (a folder, or a file in it, as ``make_agent`` takes)."""
         if not name.startswith("ppo:"):
             raise ValueError(f"only a trained manager (ppo:PATH) has a checkpoint, not {name!r}")
@@ -226,7 +252,7 @@ class CheckpointFiles:
             except OSError as error:
                 raise BackendError(f"{name}: cannot read {folder / file} to send it to the Ray "
                                    f"workers ({error.strerror or error})") from None
-        return cls(name, tuple(files))
+        return cls(name, tuple(files), None if root is None else str(root))
 
     @property
     def digest(self) -> str:
@@ -236,27 +262,42 @@ class CheckpointFiles:
         return h.hexdigest()
 
     def materialize(self, root: str | os.PathLike | None = None) -> str:
-        """Write the files into ``<root>/<digest>/`` (``root`` defaults to
-        ``<tmp>/dugout-checkpoints``) unless a folder with these very files is there, and
-        return the agent name that loads them: ``ppo:<that folder>``."""
-        root = Path(root) if root is not None else Path(tempfile.gettempdir()) / "dugout-checkpoints"
-        folder = root / self.digest
-        if not self._holds(folder):
-            root.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root))
+        """Write the files into ``<root>/<digest>/`` unless a folder with these very files
+        is there, and return the agent name that loads them: ``ppo:<that folder>``.
+        ``root`` defaults to the one given to :meth:`read`, else :func:`checkpoint_root`.
+
+        Safe for workers doing the same at once: the files are written to a staging folder
+        of this call's own, which is renamed into place only where no folder is (a rename
+        onto a folder with files fails). Nothing is ever deleted or moved but that staging
+        folder, so a folder another worker put in place (and may be loading) stays as it
+        is. One that does not hold these files (damaged by hand) is left alone too, and
+        the next name is used: ``<digest>.1``, ``<digest>.2``, ..."""
+        root = Path(root if root is not None else self.root or checkpoint_root())
+        for copy in range(_MAX_COPIES):
+            folder = root / (self.digest if copy == 0 else f"{self.digest}.{copy}")
+            if self._holds(folder) or self._install(root, folder):
+                return f"ppo:{folder}"
+        raise BackendError(f"{self.name}: {_MAX_COPIES} folders under {root} are named for this "
+                           f"checkpoint and none holds its files; remove them")
+
+    def _install(self, root: Path, folder: Path) -> bool:
+        """Put a folder with the files at ``folder`` unless one is there; True when
+        ``folder`` then holds the files (this call's, or another worker's written meanwhile),
+        False when it is taken by a folder that does not (damaged: left alone)."""
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)      # the user's own
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root))
+        try:
+            for file, data in self.files:
+                (staging / file).write_bytes(data)
             try:
-                for file, data in self.files:
-                    (staging / file).write_bytes(data)
-                if folder.exists():                     # damaged or changed: replace it
-                    shutil.rmtree(folder, ignore_errors=True)
-                try:
-                    os.rename(staging, folder)
-                except OSError:                         # another worker wrote it meanwhile
-                    if not self._holds(folder):
-                        raise
-            finally:
-                shutil.rmtree(staging, ignore_errors=True)
-        return f"ppo:{folder}"
+                os.rename(staging, folder)          # fails when a folder with files is there
+                return True
+            except OSError:
+                if not folder.exists():             # not a taken place: a real error
+                    raise
+            return self._holds(folder)              # another worker's, or a damaged one
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
 
     def _holds(self, folder: Path) -> bool:
         try:
@@ -291,8 +332,18 @@ def _host_port(address: str) -> tuple[str, int] | None:
 
 def _check_reachable(address: str, timeout: float) -> None:
     """A TCP connection to the cluster's address, so an unreachable cluster is an error in
-    seconds (``ray.init`` itself waits minutes for a head that is not there)."""
-    target = _host_port(address)
+    seconds (``ray.init`` itself waits minutes for a head that is not there). ``auto``
+    follows ``RAY_ADDRESS`` when it is set (as ``ray.init`` does), so that is checked."""
+    shown = address
+    if address == "auto" and os.environ.get("RAY_ADDRESS", "").strip():
+        shown = os.environ["RAY_ADDRESS"].strip()
+        try:
+            target = _host_port(shown)
+        except BackendError:                     # not HOST:PORT: Ray reads it itself
+            return
+        shown = f"{shown} (RAY_ADDRESS, which --address auto follows)"
+    else:
+        target = _host_port(address)
     if target is None:
         return
     try:
@@ -301,7 +352,7 @@ def _check_reachable(address: str, timeout: float) -> None:
         reason = error.strerror or type(error).__name__
         if isinstance(error, socket.timeout):
             reason = f"no answer in {timeout:g} s"
-        raise BackendError(f"no Ray cluster answers at {address} ({reason}): start one with "
+        raise BackendError(f"no Ray cluster answers at {shown} ({reason}): start one with "
                            f"`ray start --head` and give the address it prints, or check the "
                            f"address and the firewall") from None
 
@@ -316,17 +367,22 @@ class RayCluster(Backend):
     """Tasks on a Ray cluster (see the module docstring).
 
     ``address``: the cluster's address (``HOST:PORT`` as ``ray start --head`` prints it,
-    ``ray://HOST:PORT`` for Ray Client, or ``auto``); None starts a Ray instance on this
-    machine with ``workers`` CPUs (default all) for the run, without a dashboard. If this
-    process is already connected to Ray (``ray.init`` was called), that connection is used
-    and left open. ``workers`` with an address caps the tasks played at once (default: the
-    cluster's CPUs). ``max_retries``: how many times a task whose worker died is sent
-    again. ``log``: where the connection line and the retries are reported (default: stderr).
+    ``ray://HOST:PORT`` for Ray Client, or ``auto``: ``RAY_ADDRESS``, else the cluster
+    started on this machine); None starts a new Ray instance on this machine with
+    ``workers`` CPUs (default all) for the run, without a dashboard, whatever
+    ``RAY_ADDRESS`` says and whatever cluster already runs here. If this process is already
+    connected to Ray (``ray.init`` was called), that connection is used and left open.
+    ``workers`` with an address caps the tasks played at once (default: the cluster's
+    CPUs). ``max_retries``: how many times a task whose worker died is sent again.
+    ``log``: where the connection line and the retries are reported (default: stderr).
+    ``checkpoint_root``: where the workers write shipped checkpoints (default
+    :func:`checkpoint_root` on each worker's machine).
     """
 
     def __init__(self, address: str | None = None, workers: int | None = None, *,
                  checkpoints: str = "ship", max_retries: int = 3,
-                 log: Callable[[str], None] | None = None, connect_timeout: float = 10.0):
+                 log: Callable[[str], None] | None = None, connect_timeout: float = 10.0,
+                 checkpoint_root: str | os.PathLike | None = None):
         if workers is not None and workers < 1:
             raise BackendError(f"workers must be at least 1, got {workers}")
         if checkpoints not in CHECKPOINT_MODES:
@@ -338,6 +394,7 @@ class RayCluster(Backend):
             _host_port(address)                  # a malformed address is named at once
         self.address, self.workers, self.checkpoints = address, workers, checkpoints
         self.max_retries, self.connect_timeout = max_retries, connect_timeout
+        self.checkpoint_root = None if checkpoint_root is None else str(checkpoint_root)
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.slots = workers or 1
         self.retries = 0              # tasks sent again after their worker died
@@ -370,8 +427,14 @@ class RayCluster(Backend):
             self._owned = True
             where = f"the Ray cluster at {self.address}"
         else:
-            ray.init(num_cpus=self.workers, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+            # address="local": a new instance here, never RAY_ADDRESS's cluster or one already
+            # running on this machine (which ray.init() without an address would join)
+            try:
+                ray.init(address="local", num_cpus=self.workers, include_dashboard=False,
+                         log_to_driver=False, configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError, OSError) as error:
+                raise BackendError(f"cannot start Ray on this machine: {_first_line(error)}"
+                                   ) from None
             self._owned = True
             where = "a local Ray instance"
         self._ray_module = ray
@@ -406,7 +469,7 @@ class RayCluster(Backend):
             elif self.checkpoints == "shared":
                 out[name] = "ppo:" + os.path.abspath(name[4:])
             else:                           # read now: a checkpoint rewritten since is sent anew
-                files = CheckpointFiles.read(name)
+                files = CheckpointFiles.read(name, self.checkpoint_root)
                 if files.digest not in self._shipped:
                     self._shipped[files.digest] = ray.put(files)
                 out[name] = self._shipped[files.digest]

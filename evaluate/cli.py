@@ -137,15 +137,23 @@ def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0,
     the first two agents). ``env_kwargs`` are the env's options (the rules), recorded in
     the report. ``backend``, ``address``, ``workers``, ``chunk`` and ``checkpoints`` say
     where the games are played (:mod:`dugout.evaluate.backends`); a Ray connection made
-    here serves the tournament and the CRN check, and is closed at the end.
+    here serves the tournament and the CRN check, and is closed at the end. The backend's
+    lines (the Ray connection, a worker that died) go above the progress bar, or to stderr
+    with ``quiet``.
     """
     k = len(agents)
     total = games * k * (k - 1) // 2
     consoles: list[Console] = []                # the backend's lines go above the progress bar
+
+    def log(line: str) -> None:
+        if quiet or not consoles:
+            print(line, file=sys.stderr, flush=True)
+        else:
+            consoles[-1].write(line)
+
     owned = not isinstance(backend, Backend)
     if owned:
-        backend = make_backend(backend, workers, address, checkpoints=checkpoints,
-                               log=lambda line: consoles[-1].write(line) if consoles else None)
+        backend = make_backend(backend, workers, address, checkpoints=checkpoints, log=log)
     if not quiet:
         rules = f" ({describe_options(env_kwargs)})" if env_kwargs else ""
         print(f"\n== {title or 'Tournament'}: {', '.join(labels_for(agents))} on {env_id}{rules}, "
@@ -262,7 +270,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="also measure the interval narrowing from common random numbers on the "
                         "first two agents, over GAMES games per design")
     t.add_argument("--learning-curve", metavar="PNG", help="a training run's learning_curve.png for the report")
-    t.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    t.add_argument("--quiet", action="store_true",
+                   help="print nothing but errors and, on stderr, the ray backend's lines (the "
+                        "connection, a worker that died)")
     _rules_flags(t)
     s = t.add_argument_group("sequential test (--sprt)")
     s.add_argument("--sprt", action="store_true",

@@ -41,9 +41,11 @@ game on a seed of its own (independent dice), and the ratio of the two interval 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -70,7 +72,8 @@ class TournamentError(ValueError):
 
 # -- playing pairs (in any process) -------------------------------------------------------------
 _ENVS: dict[tuple[str, str], Any] = {}
-_AGENTS: dict[tuple[str, str, str], Any] = {}
+#: (env, name, role) -> (what the checkpoint held when it was loaded, the agent)
+_AGENTS: dict[tuple[str, str, str], tuple[str | None, Any]] = {}
 
 
 def _env(env_id: str, env_kwargs: dict[str, Any] | None):
@@ -80,15 +83,36 @@ def _env(env_id: str, env_kwargs: dict[str, Any] | None):
     return _ENVS[key]
 
 
+def _checkpoint_content(name: str) -> str | None:
+    """What a trained manager's checkpoint (``ppo:PATH``) holds now: a hash of its
+    ``meta.json`` and ``policy.pt`` (None when they cannot be read: loading it says why)."""
+    folder = Path(name[4:])
+    if folder.is_file():
+        folder = folder.parent
+    h = hashlib.sha256()
+    try:
+        for file in ("meta.json", "policy.pt"):           # what PolicyAgent loads
+            data = (folder / file).read_bytes()
+            h.update(file.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
 def _agent(env_id: str, name: str, role: str):
-    """One agent object per (env, name, role) and process; each game reseeds it."""
+    """One agent object per (env, name, role) and process; each game reseeds it. A trained
+    manager is kept only while its checkpoint holds what it was loaded from: one rewritten
+    in place (a worker process that outlives a run: Ray's, or this process between runs)
+    is loaded again."""
     key = (env_id, name, role)
-    if key not in _AGENTS:
+    content = _checkpoint_content(name) if name.startswith("ppo:") else None
+    cached = _AGENTS.get(key)
+    if cached is None or cached[0] != content or (content is None and name.startswith("ppo:")):
         if name.startswith("ppo:"):
             import torch
             torch.set_num_threads(1)      # small networks; two workers must not fight for cores
-        _AGENTS[key] = make_agent(env_id, name)
-    return _AGENTS[key]
+        _AGENTS[key] = (content, make_agent(env_id, name))
+    return _AGENTS[key][1]
 
 
 def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],
@@ -333,10 +357,15 @@ def _backend(backend: "str | Backend", workers: int | None, address: str | None
              ) -> tuple[Backend, bool]:
     """The backend to play on and whether this call owns it (and so closes it): a name
     (``"process"``, ``"ray"``) is built here with ``workers`` and ``address``; a
-    :class:`.backends.Backend` object is the caller's, used as it is."""
+    :class:`.backends.Backend` object is the caller's, used as it is (``workers`` or
+    ``address`` beside it is a :class:`TournamentError`: they would be ignored)."""
     if isinstance(backend, Backend):
-        if address is not None:
-            raise TournamentError("address goes to make_backend() when a backend object is given")
+        given = [f"{flag}={value!r}" for flag, value in (("workers", workers), ("address", address))
+                 if value is not None]
+        if given:
+            raise TournamentError(f"{' and '.join(given)}: where the games are played is the "
+                                  f"backend object's own setting; give it to make_backend() "
+                                  f"(or RayCluster()), not with a backend object")
         return backend, False
     if workers is not None and workers < 1:
         raise TournamentError(f"workers must be at least 1, got {workers}")
@@ -363,7 +392,8 @@ def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0
     process (``workers`` None or 1) or in a pool of ``workers`` processes;
     ``backend="ray"`` sends each chunk of ``chunk`` seeds as a Ray task, to the cluster at
     ``address`` or to a Ray instance started here with ``workers`` CPUs (see
-    :mod:`.backends`); a :class:`.backends.Backend` object is used as it is (and left open).
+    :mod:`.backends`); a :class:`.backends.Backend` object is used as it is (and left open;
+    ``workers`` and ``address`` are then its own settings, and refused here).
     The results are the same on every backend.
 
     ``progress(games_done, finished_matchup)`` is called after every chunk of pairs, with

@@ -194,9 +194,9 @@ def test_a_worker_that_keeps_dying_stops_the_run_naming_the_task(ray_session):
 
 
 # -- bad input -----------------------------------------------------------------------------------
-def _cli_error(*argv: str) -> str:
+def _cli_error(*argv: str, env: dict | None = None) -> str:
     done = subprocess.run([sys.executable, "-m", "dugout.evaluate", *argv], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+                          text=True, timeout=120, cwd=ROOT, env=env)
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
     return done.stderr.strip().splitlines()[-1]
@@ -206,6 +206,37 @@ def test_an_unreachable_cluster_is_a_one_line_error():
     line = _cli_error("tournament", "--agents", "random", "heuristic", "--games", "4",
                       "--backend", "ray", "--address", "127.0.0.1:1")
     assert "no Ray cluster answers at 127.0.0.1:1" in line and "ray start --head" in line
+
+
+def test_without_an_address_ray_starts_here_whatever_ray_address_says(ray_session, tmp_path):
+    """`--backend ray` without --address starts a new local instance (as the README says):
+    not RAY_ADDRESS's cluster (here one nobody answers at, where ray.init() would wait
+    minutes) nor the cluster already running on this machine (the tests', which
+    --workers 1 could not join). --quiet sends the backend's lines to stderr."""
+    env = {**os.environ, "RAY_ADDRESS": "127.0.0.1:1", "RAY_USAGE_STATS_ENABLED": "0"}
+    done = subprocess.run([sys.executable, "-m", "dugout.evaluate", "tournament", "--agents",
+                           "random", "heuristic", "--games", "8", "--bootstrap", "20", "--quiet",
+                           "--backend", "ray", "--workers", "1", "--out", str(tmp_path / "ray")],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Ray: a local Ray instance, 1 CPU(s) on 1 node(s)" in done.stderr, done.stderr
+    assert done.stdout == ""
+    # --address auto follows RAY_ADDRESS, as Ray does: checked first, a quick clear error
+    line = _cli_error("tournament", "--agents", "random", "heuristic", "--games", "4",
+                      "--backend", "ray", "--address", "auto", env=env)
+    assert "no Ray cluster answers at 127.0.0.1:1 (RAY_ADDRESS" in line, line
+
+
+def test_quiet_sends_the_backends_lines_to_stderr(ray_session, capsys):
+    argv = ["tournament", "--agents", "random", "heuristic", "--games", "4", "--bootstrap", "10",
+            "--backend", "ray"]
+    cli.main(argv + ["--quiet"])
+    out, err = capsys.readouterr()
+    assert out == "" and "Ray: the Ray cluster this process is connected to" in err
+    cli.main(argv)
+    out, err = capsys.readouterr()
+    assert "Ray: the Ray cluster this process is connected to" in out
+    assert "Ray: the Ray cluster" not in err
 
 
 def test_a_malformed_address_is_named(capsys):
@@ -245,25 +276,116 @@ def test_checkpoint_files_are_the_two_safe_files_written_once(tmp_path):
     assert local == tmp_path / "cache" / files.digest and sorted(os.listdir(local)) == [
         "meta.json", "policy.pt"]
     assert (local / "policy.pt").read_bytes() == (folder / "policy.pt").read_bytes()
-    (local / "policy.pt").write_bytes(b"tampered")           # a damaged copy is written again
-    assert files.materialize(tmp_path / "cache") == name
-    assert (local / "policy.pt").read_bytes() == (folder / "policy.pt").read_bytes()
+    inode = local.stat().st_ino
+    assert files.materialize(tmp_path / "cache") == name and local.stat().st_ino == inode
+    # a damaged copy is left alone (never removed: a worker may hold it) and the files
+    # go to the next name
+    (local / "policy.pt").write_bytes(b"tampered")
+    again = Path(files.materialize(tmp_path / "cache")[4:])
+    assert again == tmp_path / "cache" / f"{files.digest}.1"
+    assert (again / "policy.pt").read_bytes() == (folder / "policy.pt").read_bytes()
+    assert (local / "policy.pt").read_bytes() == b"tampered"
+    assert files.materialize(tmp_path / "cache") == f"ppo:{again}"
+    assert sorted(os.listdir(tmp_path / "cache")) == [files.digest, f"{files.digest}.1"]
     with pytest.raises(BackendError, match="cannot read"):
         CheckpointFiles.read(f"ppo:{tmp_path / 'nowhere'}")
 
 
+def test_two_workers_materialising_one_checkpoint_keep_each_others_folder(tmp_path, monkeypatch):
+    """The race, in a forced order: worker B finds no folder; worker A then writes the whole
+    folder and starts loading it; B goes on. B must use A's folder as it is (same inode,
+    files never removed or replaced under A), not remove it to put its own copy there."""
+    files = CheckpointFiles.read(f"ppo:{_checkpoint(tmp_path / 'ckpt')}")
+    root = tmp_path / "cache"
+    folder = root / files.digest
+    holds = CheckpointFiles._holds
+    seen: dict[str, int] = {}
+
+    def b_checks_then_a_runs(self, where):
+        result = holds(self, where)
+        if not seen:                         # B's first look: nothing there yet
+            assert not result
+            monkeypatch.setattr(CheckpointFiles, "_holds", holds)
+            a = files.materialize(root)      # worker A, from start to end
+            assert a == f"ppo:{folder}"
+            seen["folder"] = folder.stat().st_ino
+            seen["policy"] = (folder / "policy.pt").stat().st_ino
+            seen["open"] = os.open(folder / "policy.pt", os.O_RDONLY)     # A loading it
+        return result
+
+    monkeypatch.setattr(CheckpointFiles, "_holds", b_checks_then_a_runs)
+    b = files.materialize(root)
+    try:
+        assert seen, "the forced order did not happen"
+        assert b == f"ppo:{folder}"
+        assert folder.stat().st_ino == seen["folder"]
+        assert (folder / "policy.pt").stat().st_ino == seen["policy"]
+        assert os.fstat(seen["open"]).st_nlink == 1          # A's open file is still linked
+        assert sorted(os.listdir(root)) == [files.digest]    # B's staging folder is gone
+    finally:
+        os.close(seen["open"])
+
+
+def test_shipped_checkpoints_go_to_a_folder_of_the_users_own():
+    from dugout.evaluate.backends import checkpoint_root
+    import tempfile
+    root = checkpoint_root()
+    assert root.parent == Path(tempfile.gettempdir())
+    assert root.name == f"dugout-checkpoints-{os.getuid()}"
+
+
 @pytest.mark.parametrize("mode", ["ship", "shared"])
 def test_a_trained_manager_plays_on_ray_as_in_one_process(ray_session, tmp_path, mode):
-    import tempfile
     folder = _checkpoint(tmp_path / "ckpt")
     agents = ["random", f"ppo:{folder}"]
+    digest = CheckpointFiles.read(agents[1]).digest
     one = run_tournament(TB, agents, games=12, seed=0, workers=1, bootstrap=20)
-    on_ray = run_tournament(TB, agents, games=12, seed=0, bootstrap=20, chunk=2,
-                            backend=RayCluster(checkpoints=mode, log=lambda line: None))
+    root = tmp_path / "shipped"                  # this test's own: nothing there before it
+    backend = RayCluster(checkpoints=mode, log=lambda line: None, checkpoint_root=root)
+    if mode == "ship":
+        # once the agents are checked and their files read for the object store, the
+        # original folder goes away: the workers can only play the copy they were sent
+        ship = backend.ship
+
+        def ship_then_move(names):
+            sent = ship(names)
+            folder.rename(tmp_path / "moved")
+            return sent
+        backend.ship = ship_then_move
+    on_ray = run_tournament(TB, agents, games=12, seed=0, bootstrap=20, chunk=2, backend=backend)
     assert _without_timing(one.to_dict()) == _without_timing(on_ray.to_dict())
-    shipped = Path(tempfile.gettempdir()) / "dugout-checkpoints" / CheckpointFiles.read(agents[1]).digest
     if mode == "ship":                       # a worker wrote the files it was sent, and used them
-        assert sorted(os.listdir(shipped)) == ["meta.json", "policy.pt"]
+        assert not folder.exists()
+        assert sorted(os.listdir(root)) == [digest]
+        assert sorted(os.listdir(root / digest)) == ["meta.json", "policy.pt"]
+    else:
+        assert not root.exists()
+
+
+def test_a_shared_checkpoint_rewritten_between_runs_is_played_anew(ray_session, tmp_path):
+    """--checkpoints shared on a RayCluster kept across runs: the workers live on, and a
+    checkpoint rewritten at the same path must be loaded again, not played from memory."""
+    import torch
+    folder = _checkpoint(tmp_path / "ckpt")
+    other = tmp_path / "other"
+    other.mkdir()
+    torch.manual_seed(5)
+    weights = {k: torch.randn_like(v) * 3 for k, v in torch.load(folder / "policy.pt").items()}
+    torch.save(weights, other / "policy.pt")
+    (other / "meta.json").write_bytes((folder / "meta.json").read_bytes())
+    name = f"ppo:{folder}"
+    backend = RayCluster(checkpoints="shared", log=lambda line: None)
+    kw = dict(games=40, seed=1, bootstrap=20, chunk=2)
+    try:
+        before = run_tournament(TB, ["heuristic", name], backend=backend, **kw)
+        for file in ("policy.pt", "meta.json"):
+            (folder / file).write_bytes((other / file).read_bytes())
+        after = run_tournament(TB, ["heuristic", name], backend=backend, **kw)
+    finally:
+        backend.close()
+    expected = run_tournament(TB, ["heuristic", f"ppo:{other}"], workers=1, **kw)
+    assert [m.pairs for m in before.matchups] != [m.pairs for m in expected.matchups]
+    assert [m.pairs for m in after.matchups] == [m.pairs for m in expected.matchups]
 
 
 # -- the scaling measurement ---------------------------------------------------------------------

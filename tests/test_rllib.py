@@ -358,11 +358,38 @@ def _module(env_id, share: bool, hidden=(16, 8), **model):
                                       **model}).build()
 
 
+def _decisions(env_id: str, games: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """The observations and masks of every decision in a few random games of ``env_id``."""
+    env = envs.make(env_id)
+    rng = np.random.default_rng(0)
+    observations, masks = [], []
+    for seed in range(games):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            observations.append(obs["observation"])
+            masks.append(obs["action_mask"])
+            env.step(_random_legal(rng, obs["action_mask"]))
+    return np.array(observations), np.array(masks, dtype=np.float32)
+
+
+def _module_probabilities(module, observations, masks) -> np.ndarray:
+    import torch
+    from ray.rllib.core.columns import Columns
+    with torch.no_grad():
+        logits = module.forward_inference({Columns.OBS: {
+            "observations": torch.as_tensor(observations),
+            "action_mask": torch.as_tensor(masks)}})[Columns.ACTION_DIST_INPUTS]
+    return torch.softmax(logits, -1).numpy()
+
+
 @pytest.mark.parametrize("share", [True, False], ids=["shared-encoder", "actor-encoder"])
 def test_an_exported_module_plays_as_the_module(tmp_path, share):
     """The dugout checkpoint's PolicyAgent gives the module's masked action distribution."""
     import torch
-    from ray.rllib.core.columns import Columns
     from dugout.agents.policy import PolicyAgent
 
     torch.manual_seed(1)
@@ -371,25 +398,8 @@ def test_an_exported_module_plays_as_the_module(tmp_path, share):
     agent = PolicyAgent.load(folder, env_id="showdown_v0")
     assert agent.meta["net_arch"] == [16, 8] and agent.meta["activation"] == "Tanh"
     # real decisions of random games: their observations and masks
-    env = envs.make("showdown_v0")
-    rng = np.random.default_rng(0)
-    observations, masks = [], []
-    for seed in range(3):
-        env.reset(seed=seed)
-        for agent_name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            observations.append(obs["observation"])
-            masks.append(obs["action_mask"])
-            env.step(_random_legal(rng, obs["action_mask"]))
-    observations, masks = np.array(observations), np.array(masks, dtype=np.float32)
-    with torch.no_grad():
-        logits = module.forward_inference({Columns.OBS: {
-            "observations": torch.as_tensor(observations),
-            "action_mask": torch.as_tensor(masks)}})[Columns.ACTION_DIST_INPUTS]
-    expected = torch.softmax(logits, -1).numpy()
+    observations, masks = _decisions("showdown_v0")
+    expected = _module_probabilities(module, observations, masks)
     np.testing.assert_allclose(agent.policy_probabilities_batch(observations, masks), expected,
                                atol=1e-5)
     actions = [agent.act({"observation": o, "action_mask": m}) for o, m in zip(observations, masks)]
@@ -404,10 +414,15 @@ def test_export_refuses_an_actor_it_cannot_hold(tmp_path):
     assert not (tmp_path / "x" / "meta.json").exists()
 
 
-def test_league_snapshots_copy_main_and_stay_frozen(ray_session):
+def test_league_snapshots_copy_main_and_stay_frozen(ray_session, tmp_path):
+    """Snapshots copy main and stay frozen while main learns; and main's learner weights,
+    exported as the trainer exports them (export_weights: into an inference-only module),
+    give the trained module's very action probabilities on real decisions."""
+    from dugout.agents.policy import PolicyAgent
+    model_config = {"fcnet_hiddens": [16], "head_fcnet_hiddens": []}
     config = rllib.league_ppo_config(
         "thats_baseball_v0", league_size=2, self_play=0.0, seed=0,
-        model_config={"fcnet_hiddens": [16], "head_fcnet_hiddens": []},
+        model_config=model_config,
         train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1, lr=1e-3)
     config.env_runners(num_env_runners=0).learners(num_learners=0)
     algo = config.build_algo()
@@ -432,14 +447,63 @@ def test_league_snapshots_copy_main_and_stay_frozen(ray_session):
         assert all(np.array_equal(np.asarray(frozen[k]), np.asarray(main[k])) for k in frozen)
         assert math.isfinite(float(result["learners"]["main"]["total_loss"]))
         assert "main_vs_league" in result["env_runners"]        # self_play=0: every game is one
+        # the trained main, exported, against the learner's own module (not a fresh one)
+        folder = rllib.export_weights(after, tmp_path / "main", "thats_baseball_v0",
+                                      model_config=model_config)
+        agent = PolicyAgent.load(folder, env_id="thats_baseball_v0")
+        observations, masks = _decisions("thats_baseball_v0")
+        trained = [r.get() for r in algo.learner_group.foreach_learner(
+            lambda learner: _module_probabilities(learner.module["main"], observations, masks))]
+        assert len(trained) == 1 and trained[0].shape == (len(observations), masks.shape[1])
+        np.testing.assert_allclose(agent.policy_probabilities_batch(observations, masks),
+                                   trained[0], atol=1e-5)
+        # and the check can fail: the league's frozen copy of the first weights differs
+        before = PolicyAgent.load(rllib.export_weights(frozen, tmp_path / "first",
+                                                       "thats_baseball_v0",
+                                                       model_config=model_config))
+        assert np.abs(before.policy_probabilities_batch(observations, masks)
+                      - trained[0]).max() > 1e-4
     finally:
         algo.stop()
 
 
+def test_training_without_an_address_starts_ray_here_whatever_ray_address_says(tmp_path):
+    """No --address: a new Ray instance on this machine with --cpus CPUs, not RAY_ADDRESS's
+    cluster (one nobody answers at: ray.init() would wait minutes for it); --address auto
+    follows RAY_ADDRESS, checked first: a quick one-line error."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "RAY_ADDRESS": "127.0.0.1:1", "RAY_USAGE_STATS_ENABLED": "0"}
+    code = ("import ray\n"
+            "from dugout.train.rllib import RLlibSettings, _connect\n"
+            "assert _connect(RLlibSettings(cpus=1))\n"
+            "print('cpus', int(ray.cluster_resources()['CPU']))\n"
+            "ray.shutdown()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=root, env=env)
+    assert done.returncode == 0 and done.stdout.strip() == "cpus 1", done.stderr
+    done = subprocess.run([sys.executable, "-m", "dugout.train", "--algo", "rllib", "--address",
+                           "auto", "--out", str(tmp_path / "run")], capture_output=True,
+                          text=True, timeout=300, cwd=root, env=env)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert "no Ray cluster answers at 127.0.0.1:1 (RAY_ADDRESS" in last, done.stderr
+
+
+class _Stopped(Exception):
+    """The run's death, in a test."""
+
+
 def test_rllib_training_makes_a_checkpoint_that_plays_in_a_tournament(ray_session, tmp_path,
                                                                      capsys):
-    """`python -m dugout.train --algo rllib` for two iterations, then --resume to a third; its
-    checkpoint is a PolicyAgent and plays a tournament on Ray as on one worker."""
+    """`python -m dugout.train --algo rllib` that stops in its third iteration, after the
+    RLlib checkpoint of its snapshot at the second; a fresh run into the folder is refused;
+    --resume goes on from iteration 2 (the third played again, its row replaced) to the end;
+    a resume with nothing left to train keeps the run's timesteps. The checkpoint is a
+    PolicyAgent and plays a tournament on Ray as on one worker."""
     import torch
     from dugout.agents.policy import PolicyAgent
     from dugout.evaluate.backends import RayCluster
@@ -447,26 +511,55 @@ def test_rllib_training_makes_a_checkpoint_that_plays_in_a_tournament(ray_sessio
     from dugout.train import rllib as train_rllib
 
     out = tmp_path / "run"
-    argv = ["--env", "thats_baseball_v0", "--iterations", "2", "--batch", "256", "--minibatch",
+    argv = ["--env", "thats_baseball_v0", "--iterations", "3", "--batch", "256", "--minibatch",
             "64", "--epochs", "1", "--hidden", "32", "--league-size", "2", "--snapshot-every",
-            "1", "--eval-pairs", "4", "--out", str(out)]
-    assert train_rllib.main(argv) == out
-    printed = capsys.readouterr().out
-    assert "iteration 2:" in printed and "main against heuristic" in printed
-    agent = PolicyAgent.load(out / "model", env_id="thats_baseball_v0")
-    assert agent.meta["algo"] == "rllib-ppo-league" and agent.meta["iteration"] == 2
-    snapshots = [torch.load(out / "league" / f"{n:06d}" / "policy.pt") for n in (1, 2)]
-    model = torch.load(out / "model" / "policy.pt")
-    assert all(torch.equal(snapshots[1][k], model[k]) for k in model)       # the last snapshot
-    assert not all(torch.equal(snapshots[0][k], model[k]) for k in model)   # main learned since
-    rows = (out / "progress.csv").read_text().splitlines()
-    assert rows[0].startswith("iteration,") and [r.split(",")[0] for r in rows[1:]] == ["1", "2"]
+            "2", "--eval-pairs", "4", "--out", str(out)]
+    lines: list[str] = []
 
-    assert train_rllib.main(argv[:3] + ["3"] + argv[4:] + ["--resume"]) == out
-    assert "resumed" in capsys.readouterr().out
-    assert [r.split(",")[0] for r in (out / "progress.csv").read_text().splitlines()[1:]] == [
+    def dies_in_iteration_3(line: str) -> None:
+        lines.append(line)
+        if line.startswith("iteration 3:"):      # its row is written; no checkpoint since 2
+            raise _Stopped
+
+    with pytest.raises(_Stopped):
+        train_rllib.train_rllib(train_rllib.parse(argv), log=dies_in_iteration_3)
+    assert any(line.startswith("iteration 2:") for line in lines)
+    assert (out / "rllib").is_dir() and not (out / "model").exists()
+    assert sorted(p.name for p in (out / "league").iterdir()) == ["000002"]
+    rows = (out / "progress.csv").read_text().splitlines()
+    assert rows[0].startswith("iteration,") and [r.split(",")[0] for r in rows[1:]] == [
         "1", "2", "3"]
-    assert PolicyAgent.load(out / "model").meta["iteration"] == 3
+    steps_at_2 = int(rows[2].split(",")[1])
+
+    # a fresh run into it would overwrite the stopped run's files: refused
+    settings = (out / "settings.json").read_text()
+    with pytest.raises(SystemExit) as refused:
+        train_rllib.main(argv)
+    assert refused.value.code == 2
+    assert "already holds a run" in capsys.readouterr().err
+    assert (out / "settings.json").read_text() == settings
+
+    assert train_rllib.main(argv + ["--resume"]) == out
+    printed = capsys.readouterr().out
+    assert f"resumed {out} at iteration 2 ({steps_at_2:,} env steps)" in printed
+    assert "iteration 3:" in printed and "main against heuristic" in printed
+    rows = (out / "progress.csv").read_text().splitlines()
+    assert [r.split(",")[0] for r in rows[1:]] == ["1", "2", "3"]
+    assert int(rows[3].split(",")[1]) > steps_at_2
+    agent = PolicyAgent.load(out / "model", env_id="thats_baseball_v0")
+    assert agent.meta["algo"] == "rllib-ppo-league" and agent.meta["iteration"] == 3
+    assert agent.meta["timesteps"] == int(rows[3].split(",")[1])
+    snapshot = torch.load(out / "league" / "000002" / "policy.pt")
+    model = torch.load(out / "model" / "policy.pt")
+    assert not all(torch.equal(snapshot[k], model[k]) for k in model)    # main learned since
+
+    # nothing left to train: the model is written again with the run's real timesteps
+    assert train_rllib.main(argv + ["--resume", "--eval-pairs", "0"]) == out
+    assert "resumed" in capsys.readouterr().out
+    again = PolicyAgent.load(out / "model")
+    assert again.meta["iteration"] == 3 and again.meta["timesteps"] == agent.meta["timesteps"] > 0
+    assert (out / "progress.csv").read_text().splitlines() == rows
+    assert all(torch.equal(model[k], v) for k, v in torch.load(out / "model" / "policy.pt").items())
 
     agents = ["random", "heuristic", f"ppo:{out / 'model'}"]
     one = run_tournament("thats_baseball_v0", agents, games=8, seed=0, workers=1, bootstrap=20)

@@ -137,6 +137,21 @@ def test_backend_flags_that_do_not_fit_are_named(capsys):
         crn_check(TB, "random", "heuristic", 4, address="10.0.0.5:6379")
 
 
+def test_a_backend_object_refuses_workers_and_address_alike():
+    """A Backend object carries where the games are played: workers= beside it is refused as
+    address= is, not silently ignored."""
+    from dugout.evaluate.backends import Inline, ProcessPool
+    for call in (lambda **kw: run_tournament(TB, ["random", "heuristic"], games=4, **kw),
+                 lambda **kw: crn_check(TB, "random", "heuristic", 4, **kw)):
+        with pytest.raises(TournamentError, match=r"workers=2: .*backend object"):
+            call(backend=Inline(), workers=2)
+        with pytest.raises(TournamentError, match=r"address='auto': .*backend object"):
+            call(backend=ProcessPool(2), address="auto")
+        with pytest.raises(TournamentError, match=r"workers=1 and address='auto'"):
+            call(backend=Inline(), workers=1, address="auto")
+    assert run_tournament(TB, ["random", "heuristic"], games=4, backend=Inline()).workers == 1
+
+
 def test_the_calibration_names_its_backend_flags(capsys):
     from dugout.evaluate import calibrate_showdown as cal
     with pytest.raises(SystemExit):
@@ -508,6 +523,33 @@ def _fake_checkpoint(folder, obs_size, n_actions=5):
         "env_id": TB, "obs_size": obs_size, "n_actions": n_actions, "net_arch": [8],
         "activation": "Tanh", "env_options": {"teams": ["sample", "reds"]}}))
     return folder
+
+
+def test_a_checkpoint_rewritten_in_place_is_loaded_again(tmp_path):
+    """The agents a process keeps between runs are keyed by the checkpoint's content: one
+    rewritten at the same path is played as it is now, not as it was first loaded."""
+    torch = pytest.importorskip("torch")
+    from dugout.envs.thats_baseball.env import OBS
+    from dugout.evaluate import tournament
+    torch.manual_seed(0)
+    folder = _fake_checkpoint(tmp_path / "ckpt", OBS.size)
+    name = f"ppo:{folder}"
+    first = run_tournament(TB, ["heuristic", name], games=40, seed=2, bootstrap=20)
+    loaded = tournament._agent(TB, name, "b")
+    assert tournament._agent(TB, name, "b") is loaded              # unchanged: kept
+    # another policy written over the same files
+    torch.manual_seed(7)
+    other = _fake_checkpoint(tmp_path / "other", OBS.size)
+    weights = torch.load(other / "policy.pt")
+    weights = {k: v * 5 for k, v in weights.items()}             # far from the first
+    torch.save(weights, other / "policy.pt")
+    reference = run_tournament(TB, ["heuristic", f"ppo:{other}"], games=40, seed=2, bootstrap=20)
+    assert [m.pairs for m in reference.matchups] != [m.pairs for m in first.matchups]
+    for file in ("policy.pt", "meta.json"):
+        (folder / file).write_bytes((other / file).read_bytes())
+    again = run_tournament(TB, ["heuristic", name], games=40, seed=2, bootstrap=20)
+    assert tournament._agent(TB, name, "b") is not loaded
+    assert [m.pairs for m in again.matchups] == [m.pairs for m in reference.matchups]
 
 
 def test_a_trained_manager_must_fit_the_env_of_the_options(tmp_path, capsys):

@@ -48,3 +48,21 @@ def test_rllib_without_ray_says_how_to_install_it():
     done = _train("--algo", "rllib", "--iterations", "1", "--out", "unused")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "pip install 'dugout[rllib]'" in done.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("left", ["settings.json", "progress.csv", "rllib", "model"])
+def test_rllib_refuses_an_out_that_holds_a_run_without_resume(tmp_path, left):
+    """A fresh run would overwrite settings.json and progress.csv, and a later --resume would
+    restore the old run's RLlib checkpoint: refused before Ray is even looked for."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / left).mkdir() if left in ("rllib", "model") else (out / left).write_text("{}")
+    done = _train("--algo", "rllib", "--iterations", "1", "--out", str(out))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert f"--out {out} already holds a run ({left})" in last and "pass --resume" in last, last
+    assert (out / left).exists() and sorted(p.name for p in out.iterdir()) == [left]
+    # an empty folder holds no run: the run goes on (here to Ray, which is missing)
+    (out / left).rmdir() if left in ("rllib", "model") else (out / left).unlink()
+    done = _train("--algo", "rllib", "--iterations", "1", "--out", str(out))
+    assert "pip install 'dugout[rllib]'" in done.stderr.strip().splitlines()[-1]

@@ -31,7 +31,13 @@ What a run writes (``--out``, default ``runs/<env>-rllib``)
     progress.csv       per iteration: env steps, games, seconds, main's mean return against
                        the league slots (+1 a win), and the evaluation at the end
     rllib/             RLlib's own checkpoint of the algorithm, for --resume only (it holds
-                       pickled objects: resume only runs you made)
+                       pickled objects: resume only runs you made), saved at every league
+                       snapshot (every --snapshot-every iterations) and at the end
+
+``--resume`` continues the run in ``--out`` from its last RLlib checkpoint, a finished run
+or one that stopped: the iterations after that checkpoint are played again (their rows
+of ``progress.csv`` and their league snapshots are dropped first), up to ``--iterations``
+in all. A run without ``--resume`` refuses an ``--out`` that already holds a run.
 
 The dugout checkpoints are written by :func:`dugout.integrations.rllib.export_weights`:
 the module's actor (an MLP encoder and a linear pi head) is the network
@@ -42,9 +48,10 @@ Where it runs
 -------------
 ``--env-runners N`` remote env runners play the games (``0``: in this process), each with
 ``--envs-per-runner`` games side by side; one learner updates in this process. Without
-``--address`` Ray starts here with ``--cpus`` CPUs (default all); with ``--address`` the
-run joins that cluster and its env runners spread over its nodes. An env runner takes
-one CPU.
+``--address`` a new Ray instance starts here with ``--cpus`` CPUs (default all), whatever
+``RAY_ADDRESS`` says and whatever cluster already runs on this machine; with ``--address``
+the run joins that cluster (``auto``: the one ``RAY_ADDRESS`` names, else the one started
+on this machine) and its env runners spread over its nodes. An env runner takes one CPU.
 """
 
 from __future__ import annotations
@@ -52,6 +59,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
+import shutil
 import socket
 import sys
 import time
@@ -142,8 +151,50 @@ def _check(s: RLlibSettings) -> None:
 
 
 # -- Ray ------------------------------------------------------------------------------------------
+def _first_line(error: BaseException) -> str:
+    lines = [line for line in str(error).strip().splitlines() if line.strip()]
+    return lines[0][:300] if lines else type(error).__name__
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """(host, port) of ``HOST:PORT`` or ``ray://HOST:PORT``; None for ``auto`` and ``local``."""
+    if address in ("auto", "local"):
+        return None
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SetupError(f"--address {address!r}: expected HOST:PORT (what `ray start "
+                         f"--head` prints), ray://HOST:PORT or auto")
+    return host.strip("[]"), int(port)
+
+
+def _check_reachable(address: str) -> None:
+    """A TCP connection to the cluster, so one that is not there is an error in seconds
+    (``ray.init`` waits minutes). ``auto`` follows ``RAY_ADDRESS`` when it is set."""
+    shown = address
+    if address == "auto" and os.environ.get("RAY_ADDRESS", "").strip():
+        shown = os.environ["RAY_ADDRESS"].strip()
+        try:
+            target = _host_port(shown)
+        except SetupError:                      # not HOST:PORT: Ray reads it itself
+            return
+        shown = f"{shown} (RAY_ADDRESS, which --address auto follows)"
+    else:
+        target = _host_port(address)
+    if target is None:
+        return
+    try:
+        socket.create_connection(target, timeout=10).close()
+    except OSError as error:
+        reason = "no answer in 10 s" if isinstance(error, socket.timeout) else (
+            error.strerror or type(error).__name__)
+        raise SetupError(f"--address: no Ray cluster answers at {shown} ({reason}): start one "
+                         f"with `ray start --head`") from None
+
+
 def _connect(s: RLlibSettings) -> bool:
-    """Start or join Ray; True when this run did (and so shuts it down at the end)."""
+    """Start or join Ray; True when this run did (and so shuts it down at the end). Without
+    ``--address``, a new instance on this machine (``address="local"``: never the cluster
+    ``RAY_ADDRESS`` names or one already running here, which a bare ``ray.init()`` joins)."""
     try:
         import ray
     except ImportError as error:
@@ -152,24 +203,18 @@ def _connect(s: RLlibSettings) -> bool:
     if ray.is_initialized():
         return False
     if s.address is None:
-        ray.init(num_cpus=s.cpus, include_dashboard=False, log_to_driver=False)
-        return True
-    if s.address not in ("auto", "local"):
-        host, _, port = s.address.removeprefix("ray://").rpartition(":")
-        if not host or not port.isdigit():
-            raise SetupError(f"--address {s.address!r}: expected HOST:PORT (what `ray start "
-                             f"--head` prints), ray://HOST:PORT or auto")
         try:
-            socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
-        except OSError as error:
-            raise SetupError(f"--address: no Ray cluster answers at {s.address} "
-                             f"({error.strerror or type(error).__name__}): start one with "
-                             f"`ray start --head`") from None
+            ray.init(address="local", num_cpus=s.cpus, include_dashboard=False,
+                     log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError, OSError) as error:
+            raise SetupError(f"cannot start Ray on this machine: {_first_line(error)}") from None
+        return True
+    _check_reachable(s.address)
     try:
         ray.init(address=s.address, log_to_driver=False)
-    except (ConnectionError, RuntimeError) as error:
+    except (ConnectionError, RuntimeError, ValueError) as error:
         raise SetupError(f"--address: cannot connect to the Ray cluster at {s.address}: "
-                         f"{error}") from None
+                         f"{_first_line(error)}") from None
     return True
 
 
@@ -207,15 +252,88 @@ def _export(algo, s: RLlibSettings, folder: Path, iteration: int, steps: int, ou
                           meta=_meta(s, iteration, steps, out))
 
 
+#: what a run writes into its folder: one that holds any of them holds a run
+_RUN_FILES = ("settings.json", "progress.csv", "rllib", "model", "league")
+
+
+def _check_out(s: RLlibSettings, out: Path) -> None:
+    """A run without ``--resume`` must not overwrite another: a :class:`SetupError` when
+    ``out`` already holds one (what :mod:`dugout.train.ppo` does too)."""
+    found = [name for name in _RUN_FILES if (out / name).exists()]
+    if found:
+        raise SetupError(f"--out {out} already holds a run ({', '.join(found)}); pass --resume "
+                         f"to continue it or choose another --out")
+
+
+def _checkpoint(out: Path) -> Path | None:
+    """The run's last RLlib checkpoint: ``rllib/`` (or ``rllib.old/``, if a run stopped
+    while it swapped a new one in), None when it has none."""
+    for name in ("rllib", "rllib.old"):
+        if (out / name).is_dir():
+            return out / name
+    return None
+
+
 def _check_resume(s: RLlibSettings, out: Path) -> None:
     saved = out / "settings.json"
-    if not (out / "rllib").is_dir() or not saved.is_file():
-        raise SetupError(f"--resume: {out} holds no RLlib run to resume (no rllib/ or settings.json)")
+    if not saved.is_file():
+        raise SetupError(f"--resume: {out} holds no RLlib run to resume (no settings.json)")
+    if _checkpoint(out) is None:
+        raise SetupError(f"--resume: {out} holds no RLlib checkpoint yet (rllib/ is saved at "
+                         f"every league snapshot, every --snapshot-every iterations, and the run "
+                         f"stopped before its first): remove the folder or choose another --out")
     before = json.loads(saved.read_text())
     for key in ("env", "env_options", "league_size", "hidden", "activation"):
         if before.get(key) != _jsonable(s)[key]:
             raise SetupError(f"--resume: the run in {out} has {key} {before.get(key)!r}, not "
                              f"{_jsonable(s)[key]!r}")
+
+
+def _save(algo, out: Path) -> None:
+    """RLlib's checkpoint into ``out/rllib``; the last one is replaced only once the new
+    one is whole (a run killed while saving keeps the last)."""
+    final, new, old = out / "rllib", out / "rllib.new", out / "rllib.old"
+    shutil.rmtree(new, ignore_errors=True)
+    algo.save_to_path(str(new.resolve()))
+    if final.is_dir():
+        shutil.rmtree(old, ignore_errors=True)
+        final.rename(old)
+    new.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _rewind(out: Path, iteration: int) -> int:
+    """Forget what a stopped run wrote after its last checkpoint (at ``iteration``): its
+    rows of ``progress.csv`` and its league snapshots. Returns the env steps at
+    ``iteration`` (from its row; 0 when there is none)."""
+    path = out / "progress.csv"
+    steps = 0
+    if path.is_file():
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        kept = rows[:1] + [r for r in rows[1:] if r and r[0].isdigit() and int(r[0]) <= iteration]
+        if len(kept) != len(rows):
+            with open(path, "w", newline="") as f:
+                csv.writer(f).writerows(kept)
+        for row in kept[1:]:
+            if int(row[0]) == iteration and len(row) > 1 and row[1].isdigit():
+                steps = int(row[1])
+    league = out / "league"
+    if league.is_dir():
+        for folder in league.iterdir():
+            if folder.name.isdigit() and int(folder.name) > iteration:
+                shutil.rmtree(folder, ignore_errors=True)
+    return steps
+
+
+def _restored_steps(algo) -> int:
+    """The env steps the restored algorithm has sampled, from its metrics (0 if absent)."""
+    try:
+        from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+        value = algo.metrics.peek((ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME), default=0)
+        return int(value or 0)
+    except Exception:                         # not in this RLlib's metrics
+        return 0
 
 
 def train_rllib(s: RLlibSettings, log=print) -> Path:
@@ -225,6 +343,8 @@ def train_rllib(s: RLlibSettings, log=print) -> Path:
     out = s.folder()
     if s.resume:
         _check_resume(s, out)
+    else:
+        _check_out(s, out)
     owned = _connect(s)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -240,9 +360,12 @@ def _train(s: RLlibSettings, out: Path, log) -> Path:
     slots = league_ids(s.league_size)
     algo = _config(s).build_algo()
     try:
+        steps = 0
         if s.resume:
-            algo.restore_from_path(str((out / "rllib").resolve()))
-            log(f"resumed {out} at iteration {algo.iteration}")
+            checkpoint = _checkpoint(out)
+            algo.restore_from_path(str(checkpoint.resolve()))
+            steps = _rewind(out, algo.iteration) or _restored_steps(algo)
+            log(f"resumed {out} at iteration {algo.iteration} ({steps:,} env steps)")
         else:
             snapshot_to_league(algo, slots)          # the league starts as main's first weights
             (out / "settings.json").write_text(json.dumps(_jsonable(s), indent=2))
@@ -252,7 +375,6 @@ def _train(s: RLlibSettings, out: Path, log) -> Path:
         rules = f" ({describe_options(s.env_options)})" if s.env_options else ""
         log(f"RLlib league self-play on {s.env}{rules}: main + {s.league_size} league slot(s), "
             f"{s.batch} env steps an iteration, {s.env_runners} remote env runner(s)")
-        steps = 0
         while algo.iteration < s.iterations:
             started = time.perf_counter()
             result = algo.train()
@@ -271,11 +393,13 @@ def _train(s: RLlibSettings, out: Path, log) -> Path:
             with open(out / "progress.csv", "a", newline="") as f:
                 csv.writer(f).writerow([n, steps, games, f"{seconds:.2f}", f"{vs_league:.4f}",
                                         snapshot])
+            if snapshot and n < s.iterations:
+                _save(algo, out)                     # a point --resume can start from
             log(f"iteration {n}: {steps:,} env steps, {games:,} games, {seconds:.1f} s, main's "
                 f"return against the league {vs_league:+.3f}"
                 + (f"; main copied into {snapshot}" if snapshot else ""))
         model = _export(algo, s, out / "model", algo.iteration, steps, out, "main")
-        algo.save_to_path(str((out / "rllib").resolve()))
+        _save(algo, out)
     finally:
         algo.stop()
     _evaluate(s, model, out, log)
@@ -310,7 +434,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--out", default="", help="output folder (default runs/<env>-rllib)")
     p.add_argument("--resume", action="store_true",
-                   help="continue the run in --out from its RLlib checkpoint (your own runs only)")
+                   help="continue the run in --out from its last RLlib checkpoint (saved at every "
+                        "league snapshot and at the end; your own runs only)")
     g = p.add_argument_group("rules (the env's options)")
     g.add_argument("--teams", nargs=2, metavar=("AWAY", "HOME"), help="the env's teams option")
     g.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
