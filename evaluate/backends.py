@@ -73,6 +73,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
+from ..integrations.ray_cluster import check_reachable, host_port
+
 __all__ = ["BACKENDS", "CHECKPOINT_MODES", "BackendError", "Backend", "Inline", "ProcessPool",
            "RayCluster", "make_backend", "check_backend", "CheckpointFiles", "start_method",
            "ray_installed", "INSTALL_HINT", "checkpoint_root"]
@@ -317,44 +319,11 @@ def _ray():
 
 
 def _host_port(address: str) -> tuple[str, int] | None:
-    """(host, port) of ``HOST:PORT`` or ``ray://HOST:PORT``; None for ``auto`` and ``local``
-    (Ray finds those itself); a :class:`BackendError` for anything else."""
-    if address in ("auto", "local"):
-        return None
-    rest = address.removeprefix("ray://")
-    host, sep, port = rest.rpartition(":")
-    host = host.strip("[]")                      # [::1]:6379
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise BackendError(f"address {address!r}: expected HOST:PORT (what `ray start --head` "
-                           f"prints, e.g. 10.0.0.5:6379), ray://HOST:PORT or auto")
-    return host, int(port)
+    return host_port(address, BackendError)
 
 
 def _check_reachable(address: str, timeout: float) -> None:
-    """A TCP connection to the cluster's address, so an unreachable cluster is an error in
-    seconds (``ray.init`` itself waits minutes for a head that is not there). ``auto``
-    follows ``RAY_ADDRESS`` when it is set (as ``ray.init`` does), so that is checked."""
-    shown = address
-    if address == "auto" and os.environ.get("RAY_ADDRESS", "").strip():
-        shown = os.environ["RAY_ADDRESS"].strip()
-        try:
-            target = _host_port(shown)
-        except BackendError:                     # not HOST:PORT: Ray reads it itself
-            return
-        shown = f"{shown} (RAY_ADDRESS, which --address auto follows)"
-    else:
-        target = _host_port(address)
-    if target is None:
-        return
-    try:
-        socket.create_connection(target, timeout=timeout).close()
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        if isinstance(error, socket.timeout):
-            reason = f"no answer in {timeout:g} s"
-        raise BackendError(f"no Ray cluster answers at {shown} ({reason}): start one with "
-                           f"`ray start --head` and give the address it prints, or check the "
-                           f"address and the firewall") from None
+    check_reachable(address, timeout, BackendError)
 
 
 def _retryable(ray) -> tuple[type, ...]:

@@ -577,19 +577,6 @@ def _actor_layers(module) -> tuple[list, str]:
     return linears, (kinds.pop() if kinds else "Tanh")
 
 
-def _atomic_write(path, write) -> None:
-    import os
-    import tempfile
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 def export_policy(module, folder, env_id: str, meta: dict[str, Any] | None = None):
     """Write ``module``'s acting policy (an :class:`ActionMaskingTorchRLModule`, or any PPO
     default torch module over a Dict observation with ``"observations"``) into ``folder``
@@ -602,6 +589,7 @@ def export_policy(module, folder, env_id: str, meta: dict[str, Any] | None = Non
 
     import torch
     from dugout import __version__
+    from dugout.train.checkpoint import atomic_write
 
     linears, activation = _actor_layers(module)
     space = getattr(module, "observation_space", None)
@@ -619,8 +607,8 @@ def export_policy(module, folder, env_id: str, meta: dict[str, Any] | None = Non
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     info = {**(meta or {}), "env_id": env_id, "dugout_version": __version__, **arch}
-    _atomic_write(folder / "policy.pt", lambda tmp: torch.save(weights, tmp))
-    _atomic_write(folder / "meta.json", lambda tmp: Path(tmp).write_text(json.dumps(info, indent=2)))
+    atomic_write(folder / "policy.pt", lambda tmp: torch.save(weights, tmp))
+    atomic_write(folder / "meta.json", lambda tmp: Path(tmp).write_text(json.dumps(info, indent=2)))
     return folder
 
 

@@ -25,10 +25,12 @@ from typing import Any
 
 from ..agents.policy import META, MODEL, WEIGHTS, actor_from_model
 
-__all__ = ["save_checkpoint", "save_actor", "upgrade_checkpoint"]
+__all__ = ["save_checkpoint", "save_actor", "upgrade_checkpoint", "atomic_write"]
 
 
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
+    """``write(tmp)`` a temporary file beside ``path``, then rename it to ``path``: a crash
+    never leaves half a file."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     os.close(fd)
     try:
@@ -52,8 +54,8 @@ def _write_actor(actor, arch: dict[str, Any], folder: Path, meta: dict[str, Any]
     meta = {**meta, "dugout_version": __version__, **arch, "timesteps": int(timesteps)}
     weights = {k: v.detach().to("cpu", torch.float32).contiguous()
                for k, v in actor.state_dict().items()}
-    _atomic_write(folder / WEIGHTS, lambda tmp: torch.save(weights, tmp))
-    _atomic_write(folder / META, lambda tmp: Path(tmp).write_text(json.dumps(meta, indent=2)))
+    atomic_write(folder / WEIGHTS, lambda tmp: torch.save(weights, tmp))
+    atomic_write(folder / META, lambda tmp: Path(tmp).write_text(json.dumps(meta, indent=2)))
 
 
 def save_actor(actor, arch: dict[str, Any], folder: str | os.PathLike, meta: dict[str, Any],
@@ -80,7 +82,7 @@ def save_checkpoint(model, folder: str | os.PathLike, meta: dict[str, Any],
             os.replace(tmp + ".zip", tmp)
 
     if resumable:
-        _atomic_write(folder / MODEL, write_model)
+        atomic_write(folder / MODEL, write_model)
     _write_policy(model, folder, meta)
     return folder
 

@@ -59,9 +59,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import shutil
-import socket
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -71,6 +69,7 @@ from typing import Any, Sequence
 from ..envs import env_ids
 from ..envs.core.errors import DugoutError, OptionError
 from ..envs.options import check_env_options, describe_options, env_options_from_flags
+from ..integrations.ray_cluster import check_reachable
 
 __all__ = ["RLlibSettings", "SetupError", "train_rllib", "main"]
 
@@ -156,39 +155,8 @@ def _first_line(error: BaseException) -> str:
     return lines[0][:300] if lines else type(error).__name__
 
 
-def _host_port(address: str) -> tuple[str, int] | None:
-    """(host, port) of ``HOST:PORT`` or ``ray://HOST:PORT``; None for ``auto`` and ``local``."""
-    if address in ("auto", "local"):
-        return None
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise SetupError(f"--address {address!r}: expected HOST:PORT (what `ray start "
-                         f"--head` prints), ray://HOST:PORT or auto")
-    return host.strip("[]"), int(port)
-
-
 def _check_reachable(address: str) -> None:
-    """A TCP connection to the cluster, so one that is not there is an error in seconds
-    (``ray.init`` waits minutes). ``auto`` follows ``RAY_ADDRESS`` when it is set."""
-    shown = address
-    if address == "auto" and os.environ.get("RAY_ADDRESS", "").strip():
-        shown = os.environ["RAY_ADDRESS"].strip()
-        try:
-            target = _host_port(shown)
-        except SetupError:                      # not HOST:PORT: Ray reads it itself
-            return
-        shown = f"{shown} (RAY_ADDRESS, which --address auto follows)"
-    else:
-        target = _host_port(address)
-    if target is None:
-        return
-    try:
-        socket.create_connection(target, timeout=10).close()
-    except OSError as error:
-        reason = "no answer in 10 s" if isinstance(error, socket.timeout) else (
-            error.strerror or type(error).__name__)
-        raise SetupError(f"--address: no Ray cluster answers at {shown} ({reason}): start one "
-                         f"with `ray start --head`") from None
+    check_reachable(address, 10.0, SetupError, what="--address")
 
 
 def _connect(s: RLlibSettings) -> bool:
