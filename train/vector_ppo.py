@@ -47,7 +47,8 @@ N_ACTIONS = len(ACTIONS)
 # -- 1. settings ------------------------------------------------------------------------------
 @dataclass
 class VectorSettings:
-    total_timesteps: int = field(default=10_000_000, metadata={"help": "learner decisions to train for"})
+    total_timesteps: int = field(default=10_000_000, metadata={
+        "help": "learner decisions to train for, in whole rollouts of num_envs x num_steps (at least one)"})
     num_envs: int = field(default=4096, metadata={"help": "games stepped at once"})
     num_steps: int = field(default=8, metadata={"help": "decisions per game between updates"})
     opponent: str = field(default="self-play", metadata={
