@@ -258,28 +258,13 @@ BATCH_DECISIONS = 2_000_000     # with --games N: at most this, at least 20,000 
 
 
 def thats_baseball_batched(budget: Budget, seed: int) -> Result:
-    """Random play of ``BATCH`` That's Baseball games at once (see the module docstring)."""
-    from ..vector.bench import random_actions
-    from ..vector.thats_baseball import BatchedGames
-    games = BatchedGames(BATCH, teams=TEAMS, innings=INNINGS)
-    rng = np.random.default_rng(seed)
-    games.reset(np.arange(seed, seed + BATCH))
-    next_seed = seed + BATCH
-    games.step(random_actions(games.mask, rng))        # warm-up, untimed
-    decisions = finished = 0
-    start = time.perf_counter()
-    while True:
-        decisions += int(BATCH - games.over.sum())
-        games.step(random_actions(games.mask, rng))
-        done = np.flatnonzero(games.over)
-        if done.size:
-            finished += done.size
-            games.reset(np.arange(next_seed, next_seed + done.size), done)
-            next_seed += done.size
-        seconds = time.perf_counter() - start
-        if finished and budget.spent(0, decisions, seconds):
-            return Result("thats_baseball_batched", f"thats_baseball batched (B={BATCH:,})",
-                          finished, decisions, None, seconds)
+    """Random play of ``BATCH`` That's Baseball games at once (see the module docstring):
+    :func:`dugout.vector.bench.bench` until the budget is spent and a game has finished."""
+    from ..vector.bench import bench
+    r = bench(BATCH, seconds=budget.seconds, seed=seed, observe=False, decisions=budget.decisions,
+              min_finished=1, teams=TEAMS, innings=INNINGS)
+    return Result("thats_baseball_batched", f"thats_baseball batched (B={BATCH:,})",
+                  r["games"], r["decisions"], None, r["seconds"])
 
 
 def pokemon_baseball_aec() -> PlayGame:

@@ -423,12 +423,23 @@ def ppo_config(env_id: str = "thats_baseball_v0", *, policies: str = "shared",
     ``config.learners(...)``, then ``config.build_algo()``.
     """
     _require_ray()
+    _envs.spec(env_id)
+    modules = policy_ids(policies)
+    return _masked_ppo_config(env_id, modules,
+                              _shared_policy if policies == "shared" else _seat_policy,
+                              list(modules), env_options, model_config, seed, training)
+
+
+def _masked_ppo_config(env_id: str, modules, mapping, to_train: list[str],
+                       env_options: dict[str, Any] | None, model_config: dict[str, Any] | None,
+                       seed: int | None, training: dict[str, Any], callbacks=None):
+    """What :func:`ppo_config` and :func:`league_ppo_config` share: the registered env, one
+    :class:`ActionMaskingTorchRLModule` per module id in ``modules``, seated by ``mapping``,
+    ``to_train`` updated; ``training`` to ``config.training``, ``seed`` to ``debugging``."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    _envs.spec(env_id)
-    modules = policy_ids(policies)
     register_envs([env_id])
     module_class = __getattr__("ActionMaskingTorchRLModule")
     spec = {pid: RLModuleSpec(module_class=module_class, model_config=dict(model_config or {}))
@@ -436,13 +447,11 @@ def ppo_config(env_id: str = "thats_baseball_v0", *, policies: str = "shared",
     config = (
         PPOConfig()
         .environment(rllib_env_name(env_id), env_config=dict(env_options or {}))
-        .multi_agent(
-            policies=set(modules),
-            policy_mapping_fn=_shared_policy if policies == "shared" else _seat_policy,
-            policies_to_train=list(modules),
-        )
+        .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=to_train)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=spec))
     )
+    if callbacks is not None:
+        config = config.callbacks(callbacks)
     if training:
         config = config.training(**training)
     if seed is not None:
@@ -508,29 +517,10 @@ def league_ppo_config(env_id: str = "thats_baseball_v0", *, league_size: int = 4
     are as for :func:`ppo_config`; the resources are left to the caller.
     """
     _require_ray()
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-
     _envs.spec(env_id)
     mapping = LeagueMapping(league_size, self_play)
-    modules = (MAIN, *mapping.slots)
-    register_envs([env_id])
-    module_class = __getattr__("ActionMaskingTorchRLModule")
-    spec = {pid: RLModuleSpec(module_class=module_class, model_config=dict(model_config or {}))
-            for pid in modules}
-    config = (
-        PPOConfig()
-        .environment(rllib_env_name(env_id), env_config=dict(env_options or {}))
-        .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=[MAIN])
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=spec))
-        .callbacks(__getattr__("LeagueCallback"))
-    )
-    if training:
-        config = config.training(**training)
-    if seed is not None:
-        config = config.debugging(seed=seed)
-    return config
+    return _masked_ppo_config(env_id, (MAIN, *mapping.slots), mapping, [MAIN], env_options,
+                              model_config, seed, training, __getattr__("LeagueCallback"))
 
 
 def module_weights(algo, module_id: str = MAIN) -> dict[str, Any]:

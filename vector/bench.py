@@ -32,28 +32,33 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(mask * rng.random(mask.shape, dtype=np.float32), axis=1)
 
 
-def bench(num_games: int, seconds: float = 3.0, seed: int = 0, observe: bool = True,
-          **options) -> dict[str, float]:
-    """Play at random for about ``seconds`` (after a warm-up step) on a full batch, finished
-    games restarting at once. Returns decisions per second (``decisions_per_s``, the time of
+def bench(num_games: int, seconds: float | None = 3.0, seed: int = 0, observe: bool = True,
+          decisions: int | None = None, min_finished: int = 0, **options) -> dict[str, float]:
+    """Play at random (after a warm-up step) on a full batch, finished games restarting at
+    once with the next seeds (``seed``, ``seed + 1``, ...), until about ``seconds`` have
+    passed or ``decisions`` have been taken (whichever is given and comes first), and at
+    least ``min_finished`` games have finished. Returns the counts (``decisions``,
+    ``games`` finished, ``seconds``), decisions per second (``decisions_per_s``, the time of
     ``step``, ``reset`` and drawing the actions; ``engine_decisions_per_s``, ``step`` and
     ``reset`` alone), games finished per second, decisions per finished game, batch steps per
     second and, if ``observe``, the seconds one ``observe`` of the whole batch takes."""
+    if seconds is None and decisions is None:
+        raise ValueError("bench: give seconds, decisions or both")
     rng = np.random.default_rng(seed)
     games = BatchedGames(num_games, **options)
-    next_seed = num_games
-    games.reset(np.arange(num_games))
+    next_seed = seed + num_games
+    games.reset(np.arange(seed, next_seed))
     games.step(random_actions(games.mask, rng))
     if observe:
         games.observe(0)                # builds the observation tables once
-    decisions = finished = finished_decisions = steps = 0
+    taken = finished = finished_decisions = steps = 0
     engine = 0.0
     clock = time.perf_counter
     start = clock()
     while True:
         actions = random_actions(games.mask, rng)
         t = clock()
-        decisions += num_games - int(np.count_nonzero(games.over))
+        taken += num_games - int(np.count_nonzero(games.over))
         games.step(actions)
         steps += 1
         done = np.flatnonzero(games.over)
@@ -64,9 +69,12 @@ def bench(num_games: int, seconds: float = 3.0, seed: int = 0, observe: bool = T
             next_seed += done.size
         engine += clock() - t
         elapsed = clock() - start
-        if elapsed >= seconds:
+        if finished >= min_finished and ((seconds is not None and elapsed >= seconds)
+                                         or (decisions is not None and taken >= decisions)):
             break
-    out = {"num_games": num_games, "decisions_per_s": decisions / elapsed,
+    decisions = taken
+    out = {"num_games": num_games, "decisions": decisions, "games": finished, "seconds": elapsed,
+           "decisions_per_s": decisions / elapsed,
            "engine_decisions_per_s": decisions / engine, "games_per_s": finished / elapsed,
            "decisions_per_game": finished_decisions / max(finished, 1),
            "steps_per_s": steps / elapsed}
