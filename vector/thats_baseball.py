@@ -341,7 +341,7 @@ class BatchedGames:
             a[idx] = -1
         self.rule[idx] = START_PA
         self._play_on(idx)
-        self._update_mask()
+        self._update_mask(idx)
 
     def step(self, actions, index=None) -> None:
         """Apply one action per game (``actions``: (B,) ints), then play every game on to
@@ -349,24 +349,25 @@ class BatchedGames:
         (int indices or a (B,) bool mask) only those games act and the others keep waiting.
         An illegal action for a game that acts raises ``IllegalActionError`` (a
         ``ValueError``) naming the games, and changes nothing."""
-        acting = ~self.over
-        if index is not None:
-            chosen = np.zeros(self.num_games, dtype=bool)
-            chosen[self._index(index, "step")] = True
-            acting &= chosen
-        a = self._check_actions(actions, acting)
-        self.decisions += acting
-        kinds = np.where(acting, self.kind, -1)
-        subjects = self.subject.copy()
-        np.copyto(self.rule, RESUME[kinds], where=acting)           # the game resumes there
+        if index is None:
+            idx = np.flatnonzero(~self.over)
+        else:
+            idx = self._index(index, "step")
+            idx = idx[~self.over[idx]]
+        a = self._check_actions(actions, idx)
+        # only the games that act change: the rest of the batch is never touched (a step
+        # of a few games costs what those games cost)
+        self.decisions[idx] += 1
+        kinds, subjects = self.kind[idx], self.subject[idx]
+        self.rule[idx] = RESUME[kinds]                                   # the game resumes there
         for pending in (self.kind, self.actor, self.subject):
-            np.copyto(pending, -1, where=acting)
+            pending[idx] = -1
         for k, choose in self._choices:
-            idx = np.flatnonzero(kinds == k)
-            if idx.size:
-                choose(idx, a[idx], subjects[idx])
-        self._play_on(np.flatnonzero(self.rule < DECIDE))
-        self._update_mask()
+            sel = np.flatnonzero(kinds == k)
+            if sel.size:
+                choose(idx[sel], a[sel], subjects[sel])
+        self._play_on(idx[self.rule[idx] < DECIDE])
+        self._update_mask(idx)
 
     def observe(self, seat, index=None) -> np.ndarray:
         """(B, 56) float32, a new array: row ``i`` is ``encode_view`` of game ``i``'s view for
@@ -435,7 +436,8 @@ class BatchedGames:
         if bad.any():
             raise ValueError(f"{NAME}.{method}: game indices must be in 0..{B - 1}, got "
                              f"{idx[bad][:10].tolist()}")
-        if np.unique(idx).size != idx.size:
+        # increasing indices (np.flatnonzero's) are distinct; anything else is checked
+        if not (idx[1:] > idx[:-1]).all() and np.unique(idx).size != idx.size:
             raise ValueError(f"{NAME}.{method}: a game is listed twice in index {idx.tolist()[:20]}")
         return idx
 
@@ -450,7 +452,8 @@ class BatchedGames:
                              f"{s.tolist() if s.ndim == 0 else s[bad][:10].tolist()}")
         return np.broadcast_to(s.astype(np.intp), (n,))
 
-    def _check_actions(self, actions, acting: np.ndarray) -> np.ndarray:
+    def _check_actions(self, actions, idx: np.ndarray) -> np.ndarray:
+        """The actions of the games ``idx`` (which act), as intp; an illegal one raises."""
         B = self.num_games
         a = np.asarray(actions)
         if a.shape != (B,):
@@ -458,10 +461,10 @@ class BatchedGames:
                              f"shape {a.shape}")
         if a.dtype.kind not in "iu":
             raise ValueError(f"{NAME}.step: actions must be ints, got dtype {a.dtype}")
-        a = a.astype(np.intp)
-        inside = (a >= 0) & (a < N_ACTIONS)
-        legal = self.mask.reshape(-1)[5 * self._rows + np.where(inside, a, 0)] & inside
-        bad = np.flatnonzero(~legal & acting)
+        mine = a[idx].astype(np.intp)
+        inside = (mine >= 0) & (mine < N_ACTIONS)
+        legal = self.mask.reshape(-1)[5 * idx + np.where(inside, mine, 0)] & inside
+        bad = idx[~legal]
         if bad.size:
             parts = [f"game {i}: action {int(a[i])} at a {rules.DECISION_KINDS[self.kind[i]]!r} "
                      f"decision (legal: {', '.join(map(str, np.flatnonzero(self.mask[i])))})"
@@ -469,7 +472,7 @@ class BatchedGames:
             more = f" and {bad.size - 10} more" if bad.size > 10 else ""
             raise IllegalActionError(f"{NAME}.step: illegal action in {bad.size} game(s): "
                                      + "; ".join(parts) + more)
-        return a
+        return mine
 
     # -- playing on --------------------------------------------------------------------------
     def _play_on(self, act: np.ndarray) -> None:
@@ -484,9 +487,14 @@ class BatchedGames:
                     apply(sel)
             act = act[rule[act] < DECIDE]
 
-    def _update_mask(self) -> None:
-        row = (self.kind.astype(np.intp) + 1) * 8 + self.runners
-        np.take(MASK_TABLE.reshape(-1, N_ACTIONS), row, axis=0, out=self.mask)
+    def _update_mask(self, idx: np.ndarray | None = None) -> None:
+        """The legal actions of the games ``idx`` (all games if None) from their decisions."""
+        if idx is None:
+            row = (self.kind.astype(np.intp) + 1) * 8 + self.runners
+            np.take(MASK_TABLE.reshape(-1, N_ACTIONS), row, axis=0, out=self.mask)
+        else:
+            row = (self.kind[idx].astype(np.intp) + 1) * 8 + self.runners[idx]
+            self.mask[idx] = MASK_TABLE.reshape(-1, N_ACTIONS)[row]
 
     def _decide(self, idx: np.ndarray, kind: int, actor, subject=-1, runners=0) -> None:
         """A manager must choose: the games in ``idx`` wait for ``step``."""
