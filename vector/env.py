@@ -111,7 +111,9 @@ class HeuristicOpponent(Opponent):
         self.heuristic = ThatsBaseballHeuristic()
         self.lineups = tuple(load_team(t).aas if not hasattr(t, "aas") else t.aas for t in teams)
         self.innings = innings
-        self.table: dict[int, int] = {}
+        #: the table: situation keys (sorted) and the heuristic's action in each
+        self._keys = np.zeros(0, dtype=np.int64)
+        self._actions = np.zeros(0, dtype=np.int64)
 
     @staticmethod
     def situation_keys(games: BatchedGames, index: np.ndarray) -> np.ndarray:
@@ -149,17 +151,21 @@ class HeuristicOpponent(Opponent):
 
     def act(self, games, index, seats):
         keys = self.situation_keys(games, index)
-        table = self.table
-        out = np.empty(len(index), dtype=np.int64)
-        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        answers = np.empty(len(unique), dtype=np.int64)
-        for u, (key, at) in enumerate(zip(unique.tolist(), first.tolist())):
-            action = table.get(key)
-            if action is None:
-                action = table[key] = self._decide(games, int(index[at]))
-            answers[u] = action
-        out[:] = answers[inverse.reshape(-1)]
-        return out
+        # the table as two sorted arrays: one binary search per game, the heuristic asked
+        # only about situations not met before
+        at = np.searchsorted(self._keys, keys)
+        known = at < len(self._keys)
+        known[known] = self._keys[at[known]] == keys[known]
+        if not known.all():
+            new, first = np.unique(keys[~known], return_index=True)
+            rows = index[np.flatnonzero(~known)[first]]
+            answers = [self._decide(games, int(i)) for i in rows]
+            merged = np.concatenate([self._keys, new])
+            order = np.argsort(merged, kind="stable")
+            self._keys = merged[order]
+            self._actions = np.concatenate([self._actions, np.asarray(answers, dtype=np.int64)])[order]
+            at = np.searchsorted(self._keys, keys)
+        return self._actions[at]
 
 
 class PolicyOpponent(Opponent):
@@ -325,14 +331,15 @@ class ThatsBaseballVectorEnv(VectorEnv):
         if mode == AutoresetMode.SAME_STEP:
             finished = np.flatnonzero(done)
             if len(finished):
-                final, final_infos = self._observe(), self._infos()
+                final = self.games.observe(self.seat[finished], finished)
+                final_infos = self._infos()
                 self._start(finished)
             obs, infos = self._observe(), self._infos()
             if len(finished):
                 final_obs = np.empty(self.num_envs, dtype=object)
                 final_info = {key: value.copy() for key, value in final_infos.items()}
-                for i in finished:
-                    final_obs[i] = final[i]
+                for row, i in enumerate(finished):
+                    final_obs[i] = final[row]
                 infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
                 infos["final_info"], infos["_final_info"] = final_info, done.copy()
         else:
