@@ -335,3 +335,93 @@ def test_vector_ppo_refuses_bad_settings(tmp_path):
         VectorSettings(opponent="everyone")
     with pytest.raises(ValueError, match="p_random"):
         VectorSettings(p_random=0.8, p_heuristic=0.5)
+    with pytest.raises(ValueError, match="shaping"):
+        VectorSettings(shaping="dense")
+
+
+# -- the win-expectancy potential and the trainer's shaping -------------------------------------
+def test_the_vector_win_expectancy_is_the_learners_win_expectancy_from_his_view():
+    """``win_expectancy()`` of every game at each of the learner's decisions, along random
+    games against the heuristic, is ``dugout.agents.thats_baseball.win_expectancy`` of the
+    learner's view at that decision of the same game in the AEC env; NaN once it is over."""
+    from dugout.agents.thats_baseball import win_expectancy
+    n = 16
+    env = ThatsBaseballVectorEnv(n, opponent="heuristic", autoreset_mode="disabled")
+    obs, infos = env.reset(seed=4)
+    rng = np.random.default_rng(8)
+    seeds, seats = infos["seed"].copy(), infos["seat"].copy()
+    we, actions_of = [[] for _ in range(n)], [[] for _ in range(n)]
+    done = np.zeros(n, dtype=bool)
+    while not done.all():
+        w = env.win_expectancy()
+        keys = rng.random((n, 5))
+        keys[~infos["action_mask"]] = -1
+        actions = keys.argmax(axis=1)
+        for i in np.flatnonzero(~done):
+            we[i].append(w[i])
+            actions_of[i].append(int(actions[i]))
+        _, _, term, trunc, infos = env.step(actions)
+        done |= term | trunc
+    assert np.isnan(env.win_expectancy()).all()
+    checked = 0
+    for i in range(n):
+        aec = thats_baseball_v0.env()
+        aec.reset(seed=int(seeds[i]))
+        learner, heuristic, k = AGENTS[seats[i]], ThatsBaseballHeuristic(), 0
+        for agent in aec.agent_iter():
+            obs, _, term, trunc, _ = aec.last()
+            if term or trunc:
+                aec.step(None)
+            elif agent == learner:
+                assert we[i][k] == pytest.approx(win_expectancy(aec.unwrapped.view(agent)), abs=1e-12)
+                aec.step(actions_of[i][k])
+                k += 1
+                checked += 1
+            else:
+                aec.step(heuristic.act(obs, aec.unwrapped.view(agent)))
+        assert k == len(we[i])
+    assert checked > 200
+
+
+def test_value_tables_win_expectancies_are_the_scalar_ones():
+    from dugout.agents.thats_baseball import thats_baseball_tables
+    from dugout.envs.thats_baseball.cards import load_team
+    t = thats_baseball_tables((load_team("sample").aas, load_team("reds").aas), 9)
+    rng = np.random.default_rng(0)
+    inning, half, outs = rng.integers(1, 14, 500), rng.integers(0, 2, 500), rng.integers(0, 4, 500)
+    bases, lead = rng.integers(0, 8, 500), rng.integers(-25, 26, 500)
+    many = t.win_expectancies(inning, half, outs, bases, lead)
+    for j in range(500):
+        assert many[j] == t.win_expectancy(int(inning[j]), int(half[j]), int(outs[j]), int(bases[j]),
+                                           int(lead[j]))
+    with pytest.raises(ValueError, match="inning"):
+        t.win_expectancies(np.array([0]), 0, 0, 0, 0)
+
+
+def test_shaped_returns_are_the_results_less_the_first_potential():
+    """Potential-based shaping, batched: each game's shaped rewards add up to its result
+    less the potential at the learner's first decision, so the best policy is unchanged;
+    and it does shape (rewards before the end)."""
+    from dugout.train.vector_ppo import WinExpectancyShaping
+    n = 64
+    env = ThatsBaseballVectorEnv(n, opponent=["heuristic", "random"], autoreset_mode="same_step")
+    shaping = WinExpectancyShaping(env)
+    _, infos = env.reset(seed=9)
+    first = shaping.reset().copy()
+    total = np.zeros(n)
+    rng = np.random.default_rng(1)
+    games = shaped_midgame = 0
+    for _ in range(400):
+        keys = rng.random((n, 5))
+        keys[~infos["action_mask"]] = -1
+        _, reward, term, trunc, infos = env.step(keys.argmax(axis=1))
+        done = term | trunc
+        shaped = shaping(reward, done)
+        assert shaped.dtype == np.float32
+        total += shaped
+        shaped_midgame += int((np.abs(shaped[~done]) > 1e-6).sum())
+        for i in np.flatnonzero(done):
+            assert total[i] == pytest.approx(reward[i] - first[i], abs=1e-5)
+            total[i], first[i] = 0.0, shaping.phi[i]
+            games += 1
+    assert games > 50 and shaped_midgame > 1000

@@ -38,7 +38,7 @@ import numpy as np
 from ..envs.thats_baseball.env import OBS
 from ..envs.thats_baseball.rules import ACTIONS
 
-__all__ = ["VectorSettings", "train", "main", "actor_critic", "evaluate_vs"]
+__all__ = ["VectorSettings", "WinExpectancyShaping", "train", "main", "actor_critic", "evaluate_vs"]
 
 ENV_ID = "thats_baseball_v0"
 N_ACTIONS = len(ACTIONS)
@@ -74,6 +74,9 @@ class VectorSettings:
     eval_every: int = field(default=1_000_000, metadata={"help": "timesteps between evaluations and checkpoints"})
     eval_games: int = field(default=4096, metadata={"help": "games per evaluation and opponent"})
     threads: int = field(default=1, metadata={"help": "torch threads"})
+    shaping: str = field(default="none", metadata={
+        "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
+                "the best policy is unchanged)"})
 
     def __post_init__(self) -> None:
         for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
@@ -88,6 +91,8 @@ class VectorSettings:
             raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
         if self.opponent not in ("self-play", "random", "heuristic") and not self.opponent.startswith("ppo:"):
             raise ValueError(f"opponent must be self-play, random, heuristic or ppo:PATH, got {self.opponent!r}")
+        if self.shaping not in ("none", "win-expectancy"):
+            raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
         if len(self.teams) != 2:
             raise ValueError(f"teams must be two team names (away, home), got {self.teams!r}")
         self.teams = tuple(self.teams)
@@ -133,7 +138,35 @@ def actor_critic(obs_size: int, n_actions: int, net_arch: tuple[int, ...]):
     return _ActorCritic()
 
 
-# -- 3. evaluation ------------------------------------------------------------------------------
+# -- 3. the shaping ------------------------------------------------------------------------------
+class WinExpectancyShaping:
+    """Potential-based reward shaping (Ng, Harada and Russell, 1999), batched: after each
+    step a game's reward also gets ``phi' - phi``, where ``phi = 2 W - 1`` is the learner's
+    win expectancy ``W`` (:meth:`~dugout.vector.ThatsBaseballVectorEnv.win_expectancy`, on
+    the reward's scale) at its decision points and ``phi' = 0`` once the game is over. A
+    game's shaped rewards add up to its result less ``phi`` where the learner first decided:
+    with no discounting the best policy is unchanged, and each choice is told at once what
+    it did to the team's chances (:class:`dugout.train.adapter.SingleAgentEnv` does the same
+    for one game). The env must reset finished games in the same step."""
+
+    def __init__(self, envs):
+        self.envs = envs
+        self.phi = None
+
+    def reset(self) -> np.ndarray:
+        """The potentials after ``envs.reset()``."""
+        self.phi = 2.0 * self.envs.win_expectancy() - 1.0
+        return self.phi
+
+    def __call__(self, reward: np.ndarray, done: np.ndarray) -> np.ndarray:
+        """The shaped rewards of the step that returned ``reward`` and ``done``."""
+        new = 2.0 * self.envs.win_expectancy() - 1.0          # a finished game's successor
+        shaped = reward + np.where(done, 0.0, new) - self.phi
+        self.phi = new
+        return shaped.astype(np.float32)
+
+
+# -- 4. evaluation ------------------------------------------------------------------------------
 def evaluate_vs(actor, opponent: str, games: int, s: VectorSettings, seed: int) -> tuple[float, float, float]:
     """The greedy ``actor``'s mean score (a win 1, a game cut off 1/2) in ``games`` batched
     games against ``opponent``, seats drawn at random, with its 95% interval
@@ -159,7 +192,7 @@ def evaluate_vs(actor, opponent: str, games: int, s: VectorSettings, seed: int) 
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-# -- 4. the run ---------------------------------------------------------------------------------
+# -- 5. the run ---------------------------------------------------------------------------------
 def _jsonable(s: VectorSettings) -> dict[str, Any]:
     d = {"env": ENV_ID, **dataclasses.asdict(s)}
     d["net_arch"], d["teams"] = list(s.net_arch), list(s.teams)
@@ -218,7 +251,10 @@ def train(s: VectorSettings, log=print) -> Path:
     done_buf = torch.zeros((T, n))
     val_buf = torch.zeros((T, n))
 
+    shaping = WinExpectancyShaping(envs) if s.shaping == "win-expectancy" else None
     obs, infos = envs.reset(seed=s.seed)
+    if shaping is not None:
+        shaping.reset()
     next_obs = torch.from_numpy(obs)
     next_mask = torch.from_numpy(infos["action_mask"])
     next_done = torch.zeros(n)
@@ -246,6 +282,8 @@ def train(s: VectorSettings, log=print) -> Path:
             e0 = time.perf_counter()
             obs, reward, term, trunc, infos = envs.step(action.numpy())
             env_seconds += time.perf_counter() - e0
+            if shaping is not None:
+                reward = shaping(reward, term | trunc)
             rew_buf[t] = torch.from_numpy(reward)
             next_obs = torch.from_numpy(obs)
             next_mask = torch.from_numpy(infos["action_mask"])
@@ -335,7 +373,7 @@ def _evaluate(model, s: VectorSettings, out: Path, timesteps: int, started: floa
     return {"eval_seconds": seconds, "vs_random": rates["random"][0], "vs_heuristic": rates["heuristic"][0]}
 
 
-# -- 5. the command line ------------------------------------------------------------------------
+# -- 6. the command line ------------------------------------------------------------------------
 def parse(argv: list[str] | None = None) -> VectorSettings:
     parser = argparse.ArgumentParser(prog="python -m dugout.train.vector_ppo", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -276,6 +276,7 @@ class ThatsBaseballVectorEnv(VectorEnv):
         #: games finished (episodes), and games that ended before the learner's first
         #: decision (not episodes: another game was started in their place)
         self.games_finished = self.games_skipped = 0
+        self._tables = None
 
     def _seed_opponents(self, seed: int | None) -> None:
         for i, o in enumerate(self.opponents):
@@ -352,6 +353,19 @@ class ThatsBaseballVectorEnv(VectorEnv):
         """The learner's legal actions, (num_envs, 5) bool; all False only where a game is
         over and waits for its reset (never with same-step autoreset)."""
         return self.games.mask & (self.games.actor == self.seat)[:, None]
+
+    def win_expectancy(self) -> np.ndarray:
+        """The learner's chance of winning in each game from where it stands, (num_envs,)
+        float64, read off the two lineups' value tables as
+        :func:`dugout.agents.thats_baseball.win_expectancy` reads it off the learner's view
+        (NaN where a game is over): the potential of the trainers' win-expectancy shaping."""
+        if self._tables is None:
+            from ..agents.thats_baseball import thats_baseball_tables
+            self._tables = thats_baseball_tables(tuple(t.aas for t in self.games.teams), self.innings)
+        g = self.games
+        home = self._tables.win_expectancies(g.inning, g.half, np.minimum(g.outs, 3), g.occ,
+                                             g.runs[:, 1].astype(np.intp) - g.runs[:, 0])
+        return np.where(g.over, np.nan, np.where(self.seat == 1, home, 1.0 - home))
 
     def close(self, **kwargs) -> None:
         pass

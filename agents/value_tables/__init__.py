@@ -243,6 +243,20 @@ class ValueTables:
             we = np.where(home_lead > 0, 1.0, we)           # walk-off
         return we if half == 1 else 1.0 - we
 
+    def win_expectancies(self, inning, half, outs, bases, home_lead) -> np.ndarray:
+        """:meth:`win_expectancy` over arrays, one situation per element (numpy broadcasts
+        them): innings, halves, outs (3: the half inning is over), bases indices and home
+        leads. The home team's chance of winning, float64."""
+        inning, half, outs, bases, home_lead = np.broadcast_arrays(
+            *(np.asarray(x).astype(np.intp) for x in (inning, half, outs, bases, home_lead)))
+        if inning.size and inning.min() < 1:
+            raise ValueError(f"inning must be 1 or more, got {int(inning.min())}")
+        row = np.minimum(inning, self.innings + 1) - 1
+        d = np.clip(home_lead, -self.max_diff, self.max_diff) + self.max_diff
+        we = np.where(outs >= 3, self._end[row, half, d],
+                      self.we[row, half, np.minimum(outs, 2), bases, d])
+        return np.where((half == 1) & (inning >= self.innings) & (home_lead > 0), 1.0, we)
+
     # -- saving ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT_VERSION, "inputs": self.inputs, "innings": self.innings,
