@@ -80,22 +80,32 @@ class Dice:
 
     scripted = False
 
-    __slots__ = ("seed", "stream", "_seed_hash", "_stream_hash", "_draws", "_keys")
+    __slots__ = ("seed", "stream", "_seed_hash", "_stream_hash", "_draws", "_keys", "_prefix")
 
     def __init__(self, seed: int, stream: Sequence[int] = ()):
         self.seed = _check_seed(seed)
         self._seed_hash = _mix64(self.seed)
         self._draws: dict[str, int] = {}
+        # (all keys of the last stream but its last, their hash): the next stream of the
+        # same half inning starts from it (the same numbers as hashing every key again)
+        self._prefix: tuple[tuple[int, ...], int] = ((), self._seed_hash)
         self.set_stream(*stream)
 
     def set_stream(self, *key: int) -> None:
         """Enter a new stream (e.g. ``half_inning, plate_appearance``); resets draw counts."""
-        h = self._seed_hash
         for k in key:
             if k.__class__ is not int or k < 0:
                 if isinstance(k, bool) or not isinstance(k, int) or k < 0:
                     raise ValueError(f"stream keys must be non-negative ints, got {key!r}")
-            h = _mix64(h ^ k)
+        head = key[:-1]
+        prefix, h = self._prefix
+        if head != prefix:
+            h = self._seed_hash
+            for k in head:
+                h = _mix64(h ^ k)
+            self._prefix = (head, h)
+        if key:
+            h = _mix64(h ^ key[-1])
         self.stream = key
         self._stream_hash = h
         self._draws = {}
@@ -123,6 +133,8 @@ class Dice:
 
     def roll(self, purpose: str, dice: int = 1, sides: int = 6) -> int:
         """The total of ``dice`` fair dice with ``sides`` faces each."""
+        if dice == 1:
+            return 1 + self._draw(purpose) % sides
         total = dice
         for _ in range(dice):
             total += self._draw(purpose) % sides
@@ -145,6 +157,7 @@ class Dice:
         new._stream_hash = self._stream_hash
         new._draws = dict(self._draws)
         new._keys = self._keys.copy()
+        new._prefix = self._prefix
         return new
 
     def to_dict(self) -> dict[str, Any]:

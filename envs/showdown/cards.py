@@ -116,6 +116,10 @@ class Chart:
         if len(self.counts) != len(RESULTS) or sum(self.counts) != 20 or min(self.counts) < 0:
             raise DataError(f"a chart needs {len(RESULTS)} non-negative counts summing to 20, "
                             f"got {self.counts}")
+        # the result of each roll 1-20, read off the counts once (not a field: equality,
+        # hashing and the card files see only the counts)
+        by_roll = tuple(r for r, n in zip(RESULTS, self.counts) for _ in range(n))
+        object.__setattr__(self, "_by_roll", by_roll)
 
     @classmethod
     def from_counts(cls, counts: Mapping[str, int]) -> "Chart":
@@ -135,12 +139,7 @@ class Chart:
 
     def result(self, roll: int) -> str:
         """The result a swing of ``roll`` reads (rolls above 20 read the top result)."""
-        roll = min(max(roll, 1), 20)
-        for r, n in zip(RESULTS, self.counts):
-            if roll <= n:
-                return r
-            roll -= n
-        raise AssertionError("unreachable: counts sum to 20")
+        return self._by_roll[min(max(roll, 1), 20) - 1]
 
     def ranges(self, order: Iterable[str]) -> dict[str, str]:
         """The chart as the card prints it, e.g. ``{"SO": "1-2", "3B": "-"}``."""

@@ -305,7 +305,8 @@ class _TeamCache:
     """One team's static rows (each player as a batter, each chart) and its last roster
     blocks and defense, keyed by what they are made from."""
 
-    __slots__ = ("team", "batter_rows", "charts", "ratings", "blocks", "defense")
+    __slots__ = ("team", "batter_rows", "charts", "ratings", "blocks", "defense", "last_block",
+                 "last_defense", "gloves")
 
     def __init__(self, team) -> None:
         self.team = team
@@ -325,11 +326,20 @@ class _TeamCache:
             _chart_into(chart, 0, card)
             self.charts.append(chart)
         self.ratings = _ratings(team)
+        #: the players whose cards have a Gold Glove icon
+        self.gloves = frozenset(k for k, card in enumerate(team.players) if "G" in card.icons)
         self.blocks: dict[tuple, np.ndarray] = {}
         self.defense: dict[tuple, tuple] = {}
+        # the last answer of block() and fielders() with what it was made from (copies):
+        # asked again and again between substitutions, it is checked before the dicts
+        self.last_block: tuple = ([], -1, [], None)
+        self.last_defense: tuple = ([], [], None)
 
     def block(self, lineup: list[int], pitcher: int, used: list[bool]) -> np.ndarray:
         """The roster block: in the game now, may still come in, rating (three per player)."""
+        last_lineup, last_pitcher, last_used, last = self.last_block
+        if pitcher == last_pitcher and lineup == last_lineup and used == last_used:
+            return last
         key = (*lineup, pitcher, *used)
         block = self.blocks.get(key)
         if block is None:
@@ -350,10 +360,15 @@ class _TeamCache:
             if len(self.blocks) > 512:
                 self.blocks.clear()
             self.blocks[key] = block
+        self.last_block = (list(lineup), pitcher, list(used), block)
         return block
 
     def fielders(self, lineup: list[int], positions: list[str]) -> tuple:
-        """(infield / 20, outfield / 10, catcher's Arm / 10, the players in the field)."""
+        """(infield / 20, outfield / 10, catcher's Arm / 10, the players in the field with a
+        Gold Glove icon on their cards)."""
+        last_lineup, last_positions, last = self.last_defense
+        if lineup == last_lineup and positions == last_positions:
+            return last
         key = (*lineup, *positions)
         known = self.defense.get(key)
         if known is None:
@@ -369,11 +384,12 @@ class _TeamCache:
                     outfield += players[k].fielding(pos) or 0
                 if pos == "C" and k >= 0:
                     arm = (players[k].fielding("C") or 0) / 10.0
-                if pos in FIELD_POSITIONS and k >= 0:
+                if pos in FIELD_POSITIONS and k >= 0 and k in self.gloves:
                     fielders.append(k)
             if len(self.defense) > 512:
                 self.defense.clear()
             known = self.defense[key] = (infield / 20.0, outfield / 10.0, arm, tuple(fielders))
+        self.last_defense = (list(lineup), list(positions), known)
         return known
 
 
@@ -473,7 +489,10 @@ class ShowdownEnv(BaseballAECEnv):
         obs[_DEFENSE + 1] = defense[1]
         obs[_DEFENSE + 2] = defense[2]
         icons = s.icons_left[ft]
-        obs[_DEFENSE + 3] = sum(icons[f].get("G", 0) for f in defense[3]) / 4.0
+        gloves = 0
+        for f in defense[3]:            # the fielders with a G icon on their cards
+            gloves += icons[f].get("G", 0)
+        obs[_DEFENSE + 3] = gloves / 4.0
         obs[_CAN_REMOVE] = float(roster.can_remove_starter(s, seat))
         obs[_CAN_REMOVE + 1] = float(roster.can_remove_starter(s, 1 - seat))
         for at, team in ((_OWN, seat), (_OPP, 1 - seat)):

@@ -13,7 +13,7 @@ Players are roster indices (0-24, the team file's order).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import FIELD_POSITIONS, HitterCard, PitcherCard, Team, best_assignment
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ROSTER", "rotation_spot", "set_lineups", "starters_of", "starters_take_the_mound",
            "enter", "can_remove_starter", "bullpen", "bench", "legal_pinch_hitters",
+           "pinch_hitter_options",
            "take_the_field", "fill_positions", "pinch_hit", "change_pitcher"]
 
 ROSTER = 25
@@ -88,33 +89,50 @@ def can_remove_starter(state: GameState, team: int) -> bool:
     return k != state.starter[team] or state.board.inning > 4 or state.runs_charged[team][k] >= 10
 
 
-_PARTS: dict[int, tuple[Team, tuple[int, ...], tuple[int, ...]]] = {}
+class _TeamFacts(NamedTuple):
+    """What a team's cards alone decide, as roster indices (teams are immutable, so this is
+    worked out once per team object)."""
+    team: Team
+    hitters: tuple[int, ...]            # hitters
+    relief: tuple[int, ...]             # relievers and closers
+    qualifies: tuple[int, ...]          # per player, the positions he may play (_qualifies_mask)
+
+
+_FACTS: dict[int, _TeamFacts] = {}
+
+
+def _team_facts(team: Team) -> _TeamFacts:
+    known = _FACTS.get(id(team))
+    if known is None or known.team is not team:
+        players = team.players
+        known = _TeamFacts(
+            team,
+            hitters=tuple(k for k, c in enumerate(players) if isinstance(c, HitterCard)),
+            relief=tuple(k for k, c in enumerate(players)
+                         if isinstance(c, PitcherCard) and c.role != "starter"),
+            qualifies=tuple(_qualifies_mask(c) for c in players))
+        if len(_FACTS) > 1024:
+            _FACTS.clear()
+        _FACTS[id(team)] = known
+    return known
 
 
 def _roster_parts(team: Team) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(hitters, relievers and closers) of a team, as roster indices; teams are immutable,
-    so this is worked out once per team object."""
-    known = _PARTS.get(id(team))
-    if known is None or known[0] is not team:
-        hitters = tuple(k for k, c in enumerate(team.players) if isinstance(c, HitterCard))
-        relief = tuple(k for k, c in enumerate(team.players)
-                       if isinstance(c, PitcherCard) and c.role != "starter")
-        if len(_PARTS) > 1024:
-            _PARTS.clear()
-        known = _PARTS[id(team)] = (team, hitters, relief)
-    return known[1], known[2]
+    """(hitters, relievers and closers) of a team, as roster indices."""
+    facts = _team_facts(team)
+    return facts.hitters, facts.relief
 
 
 def bullpen(state: GameState, team: int) -> list[int]:
     """Relievers and closers who have not pitched ("you can't send in another starter")."""
     used = state.used[team]
-    return [k for k in _roster_parts(state.teams[team])[1] if not used[k]]
+    return [k for k in _team_facts(state.teams[team]).relief if not used[k]]
 
 
 def bench(state: GameState, team: int) -> list[int]:
     """Hitters who have not entered the game."""
     used = state.used[team]
-    return [k for k in _roster_parts(state.teams[team])[0] if not used[k]]
+    return [k for k in _team_facts(state.teams[team]).hitters if not used[k]]
 
 
 def _is_backup(state: GameState, team: int, k: int) -> bool:
@@ -128,27 +146,34 @@ def legal_pinch_hitters(state: GameState, team: int, replaces_pinch_hitter: bool
     for them": the man due up must have batted, unless he is a pinch hitter sent up earlier
     in this at-bat (``replaces_pinch_hitter``: step 3 may bat for him again).
     """
+    return list(pinch_hitter_options(state, team, replaces_pinch_hitter))
+
+
+def pinch_hitter_options(state: GameState, team: int, replaces_pinch_hitter: bool) -> tuple[int, ...]:
+    """:func:`legal_pinch_hitters` as a tuple (shared: the engine's own, read-only)."""
     slot = state.order[team]
     k = state.lineup[team][slot]
-    position = state.pos[team][slot]
     if not state.batted[team][k] and not replaces_pinch_hitter:
-        return []
+        return ()
+    waiting = tuple(bench(state, team))
+    if not waiting:         # an empty bench: nobody may pinch hit (most at-bats of a game)
+        return ()
     is_pitcher = isinstance(state.card(team, k), PitcherCard)
     if is_pitcher:
         if not can_remove_starter(state, team) or not bullpen(state, team):
-            return []
+            return ()
     # the inning in which this team next takes the field
     next_field = state.board.inning + (1 if state.board.half == 1 else 0)
     # they change only when the lineup or the bench does: worked out once per team and
     # (lineup, positions, pitcher's slot, slot, before the 7th, bench)
     key = (tuple(state.lineup[team]), tuple(state.pos[team]), state.pitcher_slot[team], slot,
-           next_field < 7, tuple(bench(state, team)))
+           next_field < 7, waiting)
     memo = _team_memo(_PINCH, state.teams[team])
     known = memo.get(key)
     if known is None:
-        known = memo[key] = tuple(_pinch_candidates(state, team, k, position, is_pitcher,
-                                                    next_field))
-    return list(known)
+        known = memo[key] = tuple(_pinch_candidates(state, team, k, state.pos[team][slot],
+                                                    is_pitcher, next_field))
+    return known
 
 
 _PINCH: dict[int, tuple[Team, dict]] = {}
@@ -174,6 +199,7 @@ def _pinch_candidates(state: GameState, team: int, k: int, position: str, is_pit
     """The bench hitters who may bat for ``k`` (batting at ``position``), the rest of the
     field permitting (see :func:`legal_pinch_hitters`)."""
     players, current = _fielders(state, team)
+    qualifies = _team_facts(state.teams[team]).qualifies
     # the others stand where they are (nobody else waiting for a position)
     settled = all(current[p] != "PH" for p in players if p != k)
     out = []
@@ -188,7 +214,7 @@ def _pinch_candidates(state: GameState, team: int, k: int, position: str, is_pit
             out.append(cand)
             continue
         trial = [cand if p == k else p for p in players]
-        masks = tuple(sorted(_qualifies_mask(state.card(team, p)) for p in trial))
+        masks = tuple(sorted(qualifies[p] for p in trial))
         if _can_fill(masks):
             out.append(cand)
     return out

@@ -31,6 +31,7 @@ progress is an :class:`AtBat`. Unclear passages and the reading taken are in RUL
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, NamedTuple
 
 from ..core import scorebook as sb
@@ -42,9 +43,9 @@ from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
 from ..core.state import PlainState, SavedAs, codec
 from .cards import (FIELD_POSITIONS, INFIELD, OUT_RESULTS, OUTFIELD, HitterCard, PitcherCard,
                     Team, team_from_dict, team_to_dict)
-from .roster import (ROSTER, bullpen, can_remove_starter, change_pitcher, legal_pinch_hitters,
-                     pinch_hit, rotation_spot, set_lineups, starters_of, starters_take_the_mound,
-                     take_the_field)
+from .roster import (ROSTER, bullpen, can_remove_starter, change_pitcher, pinch_hit,
+                     pinch_hitter_options, rotation_spot, set_lineups, starters_of,
+                     starters_take_the_mound, take_the_field)
 
 __all__ = ["GameState", "AtBat", "Throw", "new_game", "apply_action", "option_labels", "ACTIONS", "N_ACTIONS",
            "DECISION_KINDS", "LEVELS", "PASS", "YES", "PLAYER", "SEND_LEAD", "SEND_BOTH",
@@ -220,6 +221,22 @@ class GameState(ScoreboardGame):
 ICON_USES = {"K": 1, "G": 1, "HR": 1, "V": 2, "SB": 1, "RP": 1, "S": 1}
 
 
+_ICONS: dict[int, tuple[Team, tuple[dict[str, int], ...]]] = {}
+
+
+def starting_icons(team: Team) -> list[dict[str, int]]:
+    """Each player's icon uses at the start of a game (fresh dicts; the uses are read off
+    the cards once per team object, teams being immutable)."""
+    known = _ICONS.get(id(team))
+    if known is None or known[0] is not team:
+        uses = tuple({i: ICON_USES[i] for i in card.icons if i in ICON_USES}
+                     for card in team.players)
+        if len(_ICONS) > 1024:
+            _ICONS.clear()
+        known = _ICONS[id(team)] = (team, uses)
+    return [left.copy() for left in known[1]]
+
+
 def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str = "advanced",
              dh: bool | None = None, starter: int | None = None, innings: int = 9,
              max_innings: int | None = None, play: bool = True) -> GameState:
@@ -249,8 +266,7 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
         used=[[False] * ROSTER for _ in range(2)], batted=[[False] * ROSTER for _ in range(2)],
         innings_pitched=[[[] for _ in range(ROSTER)] for _ in range(2)],
         runs_charged=[[0] * ROSTER for _ in range(2)], ip_bonus=[[0] * ROSTER for _ in range(2)],
-        icons_left=[[{i: ICON_USES[i] for i in card.icons if i in ICON_USES}
-                     for card in t.players] for t in teams],
+        icons_left=[starting_icons(t) for t in teams],
         twenty_inning=[0, 0], relief_ace_inning=[0, 0], responsible={},
         box_line=[{}, {}], pitch_line=[{}, {}])
     setup(state, starter)
@@ -278,7 +294,7 @@ def setup(state: GameState, spot: int | None) -> None:
 def choose_starter_step(state: GameState) -> None:
     for t in (0, 1):
         if state.starter[t] < 0:
-            ask(state, "starting_pitcher", t, tuple(PLAYER + k for k in starters_of(state, t)))
+            ask(state, "starting_pitcher", t, choose_player(tuple(starters_of(state, t)), False))
             return
     state.step = "play_ball"
 
@@ -336,7 +352,26 @@ def run(state: GameState) -> None:
 
 
 def ask(state: GameState, kind: str, actor: int, legal: tuple[int, ...], subject: int = -1) -> None:
-    state.pending = Decision(kind, actor, legal, subject)
+    """Manager ``actor`` must decide: ``state.pending``. Decisions are immutable values, so
+    the same question is asked with the same object each time (the env's per-decision
+    infos are looked up by it)."""
+    key = (kind, actor, legal, subject)
+    decision = _DECISIONS.get(key)
+    if decision is None:
+        if len(_DECISIONS) > 4096:
+            _DECISIONS.clear()
+        decision = _DECISIONS[key] = Decision(kind, actor, legal, subject)
+    state.pending = decision
+
+
+_DECISIONS: dict[tuple, Decision] = {}
+
+
+@lru_cache(maxsize=4096)
+def choose_player(players: tuple[int, ...], may_pass: bool) -> tuple[int, ...]:
+    """The legal actions of a choice among roster ``players``: PLAYER + k for each, after
+    PASS when the manager may choose nobody."""
+    return ((PASS,) if may_pass else ()) + tuple(PLAYER + k for k in players)
 
 
 # ================================================================== half innings
@@ -351,8 +386,8 @@ def start_half(state: GameState) -> None:
     state.half_track = {"pitcher": -1, "batters": 0, "reached": 0, "multi_out": 0}
     state.step = "at_bat"
     if state.needs_pitcher[t]:
-        legal = tuple(PLAYER + k for k in bullpen(state, t))
-        ask(state, "pitching_change", t, legal, subject=1)
+        ask(state, "pitching_change", t, choose_player(tuple(bullpen(state, t)), False),
+            subject=1)
 
 
 def at_bat(state: GameState) -> None:
@@ -394,12 +429,12 @@ def offer_pinch_hitter(state: GameState, again: bool) -> None:
     another pinch hitter, even if one was already sent up in step 1"."""
     t = state.batting_team
     state.step = "pre_pitch" if again else "pitching_change"
-    if again and not state.ab.change:
+    ab = state.ab
+    if again and not ab.change:
         return
-    options = legal_pinch_hitters(state, t, replaces_pinch_hitter=state.ab.ph_for is not None)
+    options = pinch_hitter_options(state, t, replaces_pinch_hitter=ab.ph_for is not None)
     if options:
-        ask(state, "pinch_hitter", t, (PASS,) + tuple(PLAYER + k for k in options),
-            subject=state.order[t])
+        ask(state, "pinch_hitter", t, choose_player(options, True), subject=state.order[t])
 
 
 def pinch_hitter_step(state: GameState) -> None:
@@ -427,7 +462,7 @@ def pitching_change_step(state: GameState) -> None:
         return
     options = bullpen(state, t)
     if options:
-        ask(state, "pitching_change", t, (PASS,) + tuple(PLAYER + k for k in options), subject=0)
+        ask(state, "pitching_change", t, choose_player(tuple(options), True), subject=0)
 
 
 def choose_pitching_change(state: GameState, decision: Decision, action: int) -> None:
@@ -503,11 +538,12 @@ def choose_relief_ace(state: GameState, decision: Decision, action: int) -> None
 
 def twenty_game_step(state: GameState) -> None:
     """20: "One pitch per inning, a pitcher with the 20 icon may add +3 to his Control"."""
+    b = state.board
     t = state.fielding_team
     k = state.pitcher[t]
     state.step = "stolen_base"
     if (state.level != "basic" and "20" in state.card(t, k).icons
-            and state.twenty_inning[t] != state.board.inning
+            and state.twenty_inning[t] != b.inning
             and not isinstance(state.card(state.batting_team, state.batter_index), PitcherCard)):
         ask(state, "twenty_game", t, (PASS, YES))
 
@@ -571,6 +607,7 @@ def pitch(state: GameState) -> None:
     ("so there is no pitch")."""
     b = state.board
     ft, bt = state.fielding_team, state.batting_team
+    ab = state.ab
     k = state.pitcher[ft]
     innings = state.innings_pitched[ft][k]
     if not innings or innings[-1] != b.inning:
@@ -579,27 +616,28 @@ def pitch(state: GameState) -> None:
         state.half_track["pitcher"] = k
     batter = state.card(bt, state.batter_index)
     if isinstance(batter, PitcherCard):
-        state.ab.pitch = None
-        state.ab.chart = "P"
+        ab.pitch = None
+        ab.chart = "P"
     else:
         roll = state.dice.roll("pitch", sides=20)
         total = roll + effective_control(state, ft, k) - fatigue(state, ft, k)
-        state.ab.pitch = total
-        state.ab.chart = "P" if total > batter.on_base else "B"
-    state.ab.outs_before = b.outs
+        ab.pitch = total
+        ab.chart = "P" if total > batter.on_base else "B"
+    ab.outs_before = b.outs
     state.step = "swing"
 
 
 def swing(state: GameState) -> None:
     """The Swing: d20 on the chart of whoever has the advantage."""
     roll = state.dice.roll("swing", sides=20)
-    if state.ab.chart == "P":
+    ab = state.ab
+    if ab.chart == "P":
         chart = state.card(state.fielding_team, state.pitcher[state.fielding_team]).chart
     else:
         chart = state.card(state.batting_team, state.batter_index).chart
-    state.ab.swing = roll
-    state.ab.result = chart.result(roll)
-    state.ab.icons_asked = ()
+    ab.swing = roll
+    ab.result = chart.result(roll)
+    ab.icons_asked = ()
     state.step = "result_icons"
 
 
@@ -670,10 +708,11 @@ def choose_home_run_icon(state: GameState, decision: Decision, action: int) -> N
 def carry_out(state: GameState) -> None:
     """Swing Result Chart: every result; the advanced game's double plays and extra bases."""
     b = state.board
-    result = state.ab.result
-    state.ab.before = b.bases
-    state.ab.scored = ()
-    state.ab.outcome = result
+    ab = state.ab
+    result = ab.result
+    ab.before = b.bases
+    ab.scored = ()
+    ab.outcome = result
     state.half_track["batters"] = state.half_track.get("batters", 0) + 1
     k = state.batter_index
     state.step = "finish_play"
@@ -921,10 +960,12 @@ def finish_play(state: GameState) -> None:
     outcome = CODE_OUTCOME[code]
     rbi = 0 if code == "DP" else len(scored)
     lines = state.box_line[bt]
-    state.box.plate_appearance(bt, lines[k], b.inning, outcome, rbi)
-    state.box.runs_scored(bt, [lines[r] for r in scored])
+    box = state.box
+    box.plate_appearance(bt, lines[k], b.inning, outcome, rbi)
+    if scored:
+        box.runs_scored(bt, [lines[r] for r in scored])
     state.batted[bt][k] = True
-    pl = state.box.pitching[ft][state.pitch_line[ft][p]]
+    pl = box.pitching[ft][state.pitch_line[ft][p]]
     pl.bf += 1
     if outcome.bases:
         pl.h += 1

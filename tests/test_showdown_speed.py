@@ -1,0 +1,186 @@
+"""What MLB Showdown's speed-ups keep: the same dice, the same charts, and caches that follow
+the game (issue 23, part 1).
+
+The engine and the env keep values that change only with the lineup, the bench or the
+inning (legal pinch hitters, roster blocks, the defense) and the dice keep the hash of a
+stream's leading keys; none of it may change a game. These tests compare the fast paths with
+the plain definitions: the keyed dice with the formula in ``core/dice.py``'s docstring, a
+chart with reading its counts, the cached pinch hitters with working them out afresh, the
+observation with encoding the view, and a game saved and restored with the game played on.
+No timings: speed is the benchmark's (``python -m dugout.evaluate.bench``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import zlib
+
+import numpy as np
+import pytest
+
+from dugout.envs import showdown_v0
+from dugout.envs.core.dice import Dice
+from dugout.envs.showdown import roster, rules
+from dugout.envs.showdown.cards import RESULTS, Chart, load_team
+from dugout.envs.showdown.env import encode_view
+from dugout.envs.showdown.view import view_of
+
+from .helpers import roundtrip
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(z: int) -> int:
+    z = (z + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def _reference_draw(seed: int, stream: tuple[int, ...], purpose: str, n: int) -> int:
+    """The n-th draw (from 0) for ``purpose`` in ``stream``, straight from the definition."""
+    h = _mix(seed)
+    for k in stream:
+        h = _mix(h ^ k)
+    key = _mix(h ^ _mix(zlib.crc32(purpose.encode("utf-8"))))
+    return _mix((key + n) & _MASK)
+
+
+def test_keyed_dice_draw_the_defined_numbers():
+    rng = random.Random(23)
+    purposes = ("pitch", "swing", "throw", "double_play", "rotation")
+    for _ in range(60):
+        seed = rng.randrange(1 << 63)
+        dice = Dice(seed)
+        for _ in range(40):
+            # streams of every length, often sharing their leading keys (the cached prefix)
+            stream = tuple(rng.choice((0, 1, 2, rng.randrange(1 << 20)))
+                           for _ in range(rng.choice((0, 1, 2, 2, 2, 3))))
+            dice.set_stream(*stream)
+            counts: dict[str, int] = {}
+            for _ in range(rng.randrange(6)):
+                purpose = rng.choice(purposes)
+                sides = rng.choice((6, 20))
+                n = rng.choice((1, 1, 2, 3))
+                want = n
+                for _ in range(n):
+                    want += _reference_draw(seed, stream, purpose, counts.get(purpose, 0)) % sides
+                    counts[purpose] = counts.get(purpose, 0) + 1
+                assert dice.roll(purpose, dice=n, sides=sides) == want
+            # a copy and a saved-and-loaded copy go on with the same numbers
+            copy, loaded = dice.clone(), Dice.from_dict(json.loads(json.dumps(dice.to_dict())))
+            for other in (copy, loaded):
+                assert other.roll("swing", sides=20) == dice.clone().roll("swing", sides=20)
+            assert dice.to_dict()["draws"] == counts
+
+
+def test_chart_results_read_the_counts():
+    def read(chart: Chart, roll: int) -> str:
+        roll = min(max(roll, 1), 20)
+        for result, n in zip(RESULTS, chart.counts):
+            if roll <= n:
+                return result
+            roll -= n
+        raise AssertionError
+
+    charts = {card.chart for name in ("nya2004", "bos2004", "lan2024")
+              for card in load_team(name, point_cap=None).players}
+    rng = random.Random(5)
+    for _ in range(300):
+        cuts = sorted(rng.randint(0, 20) for _ in range(len(RESULTS) - 1))
+        charts.add(Chart(tuple(b - a for a, b in zip([0, *cuts], [*cuts, 20]))))
+    for chart in charts:
+        for roll in range(-2, 26):
+            assert chart.result(roll) == read(chart, roll)
+    # the lookup table is no field: charts compare and hash by their counts alone
+    a, b = Chart((0, 2, 6, 5, 2, 3, 0, 1, 0, 1)), Chart((0, 2, 6, 5, 2, 3, 0, 1, 0, 1))
+    assert a == b and hash(a) == hash(b) and "by_roll" not in repr(a)
+
+
+def _fresh_pinch_hitters(state, team: int, replaces: bool) -> tuple[int, ...]:
+    """legal_pinch_hitters worked out with the memos emptied."""
+    roster._PINCH.clear()
+    return roster.pinch_hitter_options(state, team, replaces)
+
+
+def _random_advanced_games(seeds, options=None):
+    """Yield (env, state) at every decision of random advanced games."""
+    env = showdown_v0.raw_env(level="advanced", **(options or {}))
+    for seed in seeds:
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        while env.game.pending is not None:
+            yield env, env.game
+            env.step(rng.choice(env.game.pending.legal))
+
+
+@pytest.mark.parametrize("options", [{}, {"dh": False}])
+def test_cached_pinch_hitters_follow_substitutions(options):
+    asked = 0
+    for _env, state in _random_advanced_games(range(25), options):
+        t = state.board.half
+        replaces = state.ab.ph_for is not None
+        cached = roster.pinch_hitter_options(state, t, replaces)
+        assert cached == _fresh_pinch_hitters(state, t, replaces)
+        listed = roster.legal_pinch_hitters(state, t, replaces)
+        assert listed == list(cached)
+        listed.append(99)            # the caller's own list: the memo is untouched
+        assert roster.pinch_hitter_options(state, t, replaces) == cached
+        if state.pending.kind == "pinch_hitter":
+            asked += 1
+            assert state.pending.legal == (rules.PASS, *(rules.PLAYER + k for k in cached))
+    assert asked > 20
+
+
+@pytest.mark.parametrize("options", [{}, {"dh": False}])
+def test_observation_caches_follow_the_game(options):
+    """The observation read off the state (with its cached roster blocks and defense) is the
+    view's encoding at every decision, also after going back to an earlier decision."""
+    saved = []
+    for env, state in _random_advanced_games(range(12), options):
+        for seat in (0, 1):
+            np.testing.assert_array_equal(env._encode(seat), encode_view(view_of(state, seat)))
+        if len(saved) < 40 and random.Random(len(saved) + state.pa_index).random() < 0.1:
+            saved.append(state.clone())
+    env = showdown_v0.raw_env(level="advanced", **options)
+    env.reset(seed=0)
+    for state in reversed(saved):         # jumping back and forth between lineups
+        env.restore(state.clone())
+        for seat in (0, 1):
+            np.testing.assert_array_equal(env._encode(seat), encode_view(view_of(state, seat)))
+
+
+def test_new_games_get_fresh_icon_uses():
+    teams = (load_team("nya2004"), load_team("bos2004"))
+    first = rules.new_game(teams, Dice(1), level="advanced")
+    for left in first.icons_left[0] + first.icons_left[1]:
+        for icon in left:
+            left[icon] = 0
+    second = rules.new_game(teams, Dice(1), level="advanced")
+    assert second.icons_left == [
+        [{i: rules.ICON_USES[i] for i in card.icons if i in rules.ICON_USES}
+         for card in team.players] for team in teams]
+
+
+@pytest.mark.parametrize("level", ["advanced", "basic"])
+def test_saved_games_go_on_as_played(level):
+    """A game saved at a random decision (clone, and to_dict/from_dict) and played on with the
+    same actions ends exactly as the game itself."""
+    rng = random.Random(level)
+    teams = (load_team("nya2004"), load_team("bos2004"))
+    for seed in range(15):
+        game = rules.new_game(teams, Dice(seed), level=level)
+        actions: list[int] = []
+        while game.pending is not None:
+            actions.append(rng.choice(game.pending.legal))
+            rules.apply_action(game, actions[-1])
+        at = rng.randrange(len(actions))
+        start = rules.new_game(teams, Dice(seed), level=level)
+        for a in actions[:at]:
+            rules.apply_action(start, a)
+        for copy in (start.clone(), roundtrip(start)):
+            for a in actions[at:]:
+                rules.apply_action(copy, a)
+            assert json.dumps(copy.to_dict(), sort_keys=True) == json.dumps(game.to_dict(),
+                                                                           sort_keys=True)
