@@ -68,11 +68,17 @@ def test_keyed_dice_draw_the_defined_numbers():
                     want += _reference_draw(seed, stream, purpose, counts.get(purpose, 0)) % sides
                     counts[purpose] = counts.get(purpose, 0) + 1
                 assert dice.roll(purpose, dice=n, sides=sides) == want
-            # a copy and a saved-and-loaded copy go on with the same numbers
-            copy, loaded = dice.clone(), Dice.from_dict(json.loads(json.dumps(dice.to_dict())))
-            for other in (copy, loaded):
-                assert other.roll("swing", sides=20) == dice.clone().roll("swing", sides=20)
             assert dice.to_dict()["draws"] == counts
+            # a copy and a saved-and-loaded copy go on with the defined numbers, in this
+            # stream and in the next ones (which start from the copied prefix hash)
+            copy, loaded = dice.clone(), Dice.from_dict(json.loads(json.dumps(dice.to_dict())))
+            following = [stream + (5,), stream[:-1] + (9,), (rng.randrange(1 << 20), 3)]
+            for other in (copy, loaded):
+                want = 1 + _reference_draw(seed, stream, "swing", counts.get("swing", 0)) % 20
+                assert other.roll("swing", sides=20) == want
+                for nxt in following:
+                    other.set_stream(*nxt)
+                    assert other.roll("pitch", sides=20) == 1 + _reference_draw(seed, nxt, "pitch", 0) % 20
 
 
 def test_chart_results_read_the_counts():
@@ -99,9 +105,20 @@ def test_chart_results_read_the_counts():
 
 
 def _fresh_pinch_hitters(state, team: int, replaces: bool) -> tuple[int, ...]:
-    """legal_pinch_hitters worked out with the memos emptied."""
-    roster._PINCH.clear()
-    return roster.pinch_hitter_options(state, team, replaces)
+    """The rule worked out afresh, as before the caches: no memo, no early return on an empty
+    bench, each position mask read off the cards."""
+    from dugout.envs.showdown.cards import PitcherCard
+    slot = state.order[team]
+    k = state.lineup[team][slot]
+    if not state.batted[team][k] and not replaces:
+        return ()
+    is_pitcher = isinstance(state.card(team, k), PitcherCard)
+    if is_pitcher and (not roster.can_remove_starter(state, team) or not roster.bullpen(state, team)):
+        return ()
+    next_field = state.board.inning + (1 if state.board.half == 1 else 0)
+    roster._FACTS.clear()            # the position masks read off the cards again
+    return tuple(roster._pinch_candidates(state, team, k, state.pos[team][slot], is_pitcher,
+                                          next_field))
 
 
 def _random_advanced_games(seeds, options=None):

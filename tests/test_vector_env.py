@@ -425,3 +425,24 @@ def test_shaped_returns_are_the_results_less_the_first_potential():
             total[i], first[i] = 0.0, shaping.phi[i]
             games += 1
     assert games > 50 and shaped_midgame > 1000
+
+
+def test_shaping_refuses_envs_it_cannot_shape():
+    """The potential of a finished game's successor is read in the same step, so an env
+    that resets on the next step (or never) would shape with the NaN of a game that is
+    over: refused, as is a discount outside (0, 1]. With a discount the shaping is
+    gamma phi' - phi."""
+    from dugout.train.vector_ppo import WinExpectancyShaping
+    for mode in ("next_step", "disabled"):
+        with pytest.raises(ValueError, match="same_step"):
+            WinExpectancyShaping(ThatsBaseballVectorEnv(4, opponent="random", autoreset_mode=mode))
+    env = ThatsBaseballVectorEnv(8, opponent="random", autoreset_mode="same_step")
+    with pytest.raises(ValueError, match="gamma"):
+        WinExpectancyShaping(env, gamma=0.0)
+    shaping = WinExpectancyShaping(env, gamma=0.9)
+    env.reset(seed=3)
+    phi = shaping.reset().copy()
+    _, reward, term, trunc, _ = env.step(env.action_masks().argmax(axis=1))
+    shaped = shaping(reward, term | trunc)
+    want = reward + 0.9 * np.where(term | trunc, 0.0, shaping.phi) - phi
+    np.testing.assert_allclose(shaped, want, atol=1e-6)

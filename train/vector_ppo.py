@@ -61,7 +61,8 @@ class VectorSettings:
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate (annealed to 0)"})
     num_minibatches: int = field(default=4, metadata={"help": "minibatches per epoch"})
     update_epochs: int = field(default=4, metadata={"help": "passes over each rollout"})
-    gamma: float = field(default=1.0, metadata={"help": "discount (the only reward comes at the end)"})
+    gamma: float = field(default=1.0, metadata={"help": "discount (the game's result is its only reward, "
+                                                        "shaping aside)"})
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
     clip_coef: float = field(default=0.2, metadata={"help": "PPO clip range"})
     ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus"})
@@ -145,12 +146,22 @@ class WinExpectancyShaping:
     win expectancy ``W`` (:meth:`~dugout.vector.ThatsBaseballVectorEnv.win_expectancy`, on
     the reward's scale) at its decision points and ``phi' = 0`` once the game is over. A
     game's shaped rewards add up to its result less ``phi`` where the learner first decided:
-    with no discounting the best policy is unchanged, and each choice is told at once what
-    it did to the team's chances (:class:`dugout.train.adapter.SingleAgentEnv` does the same
-    for one game). The env must reset finished games in the same step."""
+    the best policy is unchanged (with a discount ``gamma`` below 1 the shaping is
+    ``gamma phi' - phi``, as potential-based shaping must be), and each choice is told at
+    once what it did to the team's chances (:class:`dugout.train.adapter.SingleAgentEnv`
+    does the same for one game). The env must reset finished games in the same step (the
+    next potential of a finished game is then that of the game started in its place)."""
 
-    def __init__(self, envs):
+    def __init__(self, envs, gamma: float = 1.0):
+        from gymnasium.vector import AutoresetMode
+        mode = envs.metadata.get("autoreset_mode")
+        if mode != AutoresetMode.SAME_STEP:
+            raise ValueError(f"win-expectancy shaping needs an env that resets finished games in "
+                             f"the same step (autoreset_mode='same_step'), got {mode!r}")
+        if not 0.0 < gamma <= 1.0:
+            raise ValueError(f"gamma must be in (0, 1], got {gamma!r}")
         self.envs = envs
+        self.gamma = gamma
         self.phi = None
 
     def reset(self) -> np.ndarray:
@@ -161,7 +172,7 @@ class WinExpectancyShaping:
     def __call__(self, reward: np.ndarray, done: np.ndarray) -> np.ndarray:
         """The shaped rewards of the step that returned ``reward`` and ``done``."""
         new = 2.0 * self.envs.win_expectancy() - 1.0          # a finished game's successor
-        shaped = reward + np.where(done, 0.0, new) - self.phi
+        shaped = reward + self.gamma * np.where(done, 0.0, new) - self.phi
         self.phi = new
         return shaped.astype(np.float32)
 
@@ -251,7 +262,7 @@ def train(s: VectorSettings, log=print) -> Path:
     done_buf = torch.zeros((T, n))
     val_buf = torch.zeros((T, n))
 
-    shaping = WinExpectancyShaping(envs) if s.shaping == "win-expectancy" else None
+    shaping = WinExpectancyShaping(envs, s.gamma) if s.shaping == "win-expectancy" else None
     obs, infos = envs.reset(seed=s.seed)
     if shaping is not None:
         shaping.reset()

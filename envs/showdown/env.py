@@ -332,14 +332,15 @@ class _TeamCache:
         self.defense: dict[tuple, tuple] = {}
         # the last answer of block() and fielders() with what it was made from (copies):
         # asked again and again between substitutions, it is checked before the dicts
-        self.last_block: tuple = ([], -1, [], None)
-        self.last_defense: tuple = ([], [], None)
+        self.last_block: tuple | None = None
+        self.last_defense: tuple | None = None
 
     def block(self, lineup: list[int], pitcher: int, used: list[bool]) -> np.ndarray:
         """The roster block: in the game now, may still come in, rating (three per player)."""
-        last_lineup, last_pitcher, last_used, last = self.last_block
-        if pitcher == last_pitcher and lineup == last_lineup and used == last_used:
-            return last
+        if self.last_block is not None:
+            last_lineup, last_pitcher, last_used, last = self.last_block
+            if pitcher == last_pitcher and lineup == last_lineup and used == last_used:
+                return last
         key = (*lineup, pitcher, *used)
         block = self.blocks.get(key)
         if block is None:
@@ -366,9 +367,10 @@ class _TeamCache:
     def fielders(self, lineup: list[int], positions: list[str]) -> tuple:
         """(infield / 20, outfield / 10, catcher's Arm / 10, the players in the field with a
         Gold Glove icon on their cards)."""
-        last_lineup, last_positions, last = self.last_defense
-        if lineup == last_lineup and positions == last_positions:
-            return last
+        if self.last_defense is not None:
+            last_lineup, last_positions, last = self.last_defense
+            if lineup == last_lineup and positions == last_positions:
+                return last
         key = (*lineup, *positions)
         known = self.defense.get(key)
         if known is None:
