@@ -337,6 +337,82 @@ def test_vector_ppo_refuses_bad_settings(tmp_path):
         VectorSettings(p_random=0.8, p_heuristic=0.5)
     with pytest.raises(ValueError, match="shaping"):
         VectorSettings(shaping="dense")
+    with pytest.raises(ValueError, match="teacher"):
+        VectorSettings(teacher="solver")
+    with pytest.raises(ValueError, match="teacher_fraction"):
+        VectorSettings(teacher="heuristic", teacher_fraction=0.0)
+    with pytest.raises(ValueError, match="teacher_coef"):
+        VectorSettings(teacher="heuristic", teacher_coef=-1.0)
+
+
+# -- the heuristic as a teacher ------------------------------------------------------------------
+def test_the_teacher_is_the_heuristic_at_the_learners_decisions_and_fades_out():
+    """The teacher's choice in each game of the batch is what the rulebook heuristic chooses
+    from the learner's own view (the AEC env's, replayed), and its weight falls linearly to
+    0 at its share of the run, so the objective after it is PPO's alone."""
+    from dugout.train.vector_ppo import HeuristicTeacher
+    n = 16
+    teacher = HeuristicTeacher(ThatsBaseballVectorEnv(2), coef=2.0, fraction=0.25)
+    assert teacher.weight(0.0) == 2.0 and teacher.weight(0.125) == pytest.approx(1.0)
+    assert teacher.weight(0.25) == 0.0 and teacher.weight(0.9) == 0.0
+    # play whole games with the learner taking the teacher's choices (autoreset off: each
+    # game is one AEC game), then replay them in the AEC env with the heuristic on both sides
+    env = ThatsBaseballVectorEnv(n, opponent="heuristic", autoreset_mode="disabled")
+    teacher = HeuristicTeacher(env, coef=1.0, fraction=1.0)
+    _, infos = env.reset(seed=4)
+    seeds, seats = infos["seed"].copy(), infos["seat"].copy()
+    taught = [[] for _ in range(n)]
+    done = np.zeros(n, dtype=bool)
+    while not done.all():
+        actions = teacher.actions()
+        for i in np.flatnonzero(~done):
+            assert infos["action_mask"][i, actions[i]]
+            taught[i].append(int(actions[i]))
+        _, _, term, trunc, infos = env.step(np.where(done, 0, actions))
+        done |= term | trunc
+    checked = 0
+    for i in range(n):
+        aec = thats_baseball_v0.env()
+        aec.reset(seed=int(seeds[i]))
+        heuristic, k = ThatsBaseballHeuristic(), 0
+        for agent in aec.agent_iter():
+            obs, _, term, trunc, _ = aec.last()
+            if term or trunc:
+                aec.step(None)
+                continue
+            action = heuristic.act(obs, aec.unwrapped.view(agent))
+            if agent == AGENTS[seats[i]]:
+                assert action == taught[i][k]
+                k += 1
+                checked += 1
+            aec.step(action)
+        assert k == len(taught[i])
+    assert checked > 200
+
+
+def test_a_run_taught_by_the_heuristic_plays_more_like_it(tmp_path):
+    """The imitation term works: a short run with the teacher on all along agrees with the
+    heuristic at far more decisions than the same run without it."""
+    from dugout.train.vector_ppo import HeuristicTeacher, train
+    agree = {}
+    for name, kw in (("plain", {}), ("taught", {"teacher": "heuristic", "teacher_fraction": 1.0,
+                                                "teacher_coef": 2.0})):
+        settings = _tiny(tmp_path, name, **kw)
+        settings.total_timesteps, settings.net_arch = 20 * 64 * 8, (32, 32)
+        agent = PolicyAgent.load(train(settings, log=lambda _: None) / "model",
+                                 env_id="thats_baseball_v0")
+        env = ThatsBaseballVectorEnv(256, opponent="heuristic", autoreset_mode="same_step")
+        teacher = HeuristicTeacher(env, coef=1.0, fraction=1.0)
+        obs, infos = env.reset(seed=11)
+        same = total = 0
+        for _ in range(20):
+            chosen = agent.action_probabilities_batch(obs, infos["action_mask"]).argmax(axis=1)
+            free = infos["action_mask"].sum(axis=1) > 1            # a real choice
+            same += int((chosen == teacher.actions())[free].sum())
+            total += int(free.sum())
+            obs, _, _, _, infos = env.step(chosen)
+        agree[name] = same / total
+    assert agree["taught"] > 0.8 and agree["taught"] > agree["plain"] + 0.2, agree
 
 
 # -- the win-expectancy potential and the trainer's shaping -------------------------------------

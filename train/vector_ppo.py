@@ -18,6 +18,11 @@ of the learner (replaced oldest first every ``pool_every`` timesteps; sampled, n
 The learner plays both seats (each game draws his seat). Every ``eval_every`` timesteps the
 greedy policy plays ``eval_games`` batched games against random and the heuristic (seats
 drawn at random); ``eval.csv`` and the checkpoint in ``model/`` follow.
+
+Two ways to let the model help, neither of which changes what the training converges to:
+``--shaping win-expectancy`` (potential-based shaping from the value tables) and
+``--teacher heuristic`` (the early updates also imitate the rulebook heuristic, with a
+weight that falls to 0 at ``teacher_fraction`` of the run; it teaches, it never plays).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ import numpy as np
 from ..envs.thats_baseball.env import OBS
 from ..envs.thats_baseball.rules import ACTIONS
 
-__all__ = ["VectorSettings", "WinExpectancyShaping", "train", "main", "actor_critic", "evaluate_vs"]
+__all__ = ["VectorSettings", "WinExpectancyShaping", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs"]
 
 ENV_ID = "thats_baseball_v0"
 N_ACTIONS = len(ACTIONS)
@@ -78,6 +83,12 @@ class VectorSettings:
     shaping: str = field(default="none", metadata={
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
                 "the best policy is unchanged)"})
+    teacher: str = field(default="none", metadata={
+        "help": "none, or heuristic: early updates also imitate the rulebook heuristic (a "
+                "cross-entropy term whose weight falls to 0; the objective after it is PPO's alone)"})
+    teacher_fraction: float = field(default=0.3, metadata={
+        "help": "share of the run during which the teacher's term is on (its weight falls linearly)"})
+    teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
 
     def __post_init__(self) -> None:
         for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
@@ -94,6 +105,12 @@ class VectorSettings:
             raise ValueError(f"opponent must be self-play, random, heuristic or ppo:PATH, got {self.opponent!r}")
         if self.shaping not in ("none", "win-expectancy"):
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
+        if self.teacher not in ("none", "heuristic"):
+            raise ValueError(f"teacher must be none or heuristic, got {self.teacher!r}")
+        if not 0.0 < self.teacher_fraction <= 1.0:
+            raise ValueError(f"teacher_fraction must be in (0, 1], got {self.teacher_fraction!r}")
+        if not self.teacher_coef >= 0.0:
+            raise ValueError(f"teacher_coef must be non-negative, got {self.teacher_coef!r}")
         if len(self.teams) != 2:
             raise ValueError(f"teams must be two team names (away, home), got {self.teams!r}")
         self.teams = tuple(self.teams)
@@ -175,6 +192,28 @@ class WinExpectancyShaping:
         shaped = reward + self.gamma * np.where(done, 0.0, new) - self.phi
         self.phi = new
         return shaped.astype(np.float32)
+
+
+class HeuristicTeacher:
+    """The rulebook heuristic as a teacher: its choice at each learner decision of the batch
+    (read off the same table the vector env's heuristic opponent uses), and the weight of
+    the imitation term at a point of the run, ``coef`` falling linearly to 0 at ``fraction``
+    of it. Once the weight is 0 the objective is PPO's alone, so the teacher changes where
+    the learning starts, never what it converges to; it never plays a move."""
+
+    def __init__(self, envs, coef: float, fraction: float):
+        from ..vector.env import HeuristicOpponent
+        self.envs = envs
+        self.table = HeuristicOpponent(envs.games.teams, envs.innings)
+        self.coef, self.fraction = coef, fraction
+
+    def weight(self, progress: float) -> float:
+        """The imitation term's weight when ``progress`` (0 to 1) of the run is done."""
+        return self.coef * max(0.0, 1.0 - progress / self.fraction)
+
+    def actions(self) -> np.ndarray:
+        """The heuristic's choice in every game of the batch (each at a learner decision)."""
+        return self.table.act(self.envs.games, np.arange(self.envs.num_envs), self.envs.seat)
 
 
 # -- 4. evaluation ------------------------------------------------------------------------------
@@ -263,6 +302,8 @@ def train(s: VectorSettings, log=print) -> Path:
     val_buf = torch.zeros((T, n))
 
     shaping = WinExpectancyShaping(envs, s.gamma) if s.shaping == "win-expectancy" else None
+    teacher = HeuristicTeacher(envs, s.teacher_coef, s.teacher_fraction) if s.teacher == "heuristic" else None
+    teach_buf = torch.zeros((T, n), dtype=torch.long)
     obs, infos = envs.reset(seed=s.seed)
     if shaping is not None:
         shaping.reset()
@@ -279,6 +320,7 @@ def train(s: VectorSettings, log=print) -> Path:
     for update in range(updates):
         frac = 1.0 - update / updates
         optimizer.param_groups[0]["lr"] = frac * s.learning_rate
+        teach = teacher.weight(update / updates) if teacher is not None else 0.0
         # -- the rollout
         for t in range(T):
             obs_buf[t], mask_buf[t], done_buf[t] = next_obs, next_mask, next_done
@@ -290,6 +332,8 @@ def train(s: VectorSettings, log=print) -> Path:
                 logp_buf[t] = logp_all.gather(1, action[:, None]).squeeze(1)
                 val_buf[t] = model.value(next_obs)
             act_buf[t] = action
+            if teach > 0:
+                teach_buf[t] = torch.from_numpy(teacher.actions())
             e0 = time.perf_counter()
             obs, reward, term, trunc, infos = envs.step(action.numpy())
             env_seconds += time.perf_counter() - e0
@@ -318,6 +362,7 @@ def train(s: VectorSettings, log=print) -> Path:
         b_obs, b_mask = obs_buf.reshape(batch, -1), mask_buf.reshape(batch, -1)
         b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
         b_adv, b_ret = adv.reshape(-1), returns.reshape(-1)
+        b_teach = teach_buf.reshape(-1)
         for _epoch in range(s.update_epochs):
             order = torch.from_numpy(rng.permutation(batch))
             for start in range(0, batch, minibatch):
@@ -332,6 +377,8 @@ def train(s: VectorSettings, log=print) -> Path:
                 v_loss = 0.5 * ((model.value(obs_mb) - b_ret.index_select(0, mb)) ** 2).mean()
                 entropy = -(logp_all.exp() * logp_all).sum(dim=-1).mean()
                 loss = pg_loss - s.ent_coef * entropy + s.vf_coef * v_loss
+                if teach > 0:           # imitation: the teacher's choice's log-probability
+                    loss = loss - teach * logp_all.gather(1, b_teach.index_select(0, mb)[:, None]).mean()
                 optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(model.parameters(), s.max_grad_norm)
