@@ -395,7 +395,7 @@ def test_a_run_taught_by_the_heuristic_plays_more_like_it(tmp_path):
     heuristic at far more decisions than the same run without it."""
     from dugout.train.vector_ppo import HeuristicTeacher, train
     agree = {}
-    for name, kw in (("plain", {}), ("taught", {"teacher": "heuristic", "teacher_fraction": 1.0,
+    for name, kw in (("plain", {"teacher": "none"}), ("taught", {"teacher": "heuristic", "teacher_fraction": 1.0,
                                                 "teacher_coef": 2.0})):
         settings = _tiny(tmp_path, name, **kw)
         settings.total_timesteps, settings.net_arch = 20 * 64 * 8, (32, 32)

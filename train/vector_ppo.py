@@ -70,7 +70,7 @@ class VectorSettings:
                                                         "shaping aside)"})
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
     clip_coef: float = field(default=0.2, metadata={"help": "PPO clip range"})
-    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus"})
+    ent_coef: float = field(default=0.003, metadata={"help": "entropy bonus"})
     vf_coef: float = field(default=0.5, metadata={"help": "value loss weight"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping"})
     pool_every: int = field(default=500_000, metadata={"help": "timesteps between self-play snapshots"})
@@ -80,13 +80,13 @@ class VectorSettings:
     eval_every: int = field(default=1_000_000, metadata={"help": "timesteps between evaluations and checkpoints"})
     eval_games: int = field(default=4096, metadata={"help": "games per evaluation and opponent"})
     threads: int = field(default=1, metadata={"help": "torch threads"})
-    shaping: str = field(default="none", metadata={
+    shaping: str = field(default="win-expectancy", metadata={
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
                 "the best policy is unchanged)"})
-    teacher: str = field(default="none", metadata={
+    teacher: str = field(default="heuristic", metadata={
         "help": "none, or heuristic: early updates also imitate the rulebook heuristic (a "
                 "cross-entropy term whose weight falls to 0; the objective after it is PPO's alone)"})
-    teacher_fraction: float = field(default=0.3, metadata={
+    teacher_fraction: float = field(default=1.0, metadata={
         "help": "share of the run during which the teacher's term is on (its weight falls linearly)"})
     teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
 
