@@ -19,10 +19,11 @@ The learner plays both seats (each game draws his seat). Every ``eval_every`` ti
 greedy policy plays ``eval_games`` batched games against random and the heuristic (seats
 drawn at random); ``eval.csv`` and the checkpoint in ``model/`` follow.
 
-Two ways to let the model help, neither of which changes what the training converges to:
-``--shaping win-expectancy`` (potential-based shaping from the value tables) and
-``--teacher heuristic`` (the early updates also imitate the rulebook heuristic, with a
-weight that falls to 0 at ``teacher_fraction`` of the run; it teaches, it never plays).
+Two ways to let the model help, both on by default: ``--shaping win-expectancy``
+(potential-based shaping from the value tables; the best policy is unchanged) and
+``--teacher heuristic`` (updates also imitate the rulebook heuristic, with a weight that
+falls linearly to 0 at ``teacher_fraction`` of the run, by default at its end, so the
+objective it fades into is PPO's alone; it teaches, it never plays).
 """
 
 from __future__ import annotations
@@ -84,10 +85,10 @@ class VectorSettings:
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
                 "the best policy is unchanged)"})
     teacher: str = field(default="heuristic", metadata={
-        "help": "none, or heuristic: early updates also imitate the rulebook heuristic (a "
-                "cross-entropy term whose weight falls to 0; the objective after it is PPO's alone)"})
+        "help": "none, or heuristic: updates also imitate the rulebook heuristic (a "
+                "cross-entropy term whose weight falls linearly to 0 at teacher_fraction of the run)"})
     teacher_fraction: float = field(default=1.0, metadata={
-        "help": "share of the run during which the teacher's term is on (its weight falls linearly)"})
+        "help": "share of the run after which the teacher's weight is 0 (1: at the end)"})
     teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
 
     def __post_init__(self) -> None:
@@ -198,8 +199,8 @@ class HeuristicTeacher:
     """The rulebook heuristic as a teacher: its choice at each learner decision of the batch
     (read off the same table the vector env's heuristic opponent uses), and the weight of
     the imitation term at a point of the run, ``coef`` falling linearly to 0 at ``fraction``
-    of it. Once the weight is 0 the objective is PPO's alone, so the teacher changes where
-    the learning starts, never what it converges to; it never plays a move."""
+    of it. Once the weight is 0 the objective is PPO's alone: the teacher steers where the
+    learning goes, not the objective it ends with, and it never plays a move."""
 
     def __init__(self, envs, coef: float, fraction: float):
         from ..vector.env import HeuristicOpponent
