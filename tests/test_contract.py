@@ -199,7 +199,7 @@ def check_decision_step(env, agent, obs, info):
     for name in AGENTS:
         acting = name == agent
         o = game.observe(name)
-        assert o["observation"].dtype == np.float32 and o["observation"].shape == (cls.OBS.size,)
+        assert o["observation"].dtype == np.float32 and o["observation"].shape == (game.obs_spec.size,)
         assert game.observation_space(name).contains(o), \
             f"{name}: observation outside the declared bounds at a {d.kind!r} decision"
         if not acting:

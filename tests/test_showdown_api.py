@@ -35,8 +35,11 @@ from helpers import AGENTS, option_labels, play_out
 
 N_ACTIONS = rules.N_ACTIONS
 LEVELS = rules.LEVELS
+OBS_LEVELS = sd_env_module.OBS_LEVELS
 BATTING_KINDS = {"pinch_hitter", "stolen_base", "reroll_out", "silver_slugger",
-                 "home_run_icon", "send_runners"}
+                 "home_run_icon", "send_runners", "pinch_runner", "sacrifice_bunt"}
+#: the advanced game's decisions the expert game keeps (its icons are off)
+EXPERT_KEEPS = {"pinch_hitter", "pitching_change", "double_play", "send_runners", "throw_at"}
 #: pairs of 2004 teams whose cards carry every icon (K, V, SB, RP, 20, HR, S, G) between them
 ICON_PAIRS = (("min2004", "sfn2004"), ("tba2004", "lan2004"), ("ana2004", "mil2004"),
               ("bos2004", "ari2004"))
@@ -96,7 +99,8 @@ def check_live_step(env, agent, obs, info, kinds):
     legal = tuple(np.flatnonzero(mask).tolist())
     assert legal == d.legal and d.actor == seat
     decision = info["decision"]
-    assert decision["kind"] == d.kind in rules.DECISION_KINDS
+    assert decision["kind"] == d.kind in (rules.ALL_KINDS if game.level == "expert"
+                                          else rules.DECISION_KINDS)
     assert list(option_labels(decision)) == list(legal)
     labels = option_labels(decision)
     assert all(isinstance(v, str) and v for v in labels.values())
@@ -116,7 +120,8 @@ def check_live_step(env, agent, obs, info, kinds):
         view = env.unwrapped.view(name)
         assert isinstance(view, ShowdownView)
         o = env.observe(name)["observation"]
-        assert o.dtype == np.float32 and o.shape == (OBS.size,)
+        spec = sd_env_module.OBS_EXPERT if game.level == "expert" else OBS
+        assert o.dtype == np.float32 and o.shape == (spec.size,)
         assert np.array_equal(o, encode_view(view))
         acting = s == seat
         # the view is the game
@@ -131,12 +136,14 @@ def check_live_step(env, agent, obs, info, kinds):
         assert view.positions == tuple(tuple(x) for x in game.pos)
         assert view.starters == tuple(game.starter)
         # ... and the vector is the view, piece by piece
-        v = OBS.unpack(o)
+        v = spec.unpack(o)
+        if game.level == "expert":
+            check_expert_pieces(game, view, v, s, d if acting else None)
         assert v["seat"].tolist() == [float(s == 0), float(s == 1)]
         assert v["batting"][0] == float(b.half == s)
         assert v["decision"].tolist() == [float(acting and k == d.kind)
                                           for k in rules.DECISION_KINDS]
-        assert v["level"].tolist() == [float(game.level == lv) for lv in LEVELS]
+        assert v["level"].tolist() == [float(game.level == lv) for lv in OBS_LEVELS]
         assert v["dh"][0] == float(game.dh)
         assert v["inning"].tolist() == [float(i == min(b.inning, 10) - 1) for i in range(10)]
         assert v["half"].tolist() == [float(b.half == 0), float(b.half == 1)]
@@ -180,7 +187,41 @@ def check_live_step(env, agent, obs, info, kinds):
         assert v["result"].tolist() == [float(r == view.result) for r in RESULTS]
 
 
-@pytest.mark.parametrize("level, seeds", [("basic", range(8)), ("advanced", range(48))])
+def check_expert_pieces(game, view, v, s, d):
+    """The expert game's pieces (EXPERT_PIECES) and its icons switched off."""
+    assert v["expert"][0] == 1 and not v["level"].any()
+    assert not v["pitcher_icons"].any() and not v["batter_icons"].any()
+    assert v["defense"][3] == 0                      # no Gold Gloves to use
+    assert v["expert_decision"].tolist() == [float(d is not None and d.kind == k)
+                                             for k in rules.EXPERT_KINDS]
+    assert v["dh_in_use"].tolist() == [float(game.pitcher_slot[s] < 0),
+                                       float(game.pitcher_slot[1 - s] < 0)]
+    p = game.pitcher[1 - game.board.half]
+    assert np.isclose(v["ip_lost"][0] * 9, game.runs_charged[1 - game.board.half][p] // 3)
+    assert v["walk_or_bunt"].tolist() == [float(game.ab.ibb), float(game.ab.bunt)]
+    subject = [0.0] * 3
+    if d is not None and d.kind == "pinch_runner":
+        subject[d.subject] = 1.0
+    assert v["runner_subject"].tolist() == subject
+    incoming = [0.0] * 25
+    if d is not None and d.kind in ("replaced_player", "batting_slot"):
+        incoming[d.subject] = 1.0
+    assert v["incoming"].tolist() == incoming
+    fielding = [0.0] * 25
+    for slot, pos in enumerate(game.pos[s]):
+        if pos in FIELD_POSITIONS:
+            card = game.card(s, game.lineup[s][slot])
+            value = card.fielding(pos)
+            if value is None:           # first base out of position
+                assert pos == "1B"
+                value = -1 if card.positions else -2
+            fielding[game.lineup[s][slot]] = value / 5
+    assert np.allclose(v["own_fielding"], fielding)
+    assert view.ip_lost == game.runs_charged[1 - game.board.half][p] // 3
+
+
+@pytest.mark.parametrize("level, seeds", [("basic", range(8)), ("advanced", range(48)),
+                                          ("expert", range(24))])
 def test_decision_info_mask_view_and_observation_agree(level, seeds):
     """At every decision of many games (teams with every icon, AL and NL rules)."""
     envs = [showdown_v0.env(level=level, teams=pair, dh=dh)
@@ -191,6 +232,8 @@ def test_decision_info_mask_view_and_observation_agree(level, seeds):
         play_out(env, seed, on_live_step=functools.partial(check_live_step, kinds=kinds))
     if level == "basic":
         assert kinds == {"starting_pitcher"}
+    elif level == "expert":
+        assert kinds == EXPERT_KEEPS | set(rules.EXPERT_KINDS), kinds
     else:
         assert kinds == set(rules.DECISION_KINDS) - {"starting_pitcher"}
 
@@ -361,13 +404,17 @@ def test_unknown_option_lists_the_known_ones():
     assert "point_cap" in str(err.value)       # and lists the known ones
 
 
-def test_level_expert_is_not_in_v0_and_unknown_levels_list_the_levels():
-    with pytest.raises(OptionError, match="not in v0"):
-        showdown_v0.env(level="expert")
+def test_strategy_decks_are_refused_and_unknown_levels_list_the_levels():
+    """The expert game plays without strategy cards (``decks=None``); a deck is refused by
+    name until the cards exist."""
+    env = showdown_v0.env(level="expert", decks=None)
+    assert env.observation_space("away")["observation"].shape == (sd_env_module.OBS_EXPERT.size,)
+    with pytest.raises(OptionError, match="decks must be None"):
+        showdown_v0.env(level="expert", decks="default")
     with pytest.raises(OptionError) as err:
         showdown_v0.env(level="pro")
     msg = str(err.value)
-    assert "'pro'" in msg and "basic" in msg and "advanced" in msg
+    assert "'pro'" in msg and "basic" in msg and "advanced" in msg and "expert" in msg
 
 
 @pytest.mark.parametrize("kwargs, words", [
@@ -468,7 +515,7 @@ def test_action_values_table_lists_every_decision_kind():
     doc = sd_env_module.__doc__
     table = doc[doc.index("## Action Values"):doc.index("## Observation Space")]
     kinds = set(re.findall(r"^\| `(\w+)` \| (?:batting|fielding|each)", table, re.M))
-    assert kinds == set(rules.DECISION_KINDS), set(rules.DECISION_KINDS) ^ kinds
+    assert kinds == set(rules.ALL_KINDS), set(rules.ALL_KINDS) ^ kinds
 
 
 # -- rendering ------------------------------------------------------------------------------------

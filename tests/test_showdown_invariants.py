@@ -1,4 +1,4 @@
-"""Invariants of MLB Showdown (basic and advanced games) over thousands of random games
+"""Invariants of MLB Showdown (basic, advanced and expert games) over thousands of random games
 between random 2004 teams, checked at every decision, at every at-bat and at the end of
 each game. The thousands of games are the contract suite's random games (``test_contract.py``,
 ``test_invariants_over_random_games``, one run per level), to which
@@ -22,7 +22,12 @@ What must hold:
   runs, batters faced), and record 3 outs for every half inning completed plus the outs
   of a walk-off half;
 * every decision kind of the advanced game comes up over the run, and the basic game
-  asks only for starting pitchers.
+  asks only for starting pitchers;
+* the expert game: no icon is ever offered; first base may be played out of position (by
+  any hitter); the DH, once he takes the field, is gone for good (the pitcher bats); the
+  field is checked whenever a substitution is not in progress; pinch runners and defensive
+  replacements never bring back a player who left; intentional walks, sacrifice bunts, the
+  DH taking the field and double switches all come up.
 """
 
 from __future__ import annotations
@@ -42,16 +47,20 @@ TEAM_NAMES = sorted(n for n in builtin_team_names() if n.endswith("2004"))
 TEAMS = {n: load_team(n) for n in TEAM_NAMES}
 HIT_CODES = {"1B", "1B+", "2B", "3B", "HR"}
 BATTING_KINDS = {"pinch_hitter", "stolen_base", "reroll_out", "silver_slugger",
-                 "home_run_icon", "send_runners"}
+                 "home_run_icon", "send_runners", "pinch_runner", "sacrifice_bunt"}
 FIELDING_KINDS = {"pitching_change", "relief_ace", "twenty_game", "strikeout", "double_play",
-                  "gold_glove", "throw_at"}
+                  "gold_glove", "throw_at", "defensive_replacement", "replaced_player",
+                  "batting_slot", "intentional_walk"}
+#: decisions taken while a substitution is under way (positions not yet juggled)
+SUBSTITUTING = {"defensive_replacement", "replaced_player", "batting_slot"}
+EXPERT_KEEPS = {"pinch_hitter", "pitching_change", "double_play", "send_runners", "throw_at"}
 BEFORE_THE_PITCH = {"pinch_hitter", "pitching_change", "relief_ace", "twenty_game",
                     "stolen_base"}
 
 
 def test_the_thirty_2004_teams():
     assert len(TEAM_NAMES) == 30
-    assert set(BATTING_KINDS | FIELDING_KINDS | {"starting_pitcher"}) == set(rules.DECISION_KINDS)
+    assert set(BATTING_KINDS | FIELDING_KINDS | {"starting_pitcher"}) == set(rules.ALL_KINDS)
 
 
 def random_game(seed, level):
@@ -64,9 +73,10 @@ def random_game(seed, level):
 
 
 # -- checks --------------------------------------------------------------------------------
-def check_in_play(state, left):
+def check_in_play(state, left, substituting=False):
     """What holds whenever the teams are on the field (every decision after setup, and the
-    start of every at-bat)."""
+    start of every at-bat); the fielding team's positions only when it is not in the
+    middle of a substitution (``substituting``)."""
     b = state.board
     bt, ft = b.half, 1 - b.half
     assert 0 <= b.outs < 3, f"{b.outs} outs and the game goes on"
@@ -83,10 +93,11 @@ def check_in_play(state, left):
         p = state.pitcher[t]
         slot = state.pitcher_slot[t]
         assert isinstance(state.card(t, p), PitcherCard) and state.used[t][p]
+        has_dh = state.dh and (state.level != "expert" or slot == -1)   # expert: may be lost
         if p in left[t]:     # hit for: he stays "the pitcher" until the new one comes in
-            assert not state.dh and pos[slot] == "PH" and lineup[slot] != p, \
+            assert not has_dh and pos[slot] == "PH" and lineup[slot] != p, \
                 f"team {t}: pitcher {p} came back"
-        if state.dh:
+        if has_dh:
             assert slot == -1 and p not in lineup and pos.count("DH") == 1
         else:
             assert 0 <= slot < 9 and "DH" not in pos
@@ -94,13 +105,18 @@ def check_in_play(state, left):
             assert (lineup[slot] == p and pos[slot] == "P") or pos[slot] == "PH"
         for position in FIELD_POSITIONS:
             assert pos.count(position) <= 1, f"team {t}: two players at {position}"
-    # the fielding team: every position held by a player who qualifies there
+    if substituting:
+        return
+    # the fielding team: every position held by a player who qualifies there (expert:
+    # "anyone who isn't a pitcher can play first base")
     pos = state.pos[ft]
+    expert = state.level == "expert"
     for position in FIELD_POSITIONS:
         assert pos.count(position) == 1, f"fielding team {ft} has nobody at {position}: {pos}"
         k = state.lineup[ft][pos.index(position)]
         card = state.card(ft, k)
-        assert not isinstance(card, PitcherCard) and card.fielding(position) is not None, \
+        assert not isinstance(card, PitcherCard) and (
+            card.fielding(position) is not None or (expert and position == "1B")), \
             f"{card.name} does not qualify at {position}"
         if card.key in state.teams[ft].backups:
             assert b.inning >= 7, f"backup {card.name} in the field in the {b.inning}th"
@@ -113,7 +129,8 @@ def check_decision(state, level, left):
     b = state.board
     d = state.pending
     assert d is not None and not b.over
-    assert d.kind in rules.DECISION_KINDS
+    expert = level == "expert"
+    assert d.kind in (EXPERT_KEEPS | set(rules.EXPERT_KINDS) if expert else rules.DECISION_KINDS)
     assert d.legal and len(set(d.legal)) == len(d.legal)
     assert all(0 <= a < rules.N_ACTIONS for a in d.legal), d
     if level == "basic":
@@ -126,19 +143,32 @@ def check_decision(state, level, left):
         assert d.legal == tuple(rules.PLAYER + k for k in starters) and len(starters) == 4
         return
     assert d.actor == (b.half if d.kind in BATTING_KINDS else 1 - b.half), d
-    check_in_play(state, left)
+    # expert: the forced change that opens a half inning comes before the field is juggled
+    check_in_play(state, left, substituting=expert and (
+        d.kind in SUBSTITUTING or (d.kind == "pitching_change" and d.subject == 1)))
     bt, ft = b.half, 1 - b.half
     if d.kind in BEFORE_THE_PITCH:
         assert state.batter_index not in b.bases, "the batter due up is on base"
     if d.kind == "pitching_change":
         newcomers = [a - rules.PLAYER for a in d.legal if a != rules.PASS]
         forced = d.subject == 1      # his team hit for its pitcher: no pass
-        assert (rules.PASS in d.legal) != forced and (forced == state.needs_pitcher[ft])
+        assert (rules.PASS in d.legal) != forced
+        assert forced == state.needs_pitcher[ft] or (expert and not forced)
         for k in newcomers:
             card = state.card(ft, k)
             assert isinstance(card, PitcherCard) and card.role != "starter" and not state.used[ft][k]
         if not forced:
             check_starter_may_leave(state, ft)
+    if d.kind in ("pinch_runner", "defensive_replacement"):
+        team = bt if d.kind == "pinch_runner" else ft
+        for a in d.legal:
+            k = a - rules.PLAYER
+            if a != rules.PASS and k not in state.lineup[team]:     # (the DH may take the field)
+                assert not isinstance(state.card(team, k), PitcherCard) and not state.used[team][k]
+        if d.kind == "pinch_runner":
+            assert d.legal[0] == rules.PASS and b.bases[d.subject] is not None
+    if d.kind == "sacrifice_bunt":
+        assert b.bases[2] is None and not state.ab.ibb
     if d.kind == "pinch_hitter":
         assert d.legal[0] == rules.PASS and d.subject == state.order[bt]
         for a in d.legal[1:]:
@@ -161,10 +191,15 @@ def check_starter_may_leave(state, team):
 def track_substitutions(state, seen, left, entered):
     """Read the plays logged since ``seen``: who left and who came in."""
     for play in state.log.plays[seen:]:
-        if play.kind == "pinch_hitter":
+        if play.kind in ("pinch_hitter", "pinch_runner"):
             team = play.half
-        elif play.kind == "pitching_change":
+        elif play.kind in ("pitching_change", "defensive_replacement"):
             team = 1 - play.half
+        elif play.kind == "dh_to_field":     # the DH stays in; the fielder he replaces leaves
+            team = 1 - play.half
+            assert play.actor in state.lineup[team] or play.actor in left[team]
+            left[team].add(int(play.detail))
+            continue
         else:
             if play.kind in ("pa", "steal"):
                 assert play.actor not in left[play.half], f"{play.actor} batted or ran after leaving"
@@ -286,6 +321,10 @@ def random_game_checks(options, monkeypatch):
         follow(state)
         check_decision(state, level, track["left"])
         kinds[state.pending.kind] += 1
+        if level == "expert" and state.pending.kind == "intentional_walk":   # the field is set
+            ft = state.fielding_team
+            first = state.card(ft, state.fielder_at(ft, "1B"))
+            tally["first_out_of_position"] += first.fielding("1B") is None
         mover[0] = state.pending.actor
 
     def final(state, info):
@@ -295,6 +334,9 @@ def random_game_checks(options, monkeypatch):
         last_movers.add(mover[0])
         for p in state.log.plays:
             tally["dp"] += p.kind == "pa" and p.detail == "DP"
+            tally["IBB"] += p.kind == "pa" and p.detail == "IBB"
+            tally["SH"] += p.kind == "pa" and p.detail == "SH"
+            tally["dh_to_field"] += p.kind == "dh_to_field"
             tally["thrown_out"] += p.kind == "thrown_out"
             tally["hit_for_starter"] += (p.kind == "pinch_hitter"
                                          and int(p.detail) == state.starter[p.half])
@@ -310,6 +352,10 @@ def random_game_checks(options, monkeypatch):
         assert last_movers == ({1} if level == "basic" else {0, 1})
         if level == "basic":
             assert set(kinds) == {"starting_pitcher"} and kinds["starting_pitcher"] == 2 * n
+        elif level == "expert":
+            assert set(kinds) == EXPERT_KEEPS | set(rules.EXPERT_KINDS), kinds
+            assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter", "starter_relieved",
+                                          "IBB", "SH", "dh_to_field", "first_out_of_position")), tally
         else:
             assert set(kinds) == set(rules.DECISION_KINDS) - {"starting_pitcher"}, kinds
             assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter",
@@ -340,7 +386,10 @@ def test_single_plus_runner_steals_second_before_the_next_pitch(level):
                 continue         # the half inning or the game ended first
             eligible += 1
             q = following[0]
-            stole += q.kind == "steal" and q.actor == p.actor and q.detail == "1B+"
+            # expert: a pinch runner who ran for him steals in his place (RULES.md)
+            runner = next((int(r.actor) for r in plays[i + 1:plays.index(q)]
+                           if r.kind == "pinch_runner" and r.detail == str(p.actor)), p.actor)
+            stole += q.kind == "steal" and q.actor == runner and q.detail == "1B+"
     assert eligible > 50
     assert stole == eligible, f"{level}: the 1B+ runner stole second {stole} times of {eligible}"
 

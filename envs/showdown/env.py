@@ -1,4 +1,4 @@
-"""MLB Showdown (2004 rules), basic and advanced games: two managers, real players' cards.
+"""MLB Showdown (2004 rules), basic, advanced and expert games: two managers, real players' cards.
 
 | Import | `from dugout.envs import showdown_v0` |
 |---|---|
@@ -8,20 +8,25 @@
 | Agents | `agents = ["away", "home"]` |
 | Action shape | (1,) |
 | Action values | Discrete(31) |
-| Observation shape | (256,) float32, with an int8 action mask of shape (31,) |
+| Observation shape | (256,) float32 (basic, advanced) or (321,) (expert), with an int8 action mask of shape (31,) |
 | Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
 
 ## Creation
 
 ```python
 env = showdown_v0.env(level="advanced", teams=("nya2004", "bos2004"), dh=None,
-                      starter=None, innings=9, max_innings=None, point_cap=5000)
+                      starter=None, innings=9, max_innings=None, point_cap=5000, decks=None)
 ```
 
 `level` is `"basic"` (the pitch and the swing only; each manager's one decision is his
 starting pitcher, then the game plays itself) or `"advanced"` (positions, Fielding and Speed, double plays,
-extra bases, fatigue, substitutions, special-ability icons). The expert game is a later
-version. `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any of the
+extra bases, fatigue, substitutions, special-ability icons) or `"expert"`: the advanced
+rules without the icons' special abilities, plus expert innings pitched (IP down one per 3
+runs charged), first base open to every hitter (Fielding -1, or -2 for a player with no
+position), the intentional walk, the sacrifice bunt, pinch runners, defensive replacements,
+the DH taking the field and the double switch. Strategy cards are not built yet: `decks`
+must be None, which is the rulebook's game when a manager has no deck ("Strategy cards are
+used only if you and your opponent both have strategy decks"). `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any of the
 thirty 2004 teams as `<lahman code><year>`, `nya1927`, `cin1975`, `chn2016`, `lan2024`),
 paths to team JSON files, dicts or `Team` objects (see `dugout.envs.showdown.cards`);
 every Team Construction Rule is checked on load and `point_cap=None` waives the point
@@ -52,7 +57,7 @@ rolls for the rotation spot instead.
 |---|---|
 | 0 | no / pass: no pinch hitter, no pitching change, don't use the icon, hold the runners, no double-play attempt |
 | 1 | yes: use the icon, steal with the SB runner, try for the double play |
-| 2-26 | roster player 0-24 of the acting team (the team file's order): the starting pitcher, the pinch hitter, or the new pitcher |
+| 2-26 | roster player 0-24 of the acting team (the team file's order): the starting pitcher, the pinch hitter, the new pitcher; expert: the pinch runner, the defensive replacement, the player who makes way, the player whose batting spot a new player takes |
 | 27 | send the lead runner for an extra base |
 | 28 | send both runners |
 | 29 | throw at the lead runner |
@@ -78,16 +83,34 @@ The decisions (`infos[agent]["decision"]` names the kind and labels each legal o
 | `send_runners` | batting | after a 1B, 2B or FB that leaves runners who may try for an extra base | 0, 27, and 28 with two such runners |
 | `throw_at` | fielding | two runners sent | 29, 30 |
 
+The expert game has no icon decisions (`relief_ace`, `twenty_game`, `stolen_base`,
+`strikeout`, `reroll_out`, `silver_slugger`, `home_run_icon`, `gold_glove`) and adds, in the
+Complete At-Bat Sequence's order:
+
+| Kind | Who | When | Legal actions |
+|---|---|---|---|
+| `pinch_runner` | batting | start of an at-bat, each runner in turn, lead runner first (subject: his base, 0 first) | 0, 2-26 for each bench hitter (backups too) after whom a legal field can still be made |
+| `defensive_replacement` | fielding | when the team takes the field, and after a pitching change; again after each one | 0 (absent while the team cannot field every position), 2-26 for each bench hitter allowed to field and for the DH |
+| `replaced_player` | fielding | after a defensive replacement (subject: the player coming in) | 2-26 for each fielder he may replace |
+| `batting_slot` | fielding | a substitution brought in two or more players with batting spots (the double switch): each but the last (subject: the new player) | 2-26 for each player who left a spot still open: bat in his spot |
+| `intentional_walk` | fielding | every at-bat, after the substitutions | 0, 1 |
+| `sacrifice_bunt` | batting | after the defense did not walk him, no runner on third | 0, 1 |
+
 ## Observation Space
 
 `observe(agent)` returns `{"observation": float32 vector, "action_mask": int8 vector}`.
 The vector is encoded from `env.unwrapped.view(agent)` (a `ShowdownView`, whose
-docstring describes every field); nothing in Showdown's basic and advanced games is
-hidden. `own` means the observing manager's team. Charts are counts per result in the
+docstring describes every field); nothing in Showdown's basic, advanced and expert games
+(without strategy cards) is hidden. `own` means the observing manager's team. Charts are counts per result in the
 order PU, SO, GB, FB, BB, 1B, 1B+, 2B, 3B, HR, divided by 20. The mask is all zeros for
 the manager who is not to act.
 
 {table}
+
+The expert game's observation has these 65 more, after the 256 above (the `level` one-hot is
+all 0 and `pitcher_icons` and the icon uses are 0, its icons having no special abilities):
+
+{expert_table}
 
 ## Rewards
 
@@ -99,7 +122,8 @@ score (batting and pitching lines).
 
 ## Version History
 
-* v0: first release: basic and advanced games.
+* v0: first release: basic and advanced games; the expert game's rules without strategy
+  cards (`level="expert"`).
 """
 
 from __future__ import annotations
@@ -120,7 +144,8 @@ from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, Pit
                     RATING_LIMITS, check_point_cap, load_team)
 from .view import ShowdownView, view_of
 
-__all__ = ["ShowdownEnv", "OBS", "PIECES", "encode_view", "describe_play"]
+__all__ = ["ShowdownEnv", "OBS", "OBS_EXPERT", "PIECES", "EXPERT_PIECES", "encode_view",
+           "describe_play"]
 
 _CHART = "counts per result (PU SO GB FB BB 1B 1B+ 2B 3B HR) / 20"
 # The bounds follow the card file limits (cards.RATING_LIMITS) and the innings limit (a game
@@ -163,7 +188,29 @@ PIECES = situation_pieces(rules.DECISION_KINDS) + [
                       "Speed / 25, 1 if going home", [_SPEED, (0, 1), _SPEED, (0, 1)]),
 ]
 OBS = ObservationSpec(PIECES)
-__doc__ = __doc__.replace("{table}", OBS.table())
+_EXPERT_FIELDING = (min(-2, _FIELDING[0]) / 5, _FIELDING[1] / 5)
+#: The expert game's observation: the advanced game's pieces (its level one-hot all 0, its
+#: icon pieces all 0: "DO NOT USE THESE SPECIAL ABILITIES"), then these.
+EXPERT_PIECES = [
+    ("expert", 1, "1: the expert game"),
+    ("expert_decision", len(rules.EXPERT_KINDS), "one-hot kind of the observing manager's pending "
+     "expert decision: " + ", ".join(rules.EXPERT_KINDS) + " (all 0 otherwise)"),
+    ("dh_in_use", 2, "1 if own, the opponent's team still has its designated hitter"),
+    ("ip_lost", 1, f"IP the pitcher has lost to runs charged (one per 3, at most {MAX_COUNTED // 3}) / 9",
+     (0, MAX_COUNTED // 3 / 9)),
+    ("walk_or_bunt", 2, "1 if this at-bat is an intentional walk, a sacrifice bunt"),
+    ("runner_subject", 3, "one-hot base (first, second, third) of the runner a pinch runner "
+                          "would run for"),
+    ("incoming", rules.ROSTER, "one-hot own roster player: the defensive replacement coming in "
+                               "(replaced_player) or the new player choosing a batting spot"),
+    ("own_fielding", rules.ROSTER, "own roster players in the field: Fielding (Arm for the "
+                                   "catcher) at the position he plays / 5, 0 for the others",
+     [_EXPERT_FIELDING] * rules.ROSTER),
+]
+OBS_EXPERT = ObservationSpec(PIECES + EXPERT_PIECES)
+_expert_rows = OBS_EXPERT.table().splitlines()
+__doc__ = __doc__.replace("{table}", OBS.table()).replace(
+    "{expert_table}", "\n".join(_expert_rows[:2] + _expert_rows[-len(EXPERT_PIECES):]))
 
 _O = OBS.offset
 (_LEVEL, _DH, _RUNNER_SPEED, _BATTER, _BATTER_ICONS, _PITCHER, _PITCHER_CHART, _PITCHER_ICONS,
@@ -173,12 +220,14 @@ _O = OBS.offset
                           "own_roster", "opp_roster", "result", "chart_read", "two_outs_before",
                           "extra_base"))
 assert _O["batter_chart"] == _BATTER + 3     # _TeamCache.batter_rows fill both at once
-_LEVEL_INDEX = {level: i for i, level in enumerate(rules.LEVELS)}
+#: the levels of the ``level`` one-hot (the expert game has its own piece, EXPERT_PIECES)
+OBS_LEVELS = ("basic", "advanced")
+_LEVEL_INDEX = {level: i for i, level in enumerate(OBS_LEVELS)}
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 _RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
 
 OPTIONS = ("level", "teams", "dh", "starter", "innings", "max_innings", "point_cap",
-           "render_mode", "illegal_action", "dice")
+           "render_mode", "illegal_action", "dice", "decks")
 
 
 def _chart_into(obs: np.ndarray, at: int, card) -> None:
@@ -215,19 +264,22 @@ def _encode_pitcher(obs: np.ndarray, view: ShowdownView, pitcher: PitcherCard, f
     pleft = view.icons_left[ft][view.pitcher]
     o = _O["pitcher_icons"]
     obs[o] = pleft.get("K", 0)
-    obs[o + 1] = float("20" in pitcher.icons and not view.twenty_used[ft])
+    icons = view.level != "expert"
+    obs[o + 1] = float(icons and "20" in pitcher.icons and not view.twenty_used[ft])
     obs[o + 2] = pleft.get("RP", 0)
-    obs[o + 3] = float("CY" in pitcher.icons)
+    obs[o + 3] = float(icons and "CY" in pitcher.icons)
     obs[_O["advantage"]] = view.pitcher_advantage()
 
 
 def encode_view(view: ShowdownView) -> np.ndarray:
     """The observation vector of a view (the table in the module docstring)."""
-    obs = np.zeros(OBS.size, dtype=np.float32)
+    obs = np.zeros((OBS_EXPERT if view.level == "expert" else OBS).size, dtype=np.float32)
     seat = view.seat
-    encode_situation(obs, _O, seat, None if view.decision is None else _KIND_INDEX[view.decision],
+    encode_situation(obs, _O, seat, _KIND_INDEX.get(view.decision),
                      view.inning, view.half, view.outs, view.bases, view.runs)
-    obs[_O["level"] + rules.LEVELS.index(view.level)] = 1.0
+    expert = view.level == "expert"
+    if not expert:
+        obs[_O["level"] + OBS_LEVELS.index(view.level)] = 1.0
     obs[_O["dh"]] = float(view.dh)
     speeds = view.runner_speeds
     for i in range(3):
@@ -291,7 +343,36 @@ def encode_view(view: ShowdownView) -> np.ndarray:
         if r in view.bases:
             obs[o + 2 * i] = view.card(bt, r).speed / 25.0
             obs[o + 2 * i + 1] = float(view.bases.index(r) == 2)
+    if expert:
+        _encode_expert(obs, view)
     return obs
+
+
+_EXPERT_INDEX = {k: i for i, k in enumerate(rules.EXPERT_KINDS)}
+_XO = OBS_EXPERT.offset
+
+
+def _encode_expert(obs: np.ndarray, view: ShowdownView) -> None:
+    """The expert game's pieces (EXPERT_PIECES)."""
+    seat = view.seat
+    obs[_XO["expert"]] = 1.0
+    kind = _EXPERT_INDEX.get(view.decision)
+    if kind is not None:
+        obs[_XO["expert_decision"] + kind] = 1.0
+    obs[_XO["dh_in_use"]] = float(view.dh_in_use[seat])
+    obs[_XO["dh_in_use"] + 1] = float(view.dh_in_use[1 - seat])
+    obs[_XO["ip_lost"]] = min(view.ip_lost, MAX_COUNTED // 3) / 9.0
+    obs[_XO["walk_or_bunt"]] = float(view.ibb)
+    obs[_XO["walk_or_bunt"] + 1] = float(view.bunt)
+    if view.decision == "pinch_runner":
+        obs[_XO["runner_subject"] + view.subject] = 1.0
+    if view.decision in ("replaced_player", "batting_slot"):
+        obs[_XO["incoming"] + view.subject] = 1.0
+    o = _XO["own_fielding"]
+    for slot, pos in enumerate(view.positions[seat]):
+        k = view.lineups[seat][slot]
+        if pos in FIELD_POSITIONS and k >= 0:
+            obs[o + k] = roster.fielding_at(view.card(seat, k), pos, True) / 5.0
 
 
 # -- the observation read off the state (ShowdownEnv._encode) ----------------------------------
@@ -406,14 +487,16 @@ class ShowdownEnv(BaseballAECEnv):
                  dh: bool | None = None, starter: int | None = None, innings: int = 9,
                  max_innings: int | None = None, point_cap: int | None = POINT_CAP,
                  render_mode: str | None = None, illegal_action: str = "raise",
-                 dice: ScriptedDice | None = None, **unknown: Any):
+                 dice: ScriptedDice | None = None, decks: Any = None, **unknown: Any):
         check_options("showdown_v0", unknown, OPTIONS)
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
-        if level == "expert":
-            raise OptionError("showdown_v0: level 'expert' (strategy cards) is not in v0 yet; "
-                              "use 'basic' or 'advanced'")
         if level not in rules.LEVELS:
             raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {show(level)}")
+        if decks is not None:
+            raise OptionError(f"showdown_v0: decks must be None: strategy cards are not built yet "
+                              f"(level='expert' plays the expert rules without them), got {show(decks)}")
+        if level == "expert":
+            self.OBS = OBS_EXPERT           # the spaces below are built from it
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
         innings, max_innings = check_innings("showdown_v0", innings, max_innings)
         if dh is not None and not isinstance(dh, bool):
             raise OptionError(f"showdown_v0: dh must be True, False or None (the home team's "
@@ -458,6 +541,8 @@ class ShowdownEnv(BaseballAECEnv):
         """``encode_view(view(seat))``, read off the state without building the view (the
         table in the module docstring)."""
         s = self.state_
+        if s.level == "expert":
+            return encode_view(view_of(s, seat))
         caches = self._team_caches()
         b, d, ab = s.board, s.pending, s.ab
         bases = b.bases
@@ -610,6 +695,13 @@ def describe_play(state: rules.GameState, play: Play, extra: tuple) -> str:
     def name(team, k):
         return state.teams[team].players[k].name
 
+    if play.kind == "pa" and extra[0] == "IBB":
+        return ", ".join([f"{names[play.actor]} was intentionally walked",
+                          *runner_movements(play, names)]) + "."
+    if play.kind == "pa" and extra[0] == "bunt":
+        verb = "popped up the bunt" if play.detail == "PU" else "sacrificed"
+        text = f"{names[play.actor]} {verb} (bunt: swing {extra[2]} on the pitcher's chart: {extra[3]})"
+        return ", ".join([text, *runner_movements(play, names)]) + "."
     if play.kind == "pa":
         pitch, chart, swing, result = extra
         how = ("a pitcher bats: no pitch" if pitch is None else f"pitch {pitch}")
@@ -629,6 +721,13 @@ def describe_play(state: rules.GameState, play: Play, extra: tuple) -> str:
         return ", ".join([text, *runner_movements(play, names)]) + "."
     if play.kind == "pinch_hitter":
         return f"{name(bt, play.actor)} pinch hit for {name(bt, int(play.detail))}."
+    if play.kind == "pinch_runner":
+        return f"{name(bt, play.actor)} ran for {name(bt, int(play.detail))}."
+    if play.kind == "defensive_replacement":    # the fielding team's
+        return f"{name(ft, play.actor)} came in to field for {name(ft, int(play.detail))}."
+    if play.kind == "dh_to_field":
+        return (f"{name(ft, play.actor)}, the DH, took the field for {name(ft, int(play.detail))}; "
+                f"the pitcher bats in his place, the DH is lost.")
     if play.kind == "pitching_change":      # always the fielding team's
         return f"{name(ft, play.actor)} came in to pitch for {name(ft, int(play.detail))}."
     team = ft if play.kind in ("icon_K", "icon_20", "icon_RP", "icon_G", "cy_young") else bt

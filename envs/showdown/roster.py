@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 __all__ = ["ROSTER", "rotation_spot", "set_lineups", "starters_of", "starters_take_the_mound",
            "enter", "can_remove_starter", "bullpen", "bench", "legal_pinch_hitters",
            "pinch_hitter_options",
-           "take_the_field", "fill_positions", "pinch_hit", "change_pitcher"]
+           "take_the_field", "fill_positions", "pinch_hit", "change_pitcher",
+           "fielding_at", "can_field", "field_reachable", "pinch_runner_options", "pinch_run",
+           "replacement_options", "replaced_options", "replace_fielder", "fielders_of"]
 
 ROSTER = 25
 
@@ -71,12 +73,14 @@ def starters_take_the_mound(state: GameState) -> None:
         state.pitch_line[t][k] = state.box.add_pitcher(t, state.card(t, k).name)
 
 
-def enter(state: GameState, team: int, k: int) -> None:
-    """A player enters the game: he gets a batting line if he bats."""
+def enter(state: GameState, team: int, k: int, label: str | None = None) -> None:
+    """A player enters the game: he gets a batting line if he bats (labelled with his
+    position, or ``label``)."""
     state.used[team][k] = True
     card = state.card(team, k)
     if k in state.lineup[team]:
-        label = state.pos[team][state.lineup[team].index(k)]
+        if label is None:
+            label = state.pos[team][state.lineup[team].index(k)]
         state.box_line[team][k] = state.box.add_line(team, card.name, label)
 
 
@@ -164,6 +168,10 @@ def pinch_hitter_options(state: GameState, team: int, replaces_pinch_hitter: boo
             return ()
     # the inning in which this team next takes the field
     next_field = state.board.inning + (1 if state.board.half == 1 else 0)
+    if state.level == "expert":
+        return tuple(cand for cand in waiting
+                     if not (_is_backup(state, team, cand) and not is_pitcher and next_field < 7)
+                     and _may_replace(state, team, slot, cand, next_field))
     # they change only when the lineup or the bench does: worked out once per team and
     # (lineup, positions, pitcher's slot, slot, before the 7th, bench)
     key = (tuple(state.lineup[team]), tuple(state.pos[team]), state.pitcher_slot[team], slot,
@@ -256,6 +264,8 @@ def _field_assignment(state: GameState, team: int, players: list[int],
     worked out once per team and (players, where they were)."""
     memo = _team_memo(_FIELD, state.teams[team])
     key = (tuple(players), tuple(current[k] for k in players))
+    if state.level == "expert":
+        key += (state.board.inning >= 7,)
     if key not in memo:
         memo[key] = _best_field(state, team, players, current)
     known = memo[key]
@@ -264,9 +274,16 @@ def _field_assignment(state: GameState, team: int, players: list[int],
 
 def _best_field(state: GameState, team: int, players: list[int],
                 current: dict[int, str]) -> dict[int, str] | None:
+    expert = state.level == "expert"
+
     def score(k: int, position: str):
         card = state.card(team, k)
         fielding = card.fielding(position) if card.kind == "hitter" else None
+        if expert:
+            if not (_expert_mask(card) >> FIELD_POSITIONS.index(position) & 1) or not _may_field(
+                    state, team, k, state.board.inning):
+                return None
+            fielding = fielding_at(card, position, True)
         if fielding is None:
             return None
         return fielding + (100 if current.get(k) == position else 0)
@@ -331,3 +348,163 @@ def change_pitcher(state: GameState, team: int, new: int) -> int:
     state.needs_pitcher[team] = False
     state.pitch_line[team][new] = state.box.add_pitcher(team, state.card(team, new).name)
     return old
+
+
+# ================================================================== the expert game
+# "In the expert rules, anyone who isn't a pitcher can play first base", pinch runners,
+# defensive replacements and double switches (Expert Substitutions). The lineup is checked
+# only when the team takes the field; a substitution is legal when a legal field can still
+# be made then, with defensive replacements from the bench (RULES.md, "Expert lineups").
+
+_FIRST = 1 << FIELD_POSITIONS.index("1B")
+
+
+def fielding_at(card: HitterCard | PitcherCard, position: str, expert: bool) -> int:
+    """A player's Fielding at a position he plays (0 for pitchers and catchers' non-Arm):
+    in the expert game a hitter out of position at first base has -1, or -2 if he
+    qualifies nowhere (Playing First Base Out of Position)."""
+    if card.kind != "hitter":
+        return 0
+    value = card.fielding(position)
+    if value is None:
+        if expert and position == "1B":
+            return -1 if card.positions else -2
+        return 0
+    return value
+
+
+def _expert_mask(card: HitterCard | PitcherCard) -> int:
+    """The positions a player may take in the expert game: his own, and first base for
+    anyone who is not a pitcher."""
+    mask = _qualifies_mask(card)
+    return mask | _FIRST if card.kind == "hitter" else mask
+
+
+def _may_field(state: GameState, team: int, k: int, inning: int) -> bool:
+    """Backups "can't take the field before the 7th inning"; pitchers only pitch."""
+    card = state.card(team, k)
+    return card.kind == "hitter" and not (_is_backup(state, team, k) and inning < 7)
+
+
+def fielders_of(state: GameState, team: int) -> list[int]:
+    """The eight players who take the field (not the DH, not the pitcher's spot)."""
+    return _fielders(state, team)[0]
+
+
+def _next_field_inning(state: GameState, team: int) -> int:
+    b = state.board
+    if b.half != team:          # in the field now
+        return b.inning
+    return b.inning + (1 if team == 1 else 0)
+
+
+def field_reachable(state: GameState, team: int, players: list[int], bench_: list[int],
+                    inning: int) -> bool:
+    """Whether ``players`` (the eight in the fielding spots), with defensive replacements
+    from ``bench_``, can fill every position in ``inning`` (a replacement takes any spot:
+    the eight who field are any eight of them who can)."""
+    masks = [_expert_mask(state.card(team, k)) for k in players + bench_
+             if _may_field(state, team, k, inning)]
+    if len(masks) < len(FIELD_POSITIONS):
+        return False
+    return _can_fill(tuple(sorted(masks)))
+
+
+def can_field(state: GameState, team: int) -> bool:
+    """Whether the eight in the fielding spots can fill every position now, as they are."""
+    return field_reachable(state, team, fielders_of(state, team), [],
+                           _next_field_inning(state, team))
+
+
+def _may_replace(state: GameState, team: int, slot: int, new: int, inning: int) -> bool:
+    """Whether ``new`` may take batting ``slot``, leaving a field that the rest of the bench
+    can still make legal (a pitcher's or DH's spot needs no field position, but ``new``
+    leaves the bench)."""
+    old = state.lineup[team][slot]
+    players = [new if k == old else k for k in fielders_of(state, team)]
+    rest = [k for k in bench(state, team) if k != new]
+    return field_reachable(state, team, players, rest, inning)
+
+
+def pinch_runner_options(state: GameState, team: int, runner: int) -> tuple[int, ...]:
+    """Bench hitters who may run for ``runner`` (Expert Substitutions; "Backup players can
+    pinch run at any time, but they must observe the rules for taking the field"). A runner
+    in the pitcher's spot can be run for only when a reliever can take the mound."""
+    lineup = state.lineup[team]
+    if runner not in lineup:
+        return ()
+    slot = lineup.index(runner)
+    if slot == state.pitcher_slot[team]:
+        if not can_remove_starter(state, team) or not bullpen(state, team):
+            return ()
+    inning = _next_field_inning(state, team)
+    return tuple(k for k in bench(state, team) if _may_replace(state, team, slot, k, inning))
+
+
+def pinch_run(state: GameState, team: int, base: int, new: int) -> int:
+    """Player ``new`` runs for the man on ``base``: "he goes to the base where the old runner
+    was and takes the old runner's spot in the batting order"; returns the old runner."""
+    b = state.board
+    old = b.bases[base]
+    slot = state.lineup[team].index(old)
+    state.lineup[team][slot] = new
+    if state.pos[team][slot] != "DH":
+        state.pos[team][slot] = "PH"            # his place in the field waits, as a PH's does
+        if slot == state.pitcher_slot[team]:
+            state.needs_pitcher[team] = True
+        else:
+            state.needs_positions[team] = True
+    bases = list(b.bases)
+    bases[base] = new
+    b.bases = (bases[0], bases[1], bases[2])
+    enter(state, team, new, label="PR")
+    if old in state.responsible:
+        state.responsible[new] = state.responsible.pop(old)
+    if state.plus_runner == old:
+        state.plus_runner = new
+    return old
+
+
+def replacement_options(state: GameState, team: int) -> tuple[int, ...]:
+    """Who may come in as a defensive replacement: bench hitters allowed to field this
+    inning, and the DH himself ("If the player you're using as designated hitter takes the
+    field, your team loses its designated hitter"), each only when some fielder can make
+    way for him with a legal field still reachable."""
+    out = [k for k in bench(state, team) if _may_field(state, team, k, state.board.inning)]
+    if state.pitcher_slot[team] < 0:
+        dh = [state.lineup[team][s] for s, p in enumerate(state.pos[team]) if p == "DH"]
+        out += [k for k in dh if _may_field(state, team, k, state.board.inning)]
+    return tuple(sorted(k for k in out if replaced_options(state, team, k)))
+
+
+def replaced_options(state: GameState, team: int, new: int) -> tuple[int, ...]:
+    """The fielders ``new`` may replace: a legal field must still be reachable."""
+    inning = state.board.inning
+    players = fielders_of(state, team)
+    rest = [k for k in bench(state, team) if k != new]
+    return tuple(sorted(old for old in players
+                        if field_reachable(state, team, [new if k == old else k for k in players],
+                                           rest, inning)))
+
+
+def replace_fielder(state: GameState, team: int, new: int, old: int) -> int:
+    """A defensive replacement: ``new`` takes ``old``'s spot in the batting order and the
+    field is juggled when the substitution is over. When ``new`` is the DH, he takes the
+    field, ``old`` leaves, and the pitcher bats in ``old``'s spot from now on. Returns the
+    batting slot ``new`` took (-1 for the DH, who keeps his own)."""
+    lineup, pos = state.lineup[team], state.pos[team]
+    slot = lineup.index(old)
+    if new in lineup:                           # the DH takes the field
+        pos[lineup.index(new)] = "PH"
+        p = state.pitcher[team]
+        lineup[slot] = p
+        pos[slot] = "P"
+        state.pitcher_slot[team] = slot
+        state.box_line[team][p] = state.box.add_line(team, state.card(team, p).name, "P")
+        state.needs_positions[team] = True
+        return -1
+    lineup[slot] = new
+    pos[slot] = "PH"
+    enter(state, team, new, label="DR")
+    state.needs_positions[team] = True
+    return slot

@@ -43,16 +43,17 @@ from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
 from ..core.state import PlainState, SavedAs, codec
 from .cards import (FIELD_POSITIONS, INFIELD, OUT_RESULTS, OUTFIELD, HitterCard, PitcherCard,
                     Team, team_from_dict, team_to_dict)
+from . import roster
 from .roster import (ROSTER, bullpen, can_remove_starter, change_pitcher, pinch_hit,
                      pinch_hitter_options, rotation_spot, set_lineups, starters_of,
                      starters_take_the_mound, take_the_field)
 
 __all__ = ["GameState", "AtBat", "Throw", "new_game", "apply_action", "option_labels", "ACTIONS", "N_ACTIONS",
-           "DECISION_KINDS", "LEVELS", "PASS", "YES", "PLAYER", "SEND_LEAD", "SEND_BOTH",
+           "DECISION_KINDS", "EXPERT_KINDS", "ALL_KINDS", "LEVELS", "PASS", "YES", "PLAYER", "SEND_LEAD", "SEND_BOTH",
            "THROW_LEAD", "THROW_TRAIL", "OUTCOMES", "fatigue", "effective_control",
            "pitcher_advantage_probability"]
 
-LEVELS = ("basic", "advanced")
+LEVELS = ("basic", "advanced", "expert")
 
 # -- actions: one Discrete space for every decision ----------------------------------------
 PASS, YES = 0, 1
@@ -70,19 +71,28 @@ ACTIONS = (("no / pass / hold", "yes / use it")
 DECISION_KINDS = ("starting_pitcher", "pinch_hitter", "pitching_change", "relief_ace", "twenty_game", "stolen_base",
                   "strikeout", "reroll_out", "silver_slugger", "home_run_icon", "double_play",
                   "gold_glove", "send_runners", "throw_at")
+#: The expert game's own decisions (its icons are off: "DO NOT USE THESE SPECIAL ABILITIES").
+EXPERT_KINDS = ("pinch_runner", "defensive_replacement", "replaced_player", "batting_slot",
+                "intentional_walk", "sacrifice_bunt")
+ALL_KINDS = DECISION_KINDS + EXPERT_KINDS
 
 # Box-score marks for Showdown's results beyond the core's.
 POP_OUT = Outcome("PU", "popped out")
 SINGLE_PLUS = Outcome("1B+", "singled (1B+)", bases=1)
 FIELDERS_CHOICE = Outcome("FC", "reached on a fielder's choice")
+# Expert Managerial Options: "Intentional walks and sacrifice bunts are not results"
+INTENTIONAL_WALK = Outcome("IBB", "was intentionally walked", at_bat=False, walk=True)
+SACRIFICE_BUNT = Outcome("SH", "laid down a sacrifice bunt", at_bat=False)
 OUTCOMES: dict[str, Outcome] = {**sb.OUTCOMES, "PU": POP_OUT, "1B+": SINGLE_PLUS,
-                                "FC": FIELDERS_CHOICE}
+                                "FC": FIELDERS_CHOICE, "IBB": INTENTIONAL_WALK,
+                                "SH": SACRIFICE_BUNT}
 #: The box-score outcome of a play, by the result carried out (FC, DP and SF are what a
 #: GB or FB became).
 CODE_OUTCOME = {"PU": POP_OUT, "SO": sb.STRIKEOUT, "GB": sb.GROUND_OUT, "FB": sb.FLY_OUT,
                 "BB": sb.WALK, "1B": sb.SINGLE, "1B+": SINGLE_PLUS, "2B": sb.DOUBLE,
                 "3B": sb.TRIPLE, "HR": sb.HOME_RUN, "FC": FIELDERS_CHOICE,
-                "DP": sb.DOUBLE_PLAY, "SF": sb.SACRIFICE_FLY}
+                "DP": sb.DOUBLE_PLAY, "SF": sb.SACRIFICE_FLY, "IBB": INTENTIONAL_WALK,
+                "SH": SACRIFICE_BUNT}
 HIT_BASES = {"1B": 1, "1B+": 1, "2B": 2, "3B": 3, "HR": 4}
 
 
@@ -124,6 +134,16 @@ class AtBat(PlainState):
     sent: tuple[int, ...] = ()          # the runners sent
     thrown: int = -1                    # the runner the defense throws at
     throw: Throw | None = None          # the throw, once made
+    # the expert game
+    pr_asked: tuple[int, ...] = ()      # bases whose runner was offered a pinch runner
+    ibb: bool = False                   # the defense called for an intentional walk
+    bunt: bool = False                  # the offense called for a sacrifice bunt
+    incoming: int = -1                  # a defensive replacement waiting for whom he replaces
+    sub_players: tuple[int, ...] = ()   # the substitution's new players with batting spots,
+    sub_old: tuple[int, ...] = ()       # the players whose spots they took,
+    sub_slots: tuple[int, ...] = ()     # and those spots (the double switch may reorder them)
+    slots_placed: int = 0               # new players whose spot the manager has chosen
+    sub_then: str = ""                  # the step after the substitution
 
 
 def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
@@ -209,10 +229,11 @@ class GameState(ScoreboardGame):
 
     def fielding(self, team: int, positions: tuple[str, ...]) -> int:
         """Total Fielding of the players at these positions (rulebook, "Fielding and Arm")."""
+        expert = self.level == "expert"
         total = 0
         for position in positions:
-            card = self.card(team, self.fielder_at(team, position))
-            total += card.fielding(position) or 0
+            total += roster.fielding_at(self.card(team, self.fielder_at(team, position)),
+                                        position, expert)
         return total
 
 
@@ -242,7 +263,10 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
              max_innings: int | None = None, play: bool = True) -> GameState:
     """A game at its first decision.
 
-    ``dh=None`` plays with a DH in the basic game (Basic Setup 4) and by the home team's
+    ``level`` is "basic", "advanced" or "expert" (the advanced rules without the icons'
+    special abilities, with expert innings pitched, first base open to every hitter,
+    intentional walks, sacrifice bunts, pinch runners, defensive replacements and double
+    switches; strategy cards are not played). ``dh=None`` plays with a DH in the basic game (Basic Setup 4) and by the home team's
     rules in the advanced game (Advanced Game Setup 3); ``starter`` (1-4)
     fixes the rotation spot, otherwise the home team rolls for it (Setup 2) or, in the
     basic game, each manager chooses. With ``play=False`` (and a ``starter``) the game
@@ -266,7 +290,8 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
         used=[[False] * ROSTER for _ in range(2)], batted=[[False] * ROSTER for _ in range(2)],
         innings_pitched=[[[] for _ in range(ROSTER)] for _ in range(2)],
         runs_charged=[[0] * ROSTER for _ in range(2)], ip_bonus=[[0] * ROSTER for _ in range(2)],
-        icons_left=[starting_icons(t) for t in teams],
+        icons_left=[starting_icons(t) if level != "expert" else [{} for _ in t.players]
+                    for t in teams],
         twenty_inning=[0, 0], relief_ace_inning=[0, 0], responsible={},
         box_line=[{}, {}], pitch_line=[{}, {}])
     setup(state, starter)
@@ -321,20 +346,39 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
             card = state.card(team, a - PLAYER)
             if decision.kind == "pinch_hitter":
                 out[a] = f"pinch hit {card.name} (On-Base {card.on_base}, Speed {card.speed})"
+            elif decision.kind == "pinch_runner":
+                out[a] = f"pinch run {card.name} (Speed {card.speed})"
+            elif decision.kind == "defensive_replacement":
+                out[a] = (f"{card.name}, the DH, takes the field (the DH is lost)"
+                          if card_in_lineup(state, team, a - PLAYER) else
+                          f"bring in {card.name} to field")
+            elif decision.kind == "replaced_player":
+                out[a] = f"{card.name} makes way"
+            elif decision.kind == "batting_slot":
+                out[a] = f"bats in {card.name}'s spot"
             elif decision.kind == "starting_pitcher":
                 out[a] = f"start {card.name} (Control {card.control}, IP {card.ip})"
             else:
                 out[a] = f"bring in {card.name} ({card.role}, Control {card.control}, IP {card.ip})"
         elif a == PASS:
             out[a] = {"pinch_hitter": "no pinch hitter", "pitching_change": "no pitching change",
-                      "send_runners": "hold the runners", "double_play": "no double-play attempt"
+                      "send_runners": "hold the runners", "double_play": "no double-play attempt",
+                      "pinch_runner": "no pinch runner",
+                      "defensive_replacement": "no (more) defensive replacements",
+                      "intentional_walk": "pitch to him", "sacrifice_bunt": "swing away"
                       }.get(decision.kind, "don't use it")
         elif a == YES:
             out[a] = {"double_play": "try for the double play",
-                      "stolen_base": "steal (SB icon)"}.get(decision.kind, "use it")
+                      "stolen_base": "steal (SB icon)",
+                      "intentional_walk": "walk him intentionally",
+                      "sacrifice_bunt": "sacrifice bunt"}.get(decision.kind, "use it")
         else:
             out[a] = ACTIONS[a]
     return out
+
+
+def card_in_lineup(state: GameState, team: int, k: int) -> bool:
+    return k in state.lineup[team]
 
 
 def apply_action(state: GameState, action: int) -> None:
@@ -380,11 +424,15 @@ def start_half(state: GameState) -> None:
     """"When a team's turn at the plate is over, the defense first checks to see that it
     can field all the positions" (and brings in a pitcher if it hit for its own)."""
     t = state.fielding_team
-    take_the_field(state, t)
     state.pa_index = 0
     state.ab = AtBat()                  # no at-bat yet: nothing of the last one shows
     state.half_track = {"pitcher": -1, "batters": 0, "reached": 0, "multi_out": 0}
-    state.step = "at_bat"
+    if state.level == "expert":         # defensive replacements "whenever your team takes the field"
+        state.ab.sub_then = "at_bat"
+        state.step = "defensive_replacement"
+    else:
+        take_the_field(state, t)
+        state.step = "at_bat"
     if state.needs_pitcher[t]:
         ask(state, "pitching_change", t, choose_player(tuple(bullpen(state, t)), False),
             subject=1)
@@ -394,7 +442,8 @@ def at_bat(state: GameState) -> None:
     """A new at-bat: its dice come from its own stream (half inning, at-bat number)."""
     state.dice.set_stream(state.board.half_index, state.pa_index)
     state.ab = AtBat()
-    state.step = "pinch_hitter" if state.level != "basic" else "pre_pitch"
+    state.step = ("pre_pitch" if state.level == "basic" else
+                  "pinch_runner" if state.level == "expert" else "pinch_hitter")
 
 
 def end_at_bat(state: GameState) -> None:
@@ -411,7 +460,7 @@ def end_half(state: GameState) -> None:
     t = state.fielding_team
     track = state.half_track
     k = state.pitcher[t]
-    if (state.level != "basic" and "CY" in state.card(t, k).icons and track.get("pitcher") == k
+    if (state.level == "advanced" and "CY" in state.card(t, k).icons and track.get("pitcher") == k
             and track.get("batters") == 3 and not track.get("reached") and not track.get("multi_out")):
         state.ip_bonus[t][k] += 1
         _note(state, "cy_young", k)
@@ -470,10 +519,24 @@ def choose_pitching_change(state: GameState, decision: Decision, action: int) ->
     if action == PASS:
         return
     new = action - PLAYER
-    old = change_pitcher(state, decision.actor, new)
+    t = decision.actor
+    slot = state.pitcher_slot[t]
+    old_in_slot = state.lineup[t][slot] if slot >= 0 else -1
+    old = change_pitcher(state, t, new)
     if decision.subject != 1:
         state.ab.change = True
     _note(state, "pitching_change", new, detail=str(old))
+    if state.level == "expert":
+        # "You can also combine 2 or more defensive replacements and pitching changes into
+        # a single substitution" (Expert Substitutions)
+        ab = state.ab
+        if slot >= 0:
+            ab.sub_players += (new,)
+            ab.sub_old += (old_in_slot,)
+            ab.sub_slots += (slot,)
+        if decision.subject != 1:
+            ab.sub_then = state.step
+            state.step = "defensive_replacement"
 
 
 # ================================================================== before the pitch
@@ -488,7 +551,7 @@ def pre_pitch(state: GameState) -> None:
         b.bases = (None, k, b.bases[2])
         state.box.stolen_base(b.half, state.box_line[b.half][k])
         _log(state, "steal", k, 1, None, before, (), "1B+")
-    state.step = "relief_ace"
+    state.step = "intentional_walk" if state.level == "expert" else "relief_ace"
 
 
 def fatigue(state: GameState, team: int, k: int) -> int:
@@ -500,7 +563,12 @@ def fatigue(state: GameState, team: int, k: int) -> int:
     card = state.card(team, k)
     pitched = state.innings_pitched[team][k]
     innings = len(pitched) + (0 if pitched and pitched[-1] == state.board.inning else 1)
-    return max(0, innings - card.ip - state.ip_bonus[team][k])
+    ip = card.ip + state.ip_bonus[team][k]
+    if state.level == "expert":
+        # Expert Innings Pitched: "for every 3 runs charged to a pitcher, his IP goes down
+        # by 1"; below 0 it "doesn't do anything" (RULES.md)
+        ip = max(0, ip - state.runs_charged[team][k] // 3)
+    return max(0, innings - ip)
 
 
 def effective_control(state: GameState, team: int, k: int) -> int:
@@ -542,7 +610,7 @@ def twenty_game_step(state: GameState) -> None:
     t = state.fielding_team
     k = state.pitcher[t]
     state.step = "stolen_base"
-    if (state.level != "basic" and "20" in state.card(t, k).icons
+    if (state.level == "advanced" and "20" in state.card(t, k).icons
             and state.twenty_inning[t] != b.inning
             and not isinstance(state.card(state.batting_team, state.batter_index), PitcherCard)):
         ask(state, "twenty_game", t, (PASS, YES))
@@ -605,15 +673,9 @@ def pitch(state: GameState) -> None:
     """The Pitch: d20 + Control (- fatigue) against On-Base; higher is the pitcher's
     advantage, a tie or lower the batter's. A pitcher batting never has the advantage
     ("so there is no pitch")."""
-    b = state.board
     ft, bt = state.fielding_team, state.batting_team
     ab = state.ab
-    k = state.pitcher[ft]
-    innings = state.innings_pitched[ft][k]
-    if not innings or innings[-1] != b.inning:
-        innings.append(b.inning)          # a pitcher who pitches in an inning is charged it
-    if state.half_track.get("pitcher", -1) == -1:
-        state.half_track["pitcher"] = k
+    k = face_batter(state)
     batter = state.card(bt, state.batter_index)
     if isinstance(batter, PitcherCard):
         ab.pitch = None
@@ -623,8 +685,22 @@ def pitch(state: GameState) -> None:
         total = roll + effective_control(state, ft, k) - fatigue(state, ft, k)
         ab.pitch = total
         ab.chart = "P" if total > batter.on_base else "B"
-    ab.outs_before = b.outs
     state.step = "swing"
+
+
+def face_batter(state: GameState) -> int:
+    """The pitcher faces the batter (a pitch, an intentional walk or a bunt): he is charged
+    the inning; returns him."""
+    b = state.board
+    ft = state.fielding_team
+    k = state.pitcher[ft]
+    innings = state.innings_pitched[ft][k]
+    if not innings or innings[-1] != b.inning:
+        innings.append(b.inning)          # a pitcher who pitches in an inning is charged it
+    if state.half_track.get("pitcher", -1) == -1:
+        state.half_track["pitcher"] = k
+    state.ab.outs_before = b.outs
+    return k
 
 
 def swing(state: GameState) -> None:
@@ -716,7 +792,11 @@ def carry_out(state: GameState) -> None:
     state.half_track["batters"] = state.half_track.get("batters", 0) + 1
     k = state.batter_index
     state.step = "finish_play"
-    if result in HIT_BASES:
+    if ab.ibb:
+        intentional_walk(state, k)
+    elif ab.bunt:
+        sacrifice_bunt(state)
+    elif result in HIT_BASES:
         hit(state, k, HIT_BASES[result])
     elif result == "BB":
         walk(state, k)
@@ -958,7 +1038,7 @@ def finish_play(state: GameState) -> None:
     if code == "FB" and scored:
         code = "SF"                        # a run scored on the tag-up
     outcome = CODE_OUTCOME[code]
-    rbi = 0 if code == "DP" else len(scored)
+    rbi = 0 if code in ("DP", "SH") else len(scored)
     lines = state.box_line[bt]
     box = state.box
     box.plate_appearance(bt, lines[k], b.inning, outcome, rbi)
@@ -988,13 +1068,185 @@ def finish_play(state: GameState) -> None:
         b.bases = throw.bases
         _log(state, "pa", k, -1, ab.swing, ab.before, scored[:throw.scored_before], outcome.code)
         b.bases = after
-    state.log_extra[-1] = (ab.pitch, ab.chart, ab.swing, ab.result)
+    state.log_extra[-1] = (("IBB", None, None, None) if ab.ibb else
+                           ("bunt", "P", ab.swing, ab.result) if ab.bunt else
+                           (ab.pitch, ab.chart, ab.swing, ab.result))
     if throw is not None:
         total, target = throw.total, throw.target
         _log(state, "thrown_out" if throw.out else "extra_base", throw.runner, throw.base,
              throw.roll, throw.bases, scored[throw.scored_before:],
              f"{total}>{target}" if throw.out else f"{total}<={target}")
     state.step = "end_at_bat"
+
+
+# ================================================================== the expert game
+# Expert Substitutions (pinch runners, defensive replacements, the double switch) and
+# Expert Managerial Options (the intentional walk, the sacrifice bunt); who may come in is
+# roster.py's. Strategy cards are not played (RULES.md, "The expert game").
+
+def pinch_runner_step(state: GameState) -> None:
+    """"Pinch runners have to enter the game before the next batter comes to the plate":
+    each runner in turn, the lead runner first (subject: his base)."""
+    b = state.board
+    t = b.half
+    ab = state.ab
+    state.step = "pinch_hitter"
+    for base in (2, 1, 0):
+        r = b.bases[base]
+        if r is None or base in ab.pr_asked:
+            continue
+        ab.pr_asked += (base,)
+        options = roster.pinch_runner_options(state, t, r)
+        if options:
+            state.step = "pinch_runner"
+            ask(state, "pinch_runner", t, choose_player(options, True), subject=base)
+            return
+
+
+def choose_pinch_runner(state: GameState, decision: Decision, action: int) -> None:
+    if action == PASS:
+        return
+    new = action - PLAYER
+    old = roster.pinch_run(state, decision.actor, decision.subject, new)
+    _note(state, "pinch_runner", new, detail=str(old))
+
+
+def defensive_replacement_step(state: GameState) -> None:
+    """"You can send in defensive replacements whenever your team takes the field or makes
+    a pitching change", one at a time until the manager passes; a team that cannot field
+    every position must ("you have to make more substitutions until all the positions
+    are filled")."""
+    t = state.fielding_team
+    options = roster.replacement_options(state, t)
+    if options:
+        ask(state, "defensive_replacement", t,
+            choose_player(options, roster.can_field(state, t)))
+        return
+    state.step = "batting_slot"
+
+
+def choose_defensive_replacement(state: GameState, decision: Decision, action: int) -> None:
+    if action == PASS:
+        state.step = "batting_slot"
+        return
+    new = action - PLAYER
+    state.ab.incoming = new
+    state.step = "replaced_player"
+    ask(state, "replaced_player", decision.actor,
+        choose_player(roster.replaced_options(state, decision.actor, new), False), subject=new)
+
+
+def choose_replaced_player(state: GameState, decision: Decision, action: int) -> None:
+    """The fielder who makes way for the replacement (subject: the replacement)."""
+    t = decision.actor
+    ab = state.ab
+    new, old = ab.incoming, action - PLAYER
+    slot = roster.replace_fielder(state, t, new, old)
+    if slot >= 0:
+        ab.sub_players += (new,)
+        ab.sub_old += (old,)
+        ab.sub_slots += (slot,)
+    ab.incoming = -1
+    _note(state, "defensive_replacement" if slot >= 0 else "dh_to_field", new, detail=str(old))
+    state.step = "defensive_replacement"
+
+
+def batting_slot_step(state: GameState) -> None:
+    """The double switch: "the new players can take the old players' batting spots in any
+    order". Each new player but the last chooses among the spots still open (as the player
+    who left it: subject, the new player); then the team takes its positions."""
+    ab = state.ab
+    t = state.fielding_team
+    i = ab.slots_placed
+    if len(ab.sub_players) - i >= 2:
+        ask(state, "batting_slot", t, choose_player(tuple(sorted(ab.sub_old[i:])), False),
+            subject=ab.sub_players[i])
+        return
+    state.needs_positions[t] = True
+    take_the_field(state, t)
+    then = ab.sub_then
+    ab.sub_players = ab.sub_old = ab.sub_slots = ()
+    ab.slots_placed = 0
+    ab.sub_then = ""
+    state.step = then
+
+
+def choose_batting_slot(state: GameState, decision: Decision, action: int) -> None:
+    t = decision.actor
+    ab = state.ab
+    i = ab.slots_placed
+    j = ab.sub_old.index(action - PLAYER)
+    old, slots = list(ab.sub_old), list(ab.sub_slots)
+    lineup, pos = state.lineup[t], state.pos[t]
+    a, b = slots[i], slots[j]
+    lineup[a], lineup[b] = lineup[b], lineup[a]
+    pos[a], pos[b] = pos[b], pos[a]
+    old[i], old[j] = old[j], old[i]
+    slots[i], slots[j] = slots[j], slots[i]
+    ab.sub_old, ab.sub_slots = tuple(old), tuple(slots)
+    if state.pitcher_slot[t] >= 0:
+        state.pitcher_slot[t] = lineup.index(state.pitcher[t])
+    ab.slots_placed = i + 1
+
+
+def intentional_walk_step(state: GameState) -> None:
+    """At-Bat Sequence 3: "the defense decides whether to intentionally walk the batter"
+    (always legal: the rulebook sets no condition)."""
+    state.step = "sacrifice_bunt"
+    ask(state, "intentional_walk", state.fielding_team, (PASS, YES))
+
+
+def choose_intentional_walk(state: GameState, decision: Decision, action: int) -> None:
+    if action == YES:
+        state.ab.ibb = True
+        face_batter(state)
+        state.step = "carry_out"          # "there's no pitch and no swing"
+
+
+def sacrifice_bunt_step(state: GameState) -> None:
+    """At-Bat Sequence 4: "You can't sacrifice bunt if you have a runner on third or if the
+    batter was intentionally walked" (otherwise legal, even with the bases empty)."""
+    state.step = "relief_ace"
+    if state.board.bases[2] is None:
+        ask(state, "sacrifice_bunt", state.batting_team, (PASS, YES))
+
+
+def choose_sacrifice_bunt(state: GameState, decision: Decision, action: int) -> None:
+    if action == YES:
+        state.ab.bunt = True
+        state.step = "bunt"
+
+
+def bunt_roll(state: GameState) -> None:
+    """"roll for the swing on the pitcher's chart" (no pitch; not a result)."""
+    face_batter(state)
+    ab = state.ab
+    roll = state.dice.roll("swing", sides=20)
+    ft = state.fielding_team
+    ab.chart = "P"
+    ab.swing = roll
+    ab.result = state.card(ft, state.pitcher[ft]).chart.result(roll)
+    state.step = "carry_out"
+
+
+def intentional_walk(state: GameState, k: int) -> None:
+    """"the batter simply walks ... otherwise it works the same way" as a walk."""
+    walk(state, k)
+    state.ab.outcome = "IBB"
+
+
+def sacrifice_bunt(state: GameState) -> None:
+    """"If the result is a pop-up out (PU), the batter is out and the runners don't advance.
+    On any other result, the batter is out and all runners advance 1 base." (never with a
+    runner on third, so nobody scores)."""
+    b = state.board
+    if state.ab.result != "PU":
+        first, second, _ = b.bases
+        b.bases = (None, first, second)
+        state.ab.outcome = "SH"
+    else:
+        state.ab.outcome = "PU"
+    b.add_outs(1)
 
 
 # ================================================================== logging
@@ -1017,10 +1269,16 @@ RULES: dict[str, Callable[[GameState], None]] = {
     "play_ball": play_ball,
     "start_half": start_half,
     "at_bat": at_bat,
+    "pinch_runner": pinch_runner_step,
     "pinch_hitter": pinch_hitter_step,
     "pitching_change": pitching_change_step,
+    "defensive_replacement": defensive_replacement_step,
+    "batting_slot": batting_slot_step,
     "pinch_hitter_again": pinch_hitter_again_step,
     "pre_pitch": pre_pitch,
+    "intentional_walk": intentional_walk_step,
+    "sacrifice_bunt": sacrifice_bunt_step,
+    "bunt": bunt_roll,
     "relief_ace": relief_ace_step,
     "twenty_game": twenty_game_step,
     "stolen_base": stolen_base_step,
@@ -1051,4 +1309,10 @@ CHOICES: dict[str, Callable[[GameState, Decision, int], None]] = {
     "gold_glove": choose_gold_glove,
     "send_runners": choose_send,
     "throw_at": choose_throw,
+    "pinch_runner": choose_pinch_runner,
+    "defensive_replacement": choose_defensive_replacement,
+    "replaced_player": choose_replaced_player,
+    "batting_slot": choose_batting_slot,
+    "intentional_walk": choose_intentional_walk,
+    "sacrifice_bunt": choose_sacrifice_bunt,
 }

@@ -1,7 +1,8 @@
 """What an MLB Showdown manager may know: everything on the table.
 
-Showdown's basic and advanced games have no hidden information: both teams' cards are
-face up, and so are the score, the bases and who has used which icon. The view decodes
+Showdown's basic, advanced and expert (without strategy cards) games have no hidden
+information: both teams' cards are face up, and so are the score, the bases and who has
+used which icon. The view decodes
 all of it (the observation vector is built from it), and never holds the dice to come.
 """
 
@@ -23,7 +24,9 @@ class ShowdownView:
     ``own`` and ``opp`` index per team (0 away, 1 home) are decoded for the observing
     ``seat``. Players are roster indices into ``teams[t].players``.
 
-    * ``seat``, ``level`` ("basic" or "advanced"), ``dh``, ``innings`` (scheduled)
+    * ``seat``, ``level`` ("basic", "advanced" or "expert"), ``dh`` (the game's rules),
+      ``innings`` (scheduled); ``dh_in_use``: per team, whether it still has its DH (the
+      expert game loses it when the DH takes the field)
     * ``decision``, ``subject``, ``legal``: the observing manager's pending decision
       (kind, what it is about, legal actions) or None when he is not to act
     * ``inning``, ``half`` (0 top, 1 bottom), ``outs``, ``runs`` (away, home)
@@ -50,6 +53,9 @@ class ShowdownView:
     * ``outs_before``: outs when the swing was rolled (the +5 for two outs)
     * ``eligible``, ``sent``, ``thrown``: runners who may try for an extra base, those
       sent, and the one the defense throws at (-1 before it has chosen)
+    * ``ibb``, ``bunt``: this at-bat is an intentional walk, a sacrifice bunt (expert)
+    * ``incoming``: the defensive replacement waiting to learn whom he replaces (-1)
+    * ``ip_lost``: IP the pitcher has lost to runs charged (expert: one per 3 runs)
     * ``teams``: both teams' cards
     """
 
@@ -92,6 +98,11 @@ class ShowdownView:
     sent: tuple[int, ...]
     thrown: int
     teams: tuple[Team, Team]
+    dh_in_use: tuple[bool, bool] = (False, False)
+    ibb: bool = False
+    bunt: bool = False
+    incoming: int = -1
+    ip_lost: int = 0
 
     # -- conveniences -------------------------------------------------------------------
     @property
@@ -120,10 +131,11 @@ class ShowdownView:
     def fielding(self, positions: tuple[str, ...]) -> int:
         """Total Fielding of the fielding team at these positions."""
         t = 1 - self.half
+        expert = self.level == "expert"
         total = 0
         for slot, pos in enumerate(self.positions[t]):
             if pos in positions:
-                total += self.card(t, self.lineups[t][slot]).fielding(pos) or 0
+                total += roster.fielding_at(self.card(t, self.lineups[t][slot]), pos, expert)
         return total
 
     @property
@@ -192,4 +204,7 @@ def view_of(state: rules.GameState, seat: int) -> ShowdownView:
         pitch=ab.pitch, chart=ab.chart, swing=ab.swing, result=ab.result,
         outs_before=b.outs if ab.outs_before is None else ab.outs_before,
         eligible=ab.eligible, sent=ab.sent, thrown=ab.thrown,
-        teams=state.teams)
+        teams=state.teams,
+        dh_in_use=(state.pitcher_slot[0] < 0, state.pitcher_slot[1] < 0),
+        ibb=ab.ibb, bunt=ab.bunt, incoming=ab.incoming,
+        ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0))
