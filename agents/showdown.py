@@ -22,6 +22,7 @@ from ..envs.core.dice import Dice
 from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
 from ..envs.showdown.cards import RESULTS, PitcherCard, Team, load_team, team_to_dict
+from ..envs.showdown.roster import fielding_at
 from ..envs.showdown.view import ShowdownView
 from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
@@ -35,7 +36,8 @@ PASS, YES, PLAYER = rules.PASS, rules.YES, rules.PLAYER
 #: the heuristic's favourite among the other options (which pinch hitter, which runners).
 YES_NO_KINDS = ("pinch_hitter", "pitching_change", "relief_ace", "twenty_game", "stolen_base",
                 "strikeout", "reroll_out", "silver_slugger", "home_run_icon", "double_play",
-                "gold_glove", "send_runners")
+                "gold_glove", "send_runners", "intentional_walk", "sacrifice_bunt", "pinch_runner",
+                "defensive_replacement")
 
 
 # ================================================================ odds from the cards
@@ -200,6 +202,26 @@ class ShowdownHeuristic(ViewAgent):
       allows ``change_margin`` runs per plate appearance more than he would, counting
       fatigue; a starter is not removed while fresh unless he is that much worse. Forced
       changes take the best reliever.
+
+    The expert game (without strategy cards):
+
+    * **Intentional walk** (fielding): the WE of the batter walked against the WE of
+      pitching to him (each result's probability from the pitch and the charts, carried
+      out with the runners held); walk him when that is better for the defense.
+    * **Sacrifice bunt** (batting): the bunt's WE (a PU on the pitcher's chart leaves the
+      runners, anything else moves them up, the batter out either way) against swinging
+      away's.
+    * **Pinch runner** (batting): from the 7th inning in a game within two runs, the
+      fastest legal runner when he is ``runner_margin`` Speed faster than the man on base,
+      the runs his bat gives away (run value against this pitcher, times the plate
+      appearances left in the game for that spot, at most two) counted against him.
+    * **Defensive replacement** (fielding): when the team must (it cannot field every
+      position), the replacement and the player he replaces that leave the best field;
+      from the 7th inning with a lead, a bench fielder ``glove_margin`` Fielding better at
+      a position than the man playing it replaces him. The DH never takes the field
+      unless he must.
+    * **Batting spots** in a double switch: a pitcher takes the open spot that comes up
+      last, anyone else the one that comes up first.
     """
 
     name = "heuristic"
@@ -222,12 +244,15 @@ class ShowdownHeuristic(ViewAgent):
 
     def __init__(self, tables: ValueTables | None = None,
                  icon_thresholds: dict[str, float] | None = None,
-                 pinch_margin: float = 0.03, change_margin: float = 0.03, **table_options: Any):
+                 pinch_margin: float = 0.03, change_margin: float = 0.03,
+                 runner_margin: int = 5, glove_margin: int = 2, **table_options: Any):
         self._fixed = tables
         self._table_options = table_options
         self.icon_thresholds = {**self.ICON_THRESHOLDS, **(icon_thresholds or {})}
         self.pinch_margin = pinch_margin
         self.change_margin = change_margin
+        self.runner_margin = runner_margin
+        self.glove_margin = glove_margin
 
     # -- values -----------------------------------------------------------------------
     def tables(self, view: ShowdownView) -> ValueTables:
@@ -425,6 +450,96 @@ class ShowdownHeuristic(ViewAgent):
         if PASS in view.legal:
             values[PASS] = -(current if current is not None else 0.0) + self.change_margin
         return values
+
+
+    # -- the expert game -----------------------------------------------------------------
+    def _value_intentional_walk(self, view):
+        b = _flags(view.bases)
+        walked, runs = force_advance(b, 3)
+        walked = tuple(i if r is not None else None for i, r in enumerate(walked))
+        walk_we = self._we(view, view.outs, walked, len(runs))
+        return {PASS: -self._pa_we(view, 0), YES: -walk_we}
+
+    def _value_sacrifice_bunt(self, view):
+        b = _flags(view.bases)
+        pu = view.pitcher_card.chart.counts[RESULTS.index("PU")] / 20
+        moved = (None, b[0], b[1])
+        bunt = (pu * self._we(view, view.outs + 1, b)
+                + (1 - pu) * self._we(view, view.outs + 1, tuple(
+                    i if r is not None else None for i, r in enumerate(moved))))
+        return {PASS: self._pa_we(view, 0), YES: bunt}
+
+    def _value_pinch_runner(self, view):
+        values = {PASS: 0.0}
+        t = view.seat
+        runner = view.card(t, view.bases[view.subject])
+        close = abs(view.runs[0] - view.runs[1]) <= 2
+        pitcher = view.pitcher_card
+        # the runner's spot bats again at most this often before the game is over
+        left = min(2.0, max(0, view.innings - view.inning + 1) * 4 / 9)
+        for a in view.legal:
+            if a == PASS:
+                continue
+            card = view.card(t, a - PLAYER)
+            faster = card.speed - runner.speed
+            if view.inning < 7 or not close or faster < self.runner_margin:
+                values[a] = -1.0
+                continue
+            bat = self.run_value(card, pitcher) - self.run_value(runner, pitcher)
+            values[a] = faster / 100 + min(0.0, bat) * left
+        return values
+
+    def _field_gain(self, view, new: int, old: int) -> float:
+        """Fielding gained at ``old``'s position when ``new`` takes it."""
+        t = view.seat
+        slot = view.lineups[t].index(old)
+        pos = view.positions[t][slot]
+        if pos not in rules.FIELD_POSITIONS:          # still waiting for a position
+            return 5.0
+        return (_fielding(view.card(t, new), pos) - _fielding(view.card(t, old), pos))
+
+    def _value_defensive_replacement(self, view):
+        t = view.seat
+        forced = PASS not in view.legal
+        leading = view.runs[t] > view.runs[1 - t]
+        values = {PASS: 0.0} if not forced else {}
+        fielders = [k for k, pos in zip(view.lineups[t], view.positions[t])
+                    if pos not in ("DH", "P")]
+        for a in view.legal:
+            if a == PASS:
+                continue
+            new = a - PLAYER
+            if new in view.lineups[t]:                # the DH: only when he must
+                values[a] = -10.0
+                continue
+            gain = max(self._field_gain(view, new, old) for old in fielders)
+            if forced:
+                values[a] = gain + view.card(t, new).on_base / 100
+            else:
+                values[a] = gain - self.glove_margin if view.inning >= 7 and leading else -1.0
+        return values
+
+    def _value_replaced_player(self, view):
+        return {a: self._field_gain(view, view.subject, a - PLAYER) for a in view.legal}
+
+    def _value_batting_slot(self, view):
+        t = view.seat
+        spots = dict(view.open_spots)
+        pitcher = isinstance(view.card(t, view.subject), PitcherCard)
+        values = {}
+        for a in view.legal:
+            wait = (spots[a - PLAYER] - view.order[t]) % 9      # at-bats until it comes up
+            values[a] = wait if pitcher else -wait
+        return values
+
+
+def _fielding(card, position: str) -> int:
+    """Fielding at a position in the expert game (-10 where he may not play)."""
+    if card.kind != "hitter":
+        return -10
+    if card.fielding(position) is None and position != "1B":
+        return -10
+    return fielding_at(card, position, True)
 
 
 class ShowdownAlwaysNever(AlwaysNever, ShowdownHeuristic):

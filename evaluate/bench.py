@@ -1,6 +1,6 @@
 """How fast are dugout's baseball games? Random-vs-random games, timed.
 
-That's Baseball, Harry's Grand Slam Baseball and MLB Showdown (basic and advanced games),
+That's Baseball, Harry's Grand Slam Baseball and MLB Showdown (basic, advanced and expert games),
 each through its PettingZoo AEC env and through its rules engine alone, against
 PettingZoo's own ``tictactoe_v3`` and ``texas_holdem_v4``.
 
@@ -28,6 +28,9 @@ Two random managers play whole nine-inning games, in two modes per game:
   second and plate appearances per second are the figures that matter (how fast the
   engine simulates baseball, e.g. for calibration runs such as
   ``python -m dugout.evaluate.calibrate_showdown``);
+* MLB Showdown's expert game without strategy cards, the same teams:
+  ``showdown_expert_v0 (AEC)`` and ``showdown_expert engine``. Random managers walk half
+  the batters intentionally, so its games are longer than the advanced game's;
 * Bottom of the 9th with the built-in cards and default teams: the duel (one half inning:
   ``bottom_ninth_v0 (AEC, duel)`` and ``bottom_ninth engine (duel)``) and the Longer Game
   (three innings: ``... (AEC, game)`` and ``... engine (game)``);
@@ -57,7 +60,8 @@ installed with ``pip install -e .[bench]``) are timed through the very same AEC 
 each dugout AEC env's decisions per second are printed as a ratio to theirs ("1.52x
 tictactoe_v3" means dugout makes 1.52 times as many decisions per second). In the JSON
 figures these ratios are ``ratios`` (That's Baseball), ``grand_slam_ratios``,
-``showdown_ratios`` (advanced), ``showdown_basic_ratios``, ``bottom_ninth_ratios`` (the
+``showdown_ratios`` (advanced), ``showdown_basic_ratios``, ``showdown_expert_ratios``,
+``bottom_ninth_ratios`` (the
 duel), ``bottom_ninth_game_ratios`` and ``pokemon_baseball_ratios``; ``batched_ratios`` are
 the batched engine's decisions per second against the peers and the scalar engine.
 
@@ -109,7 +113,7 @@ __all__ = ["main", "Budget", "Result", "measure", "pick"]
 
 TEAMS = ("sample", "reds")       # away, home: the env's default pairing
 SHOWDOWN_TEAMS = ("nya2004", "bos2004")   # away, home: the 2004 Yankees at the Red Sox
-SHOWDOWN_LEVELS = ("advanced", "basic")
+SHOWDOWN_LEVELS = ("advanced", "basic", "expert")
 INNINGS = 9
 PEERS = ("tictactoe_v3", "texas_holdem_v4")
 INSTALL_HINT = "pip install -e .[bench]"
@@ -195,7 +199,7 @@ def grand_slam_engine() -> PlayGame:
 
 
 def showdown_aec(level: str) -> PlayGame:
-    """MLB Showdown at ``level`` ("advanced" or "basic") through ``showdown_v0.env``."""
+    """MLB Showdown at ``level`` ("advanced", "basic" or "expert") through ``showdown_v0.env``."""
     env = showdown_v0.env(level=level, teams=SHOWDOWN_TEAMS, innings=INNINGS)
 
     def play(rng: random.Random, seed: int) -> tuple[int, int]:
@@ -419,6 +423,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 # The dugout AEC envs compared with the peers: (result key, JSON key of its ratios).
 RATIO_KEYS = (("thats_baseball_v0", "ratios"), ("grand_slam_v0", "grand_slam_ratios"),
               ("showdown_v0", "showdown_ratios"), ("showdown_basic_v0", "showdown_basic_ratios"),
+              ("showdown_expert_v0", "showdown_expert_ratios"),
               ("bottom_ninth_v0", "bottom_ninth_ratios"),
               ("bottom_ninth_game_v0", "bottom_ninth_game_ratios"),
               ("pokemon_baseball_v0", "pokemon_baseball_ratios"))
@@ -427,6 +432,7 @@ ENGINE_PAIRS = (("thats_baseball_engine", "thats_baseball_v0"),
                 ("grand_slam_engine", "grand_slam_v0"),
                 ("showdown_engine", "showdown_v0"),
                 ("showdown_basic_engine", "showdown_basic_v0"),
+                ("showdown_expert_engine", "showdown_expert_v0"),
                 ("bottom_ninth_engine", "bottom_ninth_v0"),
                 ("bottom_ninth_game_engine", "bottom_ninth_game_v0"),
                 ("pokemon_baseball_engine", "pokemon_baseball_v0"))
@@ -443,6 +449,8 @@ def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
         ("showdown_engine", "showdown engine", lambda: showdown_engine("advanced")),
         ("showdown_basic_v0", "showdown_basic_v0 (AEC)", lambda: showdown_aec("basic")),
         ("showdown_basic_engine", "showdown_basic engine", lambda: showdown_engine("basic")),
+        ("showdown_expert_v0", "showdown_expert_v0 (AEC)", lambda: showdown_aec("expert")),
+        ("showdown_expert_engine", "showdown_expert engine", lambda: showdown_engine("expert")),
         ("bottom_ninth_v0", "bottom_ninth_v0 (AEC, duel)", lambda: bottom_ninth_aec("duel")),
         ("bottom_ninth_engine", "bottom_ninth engine (duel)", lambda: bottom_ninth_engine("duel")),
         ("bottom_ninth_game_v0", "bottom_ninth_v0 (AEC, game)", lambda: bottom_ninth_aec("game")),

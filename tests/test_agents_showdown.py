@@ -853,11 +853,13 @@ def icon_rich_teams():
 
 @pytest.fixture(scope="module")
 def decision_views():
-    """The acting manager's view at every decision of random advanced games."""
+    """The acting manager's view at every decision of random advanced and expert games."""
     views = []
-    for teams, dh, seeds in ((icon_rich_teams(), None, range(5)),
-                             (("nya2004", "bos2004"), False, range(4))):
-        env = showdown_v0.env(teams=teams, dh=dh, point_cap=None)
+    for teams, dh, seeds, level in ((icon_rich_teams(), None, range(5), "advanced"),
+                                    (("nya2004", "bos2004"), False, range(4), "advanced"),
+                                    (("nya2004", "bos2004"), None, range(3), "expert"),
+                                    (("nya2004", "bos2004"), False, range(3), "expert")):
+        env = showdown_v0.env(level=level, teams=teams, dh=dh, point_cap=None)
         rnd = RandomAgent(7)
         for seed in seeds:
             env.reset(seed=seed)
@@ -893,8 +895,71 @@ def test_baselines_differ_from_the_heuristic_only_at_their_own_decision(tables, 
     assert len(decision_views) > 800
 
 
+# ================================================================ the expert game
+
+def _expert_at(kind, teams, *, inning, half, outs, bases, runs, dh=True):
+    """An expert game brought to its first ``kind`` decision in a set situation (bases as
+    batting-order offsets behind the batter due up, who has batted); the other decisions
+    on the way are passed."""
+    from dugout.envs.core.dice import Dice
+    state = rules.new_game(teams, Dice(0), level="expert", starter=1, dh=dh, play=False)
+    b = state.board
+    b.inning, b.half, b.outs = inning, half, outs
+    b.line = [[0] * inning, [0] * (inning - 1 + half)]
+    b.line[0][0], b.line[1][0] = runs
+    b.runs = list(runs)
+    lineup = state.lineup[half]
+    b.bases = tuple(lineup[(1 + i) % 9] if on else None for i, on in enumerate(bases))
+    for k in lineup:
+        state.batted[half][k] = True
+    rules.run(state)
+    while state.pending.kind != kind:
+        d = state.pending
+        rules.apply_action(state, PASS if PASS in d.legal else d.legal[0])
+    return state
+
+
+def test_expert_heuristic_bunts_and_walks_only_where_it_can_gain(teams, tables):
+    """A bunt with the bases empty only gives an out away, and walking the batter with the
+    bases loaded in a tied bottom of the 9th loses the game: the heuristic never does
+    either; over random expert games its intentional walks and bunts stay rare."""
+    heuristic = ShowdownHeuristic(tables=tables)
+    for outs in (0, 1, 2):
+        empty = _expert_at("sacrifice_bunt", teams, inning=3, half=0, outs=outs,
+                           bases=(0, 0, 0), runs=(0, 0))
+        assert heuristic.decide(view_of(empty, 0)) == PASS
+        loaded = _expert_at("intentional_walk", teams, inning=9, half=1, outs=outs,
+                            bases=(1, 1, 1), runs=(2, 2))
+        values = heuristic.option_values(view_of(loaded, 0))
+        assert values[YES] == -1.0 and heuristic.decide(view_of(loaded, 0)) == PASS
+    # a runner on first, nobody out, a tie late: moving him up has a price and a gain
+    bunt = _expert_at("sacrifice_bunt", teams, inning=9, half=1, outs=0, bases=(1, 0, 0),
+                      runs=(3, 3))
+    values = heuristic.option_values(view_of(bunt, 1))
+    assert set(values) == {PASS, YES} and 0 < values[YES] < 1 and 0 < values[PASS] < 1
+
+
+def test_expert_heuristic_bats_a_new_pitcher_last_in_a_double_switch(tables, decision_views):
+    heuristic = ShowdownHeuristic(tables=tables)
+    checked = 0
+    for v in decision_views:
+        if v.decision != "batting_slot":
+            continue
+        spots = dict(v.open_spots)
+        assert {a - PLAYER for a in v.legal} == set(spots)
+        waits = {a: (spots[a - PLAYER] - v.order[v.seat]) % 9 for a in v.legal}
+        pick = heuristic.decide(v)
+        if isinstance(v.card(v.seat, v.subject), PitcherCard):
+            checked += 1
+            assert waits[pick] == max(waits.values())
+        else:
+            assert waits[pick] == min(waits.values())
+    assert checked
+
+
 def test_baseline_names_and_unknown_kinds():
-    assert set(YES_NO_KINDS) == set(rules.DECISION_KINDS) - {"starting_pitcher", "throw_at"}
+    assert set(YES_NO_KINDS) == set(rules.ALL_KINDS) - {"starting_pitcher", "throw_at",
+                                                        "replaced_player", "batting_slot"}
     assert ShowdownAlwaysNever("strikeout", True).name == "always-strikeout"
     assert ShowdownAlwaysNever("send_runners", False).name == "never-send_runners"
     for kind in ("throw_at", "starting_pitcher", "steal", "Strikeout"):

@@ -32,11 +32,12 @@ def _positive(x) -> bool:
 
 DUGOUT = ("thats_baseball_v0", "thats_baseball_engine", "grand_slam_v0", "grand_slam_engine",
           "showdown_v0", "showdown_engine", "showdown_basic_v0", "showdown_basic_engine",
-          "bottom_ninth_v0", "bottom_ninth_engine", "bottom_ninth_game_v0", "bottom_ninth_game_engine",
+          "showdown_expert_v0", "showdown_expert_engine", "bottom_ninth_v0", "bottom_ninth_engine", "bottom_ninth_game_v0", "bottom_ninth_game_engine",
           "pokemon_baseball_v0", "pokemon_baseball_engine")
 # each dugout AEC env, and the JSON key of its decisions/s ratios to the peers
 AEC_RATIOS = {"thats_baseball_v0": "ratios", "grand_slam_v0": "grand_slam_ratios",
               "showdown_v0": "showdown_ratios", "showdown_basic_v0": "showdown_basic_ratios",
+              "showdown_expert_v0": "showdown_expert_ratios",
               "bottom_ninth_v0": "bottom_ninth_ratios",
               "bottom_ninth_game_v0": "bottom_ninth_game_ratios",
               "pokemon_baseball_v0": "pokemon_baseball_ratios"}
@@ -67,7 +68,8 @@ def _check_dugout_figures(results: dict) -> None:
     # the duel: at least three plate appearances (three outs or a run before)
     assert results["bottom_ninth_v0"]["plate_appearances"] >= 3
     for aec_key, engine_key in (("showdown_v0", "showdown_engine"),
-                                ("showdown_basic_v0", "showdown_basic_engine")):
+                                ("showdown_basic_v0", "showdown_basic_engine"),
+                                ("showdown_expert_v0", "showdown_expert_engine")):
         sd, sd_engine = results[aec_key], results[engine_key]
         assert sd["decisions"] == sd_engine["decisions"], aec_key
         assert sd["plate_appearances"] == sd_engine["plate_appearances"], aec_key

@@ -551,3 +551,25 @@ def test_scorecard_has_both_pitching_tables_and_play_by_play(level):
         assert f"{team.name} 1st." in card            # the play-by-play, by half inning
     assert "pitch" in card and "swing" in card and "chart" in card
     assert len(env.unwrapped.play_by_play().splitlines()) > 50
+
+
+# -- the expert game's spaces and trained checkpoints ---------------------------------------------
+def test_basic_and_advanced_spaces_are_unchanged_and_expert_checkpoints_do_not_cross():
+    """The expert game appends its pieces after the advanced game's 256, so checkpoints
+    trained on the basic or advanced game keep their spaces; one of them is refused in the
+    expert game (and an expert one in the advanced game) with an error naming both sizes,
+    never run on a vector it was not trained on."""
+    from dugout.agents.policy import CheckpointError, PolicyAgent, build_actor
+    sizes = {level: showdown_v0.env(level=level).observation_space("away")["observation"].shape[0]
+             for level in LEVELS}
+    assert sizes == {"basic": 256, "advanced": 256, "expert": 256 + 65}
+    assert sd_env_module.OBS_EXPERT.pieces[:len(OBS.pieces)] == OBS.pieces
+    for trained, played in (("advanced", "expert"), ("expert", "advanced")):
+        actor = build_actor(sizes[trained], [8], "Tanh", N_ACTIONS)
+        agent = PolicyAgent(actor, {"env_id": "showdown_v0", "obs_size": sizes[trained],
+                                    "n_actions": N_ACTIONS})
+        env = showdown_v0.env(level=played)
+        env.reset(seed=0)
+        obs = env.observe(env.agent_selection)
+        with pytest.raises(CheckpointError, match=f"size {sizes[trained]}.*size {sizes[played]}"):
+            agent.act(obs)

@@ -55,6 +55,8 @@ class ShowdownView:
       sent, and the one the defense throws at (-1 before it has chosen)
     * ``ibb``, ``bunt``: this at-bat is an intentional walk, a sacrifice bunt (expert)
     * ``incoming``: the defensive replacement waiting to learn whom he replaces (-1)
+    * ``open_spots``: in a double switch, (player who left, batting slot) for each spot
+      still to be given out (``batting_slot`` decisions)
     * ``ip_lost``: IP the pitcher has lost to runs charged (expert: one per 3 runs)
     * ``teams``: both teams' cards
     """
@@ -103,6 +105,7 @@ class ShowdownView:
     bunt: bool = False
     incoming: int = -1
     ip_lost: int = 0
+    open_spots: tuple[tuple[int, int], ...] = ()
 
     # -- conveniences -------------------------------------------------------------------
     @property
@@ -207,4 +210,5 @@ def view_of(state: rules.GameState, seat: int) -> ShowdownView:
         teams=state.teams,
         dh_in_use=(state.pitcher_slot[0] < 0, state.pitcher_slot[1] < 0),
         ibb=ab.ibb, bunt=ab.bunt, incoming=ab.incoming,
+        open_spots=tuple(zip(ab.sub_old[ab.slots_placed:], ab.sub_slots[ab.slots_placed:])),
         ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0))
