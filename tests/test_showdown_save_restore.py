@@ -64,7 +64,7 @@ def test_copies_continue_identically_from_every_decision_kind():
     AL and NL rules, a clone and a JSON copy taken at the first decision of each game and the
     first of each kind continue exactly like the original (state, log, box score)."""
     kinds = set()
-    for seed in range(24):
+    for seed in range(40):
         away, home = ICON_PAIRS[seed % len(ICON_PAIRS)]
         state = rules.new_game((load_team(away), load_team(home)), Dice(seed),
                                level="advanced", dh=(None, True, False)[seed % 3])

@@ -110,7 +110,10 @@ def _fresh_pinch_hitters(state, team: int, replaces: bool) -> tuple[int, ...]:
     from dugout.envs.showdown.cards import PitcherCard
     slot = state.order[team]
     k = state.lineup[team][slot]
-    if not state.batted[team][k] and not replaces:
+    cards = state.teams[team]
+    keys = {c.key: i for i, c in enumerate(cards.players)}
+    started = {keys[p] for p, _ in cards.lineups["dh" if state.dh else "no_dh"] if p != "P"}
+    if not state.batted[team][k] and not replaces and k in started | {state.starter[team]}:
         return ()
     is_pitcher = isinstance(state.card(team, k), PitcherCard)
     if is_pitcher and (not roster.can_remove_starter(state, team) or not roster.bullpen(state, team)):

@@ -100,6 +100,7 @@ class _TeamFacts(NamedTuple):
     hitters: tuple[int, ...]            # hitters
     relief: tuple[int, ...]             # relievers and closers
     qualifies: tuple[int, ...]          # per player, the positions he may play (_qualifies_mask)
+    keys: dict[str, int]                # card key -> roster index
 
 
 _FACTS: dict[int, _TeamFacts] = {}
@@ -114,11 +115,19 @@ def _team_facts(team: Team) -> _TeamFacts:
             hitters=tuple(k for k, c in enumerate(players) if isinstance(c, HitterCard)),
             relief=tuple(k for k, c in enumerate(players)
                          if isinstance(c, PitcherCard) and c.role != "starter"),
-            qualifies=tuple(_qualifies_mask(c) for c in players))
+            qualifies=tuple(_qualifies_mask(c) for c in players),
+            keys={c.key: k for k, c in enumerate(players)})
         if len(_FACTS) > 1024:
             _FACTS.clear()
         _FACTS[id(team)] = known
     return known
+
+
+def _started(state: GameState, team: int) -> frozenset[int]:
+    """Who started the game for ``team``: its starting lineup and its starting pitcher."""
+    lineup = state.teams[team].lineups["dh" if state.dh else "no_dh"]
+    keys = _team_facts(state.teams[team]).keys
+    return frozenset({keys[p] for p, _ in lineup if p != "P"} | {state.starter[team]})
 
 
 def _roster_parts(team: Team) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -147,8 +156,10 @@ def legal_pinch_hitters(state: GameState, team: int, replaces_pinch_hitter: bool
     """Bench hitters who may bat for the man due up (Substitutions; Team Construction).
 
     "All players who start the game must bat at least once before a pinch hitter can bat
-    for them": the man due up must have batted, unless he is a pinch hitter sent up earlier
-    in this at-bat (``replaces_pinch_hitter``: step 3 may bat for him again).
+    for them": a starter due up must have batted. A pinch hitter sent up earlier in this
+    at-bat is batted for only in step 3 (``replaces_pinch_hitter``: "This is the only time
+    you can send in one pinch hitter for another"). Anyone else (a reliever, a pinch
+    runner, a defensive replacement) may be batted for before he has batted.
     """
     return list(pinch_hitter_options(state, team, replaces_pinch_hitter))
 
@@ -157,7 +168,7 @@ def pinch_hitter_options(state: GameState, team: int, replaces_pinch_hitter: boo
     """:func:`legal_pinch_hitters` as a tuple (shared: the engine's own, read-only)."""
     slot = state.order[team]
     k = state.lineup[team][slot]
-    if not state.batted[team][k] and not replaces_pinch_hitter:
+    if not state.batted[team][k] and not replaces_pinch_hitter and k in _started(state, team):
         return ()
     waiting = tuple(bench(state, team))
     if not waiting:         # an empty bench: nobody may pinch hit (most at-bats of a game)

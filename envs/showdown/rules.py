@@ -1142,7 +1142,18 @@ def choose_replaced_player(state: GameState, decision: Decision, action: int) ->
     ab = state.ab
     new, old = ab.incoming, action - PLAYER
     slot = roster.replace_fielder(state, t, new, old)
-    if slot >= 0:
+    if old in ab.sub_players:           # he came in earlier in this substitution: his spot
+        i = ab.sub_players.index(old)   # is still the one he took from an old player
+        players = list(ab.sub_players)
+        if slot >= 0:
+            players[i] = new
+            ab.sub_players = tuple(players)
+        else:                           # the DH took his place: the pitcher bats there
+            del players[i]
+            ab.sub_players = tuple(players)
+            ab.sub_old = ab.sub_old[:i] + ab.sub_old[i + 1:]
+            ab.sub_slots = ab.sub_slots[:i] + ab.sub_slots[i + 1:]
+    elif slot >= 0:
         ab.sub_players += (new,)
         ab.sub_old += (old,)
         ab.sub_slots += (slot,)
@@ -1241,8 +1252,9 @@ def sacrifice_bunt(state: GameState) -> None:
     runner on third, so nobody scores)."""
     b = state.board
     if state.ab.result != "PU":
-        first, second, _ = b.bases
-        b.bases = (None, first, second)
+        if b.outs < 2:                  # (the third out ends the inning where it stands)
+            first, second, _ = b.bases
+            b.bases = (None, first, second)
         state.ab.outcome = "SH"
     else:
         state.ab.outcome = "PU"
