@@ -37,20 +37,32 @@ PASS, YES, PLAYER = rules.PASS, rules.YES, rules.PLAYER
 YES_NO_KINDS = ("pinch_hitter", "pitching_change", "relief_ace", "twenty_game", "stolen_base",
                 "strikeout", "reroll_out", "silver_slugger", "home_run_icon", "double_play",
                 "gold_glove", "send_runners", "intentional_walk", "sacrifice_bunt", "pinch_runner",
-                "defensive_replacement")
+                "defensive_replacement", "play_card", "catcher_throw")
 
 
 # ================================================================ odds from the cards
 
+def chart_probabilities(chart, shift: int = 0) -> np.ndarray:
+    """Each result's probability on a chart when the swing is read ``shift`` higher (a
+    strategy card's swing bonus; "less than 1, look up what happens on a 1")."""
+    if not shift:
+        return np.array(chart.counts, dtype=float) / 20
+    out = np.zeros(len(RESULTS))
+    for roll in range(1, 21):
+        out[RESULTS.index(chart.result(min(20, max(1, roll + shift))))] += 1 / 20
+    return out
+
+
 def result_probabilities(batter, pitcher: PitcherCard, control_bonus: int = 0,
-                         fatigue: int = 0) -> dict[str, float]:
-    """Each swing result's probability: the pitch decides whose chart, the swing the slot."""
-    p_chart = np.array(pitcher.chart.counts, dtype=float) / 20
+                         fatigue: int = 0, swing: int = 0) -> dict[str, float]:
+    """Each swing result's probability: the pitch decides whose chart, the swing the slot
+    (``swing``: a card's bonus to the swing)."""
+    p_chart = chart_probabilities(pitcher.chart, swing)
     if isinstance(batter, PitcherCard):
         probs = p_chart
     else:
         a = _d20_beats(pitcher.control + control_bonus - fatigue, batter.on_base)
-        probs = a * p_chart + (1 - a) * np.array(batter.chart.counts, dtype=float) / 20
+        probs = a * p_chart + (1 - a) * chart_probabilities(batter.chart, swing)
     return dict(zip(RESULTS, probs))
 
 
@@ -222,6 +234,18 @@ class ShowdownHeuristic(ViewAgent):
       unless he must.
     * **Batting spots** in a double switch: a pitcher takes the open spot that comes up
       last, anyone else the one that comes up first.
+    * **Strategy cards** (``play_card``): each playable card is priced by the WE it gains
+      its owner now, effect by effect: a pitch or swing bonus by the plate appearance's WE
+      with and without it (the charts read at the shifted swing), a reroll by a fresh
+      swing on the same chart against the result in hand, a result change by the two
+      results' WE, a Fielding check by its chance times the gain of what follows, a steal
+      by the catcher's chance against the runner's Speed, runners moved or put out by the
+      WE of the bases after; draws, discards, IP and the small bonuses at fixed small
+      values. It plays the best card whose gain beats ``card_threshold`` times the share
+      of the game still to come after this inning (the price of keeping it for a better
+      moment, as with the icons; a card is drawn every half inning, so the price is
+      lower), else passes. ``catcher_throw``: the catcher throws at the runner whose out is
+      worth most to the defense (throwing never hurts).
     """
 
     name = "heuristic"
@@ -245,7 +269,8 @@ class ShowdownHeuristic(ViewAgent):
     def __init__(self, tables: ValueTables | None = None,
                  icon_thresholds: dict[str, float] | None = None,
                  pinch_margin: float = 0.03, change_margin: float = 0.03,
-                 runner_margin: int = 5, glove_margin: int = 2, **table_options: Any):
+                 runner_margin: int = 5, glove_margin: int = 2, card_threshold: float = 0.01,
+                 **table_options: Any):
         self._fixed = tables
         self._table_options = table_options
         self.icon_thresholds = {**self.ICON_THRESHOLDS, **(icon_thresholds or {})}
@@ -253,6 +278,7 @@ class ShowdownHeuristic(ViewAgent):
         self.change_margin = change_margin
         self.runner_margin = runner_margin
         self.glove_margin = glove_margin
+        self.card_threshold = card_threshold
 
     # -- values -----------------------------------------------------------------------
     def tables(self, view: ShowdownView) -> ValueTables:
@@ -531,6 +557,166 @@ class ShowdownHeuristic(ViewAgent):
             wait = (spots[a - PLAYER] - view.order[t]) % 9      # at-bats until it comes up
             values[a] = wait if pitcher else -wait
         return values
+
+
+    # -- strategy cards ------------------------------------------------------------------
+    def _value_play_card(self, view):
+        left = max(0, view.innings - view.inning) / view.innings
+        values = {PASS: 0.0}
+        for a in view.legal:
+            if a != PASS:
+                card = view.card_set.cards[a - rules.CARD]
+                values[a] = self.card_gain(view, card) - self.card_threshold * left
+        return values
+
+    def _value_catcher_throw(self, view):
+        values = {PASS: -self._steal_we(view, view.stealers, None)}
+        for a in view.legal:
+            if a != PASS:
+                thrown = view.stealers[0] if a in (YES, rules.THROW_LEAD) else view.stealers[1]
+                values[a] = -self._steal_we(view, view.stealers, thrown)
+        return values
+
+    def card_gain(self, view, card) -> float:
+        """The WE a card gains its owner (the deciding manager) now."""
+        from ..envs.showdown.cardplay import icon_applies_view
+        effects = (card.icon_effect if icon_applies_view(view, card) else ()) + card.effect
+        batting_gain = 0.0
+        for e in effects:
+            batting_gain += self._effect_gain(view, e)
+        return batting_gain if view.batting else -batting_gain
+
+    def _mods(self, view) -> dict[str, int]:
+        """The pitch and swing bonuses already in force (played this at-bat, in play)."""
+        mods = {"pitch": 0, "swing": 0}
+        for team, counts in enumerate(view.played):
+            for i, n in enumerate(counts):
+                for e in view.card_set.cards[i].effect * n:
+                    self._add(mods, e, team, view.half)
+        for team, counts in enumerate(view.in_play):
+            for i, n in enumerate(counts):
+                for e in view.card_set.cards[i].effect * n:
+                    self._add(mods, e, team, view.half)
+        return mods
+
+    @staticmethod
+    def _add(mods, e, team, half) -> None:
+        if e.do in mods:
+            mods[e.do] += e.by
+        elif e.do == "edge":
+            mods["swing" if team == half else "pitch"] += e.by
+
+    def _pa_we_with(self, view, pitch: int, swing: int) -> float:
+        """The batting team's WE of the plate appearance at these pitch and swing bonuses."""
+        probs = result_probabilities(view.batter_card, view.pitcher_card,
+                                     view.control_bonus + pitch, view.fatigue, swing)
+        return sum(p * self._result_we(view, r) for r, p in probs.items() if p > 0)
+
+    def _effect_gain(self, view, e) -> float:
+        """The batting team's WE gained by one effect."""
+        do = e.do
+        bases = _flags(view.bases)
+        here = self._we(view, view.outs, bases) if view.result is None else (
+            self._result_we(view, view.result))
+        if do in ("pitch", "swing", "edge"):
+            mods = self._mods(view)
+            extra = {"pitch": 0, "swing": 0}
+            self._add(extra, e, view.seat, view.half)
+            now = self._pa_we_with(view, mods["pitch"], mods["swing"])
+            return self._pa_we_with(view, mods["pitch"] + extra["pitch"],
+                                    mods["swing"] + extra["swing"]) - now
+        if do == "reroll_swing":
+            chart = (view.pitcher_card if view.chart == "P" else view.batter_card).chart
+            probs = chart_probabilities(chart, self._mods(view)["swing"])
+            fresh = sum(p * self._result_we(view, r) for r, p in zip(RESULTS, probs) if p > 0)
+            return fresh - here
+        if do == "result":
+            return self._result_we(view, e.to) - here
+        if do == "check":
+            group = {"infield": ("1B", "2B", "3B", "SS"), "outfield": ("LF", "CF", "RF"),
+                     "catcher": ("C",), "first": ("1B",)}[e.positions]
+            fielding = view.fielding(group) + e.bonus
+            p_pass = min(1.0, max(0.0, (fielding) / 20))     # d20 + F >= 21
+            p = p_pass if e.on == "pass" else 1 - p_pass
+            return p * sum(self._effect_gain(view, t) for t in e.then)
+        if do == "advance":
+            return self._advance_we(view, e.runners, e.bases) - self._we(view, view.outs, bases)
+        if do == "runner_out":
+            lead = [i for i in (2, 1, 0) if bases[i] is not None]
+            i = 0 if e.runners == "first" else (lead[0] if lead else None)
+            if i is None or bases[i] is None:
+                return 0.0
+            after = list(bases)
+            after[i] = None
+            return self._we(view, view.outs + 1, tuple(after)) - self._we(view, view.outs, bases)
+        if do == "steal":
+            from ..envs.showdown.cardplay import _stealers
+            stealers = _stealers(view.bases, e.runners)
+            if not stealers:
+                return 0.0
+            now = self._we(view, view.outs, bases)
+            if not e.throw:
+                return self._steal_we(view, stealers, None) - now
+            return min(self._steal_we(view, stealers, r) for r in stealers) - now
+        sign = 1.0 if view.batting else -1.0          # owner-relative effects, in batting WE
+        if do in ("draw", "discard"):
+            return sign * 0.004 * e.n
+        if do == "ip":                                 # the pitcher on the mound's
+            return -0.004 * e.by
+        if do in ("throw_bonus", "dp_bonus", "catcher_bonus"):
+            return -0.002 * e.by if any(bases) else 0.0
+        if do == "no_double_play":
+            return 0.01 if bases[0] is not None and view.outs < 2 else 0.0
+        if do == "hold_runners":
+            return -0.01 if any(bases) else 0.0
+        return 0.0
+
+    def _advance_we(self, view, runners: str, n: int) -> float:
+        bases = list(_flags(view.bases))
+        movers = [i for i in (2, 1, 0) if bases[i] is not None]
+        if runners == "third":
+            movers = [2] if bases[2] is not None else []
+        elif runners == "lead":
+            movers = movers[:1]
+        runs = 0
+        for i in movers:
+            bases[i] = None
+            if i + n >= 3:
+                runs += 1
+            elif bases[i + n] is None:
+                bases[i + n] = i + n
+            else:
+                bases[i] = i
+        return self._we(view, view.outs, tuple(bases), runs)
+
+    def _steal_we(self, view, stealers, thrown) -> float:
+        """The batting team's WE after ``stealers`` go and the catcher throws at ``thrown``."""
+        t = 1 - view.half
+        arm = 0
+        for slot, pos in enumerate(view.positions[t]):
+            if pos == "C":
+                arm = view.card(t, view.lineups[t][slot]).fielding("C") or 0
+        total = 0.0
+        outcomes = [(1.0, False)]
+        if thrown is not None:
+            base = view.bases.index(thrown)
+            speed = view.card(view.half, thrown).speed
+            p_out = _d20_beats(arm + (5 if base == 1 else 0), speed)
+            outcomes = [(p_out, True), (1 - p_out, False)]
+        for p, out in outcomes:
+            if p <= 0:
+                continue
+            bases = list(_flags(view.bases))
+            outs = view.outs
+            for r in stealers:
+                i = view.bases.index(r)
+                bases[i] = None
+                if r == thrown and out:
+                    outs += 1
+                else:
+                    bases[i + 1] = i + 1
+            total += p * self._we(view, outs, tuple(bases))
+        return total
 
 
 def _fielding(card, position: str) -> int:

@@ -44,7 +44,8 @@ AGENTS = ("away", "home")
 #: Option sets each registered env id is run with by the contract suite (``{}`` when absent):
 #: a ruleset whose levels are one engine with switches lists each level here.
 OPTION_SETS: dict[str, tuple[dict[str, Any], ...]] = {
-    "showdown_v0": ({"level": "basic"}, {"level": "advanced"}, {"level": "expert"}),
+    "showdown_v0": ({"level": "basic"}, {"level": "advanced"}, {"level": "expert"},
+                    {"level": "expert", "decks": "default"}),
     "bottom_ninth_v0": ({}, {"teams": "choose", "draft": True}, {"out_rule": "batter"},
                         {"mode": "game"},
                         {"mode": "game", "teams": "choose", "draft": True, "batters": 10,

@@ -858,8 +858,10 @@ def decision_views():
     for teams, dh, seeds, level in ((icon_rich_teams(), None, range(5), "advanced"),
                                     (("nya2004", "bos2004"), False, range(4), "advanced"),
                                     (("nya2004", "bos2004"), None, range(3), "expert"),
-                                    (("nya2004", "bos2004"), False, range(3), "expert")):
-        env = showdown_v0.env(level=level, teams=teams, dh=dh, point_cap=None)
+                                    (("nya2004", "bos2004"), False, range(3), "expert"),
+                                    (("nya2004", "bos2004"), None, range(2), "cards")):
+        options = {"level": "expert", "decks": "default"} if level == "cards" else {"level": level}
+        env = showdown_v0.env(teams=teams, dh=dh, point_cap=None, **options)
         rnd = RandomAgent(7)
         for seed in seeds:
             env.reset(seed=seed)
@@ -960,6 +962,7 @@ def test_expert_heuristic_bats_a_new_pitcher_last_in_a_double_switch(tables, dec
 def test_baseline_names_and_unknown_kinds():
     assert set(YES_NO_KINDS) == set(rules.ALL_KINDS) - {"starting_pitcher", "throw_at",
                                                         "replaced_player", "batting_slot"}
+    assert ShowdownAlwaysNever("play_card", False).name == "never-play_card"
     assert ShowdownAlwaysNever("strikeout", True).name == "always-strikeout"
     assert ShowdownAlwaysNever("send_runners", False).name == "never-send_runners"
     for kind in ("throw_at", "starting_pitcher", "steal", "Strikeout"):

@@ -186,7 +186,7 @@ def check_decision_step(env, agent, obs, info):
     game = env.unwrapped
     cls = type(game)
     d = game.game.pending
-    n = len(cls.ACTION_MEANINGS)
+    n = len(game.ACTION_MEANINGS)
     assert AGENTS[d.actor] == agent == game.agent_selection
     mask = obs["action_mask"]
     assert mask.dtype == np.int8 and mask.shape == (n,)

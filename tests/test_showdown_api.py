@@ -38,6 +38,8 @@ LEVELS = rules.LEVELS
 OBS_LEVELS = sd_env_module.OBS_LEVELS
 BATTING_KINDS = {"pinch_hitter", "stolen_base", "reroll_out", "silver_slugger",
                  "home_run_icon", "send_runners", "pinch_runner", "sacrifice_bunt"}
+#: the decisions of the strategy cards (the expert game with decks)
+CARD_KINDS = {"play_card", "catcher_throw"}
 #: the advanced game's decisions the expert game keeps (its icons are off)
 EXPERT_KEEPS = {"pinch_hitter", "pitching_change", "double_play", "send_runners", "throw_at"}
 #: pairs of 2004 teams whose cards carry every icon (K, V, SB, RP, 20, HR, S, G) between them
@@ -233,7 +235,7 @@ def test_decision_info_mask_view_and_observation_agree(level, seeds):
     if level == "basic":
         assert kinds == {"starting_pitcher"}
     elif level == "expert":
-        assert kinds == EXPERT_KEEPS | set(rules.EXPERT_KINDS), kinds
+        assert kinds == EXPERT_KEEPS | set(rules.EXPERT_KINDS) - CARD_KINDS, kinds
     else:
         assert kinds == set(rules.DECISION_KINDS) - {"starting_pitcher"}
 
@@ -404,13 +406,24 @@ def test_unknown_option_lists_the_known_ones():
     assert "point_cap" in str(err.value)       # and lists the known ones
 
 
-def test_strategy_decks_are_refused_and_unknown_levels_list_the_levels():
-    """The expert game plays without strategy cards (``decks=None``); a deck is refused by
-    name until the cards exist."""
+def test_decks_and_levels_options():
+    """The expert game plays without strategy cards (``decks=None``) or with a deck for each
+    manager, which grows both spaces by the card set; decks belong to the expert game
+    only, and a card set needs decks."""
+    from dugout.envs.showdown.strategy import load_card_set
     env = showdown_v0.env(level="expert", decks=None)
     assert env.observation_space("away")["observation"].shape == (sd_env_module.OBS_EXPERT.size,)
-    with pytest.raises(OptionError, match="decks must be None"):
-        showdown_v0.env(level="expert", decks="default")
+    k = len(load_card_set().cards)
+    env = showdown_v0.env(level="expert", decks="default")
+    assert env.action_space("away").n == N_ACTIONS + k
+    assert env.observation_space("home")["observation"].shape == (
+        sd_env_module.OBS_EXPERT.size + 7 * k + 9,)
+    with pytest.raises(OptionError, match="level='expert'"):
+        showdown_v0.env(level="advanced", decks="default")
+    with pytest.raises(OptionError, match="card_set needs decks"):
+        showdown_v0.env(level="expert", card_set="default")
+    with pytest.raises(DataError, match="unknown deck 'aces'"):
+        showdown_v0.env(level="expert", decks="aces")
     with pytest.raises(OptionError) as err:
         showdown_v0.env(level="pro")
     msg = str(err.value)
@@ -562,7 +575,7 @@ def test_basic_and_advanced_spaces_are_unchanged_and_expert_checkpoints_do_not_c
     from dugout.agents.policy import CheckpointError, PolicyAgent, build_actor
     sizes = {level: showdown_v0.env(level=level).observation_space("away")["observation"].shape[0]
              for level in LEVELS}
-    assert sizes == {"basic": 256, "advanced": 256, "expert": 256 + 65}
+    assert sizes == {"basic": 256, "advanced": 256, "expert": 256 + 67}
     assert sd_env_module.OBS_EXPERT.pieces[:len(OBS.pieces)] == OBS.pieces
     for trained, played in (("advanced", "expert"), ("expert", "advanced")):
         actor = build_actor(sizes[trained], [8], "Tanh", N_ACTIONS)

@@ -40,6 +40,7 @@ import pytest
 from dugout.envs.core import Dice
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.cards import FIELD_POSITIONS, PitcherCard, builtin_team_names, load_team
+from dugout.envs.showdown.strategy import load_card_set, load_deck
 
 from helpers import GameChecks, play_engine
 
@@ -50,26 +51,48 @@ BATTING_KINDS = {"pinch_hitter", "stolen_base", "reroll_out", "silver_slugger",
                  "home_run_icon", "send_runners", "pinch_runner", "sacrifice_bunt"}
 FIELDING_KINDS = {"pitching_change", "relief_ace", "twenty_game", "strikeout", "double_play",
                   "gold_glove", "throw_at", "defensive_replacement", "replaced_player",
-                  "batting_slot", "intentional_walk"}
+                  "batting_slot", "intentional_walk", "catcher_throw"}
 #: decisions taken while a substitution is under way (positions not yet juggled)
 SUBSTITUTING = {"defensive_replacement", "replaced_player", "batting_slot"}
 EXPERT_KEEPS = {"pinch_hitter", "pitching_change", "double_play", "send_runners", "throw_at"}
+CARD_KINDS = {"play_card", "catcher_throw"}
 BEFORE_THE_PITCH = {"pinch_hitter", "pitching_change", "relief_ace", "twenty_game",
                     "stolen_base"}
 
 
 def test_the_thirty_2004_teams():
     assert len(TEAM_NAMES) == 30
-    assert set(BATTING_KINDS | FIELDING_KINDS | {"starting_pitcher"}) == set(rules.ALL_KINDS)
+    assert set(BATTING_KINDS | FIELDING_KINDS | {"starting_pitcher", "play_card"}) == set(rules.ALL_KINDS)
 
 
-def random_game(seed, level):
-    """A game between two random 2004 teams (fixed by the seed), AL or NL rules at random."""
+def random_game(seed, level, decks=None):
+    """A game between two random 2004 teams (fixed by the seed), AL or NL rules at random;
+    with ``decks`` (a deck name, the expert game) both managers hold that deck."""
     rng = random.Random(seed)
     away, home = rng.choice(TEAM_NAMES), rng.choice(TEAM_NAMES)
     dh = rng.choice([None, True, False])
-    state = rules.new_game((TEAMS[away], TEAMS[home]), Dice(seed), level=level, dh=dh)
+    cards = {}
+    if decks is not None:
+        card_set = load_card_set()
+        deck = load_deck(decks, card_set)
+        cards = dict(decks=(deck, deck), card_set=card_set)
+    state = rules.new_game((TEAMS[away], TEAMS[home]), Dice(seed), level=level, dh=dh, **cards)
     return state, rng
+
+
+def check_cards(state):
+    """Strategy cards: none lost or made ("deck + hand + discard + in play" is each deck's
+    60 at every decision); no name played twice by one manager in an at-bat; a hand holds
+    the 3 drawn before the game, one per half inning begun and what cards drew, less what
+    was played or discarded (checked: 4 each when the first batter steps in)."""
+    for t in (0, 1):
+        total = (len(state.decks[t]) + len(state.hands[t]) + len(state.discards[t])
+                 + len(state.in_play[t]) + len(state.played[t]))
+        assert total == 60, f"team {t} has {total} strategy cards"
+        assert len(set(state.played[t])) == len(state.played[t]), "a name played twice"
+    b = state.board
+    if (b.inning, b.half, state.pa_index) == (1, 0, 0) and state.pending.kind == "intentional_walk":
+        assert [len(h) for h in state.hands] == [4, 4]     # "you'll both have 4 cards"
 
 
 # -- checks --------------------------------------------------------------------------------
@@ -130,9 +153,13 @@ def check_decision(state, level, left):
     d = state.pending
     assert d is not None and not b.over
     expert = level == "expert"
-    assert d.kind in (EXPERT_KEEPS | set(rules.EXPERT_KINDS) if expert else rules.DECISION_KINDS)
+    assert d.kind in (EXPERT_KEEPS | set(rules.EXPERT_KINDS) - (set() if state.cards_on else CARD_KINDS)
+                      if expert else rules.DECISION_KINDS)
+    if state.cards_on:
+        check_cards(state)
     assert d.legal and len(set(d.legal)) == len(d.legal)
-    assert all(0 <= a < rules.N_ACTIONS for a in d.legal), d
+    n_actions = len(rules.action_labels(state.card_set))
+    assert all(0 <= a < n_actions for a in d.legal), d
     if level == "basic":
         assert d.kind == "starting_pitcher", f"the basic game asked for {d.kind}"
     if d.kind == "starting_pitcher":
@@ -142,7 +169,14 @@ def check_decision(state, level, left):
                     if isinstance(c, PitcherCard) and c.role == "starter"]
         assert d.legal == tuple(rules.PLAYER + k for k in starters) and len(starters) == 4
         return
-    assert d.actor == (b.half if d.kind in BATTING_KINDS else 1 - b.half), d
+    if d.kind == "play_card":          # either manager, in turn: a card of his colour
+        for a in d.legal[1:]:
+            card = state.card_set.cards[a - rules.CARD]
+            assert card.color != ("defense" if d.actor == b.half else "offense"), card.name
+            assert a - rules.CARD in state.hands[d.actor] and a - rules.CARD not in state.played[d.actor]
+            assert card.timing == rules.WINDOWS[d.subject] == state.window
+    else:
+        assert d.actor == (b.half if d.kind in BATTING_KINDS else 1 - b.half), d
     # expert: the forced change that opens a half inning comes before the field is juggled
     check_in_play(state, left, substituting=expert and (
         d.kind in SUBSTITUTING or (d.kind == "pitching_change" and d.subject == 1)))
@@ -310,7 +344,7 @@ def random_game_checks(options, monkeypatch):
         games[0] += 1
         track["left"], track["entered"] = [set(), set()], [set(), set()]
         at_bats.left = track["left"]
-        state, rng = random_game(seed, level)
+        state, rng = random_game(seed, level, options.get("decks"))
         track["seen"] = 0
         return state, lambda state: rng.choice(state.pending.legal)
 
@@ -353,7 +387,8 @@ def random_game_checks(options, monkeypatch):
         if level == "basic":
             assert set(kinds) == {"starting_pitcher"} and kinds["starting_pitcher"] == 2 * n
         elif level == "expert":
-            assert set(kinds) == EXPERT_KEEPS | set(rules.EXPERT_KINDS), kinds
+            cards = CARD_KINDS if options.get("decks") else set()
+            assert set(kinds) == EXPERT_KEEPS | set(rules.EXPERT_KINDS) - CARD_KINDS | cards, kinds
             assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter", "starter_relieved",
                                           "IBB", "SH", "dh_to_field", "first_out_of_position")), tally
         else:

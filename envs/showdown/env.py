@@ -8,14 +8,15 @@
 | Agents | `agents = ["away", "home"]` |
 | Action shape | (1,) |
 | Action values | Discrete(31) |
-| Observation shape | (256,) float32 (basic, advanced) or (321,) (expert), with an int8 action mask of shape (31,) |
+| Observation shape | (256,) float32 (basic, advanced), (323,) (expert) or 332 + 7 x cards with strategy decks (640 for the built-in set), with an int8 action mask of shape (31,) (31 + cards with decks) |
 | Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
 
 ## Creation
 
 ```python
 env = showdown_v0.env(level="advanced", teams=("nya2004", "bos2004"), dh=None,
-                      starter=None, innings=9, max_innings=None, point_cap=5000, decks=None)
+                      starter=None, innings=9, max_innings=None, point_cap=5000, decks=None,
+                      card_set=None)
 ```
 
 `level` is `"basic"` (the pitch and the swing only; each manager's one decision is his
@@ -24,9 +25,13 @@ extra bases, fatigue, substitutions, special-ability icons) or `"expert"`: the a
 rules without the icons' special abilities, plus expert innings pitched (IP down one per 3
 runs charged), first base open to every hitter (Fielding -1, or -2 for a player with no
 position), the intentional walk, the sacrifice bunt, pinch runners, defensive replacements,
-the DH taking the field and the double switch. Strategy cards are not built yet: `decks`
-must be None, which is the rulebook's game when a manager has no deck ("Strategy cards are
-used only if you and your opponent both have strategy decks"). `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any of the
+the DH taking the field and the double switch. `decks` gives the expert game its strategy
+cards: a deck for both managers or an (away, home) pair, each a built-in deck name
+(`"default"`), a JSON path, a dict or a `Deck` of `card_set`'s cards (None: dugout's own
+44-card set; see `dugout.envs.showdown.strategy`). `decks=None` plays without cards, the
+rulebook's game when a manager has no deck ("Strategy cards are used only if you and your
+opponent both have strategy decks"). A bad deck or card file raises `DataError` naming the
+file, the card and the field. `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any of the
 thirty 2004 teams as `<lahman code><year>`, `nya1927`, `cin1975`, `chn2016`, `lan2024`),
 paths to team JSON files, dicts or `Team` objects (see `dugout.envs.showdown.cards`);
 every Team Construction Rule is checked on load and `point_cap=None` waives the point
@@ -62,6 +67,7 @@ rolls for the rotation spot instead.
 | 28 | send both runners |
 | 29 | throw at the lead runner |
 | 30 | throw at the trailing runner |
+| 31- | with strategy decks: play card 31 + i, the card set's card i (`env.unwrapped.card_set.names`) |
 
 The decisions (`infos[agent]["decision"]` names the kind and labels each legal option;
 `env.view(agent).subject` says what it is about):
@@ -90,11 +96,13 @@ Complete At-Bat Sequence's order:
 | Kind | Who | When | Legal actions |
 |---|---|---|---|
 | `pinch_runner` | batting | start of an at-bat, each runner in turn, lead runner first (subject: his base, 0 first) | 0, 2-26 for each bench hitter (backups too) after whom a legal field can still be made |
-| `defensive_replacement` | fielding | when the team takes the field, and after a pitching change; again after each one | 0 (absent while the team cannot field every position), 2-26 for each bench hitter allowed to field and for the DH |
+| `defensive_replacement` | fielding | when the team takes the field, and after a pitching change; again after each one (subject: the DH's roster index, -1 without a DH) | 0 (absent while the team cannot field every position), 2-26 for each bench hitter allowed to field and for the DH |
 | `replaced_player` | fielding | after a defensive replacement (subject: the player coming in) | 2-26 for each fielder he may replace |
 | `batting_slot` | fielding | a substitution brought in two or more players with batting spots (the double switch): each but the last (subject: the new player) | 2-26 for each player who left a spot still open: bat in his spot |
 | `intentional_walk` | fielding | every at-bat, after the substitutions | 0, 1 |
 | `sacrifice_bunt` | batting | after the defense did not walk him, no runner on third | 0, 1 |
+| `play_card` | each in turn, the defense first | with decks, in the card windows: before the pitch (subject 0), on the result (1), after it (2), until both pass in a row; a manager with no playable card passes unasked | 0 (pass), 31 + i for each card in his hand of his colour whose timing and conditions hold and whose name he has not played this at-bat |
+| `catcher_throw` | fielding | a card sends runners to steal and lets the catcher throw | 0 (no throw), 1 (one runner), or 29 / 30 (the lead or trailing runner) |
 
 ## Observation Space
 
@@ -107,10 +115,16 @@ the manager who is not to act.
 
 {table}
 
-The expert game's observation has these 65 more, after the 256 above (the `level` one-hot is
+The expert game's observation has these 67 more, after the 256 above (the `level` one-hot is
 all 0 and `pitcher_icons` and the icon uses are 0, its icons having no special abilities):
 
 {expert_table}
+
+With strategy decks, 7 x cards + 9 more follow (cards: the card set's size, 44 for the
+built-in set; each per-card piece lists the set's cards in action order). The opponent's
+hand and both decks' order never appear: only their sizes.
+
+{card_table}
 
 ## Rewards
 
@@ -122,8 +136,8 @@ score (batting and pitching lines).
 
 ## Version History
 
-* v0: first release: basic and advanced games; the expert game's rules without strategy
-  cards (`level="expert"`).
+* v0: first release: basic and advanced games; the expert game (`level="expert"`), with
+  strategy cards when both managers have decks (`decks`).
 """
 
 from __future__ import annotations
@@ -142,6 +156,7 @@ from ..core.scorebook import Play, ordinal, runner_movements
 from . import roster, rules
 from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
                     RATING_LIMITS, check_point_cap, load_team)
+from .strategy import load_card_set, load_deck
 from .view import ShowdownView, view_of
 
 __all__ = ["ShowdownEnv", "OBS", "OBS_EXPERT", "PIECES", "EXPERT_PIECES", "encode_view",
@@ -208,9 +223,41 @@ EXPERT_PIECES = [
      [_EXPERT_FIELDING] * rules.ROSTER),
 ]
 OBS_EXPERT = ObservationSpec(PIECES + EXPERT_PIECES)
+
+
+def card_pieces(k: int) -> list:
+    """The strategy cards' pieces for a card set of ``k`` cards (after EXPERT_PIECES)."""
+    return [
+        ("hand", k, "own hand: copies of each card of the set / 4"),
+        ("own_discards", k, "own discard pile (face up): copies of each card / 4"),
+        ("opp_discards", k, "the opponent's discard pile: copies of each card / 4"),
+        ("own_in_play", k, "own cards staying in play: copies of each card / 4"),
+        ("opp_in_play", k, "the opponent's cards staying in play: copies of each card / 4"),
+        ("own_played", k, "own cards played this at-bat: copies of each card / 4"),
+        ("opp_played", k, "the opponent's cards played this at-bat: copies of each card / 4"),
+        ("card_counts", 4, "own hand size, the opponent's hand size, own deck size, the "
+                           "opponent's deck size, each / 60"),
+        ("window", len(rules.WINDOWS), "one-hot card window open: before the pitch, on a result, "
+                                       "after a result (all 0 when none)"),
+        ("stealers", 2, "Speed / 25 of the runners a card sends to steal, lead then trailing, "
+                        "while the catcher decides", [_SPEED, _SPEED]),
+    ]
+
+
+_CARD_SPECS: dict[int, ObservationSpec] = {}
+
+
+def obs_with_cards(k: int) -> ObservationSpec:
+    """The expert game's observation with a card set of ``k`` cards."""
+    if k not in _CARD_SPECS:
+        _CARD_SPECS[k] = ObservationSpec(PIECES + EXPERT_PIECES + card_pieces(k))
+    return _CARD_SPECS[k]
 _expert_rows = OBS_EXPERT.table().splitlines()
+_BUILT_IN_CARDS = len(load_card_set().cards)       # the docstring's card table: the built-in set
+_card_rows = ObservationSpec(PIECES + EXPERT_PIECES + card_pieces(_BUILT_IN_CARDS)).table().splitlines()
 __doc__ = __doc__.replace("{table}", OBS.table()).replace(
-    "{expert_table}", "\n".join(_expert_rows[:2] + _expert_rows[-len(EXPERT_PIECES):]))
+    "{expert_table}", "\n".join(_expert_rows[:2] + _expert_rows[-len(EXPERT_PIECES):])).replace(
+    "{card_table}", "\n".join(_card_rows[:2] + _card_rows[-len(card_pieces(_BUILT_IN_CARDS)):]))
 
 _O = OBS.offset
 (_LEVEL, _DH, _RUNNER_SPEED, _BATTER, _BATTER_ICONS, _PITCHER, _PITCHER_CHART, _PITCHER_ICONS,
@@ -227,7 +274,7 @@ _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 _RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
 
 OPTIONS = ("level", "teams", "dh", "starter", "innings", "max_innings", "point_cap",
-           "render_mode", "illegal_action", "dice", "decks")
+           "render_mode", "illegal_action", "dice", "decks", "card_set")
 
 
 def _chart_into(obs: np.ndarray, at: int, card) -> None:
@@ -273,7 +320,9 @@ def _encode_pitcher(obs: np.ndarray, view: ShowdownView, pitcher: PitcherCard, f
 
 def encode_view(view: ShowdownView) -> np.ndarray:
     """The observation vector of a view (the table in the module docstring)."""
-    obs = np.zeros((OBS_EXPERT if view.level == "expert" else OBS).size, dtype=np.float32)
+    n_cards = len(view.card_names)
+    spec = obs_with_cards(n_cards) if n_cards else OBS_EXPERT if view.level == "expert" else OBS
+    obs = np.zeros(spec.size, dtype=np.float32)
     seat = view.seat
     encode_situation(obs, _O, seat, _KIND_INDEX.get(view.decision),
                      view.inning, view.half, view.outs, view.bases, view.runs)
@@ -345,7 +394,29 @@ def encode_view(view: ShowdownView) -> np.ndarray:
             obs[o + 2 * i + 1] = float(view.bases.index(r) == 2)
     if expert:
         _encode_expert(obs, view)
+    if n_cards:
+        _encode_cards(obs, view, spec.offset)
     return obs
+
+
+def _encode_cards(obs: np.ndarray, view: ShowdownView, o: dict) -> None:
+    """The strategy cards' pieces (card_pieces)."""
+    seat = view.seat
+    k = len(view.card_names)
+    for name, values in (("hand", view.hand), ("own_discards", view.discards[seat]),
+                         ("opp_discards", view.discards[1 - seat]),
+                         ("own_in_play", view.in_play[seat]), ("opp_in_play", view.in_play[1 - seat]),
+                         ("own_played", view.played[seat]), ("opp_played", view.played[1 - seat])):
+        obs[o[name]:o[name] + k] = np.asarray(values, dtype=np.float32) / 4.0
+    c = o["card_counts"]
+    obs[c] = view.hand_sizes[seat] / 60.0
+    obs[c + 1] = view.hand_sizes[1 - seat] / 60.0
+    obs[c + 2] = view.deck_sizes[seat] / 60.0
+    obs[c + 3] = view.deck_sizes[1 - seat] / 60.0
+    if view.window:
+        obs[o["window"] + rules.WINDOWS.index(view.window)] = 1.0
+    for i, r in enumerate(view.stealers[:2]):
+        obs[o["stealers"] + i] = view.card(view.half, r).speed / 25.0
 
 
 _EXPERT_INDEX = {k: i for i, k in enumerate(rules.EXPERT_KINDS)}
@@ -487,14 +558,28 @@ class ShowdownEnv(BaseballAECEnv):
                  dh: bool | None = None, starter: int | None = None, innings: int = 9,
                  max_innings: int | None = None, point_cap: int | None = POINT_CAP,
                  render_mode: str | None = None, illegal_action: str = "raise",
-                 dice: ScriptedDice | None = None, decks: Any = None, **unknown: Any):
+                 dice: ScriptedDice | None = None, decks: Any = None, card_set: Any = None,
+                 **unknown: Any):
         check_options("showdown_v0", unknown, OPTIONS)
         if level not in rules.LEVELS:
             raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {show(level)}")
+        self.card_set, self.decks = None, None
         if decks is not None:
-            raise OptionError(f"showdown_v0: decks must be None: strategy cards are not built yet "
-                              f"(level='expert' plays the expert rules without them), got {show(decks)}")
-        if level == "expert":
+            if level != "expert":
+                raise OptionError(f"showdown_v0: strategy decks are the expert game's; use "
+                                  f"level='expert' (got level={show(level)})")
+            self.card_set = load_card_set(card_set)
+            pair = decks if isinstance(decks, (tuple, list)) else (decks, decks)
+            if len(pair) != 2:
+                raise OptionError(f"showdown_v0: decks must be one deck for both managers or an "
+                                  f"(away, home) pair, got {len(pair)}")
+            self.decks = tuple(load_deck(d, self.card_set) for d in pair)
+            self.ACTION_MEANINGS = rules.action_labels(self.card_set)
+            self.OBS = obs_with_cards(len(self.card_set.cards))
+        elif card_set is not None:
+            raise OptionError("showdown_v0: card_set needs decks (the cards are played only when "
+                              "both managers have a deck)")
+        elif level == "expert":
             self.OBS = OBS_EXPERT           # the spaces below are built from it
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
         innings, max_innings = check_innings("showdown_v0", innings, max_innings)
@@ -522,7 +607,8 @@ class ShowdownEnv(BaseballAECEnv):
     def _new_game(self, seed: int) -> rules.GameState:
         return rules.new_game(self.teams, self._dice(seed), level=self.level, dh=self.dh,
                               starter=self.starter, innings=self.innings,
-                              max_innings=self.max_innings)
+                              max_innings=self.max_innings, decks=self.decks,
+                              card_set=self.card_set)
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)
@@ -711,8 +797,19 @@ def describe_play(state: rules.GameState, play: Play, extra: tuple) -> str:
         words = runner_movements(play, names)
         return ", ".join([text, *words]) + "."
     if play.kind == "steal":
-        how = "on his 1B+" if play.detail == "1B+" else "with his SB icon"
+        how = {"1B+": "on his 1B+", "card": "on a strategy card"}.get(play.detail, "with his SB icon")
         return f"{names[play.actor]} stole {BASE_NAMES[play.base]} {how}."
+    if play.kind == "caught_stealing":
+        return (f"{names[play.actor]} was thrown out stealing {BASE_NAMES[play.base]} "
+                f"(catcher's throw {play.detail}).")
+    if play.kind == "card":                 # actor: the team that played it
+        return f"{state.teams[play.actor].name} played {play.detail}."
+    if play.kind == "fielding_check":
+        return f"Fielding check: {play.detail} (roll {play.roll})."
+    if play.kind == "card_advance":
+        return ", ".join(["The runners moved up", *runner_movements(play, names)]) + "."
+    if play.kind == "card_out":
+        return f"{names[play.actor]} was put out on a strategy card."
     if play.kind in ("thrown_out", "extra_base"):
         where = BASE_NAMES[play.base]
         verb = "was thrown out trying for" if play.kind == "thrown_out" else "took"

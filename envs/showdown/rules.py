@@ -43,7 +43,8 @@ from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
 from ..core.state import PlainState, SavedAs, codec
 from .cards import (FIELD_POSITIONS, INFIELD, OUT_RESULTS, OUTFIELD, HitterCard, PitcherCard,
                     Team, team_from_dict, team_to_dict)
-from . import roster
+from . import cardplay, roster
+from .strategy import CardSet, Deck, card_set_from_dict
 from .roster import (ROSTER, bullpen, can_remove_starter, change_pitcher, pinch_hit,
                      pinch_hitter_options, rotation_spot, set_lineups, starters_of,
                      starters_take_the_mound, take_the_field)
@@ -73,7 +74,12 @@ DECISION_KINDS = ("starting_pitcher", "pinch_hitter", "pitching_change", "relief
                   "gold_glove", "send_runners", "throw_at")
 #: The expert game's own decisions (its icons are off: "DO NOT USE THESE SPECIAL ABILITIES").
 EXPERT_KINDS = ("pinch_runner", "defensive_replacement", "replaced_player", "batting_slot",
-                "intentional_walk", "sacrifice_bunt")
+                "intentional_walk", "sacrifice_bunt", "play_card", "catcher_throw")
+#: the card windows, as ``play_card``'s subject
+WINDOWS = ("before_pitch", "on_result", "after_result")
+#: CARD + i: play card i of the card set (the expert game with decks; the env's action
+#: space grows by the card set's size)
+CARD = N_ACTIONS
 ALL_KINDS = DECISION_KINDS + EXPERT_KINDS
 
 # Box-score marks for Showdown's results beyond the core's.
@@ -144,6 +150,11 @@ class AtBat(PlainState):
     sub_slots: tuple[int, ...] = ()     # and those spots (the double switch may reorder them)
     slots_placed: int = 0               # new players whose spot the manager has chosen
     sub_then: str = ""                  # the step after the substitution
+    # strategy cards
+    card_mods: dict[str, int] = field(default_factory=dict)   # pitch, swing, ... bonuses
+    no_dp: bool = False                 # no double play on this at-bat
+    hold: bool = False                  # no extra-base tries on this play
+    stealers: tuple[int, ...] = ()      # runners a card sends, waiting for the catcher
 
 
 def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
@@ -153,6 +164,14 @@ def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
 def _load_teams(saved: list[dict[str, Any]]) -> tuple[Team, Team]:
     away, home = (team_from_dict(t, "saved game", point_cap=None) for t in saved)
     return away, home
+
+
+def _save_card_set(card_set: CardSet | None) -> Any:
+    return None if card_set is None else card_set.raw
+
+
+def _load_card_set(saved: Any) -> CardSet | None:
+    return None if saved is None else card_set_from_dict(saved, "saved game's card set")
 
 
 @dataclass
@@ -203,6 +222,22 @@ class GameState(ScoreboardGame):
     log_extra: list[tuple] = field(default_factory=list)
     step: str = "choose_starter"
     pending: Decision | None = None
+    # strategy cards (the expert game with decks): card-set indices; a deck's top is its end
+    card_set: CardSet | None = field(default=None, metadata=codec(_save_card_set, _load_card_set))
+    decks_given: list[list[str]] = field(default_factory=lambda: [[], []])
+    decks: list[list[int]] = field(default_factory=lambda: [[], []])
+    hands: list[list[int]] = field(default_factory=lambda: [[], []])
+    discards: list[list[int]] = field(default_factory=lambda: [[], []])
+    in_play: list[list[int]] = field(default_factory=lambda: [[], []])
+    played: list[list[int]] = field(default_factory=lambda: [[], []])   # this at-bat
+    window: str = ""                    # the card window open ("" if none)
+    window_turn: int = -1               # who plays or passes next in it
+    window_passes: int = 0              # passes in a row
+    window_then: str = ""               # the step after it
+
+    @property
+    def cards_on(self) -> bool:
+        return self.card_set is not None
 
     # -- who is who -------------------------------------------------------------------
     def card(self, team: int, k: int) -> HitterCard | PitcherCard:
@@ -260,13 +295,16 @@ def starting_icons(team: Team) -> list[dict[str, int]]:
 
 def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str = "advanced",
              dh: bool | None = None, starter: int | None = None, innings: int = 9,
-             max_innings: int | None = None, play: bool = True) -> GameState:
+             max_innings: int | None = None, play: bool = True,
+             decks: tuple[Deck, Deck] | None = None, card_set: CardSet | None = None) -> GameState:
     """A game at its first decision.
 
     ``level`` is "basic", "advanced" or "expert" (the advanced rules without the icons'
     special abilities, with expert innings pitched, first base open to every hitter,
     intentional walks, sacrifice bunts, pinch runners, defensive replacements and double
-    switches; strategy cards are not played). ``dh=None`` plays with a DH in the basic game (Basic Setup 4) and by the home team's
+    switches; with ``decks`` (two :class:`~.strategy.Deck` of ``card_set``'s cards) the
+    strategy cards too: "Strategy cards are used only if you and your opponent both have
+    strategy decks"). ``dh=None`` plays with a DH in the basic game (Basic Setup 4) and by the home team's
     rules in the advanced game (Advanced Game Setup 3); ``starter`` (1-4)
     fixes the rotation spot, otherwise the home team rolls for it (Setup 2) or, in the
     basic game, each manager chooses. With ``play=False`` (and a ``starter``) the game
@@ -275,6 +313,8 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    if (decks is None) != (card_set is None) or (decks is not None and level != "expert"):
+        raise ValueError("strategy cards need level='expert', two decks and their card set")
     if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
                                 or starter not in (1, 2, 3, 4)):
         raise ValueError(f"starter must be a rotation spot 1-4, got {starter!r}")
@@ -294,6 +334,9 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
                     for t in teams],
         twenty_inning=[0, 0], relief_ace_inning=[0, 0], responsible={},
         box_line=[{}, {}], pitch_line=[{}, {}])
+    if decks is not None:
+        state.card_set = card_set
+        state.decks_given = [decks[0].cards(), decks[1].cards()]
     setup(state, starter)
     if play:
         run(state)
@@ -332,6 +375,8 @@ def play_ball(state: GameState) -> None:
     """Basic Setup 6: starters on the mound, batting lines for everyone in the lineups."""
     starters_take_the_mound(state)
     state.half_track = {}
+    if state.cards_on:
+        cardplay.shuffle_decks(state)
     state.step = "start_half"
 
 
@@ -342,7 +387,13 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
     team = decision.actor
     out = {}
     for a in decision.legal:
-        if PLAYER <= a < SEND_LEAD:
+        if a >= CARD:
+            card = state.card_set.cards[a - CARD]
+            out[a] = f"play {card.name}: {card.text}"
+        elif decision.kind == "catcher_throw" and a != PASS:
+            out[a] = {YES: "throw at the runner", THROW_LEAD: "throw at the lead runner",
+                      THROW_TRAIL: "throw at the trailing runner"}[a]
+        elif PLAYER <= a < SEND_LEAD:
             card = state.card(team, a - PLAYER)
             if decision.kind == "pinch_hitter":
                 out[a] = f"pinch hit {card.name} (On-Base {card.on_base}, Speed {card.speed})"
@@ -350,8 +401,7 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
                 out[a] = f"pinch run {card.name} (Speed {card.speed})"
             elif decision.kind == "defensive_replacement":
                 out[a] = (f"{card.name}, the DH, takes the field (the DH is lost)"
-                          if card_in_lineup(state, team, a - PLAYER) else
-                          f"bring in {card.name} to field")
+                          if a - PLAYER == decision.subject else f"bring in {card.name} to field")
             elif decision.kind == "replaced_player":
                 out[a] = f"{card.name} makes way"
             elif decision.kind == "batting_slot":
@@ -365,7 +415,8 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
                       "send_runners": "hold the runners", "double_play": "no double-play attempt",
                       "pinch_runner": "no pinch runner",
                       "defensive_replacement": "no (more) defensive replacements",
-                      "intentional_walk": "pitch to him", "sacrifice_bunt": "swing away"
+                      "intentional_walk": "pitch to him", "sacrifice_bunt": "swing away",
+                      "play_card": "pass", "catcher_throw": "let them run"
                       }.get(decision.kind, "don't use it")
         elif a == YES:
             out[a] = {"double_play": "try for the double play",
@@ -377,13 +428,16 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
     return out
 
 
-def card_in_lineup(state: GameState, team: int, k: int) -> bool:
-    return k in state.lineup[team]
+def action_labels(card_set: CardSet | None) -> tuple[str, ...]:
+    """Every action's meaning: :data:`ACTIONS`, then one "play" action per card of the set."""
+    if card_set is None:
+        return ACTIONS
+    return ACTIONS + tuple(f"play {name}" for name in card_set.names)
 
 
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = take_decision(state, action, ACTIONS)
+    decision = take_decision(state, action, action_labels(state.card_set))
     CHOICES[decision.kind](state, decision, action)
     run(state)
 
@@ -428,7 +482,7 @@ def start_half(state: GameState) -> None:
     state.ab = AtBat()                  # no at-bat yet: nothing of the last one shows
     state.half_track = {"pitcher": -1, "batters": 0, "reached": 0, "multi_out": 0}
     if state.level == "expert":         # defensive replacements "whenever your team takes the field"
-        state.ab.sub_then = "at_bat"
+        state.ab.sub_then = "draw_cards" if state.cards_on else "at_bat"
         state.step = "defensive_replacement"
     else:
         take_the_field(state, t)
@@ -446,8 +500,19 @@ def at_bat(state: GameState) -> None:
                   "pinch_runner" if state.level == "expert" else "pinch_hitter")
 
 
+def draw_cards(state: GameState) -> None:
+    """"When a team's turn at the plate is over, the defense first checks to see that it can
+    field all the positions (and makes substitutions if it can't), then both managers draw a
+    card, and then the first at-bat starts"."""
+    for t in (0, 1):
+        cardplay.draw(state, t, 1)
+    state.step = "at_bat"
+
+
 def end_at_bat(state: GameState) -> None:
     b = state.board
+    if state.cards_on:
+        cardplay.end_of_at_bat(state)
     t = b.half
     state.order[t] = (state.order[t] + 1) % 9
     state.pa_index += 1
@@ -466,6 +531,8 @@ def end_half(state: GameState) -> None:
         _note(state, "cy_young", k)
     state.plus_runner = -1
     state.responsible = {}
+    if state.cards_on:
+        cardplay.end_of_half(state)
     b.end_half()
     state.step = "over" if b.over else "start_half"
 
@@ -552,6 +619,266 @@ def pre_pitch(state: GameState) -> None:
         state.box.stolen_base(b.half, state.box_line[b.half][k])
         _log(state, "steal", k, 1, None, before, (), "1B+")
     state.step = "intentional_walk" if state.level == "expert" else "relief_ace"
+
+
+# ================================================================== strategy cards
+# The card windows (At-Bat Sequence 5, 7 and 9) and what the effects do; decks, hands and
+# who may play what are cardplay.py's.
+
+def open_window(state: GameState, window: str, then: str) -> None:
+    """"Take turns playing a strategy card or passing" (the defense first) until both pass
+    back-to-back; then ``then``. Without decks there is no window."""
+    if not state.cards_on:
+        state.step = then
+        return
+    state.window = window
+    state.window_turn = state.fielding_team
+    state.window_passes = 0
+    state.window_then = then
+    state.step = "card_window"
+
+
+def card_window(state: GameState) -> None:
+    team = state.window_turn
+    options = cardplay.window_options(state, team, state.window)
+    if options:
+        ask(state, "play_card", team, (PASS,) + tuple(CARD + i for i in options),
+            subject=WINDOWS.index(state.window))
+        return
+    pass_turn(state)                       # nothing to play: he passes
+
+
+def pass_turn(state: GameState) -> None:
+    state.window_passes += 1
+    if state.window_passes >= 2:
+        close_window(state)
+    else:
+        state.window_turn = 1 - state.window_turn
+
+
+def choose_play_card(state: GameState, decision: Decision, action: int) -> None:
+    if action == PASS:
+        pass_turn(state)
+        return
+    team = decision.actor
+    state.window_passes = 0
+    state.window_turn = 1 - team
+    name = state.card_set.cards[action - CARD].name
+    _log(state, "card", team, -1, None, state.board.bases, (), name)
+    cardplay.play(state, team, action - CARD, card_effects)
+    after_card_play(state)
+
+
+def after_card_play(state: GameState) -> None:
+    """A card's out may end the half inning, a card's run the game: the window closes."""
+    b = state.board
+    if state.pending is not None or (b.outs < 3 and not b.over):
+        return
+    if state.window == "before_pitch":
+        retired_before_the_pitch(state)
+    else:
+        close_window(state)
+
+
+def close_window(state: GameState) -> None:
+    state.step = state.window_then
+    state.window, state.window_turn, state.window_then = "", -1, ""
+    state.window_passes = 0
+
+
+def retired_before_the_pitch(state: GameState) -> None:
+    """A card's out ended the half inning before the pitch: the batter's at-bat never
+    happened (he leads off next time)."""
+    cardplay.end_of_at_bat(state)
+    state.window, state.window_turn, state.window_then = "", -1, ""
+    state.window_passes = 0
+    state.pending = None
+    state.step = "end_half"
+
+
+def card_effects(state: GameState, team: int, effects) -> None:
+    """Carry out a card's effects in order ("do everything it says to do")."""
+    ab = state.ab
+    for e in effects:
+        do = e.do
+        if do in ("pitch", "swing", "edge", "throw_bonus", "dp_bonus", "catcher_bonus"):
+            cardplay.add_mod(state, team, e)
+        elif do == "reroll_swing":
+            roll_swing(state)
+        elif do == "result":
+            ab.result = e.to
+        elif do == "check":
+            fielding_check(state, e, team)
+        elif do == "advance":
+            card_advance(state, e.runners, e.bases)
+        elif do == "runner_out":
+            card_runner_out(state, e.runners)
+        elif do == "steal":
+            card_steal(state, e.runners, e.throw)
+        elif do == "draw":
+            cardplay.draw(state, team, e.n)
+        elif do == "discard":
+            cardplay.discard_at_random(state, 1 - team, e.n)
+        elif do == "ip":
+            ft = state.fielding_team
+            state.ip_bonus[ft][state.pitcher[ft]] += e.by
+        elif do == "no_double_play":
+            ab.no_dp = True
+        elif do == "hold_runners":
+            ab.hold = True
+        if state.board.outs == 3 or state.board.over or state.pending is not None:
+            return                          # (a steal's throw is always a card's last effect)
+
+
+def fielding_check(state: GameState, e, team: int) -> None:
+    """"the defense rolls a die and adds the requested players' total Fielding to the roll.
+    If the total is 21 or more, the check passes" (a card's bonus added)."""
+    roll = state.dice.roll("check", sides=20)
+    total = roll + cardplay.fielding_check_total(state, e.positions) + e.bonus
+    passed = total >= 21
+    _log(state, "fielding_check", state.fielding_team, -1, roll, state.board.bases, (),
+         f"{total} {'passes' if passed else 'fails'}")
+    if passed == (e.on == "pass"):
+        card_effects(state, team, e.then)
+
+
+def _runners_lead_first(bases) -> list[int]:
+    return [r for r in (bases[2], bases[1], bases[0]) if r is not None]
+
+
+def card_advance(state: GameState, runners: str, n: int) -> None:
+    """Runners move up ``n`` bases with no throw (lead runner first; a runner blocked by
+    one who stays, stays)."""
+    b = state.board
+    before = b.bases
+    movers = _runners_lead_first(before)
+    if runners == "third":
+        movers = [before[2]] if before[2] is not None else []
+    elif runners == "lead":
+        movers = movers[:1]
+    new = list(before)
+    scored = []
+    for r in movers:
+        base = new.index(r)
+        new[base] = None
+        target = base + n
+        if target >= 3:
+            scored.append(r)
+        elif new[target] is None:
+            new[target] = r
+        else:
+            new[base] = r
+    b.bases = (new[0], new[1], new[2])
+    counted = b.score(scored)
+    charge_runs(state, counted)
+    _log(state, "card_advance", -1, -1, None, before, tuple(counted))
+
+
+def charge_runs(state: GameState, scored) -> None:
+    """Runs scored off a card: the runners' batting lines, and each run charged "to the
+    player who was pitching when that batter reached base"."""
+    if not scored:
+        return
+    bt, ft = state.batting_team, state.fielding_team
+    p = state.pitcher[ft]
+    state.box.runs_scored(bt, [state.box_line[bt][r] for r in scored])
+    for r in scored:
+        charged = state.responsible.pop(r, p)
+        state.runs_charged[ft][charged] += 1
+        state.box.pitching[ft][state.pitch_line[ft][charged]].r += 1
+
+
+def card_runner_out(state: GameState, runners: str) -> None:
+    b = state.board
+    before = b.bases
+    if runners == "first":
+        r = before[0]
+    else:
+        lead = _runners_lead_first(before)
+        r = lead[0] if lead else None
+    if r is None:
+        return
+    new = [None if x == r else x for x in before]
+    b.bases = (new[0], new[1], new[2])
+    state.responsible.pop(r, None)
+    card_out(state)
+    _log(state, "card_out", r, before.index(r), None, before, ())
+
+
+def card_out(state: GameState) -> None:
+    """An out a card makes outside the result: on the board and on the pitcher's line."""
+    ft = state.fielding_team
+    state.board.add_outs(1)
+    state.box.pitching[ft][state.pitch_line[ft][state.pitcher[ft]]].outs += 1
+
+
+def card_steal(state: GameState, runners: str, throw: bool) -> None:
+    """"If a strategy card lets a runner try to steal, the catcher can try to throw him out
+    ... Some strategy cards don't allow this throw. If a card lets 2 runners try to steal,
+    the catcher's manager chooses who to try to throw out" (``catcher_throw``)."""
+    stealers = cardplay.stealers(state, runners)
+    if not stealers:
+        return
+    state.ab.stealers = stealers
+    if not throw:
+        steal_bases(state, thrown=-1)
+        return
+    legal = (PASS, YES) if len(stealers) == 1 else (PASS, THROW_LEAD, THROW_TRAIL)
+    ask(state, "catcher_throw", state.fielding_team, legal)     # then back to the window
+
+
+def choose_catcher_throw(state: GameState, decision: Decision, action: int) -> None:
+    stealers = state.ab.stealers
+    thrown = (-1 if action == PASS else stealers[0] if action in (YES, THROW_LEAD)
+              else stealers[1])
+    steal_bases(state, thrown)
+    after_card_play(state)
+
+
+def steal_bases(state: GameState, thrown: int) -> None:
+    """The stealers move up, lead runner first; the catcher's throw at ``thrown``: "rolls a
+    die, adds the catcher's Arm bonus, and adds +5 if the runner is trying to steal third.
+    If the total beats the runner's Speed, the runner is out"."""
+    b = state.board
+    bt, ft = state.batting_team, state.fielding_team
+    stealers = state.ab.stealers
+    state.ab.stealers = ()
+    for r in stealers:
+        before = b.bases
+        base = before.index(r)
+        new = list(before)
+        new[base] = None
+        if r == thrown:
+            arm = state.card(ft, state.fielder_at(ft, "C")).fielding("C") or 0
+            roll = state.dice.roll("catcher", sides=20)
+            total = (roll + arm + (5 if base + 1 == 2 else 0)
+                     + cardplay.bonus(state, "catcher_bonus"))
+            if total > state.card(bt, r).speed:
+                b.bases = (new[0], new[1], new[2])
+                state.responsible.pop(r, None)
+                state.box.caught_stealing(bt, state.box_line[bt][r])
+                card_out(state)
+                _log(state, "caught_stealing", r, base + 1, roll, before, (), f"{total}")
+                if b.outs == 3:
+                    return
+                continue
+        new[base + 1] = r
+        b.bases = (new[0], new[1], new[2])
+        state.box.stolen_base(bt, state.box_line[bt][r])
+        _log(state, "steal", r, base + 1, None, before, (), "card")
+
+
+def roll_swing(state: GameState) -> None:
+    """The swing on the chart the pitch chose, read with the cards' swing bonus."""
+    roll = state.dice.roll("swing", sides=20)
+    ab = state.ab
+    if ab.chart == "P":
+        chart = state.card(state.fielding_team, state.pitcher[state.fielding_team]).chart
+    else:
+        chart = state.card(state.batting_team, state.batter_index).chart
+    ab.swing = roll
+    ab.result = chart.result(cardplay.chart_roll(roll, cardplay.swing_bonus(state))
+                             if state.cards_on else roll)
 
 
 def fatigue(state: GameState, team: int, k: int) -> int:
@@ -683,6 +1010,8 @@ def pitch(state: GameState) -> None:
     else:
         roll = state.dice.roll("pitch", sides=20)
         total = roll + effective_control(state, ft, k) - fatigue(state, ft, k)
+        if state.cards_on:
+            total += cardplay.pitch_bonus(state)
         ab.pitch = total
         ab.chart = "P" if total > batter.on_base else "B"
     state.step = "swing"
@@ -705,22 +1034,19 @@ def face_batter(state: GameState) -> int:
 
 def swing(state: GameState) -> None:
     """The Swing: d20 on the chart of whoever has the advantage."""
-    roll = state.dice.roll("swing", sides=20)
-    ab = state.ab
-    if ab.chart == "P":
-        chart = state.card(state.fielding_team, state.pitcher[state.fielding_team]).chart
-    else:
-        chart = state.card(state.batting_team, state.batter_index).chart
-    ab.swing = roll
-    ab.result = chart.result(roll)
-    ab.icons_asked = ()
+    roll_swing(state)
+    state.ab.icons_asked = ()
     state.step = "result_icons"
 
 
 def result_icons(state: GameState) -> None:
-    """Icons on a result, the defense first (At-Bat Sequence 7)."""
+    """Icons on a result, the defense first (At-Bat Sequence 7); the expert game's cards
+    "on" a result."""
     state.step = "carry_out"
     if state.level == "basic":
+        return
+    if state.cards_on:
+        open_window(state, "on_result", "carry_out")
         return
     ab = state.ab
     result = ab.result
@@ -793,6 +1119,7 @@ def carry_out(state: GameState) -> None:
     k = state.batter_index
     state.step = "finish_play"
     if ab.ibb:
+        face_batter(state)
         intentional_walk(state, k)
     elif ab.bunt:
         sacrifice_bunt(state)
@@ -874,6 +1201,9 @@ def ground_ball(state: GameState) -> None:
         if b.outs < 3:
             advance_on_ground_ball(state)
         return
+    if state.ab.no_dp:                  # a card: "no double play can be turned"
+        choose_double_play(state, None, PASS)
+        return
     state.step = "double_play"
     ask(state, "double_play", state.fielding_team, (PASS, YES))
 
@@ -922,7 +1252,7 @@ def finish_ground_ball(state: GameState, batter_out: bool) -> None:
 
 def offer_extra_bases(state: GameState, runners: list[int]) -> None:
     """Runners who may try for an extra base, lead runner first; the batting manager sends."""
-    if not runners:
+    if not runners or state.ab.hold:
         return
     state.ab.eligible = tuple(runners)
     legal = (PASS, SEND_LEAD) + ((SEND_BOTH,) if len(runners) == 2 else ())
@@ -985,6 +1315,8 @@ def double_play_roll(state: GameState) -> None:
     t = state.fielding_team
     roll = state.dice.roll("double_play", sides=20)
     total = roll + state.fielding(t, INFIELD) + state.ab.glove
+    if state.cards_on:
+        total += cardplay.bonus(state, "dp_bonus")
     speed = state.card(state.batting_team, state.batter_index).speed
     finish_ground_ball(state, batter_out=total > speed)
 
@@ -1003,6 +1335,8 @@ def throw_roll(state: GameState) -> None:
                           ab.outs_before == 2)
     roll = state.dice.roll("throw", sides=20)
     total = roll + state.fielding(t, OUTFIELD) + ab.glove
+    if state.cards_on:
+        total += cardplay.bonus(state, "throw_bonus")
     out = total > target
     ab.throw = Throw(thrown, base, roll, total, target, out, before, len(ab.scored))
     bases = list(before)
@@ -1077,6 +1411,8 @@ def finish_play(state: GameState) -> None:
              throw.roll, throw.bases, scored[throw.scored_before:],
              f"{total}>{target}" if throw.out else f"{total}<={target}")
     state.step = "end_at_bat"
+    if state.cards_on and not b.over and b.outs < 3:
+        open_window(state, "after_result", "end_at_bat")
 
 
 # ================================================================== the expert game
@@ -1118,9 +1454,10 @@ def defensive_replacement_step(state: GameState) -> None:
     are filled")."""
     t = state.fielding_team
     options = roster.replacement_options(state, t)
-    if options:
+    if options:                         # subject: the DH (who may take the field), or -1
+        dh = next((k for k, p in zip(state.lineup[t], state.pos[t]) if p == "DH"), -1)
         ask(state, "defensive_replacement", t,
-            choose_player(options, roster.can_field(state, t)))
+            choose_player(options, roster.can_field(state, t)), subject=dh)
         return
     state.step = "batting_slot"
 
@@ -1210,14 +1547,13 @@ def intentional_walk_step(state: GameState) -> None:
 def choose_intentional_walk(state: GameState, decision: Decision, action: int) -> None:
     if action == YES:
         state.ab.ibb = True
-        face_batter(state)
-        state.step = "carry_out"          # "there's no pitch and no swing"
+        state.step = "before_pitch"         # "there's no pitch and no swing"
 
 
 def sacrifice_bunt_step(state: GameState) -> None:
     """At-Bat Sequence 4: "You can't sacrifice bunt if you have a runner on third or if the
     batter was intentionally walked" (otherwise legal, even with the bases empty)."""
-    state.step = "relief_ace"
+    state.step = "before_pitch"
     if state.board.bases[2] is None:
         ask(state, "sacrifice_bunt", state.batting_team, (PASS, YES))
 
@@ -1225,7 +1561,14 @@ def sacrifice_bunt_step(state: GameState) -> None:
 def choose_sacrifice_bunt(state: GameState, decision: Decision, action: int) -> None:
     if action == YES:
         state.ab.bunt = True
-        state.step = "bunt"
+
+
+def before_pitch_step(state: GameState) -> None:
+    """At-Bat Sequence 5, then 6 (the pitch and the swing), or 8 at once after an
+    intentional walk; a bunt rolls on the pitcher's chart."""
+    ab = state.ab
+    then = "carry_out" if ab.ibb else "bunt" if ab.bunt else "pitch"
+    open_window(state, "before_pitch", then)
 
 
 def bunt_roll(state: GameState) -> None:
@@ -1290,6 +1633,9 @@ RULES: dict[str, Callable[[GameState], None]] = {
     "pre_pitch": pre_pitch,
     "intentional_walk": intentional_walk_step,
     "sacrifice_bunt": sacrifice_bunt_step,
+    "before_pitch": before_pitch_step,
+    "card_window": card_window,
+    "draw_cards": draw_cards,
     "bunt": bunt_roll,
     "relief_ace": relief_ace_step,
     "twenty_game": twenty_game_step,
@@ -1327,4 +1673,6 @@ CHOICES: dict[str, Callable[[GameState, Decision, int], None]] = {
     "batting_slot": choose_batting_slot,
     "intentional_walk": choose_intentional_walk,
     "sacrifice_bunt": choose_sacrifice_bunt,
+    "play_card": choose_play_card,
+    "catcher_throw": choose_catcher_throw,
 }

@@ -1,8 +1,11 @@
 """What an MLB Showdown manager may know: everything on the table.
 
-Showdown's basic, advanced and expert (without strategy cards) games have no hidden
-information: both teams' cards are face up, and so are the score, the bases and who has
-used which icon. The view decodes
+Showdown's basic, advanced and expert games have no hidden information but the strategy
+cards: both teams' player cards are face up, and so are the score, the bases, who has used
+which icon, the discard piles ("always face up") and the cards on the table. A manager's
+hand is his own ("held in your hand so that your opponent can't see them"): the view
+holds the observing manager's hand and only the size of the other's, and neither deck's
+order. The view decodes
 all of it (the observation vector is built from it), and never holds the dice to come.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from . import roster, rules
 from .cards import INFIELD, OUTFIELD, HitterCard, PitcherCard, Team
@@ -57,6 +61,14 @@ class ShowdownView:
     * ``incoming``: the defensive replacement waiting to learn whom he replaces (-1)
     * ``open_spots``: in a double switch, (player who left, batting slot) for each spot
       still to be given out (``batting_slot`` decisions)
+    * strategy cards (the expert game with decks; all empty without): ``card_set`` (the
+      cards' texts and effects, public; None without decks), ``card_names`` (the card
+      set, in action order), ``hand`` (the observing manager's own hand: copies of
+      each name), ``hand_sizes`` and ``deck_sizes`` per team, ``discards``, ``in_play``
+      (cards staying in play) and ``played`` (cards played this at-bat) per team as copies
+      of each name, ``window`` (the card window open: "before_pitch", "on_result",
+      "after_result" or ""), ``stealers`` (runners a card sends, lead first, while the
+      catcher decides)
     * ``ip_lost``: IP the pitcher has lost to runs charged (expert: one per 3 runs)
     * ``teams``: both teams' cards
     """
@@ -106,6 +118,16 @@ class ShowdownView:
     incoming: int = -1
     ip_lost: int = 0
     open_spots: tuple[tuple[int, int], ...] = ()
+    card_set: Any = None
+    card_names: tuple[str, ...] = ()
+    hand: tuple[int, ...] = ()
+    hand_sizes: tuple[int, int] = (0, 0)
+    deck_sizes: tuple[int, int] = (0, 0)
+    discards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    in_play: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    played: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    window: str = ""
+    stealers: tuple[int, ...] = ()
 
     # -- conveniences -------------------------------------------------------------------
     @property
@@ -173,6 +195,28 @@ def _frozen_icons(per_player: list[dict]) -> tuple:
     return tuple(MappingProxyType(dict(d)) if d else _NO_ICONS for d in per_player)
 
 
+def _copies(indices: list[int], k: int) -> tuple[int, ...]:
+    out = [0] * k
+    for i in indices:
+        out[i] += 1
+    return tuple(out)
+
+
+def _card_fields(state: rules.GameState, seat: int) -> dict:
+    """The strategy cards a manager may see: his hand, the face-up piles, the sizes."""
+    cs = state.card_set
+    if cs is None:
+        return {}
+    k = len(cs.cards)
+    return dict(card_set=cs, card_names=cs.names, hand=_copies(state.hands[seat], k),
+                hand_sizes=(len(state.hands[0]), len(state.hands[1])),
+                deck_sizes=(len(state.decks[0]), len(state.decks[1])),
+                discards=(_copies(state.discards[0], k), _copies(state.discards[1], k)),
+                in_play=(_copies(state.in_play[0], k), _copies(state.in_play[1], k)),
+                played=(_copies(state.played[0], k), _copies(state.played[1], k)),
+                window=state.window, stealers=state.ab.stealers)
+
+
 def view_of(state: rules.GameState, seat: int) -> ShowdownView:
     b = state.board
     pending = state.pending
@@ -211,4 +255,5 @@ def view_of(state: rules.GameState, seat: int) -> ShowdownView:
         dh_in_use=(state.pitcher_slot[0] < 0, state.pitcher_slot[1] < 0),
         ibb=ab.ibb, bunt=ab.bunt, incoming=ab.incoming,
         open_spots=tuple(zip(ab.sub_old[ab.slots_placed:], ab.sub_slots[ab.slots_placed:])),
+        **_card_fields(state, seat),
         ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0))
