@@ -10,10 +10,8 @@ tables, not read back from the heuristic.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
-from importlib import resources
 
 import numpy as np
 import pytest
@@ -26,12 +24,13 @@ from dugout.agents.showdown import (YES_NO_KINDS, ShowdownAlwaysNever, ShowdownH
 from dugout.agents.value_tables import BASE_STATES, bases_index
 from dugout.envs import showdown_v0
 from dugout.envs.core.decisions import Decision
-from dugout.envs.core.dice import DiceScriptError, ScriptedDice
+from dugout.envs.core.dice import ScriptedDice
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.cards import RESULTS, PitcherCard, load_team, team_from_dict
 from dugout.envs.showdown.env import ShowdownEnv
 from dugout.envs.showdown.view import ShowdownView, view_of
 from dugout.agents.play import head_to_head, turns
+from showdown_scripts import card, go, idx, situation, team_dict
 
 ENV = "showdown_v0"
 NYY, BOS = 0, 1
@@ -41,19 +40,6 @@ RUN_VALUE = ShowdownHeuristic.RUN_VALUE
 
 
 # ================================================================ set-up helpers
-
-def team_dict(name: str) -> dict:
-    text = resources.files("dugout.envs.showdown").joinpath(f"data/{name}.json").read_text("utf-8")
-    return json.loads(text)
-
-
-def card(data: dict, name: str) -> dict:
-    return next(c for c in data["players"] if c["name"] == name)
-
-
-def idx(state, team: int, name: str) -> int:
-    return next(k for k, c in enumerate(state.teams[team].players) if c.name == name)
-
 
 def player(team, name: str):
     return next(c for c in team.players if c.name == name)
@@ -66,41 +52,6 @@ def game(script, nyy=None, bos=None, *, starter=1, dh=True):
     teams = (team_from_dict(nyy, "nyy", point_cap=None), team_from_dict(bos, "bos", point_cap=None))
     return rules.new_game(teams, ScriptedDice(script), level="advanced", starter=starter, dh=dh,
                           play=False)
-
-
-def go(state, action=None):
-    """Apply ``action`` (or just run) until a decision, or until the script runs out."""
-    try:
-        if action is None:
-            rules.run(state)
-        else:
-            rules.apply_action(state, action)
-    except DiceScriptError as e:
-        if "ran out" not in str(e):
-            raise
-    return state
-
-
-def situation(state, *, outs=0, bases=(None, None, None), batter=None, inning=1, half=0,
-              runs=(0, 0)):
-    """The board in a situation (``runs`` away, home) with ``batter`` (a name) due up."""
-    b = state.board
-    b.inning, b.half, b.outs = inning, half, outs
-    b.line = [[0] * inning, [0] * (inning - 1 + half)]
-    b.runs = list(runs)
-    b.line[0][0] = runs[0]
-    if runs[1]:
-        b.line[1][0] = runs[1]
-    t = half
-    b.bases = tuple(None if n is None else idx(state, t, n) for n in bases)
-    for n in bases:
-        if n is not None:
-            state.responsible[idx(state, t, n)] = state.pitcher[1 - t]
-    if batter is not None:
-        k = idx(state, t, batter)
-        state.order[t] = state.lineup[t].index(k)
-        state.batted[t][k] = True
-    return state
 
 
 def play_until(state, kind, answers=None):

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 
-from dugout.envs.core.dice import Dice, DiceScriptError, ScriptedDice
+from dugout.envs.core.dice import Dice, ScriptedDice
 from dugout.envs.showdown import rules
-from dugout.envs.showdown.cards import FIELD_POSITIONS, load_team, team_from_dict, team_to_dict
+from dugout.envs.showdown.cards import FIELD_POSITIONS, load_team, team_from_dict
+from showdown_scripts import batting_line, card, extra, go, idx, pitching_line, plays, situation, team_dict
 
 NYY, BOS = 0, 1
 INFIELD = ("1B", "2B", "3B", "SS")
@@ -25,18 +26,6 @@ ICON_KINDS = {"relief_ace", "twenty_game", "stolen_base", "strikeout", "reroll_o
 
 # ---------------------------------------------------------------- set-up helpers
 
-def team_dict(name: str) -> dict:
-    return team_to_dict(load_team(name))
-
-
-def card(data: dict, name: str) -> dict:
-    return next(c for c in data["players"] if c["name"] == name)
-
-
-def idx(state, team: int, name: str) -> int:
-    return next(k for k, c in enumerate(state.teams[team].players) if c.name == name)
-
-
 def game(script, nyy=None, bos=None, *, level="expert", starter=1, dh=True):
     """A set-up game (top of the 1st, nobody up yet) with scripted dice."""
     nyy = nyy or team_dict("nya2004")
@@ -44,38 +33,6 @@ def game(script, nyy=None, bos=None, *, level="expert", starter=1, dh=True):
     teams = (team_from_dict(nyy, "nyy", point_cap=None), team_from_dict(bos, "bos", point_cap=None))
     return rules.new_game(teams, ScriptedDice(script), level=level, starter=starter, dh=dh,
                           play=False)
-
-
-def situation(state, *, outs=0, bases=(None, None, None), batter=None, inning=1, half=0):
-    """Put the board in a rulebook situation and bring ``batter`` (a name) to the plate;
-    the runners were let on by the pitcher now on the mound."""
-    b = state.board
-    b.inning, b.half, b.outs = inning, half, outs
-    b.line = [[0] * inning, [0] * (inning - 1 + half)]
-    t = half
-    b.bases = tuple(None if n is None else idx(state, t, n) for n in bases)
-    for n in bases:
-        if n is not None:
-            state.responsible[idx(state, t, n)] = state.pitcher[1 - t]
-    if batter is not None:
-        k = idx(state, t, batter)
-        state.order[t] = state.lineup[t].index(k)
-        state.batted[t][k] = True
-    return state
-
-
-def go(state, action=None):
-    """Apply ``action`` (or just run) until a decision, or until the script runs out (any
-    other dice error, such as a roll for the wrong purpose, fails the test)."""
-    try:
-        if action is None:
-            rules.run(state)
-        else:
-            rules.apply_action(state, action)
-    except DiceScriptError as e:
-        if "ran out" not in str(e):
-            raise
-    return state
 
 
 def play_until(state, kind, answers=None, seen=None):
@@ -101,23 +58,6 @@ def pass_until(state, kind, actor, subject=None, seen=None):
             seen.append(state.pending.kind)
         go(state, rules.PASS)
     return state
-
-
-def plays(state, kind=None):
-    return [p for p in state.log.plays if kind is None or p.kind == kind]
-
-
-def extra(state, play):
-    """The pitch total, chart, swing and result logged with a plate appearance."""
-    return state.log_extra[state.log.plays.index(play)]
-
-
-def batting_line(state, team, k):
-    return state.box.lines[team][state.box_line[team][k]]
-
-
-def pitching_line(state, team, k):
-    return state.box.pitching[team][state.pitch_line[team][k]]
 
 
 def offered(state):

@@ -10,28 +10,14 @@ score and the box score.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 
 
-from dugout.envs.core.dice import DiceScriptError, ScriptedDice
+from dugout.envs.core.dice import ScriptedDice
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.cards import team_from_dict
+from showdown_scripts import card, go, idx, plays, situation, team_dict
 
 NYY, BOS = 0, 1
-
-
-def team_dict(name: str) -> dict:
-    text = resources.files("dugout.envs.showdown").joinpath(f"data/{name}.json").read_text("utf-8")
-    return json.loads(text)
-
-
-def card(data: dict, name: str) -> dict:
-    return next(c for c in data["players"] if c["name"] == name)
-
-
-def idx(state, team: int, name: str) -> int:
-    return next(k for k, c in enumerate(state.teams[team].players) if c.name == name)
 
 
 def game(script, nyy=None, bos=None, *, starter=1, dh=True):
@@ -43,37 +29,6 @@ def game(script, nyy=None, bos=None, *, starter=1, dh=True):
                           starter=starter, dh=dh, play=False)
 
 
-def go(state, action=None):
-    """Apply ``action`` (or just run) until a decision, or until the script runs out."""
-    try:
-        if action is None:
-            rules.run(state)
-        else:
-            rules.apply_action(state, action)
-    except DiceScriptError as e:
-        if "ran out" not in str(e):
-            raise
-    return state
-
-
-def situation(state, *, outs=0, bases=(None, None, None), batter=None, inning=1, half=0):
-    """Put the board in a rulebook situation and bring ``batter`` (a name) to the plate."""
-    b = state.board
-    b.inning, b.half, b.outs = inning, half, outs
-    b.line = [[0] * inning, [0] * (inning - 1 + half)]
-    t = half
-    b.bases = tuple(None if n is None else idx(state, t, n) for n in bases)
-    for n in bases:
-        if n is not None:
-            k = idx(state, t, n)
-            state.responsible[k] = state.pitcher[1 - t]
-    if batter is not None:
-        k = idx(state, t, batter)
-        state.order[t] = state.lineup[t].index(k)
-        state.batted[t][k] = True
-    return state
-
-
 def play_until(state, kind: str | None, answers: dict[str, int]):
     """Run, answering decisions from ``answers`` (kind -> action, default: pass) until
     ``kind`` is asked (``None``: until the script runs out)."""
@@ -81,10 +36,6 @@ def play_until(state, kind: str | None, answers: dict[str, int]):
     while state.pending is not None and state.pending.kind != kind:
         go(state, answers.get(state.pending.kind, rules.PASS))
     return state
-
-
-def plays(state, kind=None):
-    return [p for p in state.log.plays if kind is None or p.kind == kind]
 
 
 # ---------------------------------------------------------------- Extra Bases: the Giambi example

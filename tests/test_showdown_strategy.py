@@ -21,11 +21,12 @@ import pytest
 
 from dugout.envs import showdown_v0
 from dugout.envs.core import DataError, OptionError
-from dugout.envs.core.dice import Dice, DiceScriptError, ScriptedDice
+from dugout.envs.core.dice import Dice, ScriptedDice
 from dugout.envs.showdown import cardplay, rules
-from dugout.envs.showdown.cards import INFIELD, OUTFIELD, load_team, team_from_dict, team_to_dict
+from dugout.envs.showdown.cards import INFIELD, OUTFIELD, load_team, team_from_dict
 from dugout.envs.showdown.strategy import (DECK_SIZE, card_set_from_dict, deck_from_dict,
                                            load_card_set, load_deck)
+from showdown_scripts import batting_line, extra, go, idx, pitching_line, plays, situation, team_dict
 
 AGENTS = ("away", "home")
 NYY, BOS = 0, 1
@@ -38,14 +39,6 @@ TEAMS = (load_team("nya2004"), load_team("bos2004"))
 
 # ---------------------------------------------------------------- set-up helpers
 
-def team_dict(name: str) -> dict:
-    return team_to_dict(load_team(name))
-
-
-def idx(state, team: int, name: str) -> int:
-    return next(k for k, c in enumerate(state.teams[team].players) if c.name == name)
-
-
 def game(script, nyy=None, bos=None, *, starter=1, dh=True):
     """A set-up expert game with decks (top of the 1st, nobody up yet), scripted dice."""
     if nyy is None and bos is None:
@@ -57,41 +50,11 @@ def game(script, nyy=None, bos=None, *, starter=1, dh=True):
                           play=False, decks=(DECK, DECK), card_set=CS)
 
 
-def situation(state, *, outs=0, bases=(None, None, None), batter=None, inning=1, half=0):
-    """Put the board in a rulebook situation and bring ``batter`` (a name) to the plate."""
-    b = state.board
-    b.inning, b.half, b.outs = inning, half, outs
-    b.line = [[0] * inning, [0] * (inning - 1 + half)]
-    t = half
-    b.bases = tuple(None if n is None else idx(state, t, n) for n in bases)
-    for n in bases:
-        if n is not None:
-            state.responsible[idx(state, t, n)] = state.pitcher[1 - t]
-    if batter is not None:
-        k = idx(state, t, batter)
-        state.order[t] = state.lineup[t].index(k)
-        state.batted[t][k] = True
-    return state
-
-
 def deal(state, away=(), home=(), away_deck=(), home_deck=()):
     """The managers' hands and decks (top of the deck last), by card name."""
     state.hands = [[C[n] for n in away], [C[n] for n in home]]
     state.decks = [[C[n] for n in away_deck], [C[n] for n in home_deck]]
     state.discards = [[], []]
-    return state
-
-
-def go(state, action=None):
-    """Apply ``action`` (or just run) until a decision or until the script runs out."""
-    try:
-        if action is None:
-            rules.run(state)
-        else:
-            rules.apply_action(state, action)
-    except DiceScriptError as e:
-        if "ran out" not in str(e):
-            raise
     return state
 
 
@@ -112,22 +75,6 @@ def play(name):
 
 def legal_cards(state):
     return sorted(CS.names[a - rules.CARD] for a in state.pending.legal if a >= rules.CARD)
-
-
-def plays(state, kind=None):
-    return [p for p in state.log.plays if kind is None or p.kind == kind]
-
-
-def extra(state, p):
-    return state.log_extra[state.log.plays.index(p)]
-
-
-def pitching_line(state, team, k):
-    return state.box.pitching[team][state.pitch_line[team][k]]
-
-
-def batting_line(state, team, k):
-    return state.box.lines[team][state.box_line[team][k]]
 
 
 def swing_for(chart, result):
