@@ -579,11 +579,13 @@ class ShowdownHeuristic(ViewAgent):
 
     def card_gain(self, view, card) -> float:
         """The WE a card gains its owner (the deciding manager) now."""
-        from ..envs.showdown.cardplay import icon_applies_view
-        effects = (card.icon_effect if icon_applies_view(view, card) else ()) + card.effect
+        from ..envs.showdown.cardplay import effects_of, icon_applies_view
+        effects = effects_of(card, icon_applies_view(view, card))
+        changes = [e for e in effects if e.do == "result"]
         batting_gain = 0.0
-        for e in effects:
-            batting_gain += self._effect_gain(view, e)
+        for e in effects:           # of two result changes, the last one stands
+            if e.do != "result" or e is changes[-1]:
+                batting_gain += self._effect_gain(view, e)
         return batting_gain if view.batting else -batting_gain
 
     def _mods(self, view) -> dict[str, int]:

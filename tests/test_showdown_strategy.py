@@ -855,3 +855,33 @@ def test_infos_labels_are_those_of_the_decision_at_hand():
     assert not wrong, (f"stale labels (decisions with a wrong label / asked): "
                        f"{ {k: (n, asked[k]) for k, n in wrong.items()} }; "
                        f"(infos label, the decision's label): {example}")
+
+
+def test_the_card_list_matches_the_card_set():
+    """``data/strategy/CARDS.md`` (the cards a newcomer reads) is the built-in set and deck."""
+    from importlib import resources
+    from dugout.envs.showdown.strategy import cards_markdown
+    text = resources.files("dugout.envs.showdown").joinpath("data/strategy/CARDS.md").read_text("utf-8")
+    assert text == cards_markdown(CS, DECK)
+    assert all(f"| {name} |" in text for name in CS.names)
+
+
+def test_off_the_wall_icon_bonus_has_the_last_word():
+    """Expert Icons: "Strategy cards with the special ability icons have an extra bonus in
+    addition to the normal bonus." Off the Wall: "Play on a 2B by a Speed A or B batter: it
+    becomes a 3B. HR bonus: if the batter has the HR icon, it becomes an HR instead." A-Rod
+    (Speed B once edited) doubles: a triple without the icon, a home run with it."""
+    for icons, result in (([], "3B"), (["HR"], "HR")):
+        nyy = team_dict("nya2004")
+        arod = next(c for c in nyy["players"] if c["name"] == "Alex Rodriguez")
+        arod["icons"], arod["speed"] = icons, 15
+        chart = team_from_dict(nyy, "nyy", point_cap=None).players[1].chart
+        state = game([("pitch", 1), ("swing", swing_for(chart, "2B"))], nyy=nyy)
+        situation(state, batter="Alex Rodriguez")
+        deal(state, away=["Off the Wall"])
+        pass_until_card(state)
+        while state.pending.kind == "play_card" and state.pending.actor != NYY:
+            go(state, rules.PASS)           # the defense is asked first
+        assert state.ab.result == "2B" and legal_cards(state) == ["Off the Wall"]
+        go(state, play("Off the Wall"))
+        assert extra(state, plays(state, "pa")[0])[3] == result

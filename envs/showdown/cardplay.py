@@ -238,9 +238,19 @@ def play(state: GameState, team: int, index: int, effects) -> None:
     hand.remove(index)
     state.played[team].append(index)
     card = state.card_set.cards[index]
-    # the icon's bonus first: it adds to what the card does (a steal asks the catcher last)
-    todo = (card.icon_effect if icon_applies(state, team, card) else ()) + card.effect
-    effects(state, team, todo)
+    effects(state, team, effects_of(card, icon_applies(state, team, card)))
+
+
+def effects_of(card: StrategyCard, icon: bool) -> tuple[Effect, ...]:
+    """What a card does: its effects, then its icon bonus when it applies ("an extra bonus
+    in addition to the normal bonus"); a steal the catcher may throw at stays last (the
+    catcher decides with every bonus in force)."""
+    if not icon:
+        return card.effect
+    own = card.effect
+    if own[-1].do == "steal" and own[-1].throw:
+        return own[:-1] + card.icon_effect + own[-1:]
+    return own + card.icon_effect
 
 
 def _stealers(bases, runners: str) -> tuple[int, ...]:

@@ -2,8 +2,8 @@
 
 The rulebook gives the deck rules and the moments cards are played, but prints no card
 ("Strategy Cards" and "Complete At-Bat Sequence"). dugout ships its own set, written in the
-rulebook's spirit (``data/strategy/cards.json``), in a small effect vocabulary the engine
-interprets. A card::
+rulebook's spirit (``data/strategy/cards.json``, listed in ``data/strategy/CARDS.md``), in
+a small effect vocabulary the engine interprets. A card::
 
     {"name": "Paint the Corner", "color": "defense", "timing": "before_pitch",
      "text": "Play before the pitch: +2 to the pitch.",
@@ -37,8 +37,9 @@ interprets. A card::
   ``throw_bonus``, ``dp_bonus`` and ``catcher_bonus`` (+-N to the outfield's throws, to
   the double-play roll, to the catcher's throws at stealing runners), ``no_double_play`` and ``hold_runners`` (no extra-base tries on this play).
 * ``icon_bonus`` (optional): "Strategy cards with the special ability icons have an extra
-  bonus in addition to the normal bonus": its effects are carried out (before the card's
-  own, so a bonus to the catcher's throw is in force for the card's steal) when ``player`` (pitcher,
+  bonus in addition to the normal bonus": its effects are carried out after the card's own
+  (before a closing steal, so a bonus to the catcher's throw is in force for it; a result
+  change in the bonus has the last word) when ``player`` (pitcher,
   batter, lead_runner, catcher, or own: the owner's batter on offense, pitcher on defense)
   has the ``icon``.
 * ``lasts``: ``at_bat`` (the default: "discarded at the end of each at-bat") or ``inning``
@@ -63,7 +64,8 @@ from ..core.errors import DataError, show
 from .cards import RESULTS
 
 __all__ = ["StrategyCard", "Effect", "CardSet", "Deck", "load_card_set", "load_deck",
-           "COLORS", "TIMINGS", "EFFECTS", "DECK_SIZE", "MAX_COPIES", "builtin_deck_names"]
+           "COLORS", "TIMINGS", "EFFECTS", "DECK_SIZE", "MAX_COPIES", "builtin_deck_names",
+           "cards_markdown"]
 
 COLORS = ("offense", "defense", "utility")
 TIMINGS = ("before_pitch", "on_result", "after_result")
@@ -292,7 +294,7 @@ def _requires(raw: Any, timing: str, where: str) -> tuple[tuple[str, Any], ...]:
 
 def _throw_last(effects: tuple[Effect, ...], where: str, last_allowed: bool) -> None:
     """The catcher's decision ends a card: a steal he may throw at must be the last effect
-    of the card's own list (never in an icon bonus, which comes first, or in a check)."""
+    of the card's own list (never in an icon bonus or a check)."""
     for i, e in enumerate(effects):
         if e.do == "steal" and e.throw and not (last_allowed and i == len(effects) - 1):
             raise _fail(f"{where}[{i}]", "a steal the catcher may throw at must be the card's "
@@ -375,6 +377,22 @@ def load_card_set(spec: Any = None) -> CardSet:
         return card_set_from_dict(read_json_file(spec, "card set"), repr(spec))
     raise DataError(f"a card set must be None, 'default', a JSON path, a dict or a CardSet, "
                     f"got {type(spec).__name__}")
+
+
+def cards_markdown(card_set: CardSet, deck: Deck | None = None) -> str:
+    """The card set as a Markdown table (name, colour, timing, text, and the copies in
+    ``deck``): ``data/strategy/CARDS.md`` is this of the built-in set and deck."""
+    copies = dict(deck.counts) if deck is not None else {}
+    head = "| card | colour | played | text |" + (" copies |" if deck else "")
+    rows = [f"# {card_set.name}", "",
+            f"{len(card_set.cards)} cards" + (f"; the {deck.name!r} deck's copies of each "
+                                             f"({sum(copies.values())} cards)" if deck else "")
+            + ". Generated from cards.json by `dugout.envs.showdown.strategy.cards_markdown`.",
+            "", head, "|---|---|---|---|" + ("---|" if deck else "")]
+    for c in card_set.cards:
+        row = f"| {c.name} | {c.color} | {c.timing.replace('_', ' ')} | {c.text} |"
+        rows.append(row + (f" {copies.get(c.name, 0)} |" if deck else ""))
+    return "\n".join(rows) + "\n"
 
 
 def builtin_deck_names() -> list[str]:
