@@ -6,19 +6,24 @@ Run it with::
     python -m dugout.evaluate.calibrate_showdown --workers 2 --json calibration.json
     python -m dugout.evaluate.calibrate_showdown --games 1000     # a fixed number per team
     python -m dugout.evaluate.calibrate_showdown --teams bos2004 sea2004
+    python -m dugout.evaluate.calibrate_showdown --level advanced --games 200 --plot adv.png
+    python -m dugout.evaluate.calibrate_showdown --level expert --games 200 --json expert.json
     python -m dugout.evaluate.calibrate_showdown --backend ray --address 10.0.0.5:6379
 
 What is measured
 ----------------
 The thirty 2004 team files (``<lahman code>2004``, generated from the Lahman database by
 :mod:`dugout.envs.realstats`) carry each team's real season: ``stats`` = games, runs,
-runs allowed. For every team X, the engine plays basic-level games (Basic Setup: the
-pitch and the swing only; no fatigue, icons, substitutions, extra bases or double plays)
-of X's batting order against *league-average pitching*, and the simulated runs per nine
-innings are set beside X's actual runs per game.
+runs allowed. For every team X, the engine plays games of X's batting order against
+*league-average pitching* at one level of the rules (``--level``: ``basic``, the
+default, ``advanced`` or ``expert``), and the simulated runs per nine innings are set
+beside X's actual runs per game.
 
-One game of team X, all through the engine (:mod:`dugout.envs.showdown.rules`; nothing
-of the rules is re-implemented here):
+The basic level
+---------------
+Basic-level games (Basic Setup: the pitch and the swing only; no fatigue, icons,
+substitutions, extra bases or double plays). One game of team X, all through the engine
+(:mod:`dugout.envs.showdown.rules`; nothing of the rules is re-implemented here):
 
 * **The pitcher.** Every pitcher of every *other* team in X's league (AL or NL) goes into
   one pool, weighted by his real batters faced (his card's ``fit["bf"]``). Each game
@@ -45,19 +50,77 @@ of the rules is re-implemented here):
   the actual R/G are about 1% below the same team's runs per nine innings: a simulated
   R/9 1% above R/G is a match.
 
+The advanced and expert levels
+------------------------------
+Here managers manage, on both sides: the advanced game's pinch hitters, pitching changes
+(with fatigue), extra bases, double plays, throws and icons; the expert game's
+advanced rules without the icons, plus intentional walks, sacrifice bunts, pinch runners,
+defensive replacements and double switches (strategy cards are not played). A pitcher
+drawn from a pool cannot stand in for a staff any more: the other side's manager decides
+when its starter is tired and who relieves him. So the opponent is a whole team. One
+game of team X:
+
+* **The opponent.** A team of X's league other than X, each equally often. The games are
+  dealt in blocks of as many games as X has opponents (13 in the AL, 15 in the NL); each
+  block is every opponent once, in an order shuffled by a hash of (``--seed``, level, X,
+  block). Equal weights, because league-average pitching is what a balanced schedule
+  gives: every staff meets X equally often, and a weak staff, which lets more men on,
+  already faces more batters in each of its games (weighting the games by each staff's
+  batters faced, as the basic pool weights pitchers, would count that twice). The
+  blocks take the luck of the draw out of the mix of staffs: after each full block every
+  opponent has pitched the same number of games. (The real schedule's extra games
+  against division rivals, and interleague games, are left out, as at the basic level.)
+* **The pitching.** The opponent's whole staff, as its real rotation and bullpen: the
+  engine rolls the rotation spot (Advanced Game Setup 2: the home team's d20, 1-5 the
+  rotation's first starter, ..., 16-20 the fourth; the same spot gives X its starter), so
+  each of the opponent's four starters opens a quarter of the games, and the opponent's
+  manager takes him out and brings in relievers and the closer as it decides. His
+  fatigue, the relief pitchers' innings and everything else are the engine's.
+* **The game.** ``rules.new_game((X, opponent), Dice(seed), level=..., dh=...)``: X away
+  (it bats its nine innings), the DH by X's league as at the basic level. Every decision
+  of both managers is a :class:`dugout.agents.showdown.ShowdownHeuristic`'s, asked with
+  the deciding manager's own view (``act``, which refuses an illegal answer) and applied
+  with ``rules.apply_action``; nothing is set on the state by hand. In the NL this is
+  where X's pitcher is hit for late in the game.
+* **The value tables.** The heuristic prices its choices with the two teams'
+  win-expectancy tables (:func:`dugout.agents.showdown.showdown_tables`: sampled with
+  the engine, cached on disk): some 4 seconds per pair of teams at the advanced level
+  and some 25 at the expert level, for 422 pairs (X, opponent) per level, far more than
+  the games themselves take. So each X has one pair of tables per level: X (away)
+  against its *reference opponent*, the other team of its league whose real runs scored
+  and allowed per game are closest to the mean of X's opponents (the least sum of the two
+  squared differences; ties by name), the most average of the teams X meets. Both
+  managers of all of X's games use them (the heuristic's ``tables=``). They are X's own
+  tables with X away, as in the game, so the heuristic is right about who bats and all
+  its options are the engine's legal ones; the odds of each choice it reads off the cards
+  on the table, exactly. What the tables give only roughly is the strength of the
+  opponent of the day (how many runs each side will score from here), which moves the
+  win expectancy a choice is measured in, not the choices open. Thirty tables per level,
+  sampled once (about 2 minutes at the advanced level and 12 at the expert level on one
+  core) and then read from the cache (``$DUGOUT_CACHE`` or ``~/.cache/dugout``); a
+  worker samples the tables of the teams it plays, and no two teams share a pair.
+* **The figure.** X's runs in innings 1-9, R/9, as at the basic level.
+
 Games per team: by default, as many as it takes to know the team's R/9 to +-0.1 at 95%
 (``--half-width``): a pilot of 500 games estimates the standard deviation s of runs per
 game, the team then plays ``ceil((1.96 s / 0.1)^2)`` games, and more if the interval from
 all its games is still wider. s grows with the offense (about 2.7 runs for the weakest
-2004 lineups, 3.7 for the best), so a team plays about 2,800 to 5,300 games, some 120,000
-in all (about three minutes on two cores). ``--games N`` fixes N
-instead. Every game has its own seed, a hash of (``--seed``, team, game number), which
-seeds both the dice and the draw of the pitcher, so the results depend only on the seed
-and the number of games, never on ``--workers`` (each team is played by one worker) or
-on ``--backend``: with ``--backend ray`` each team is a Ray task, on the cluster at
-``--address`` or on a Ray instance started here with ``--workers`` CPUs (default all); the
-teams come back in the order given, and a team whose worker died is played again and
-counted once (:mod:`dugout.evaluate.backends`).
+2004 lineups, 3.7 for the best), so at the basic level a team plays about 2,800 to 5,300
+games, some 120,000 in all (about three minutes on two cores); the managed games are
+slower (about 15 ms a game at the advanced level and 40 ms at the expert level, against
+under 1 ms), so there ``--games N``, a fixed N per team, is the usual choice (on one
+core, 250 games a team took 4 minutes at the advanced level and 18 at the expert level,
+the tables' first sampling included). Every game has its own seed, a hash of
+(``--seed``, team, game number; and the level, at the managed levels), which seeds the
+dice and, at the basic level, the draw of the pitcher and of X's starter; the order of
+the opponents is a hash of (``--seed``, level, team, block). So the results depend only on
+the seed and the number of games, never on ``--workers`` (each team is played by one
+worker) or on ``--backend``: with ``--backend ray`` each team is a Ray task, on the
+cluster at ``--address`` or on a Ray instance started here with ``--workers`` CPUs
+(default all); the teams come back in the order given, and a team whose worker died is
+played again and counted once (:mod:`dugout.evaluate.backends`). The 95% intervals treat
+a team's games as independent draws; the balanced blocks of opponents make them, if
+anything, a little wide.
 
 What is printed
 ---------------
@@ -67,18 +130,44 @@ simulated minus actual. Then, across the teams: the mean actual R/G against the 
 simulated R/9 (overall and per league), the mean difference (a bias of the whole card
 scale), the mean absolute difference, and the Pearson correlation of simulated with
 actual (does the card set rank the offenses as they really were?). With fewer than
-three teams the correlation says nothing and is printed for completeness only.
+three teams the correlation says nothing and is printed for completeness only. Each
+team's own sampling error also lowers the correlation: the real R/G of the 2004 teams
+spread with a standard deviation of about 0.5 runs, so at 250 games a team (a 95%
+interval of about +-0.4 runs) the noise alone takes a perfect 1 down to about 0.93 on
+average, at 4,000 games to about 0.99. At the
+managed levels the JSON also holds, per team, the games against each opponent, the
+reference opponent of its tables, the opponents' pitchers per game and how often each
+decision was asked of each side and answered with something other than "no".
+
+The plot
+--------
+``--plot PATH`` (matplotlib, the ``plots`` extra) draws one point per team: actual R/G
+across, simulated R/9 up, with its 95% interval as a bar, a circle for an AL team and a
+square for an NL team, each labelled with its code, the line y = x and the least-squares
+line through the points. Read off it: the vertical distance from y = x is the team's
+difference; points along a line parallel to y = x but below (above) it are a bias of the
+whole scale, the same for every offense (the rules give too few, too many runs); a
+fitted line flatter than y = x means the simulation squeezes the differences between
+the offenses together (the best lineups too low, the weakest too high), steeper that it
+spreads them; the AL and NL points on different lines are a bias of one league (the DH,
+the pitcher batting); a point far off the others' line, with its bar clear of it, is a
+team whose cards or lineup (or the manager's use of its bench) score unlike the real
+team; the scatter around the fitted line, against the bars' lengths, is what the
+correlation and the mean absolute difference sum up.
 
 What the figures mean and what they leave out: the simulated offense faces
 league-average pitching in a neutral game, while the real team also faced interleague
-opponents, played half its games in its own park, used pinch hitters, pinch runners and
-steals, and (in the NL) hit for its pitcher late in games; the basic game has no
-baserunning at all: runners move only as many bases as the batter on a hit and never on
-an out (no sacrifice flies, no runner scoring from second on a single), which costs runs
-even when the cards reproduce each batter's real rates of walks, hits and outs. So a
-negative mean difference is what the basic rules themselves give; a bias that differs
-between the leagues, or a low correlation, would point at the cards. A high correlation
-says the differences between teams survive.
+opponents and played half its games in its own park. The basic game has no baserunning
+at all: runners move only as many bases as the batter on a hit and never on an out (no
+sacrifice flies, no runner scoring from second on a single), and no pinch hitters, pinch
+runners or steals, which costs runs even when the cards reproduce each batter's real
+rates of walks, hits and outs. So a negative mean difference is what the basic rules
+themselves give; a bias that differs between the leagues, or a low correlation, would
+point at the cards. A high correlation says the differences between teams survive. The
+advanced and expert levels add the running game (extra bases, tagging up, the double
+play) and the managers' moves on both sides (fresh relievers against X late in the game
+cost it runs; its pinch hitters and the icons gain some), so they measure the cards and
+the rules together with the heuristic managers.
 ``main(argv)`` returns the figures as a dict (what ``--json`` writes).
 """
 
@@ -86,6 +175,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import math
 import multiprocessing
@@ -96,22 +186,33 @@ from bisect import bisect_right
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import accumulate
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
+from ..agents.showdown import ShowdownHeuristic, showdown_tables
+from ..agents.value_tables import ValueTables
 from ..envs.core.dice import Dice
 from ..envs.showdown import rules
 from ..envs.showdown.cards import PitcherCard, Team, builtin_team_names, load_team
+from ..envs.showdown.view import view_of
 from .backends import BACKENDS, INSTALL_HINT, BackendError, make_backend, ray_installed
 from .stats import Z95
 
 __all__ = ["main", "season_teams", "load_season", "LeaguePool", "league_pool", "game_seeds",
            "setup_game", "away_runs", "simulate_team", "TeamResult", "summarize",
-           "format_table"]
+           "format_table", "LEVELS", "MANAGED_LEVELS", "league_opponents", "opponent_of",
+           "table_opponent", "managed_tables", "setup_managed_game", "play_managed",
+           "play_managed_game", "plot_calibration"]
 
 SEASON = 2004
 INNINGS = 9
+LEVELS = rules.LEVELS                   # ("basic", "advanced", "expert")
+MANAGED_LEVELS = ("advanced", "expert")  # the levels where both managers decide
+#: showdown_tables' sampling options for the managers' tables (the heuristic's defaults;
+#: the tests make them small).
+TABLE_OPTIONS: dict[str, Any] = {}
 HALF_WIDTH = 0.1            # default target: 95% half-width of a team's R/9
 PILOT = 500                 # games before the first estimate of the standard deviation
 MIN_STEP = 100              # the least number of games added after an estimate
@@ -175,9 +276,11 @@ def league_pool(name: str, teams: dict[str, Team]) -> LeaguePool:
 
 
 # -- one game ----------------------------------------------------------------------------
-def game_seeds(seed: int, team: str, game: int) -> tuple[int, int]:
-    """(dice seed, draw seed) of a team's game: a hash of the run's seed, team and game."""
-    digest = hashlib.blake2b(f"showdown-calibration/{seed}/{team}/{game}".encode(),
+def game_seeds(seed: int, team: str, game: int, level: str = "basic") -> tuple[int, int]:
+    """(dice seed, draw seed) of a team's game: a hash of the run's seed, team and game
+    (and the level, but for the basic level, whose games keep the hash they always had)."""
+    where = "" if level == "basic" else f"{level}/"
+    digest = hashlib.blake2b(f"showdown-calibration/{where}{seed}/{team}/{game}".encode(),
                              digest_size=16).digest()
     return (int.from_bytes(digest[:8], "little") >> 1,
             int.from_bytes(digest[8:], "little") >> 1)
@@ -241,6 +344,112 @@ def play_game(name: str, game: int, seed: int, teams: dict[str, Team], pool: Lea
     return away_runs(state), state, (opp, k)
 
 
+# -- the advanced and expert levels: a whole opposing team, managers on both sides -------
+def league_opponents(name: str, teams: dict[str, Team]) -> tuple[str, ...]:
+    """The other teams of ``name``'s league, sorted."""
+    league = teams[name].league
+    others = tuple(n for n in sorted(teams) if n != name and teams[n].league == league)
+    if not others:
+        raise ValueError(f"{name}: no other {league} team in the season")
+    return others
+
+
+def opponent_of(name: str, game: int, seed: int, level: str,
+                opponents: Sequence[str]) -> str:
+    """The opponent of ``name``'s game number ``game``: the games are dealt in blocks of
+    ``len(opponents)``, each block every opponent once in an order shuffled by a hash of
+    (seed, level, team, block)."""
+    block, i = divmod(game, len(opponents))
+    digest = hashlib.blake2b(f"showdown-calibration/{level}/opponents/{seed}/{name}/{block}"
+                             .encode(), digest_size=8).digest()
+    order = list(opponents)
+    random.Random(int.from_bytes(digest, "little")).shuffle(order)
+    return order[i]
+
+
+def _per_game(team: Team, key: str) -> float:
+    stats = team.stats or {}
+    if not stats.get("games") or key not in stats:
+        raise ValueError(f"{team.name}: the team file has no season stats (games, {key})")
+    return stats[key] / stats["games"]
+
+
+def table_opponent(name: str, teams: dict[str, Team]) -> str:
+    """The reference opponent of ``name``'s value tables: the other team of its league
+    whose real runs and runs allowed per game are closest to the means of ``name``'s
+    opponents (least sum of squared differences; ties by name)."""
+    others = league_opponents(name, teams)
+    scored = {o: _per_game(teams[o], "runs") for o in others}
+    allowed = {o: _per_game(teams[o], "runs_allowed") for o in others}
+    mean_scored = float(np.mean(list(scored.values())))
+    mean_allowed = float(np.mean(list(allowed.values())))
+    return min(others, key=lambda o: ((scored[o] - mean_scored) ** 2
+                                      + (allowed[o] - mean_allowed) ** 2, o))
+
+
+def managed_tables(name: str, level: str, teams: dict[str, Team]) -> ValueTables:
+    """The value tables both managers of ``name``'s games use: ``name`` (away) against its
+    reference opponent (:func:`table_opponent`), at ``level``, sampled once and cached on
+    disk by :func:`dugout.agents.showdown.showdown_tables`."""
+    _check_level(level, MANAGED_LEVELS)
+    return showdown_tables((teams[name], teams[table_opponent(name, teams)]), level, INNINGS,
+                           **TABLE_OPTIONS)
+
+
+def setup_managed_game(away: Team, home: Team, dice_seed: int, level: str,
+                       dh: bool) -> rules.GameState:
+    """An advanced or expert game of ``away`` at ``home`` at its first decision: the
+    engine has rolled the rotation spot (both starters from it) and played to the first
+    choice a manager must make."""
+    _check_level(level, MANAGED_LEVELS)
+    return rules.new_game((away, home), Dice(dice_seed), level=level, dh=dh, innings=INNINGS)
+
+
+Managers = Sequence[ShowdownHeuristic]
+
+
+def play_managed(state: rules.GameState, managers: Managers,
+                 decisions: dict[str, dict[str, list[int]]] | None = None) -> rules.GameState:
+    """Play ``state`` to the end, every decision made by ``managers[seat]`` (seat 0 away,
+    1 home) from its own view and applied with ``rules.apply_action``. ``decisions``, if
+    given, counts per side ("team" = the away team X, "opponent" = the home team) and
+    kind: [asked, answered with something other than PASS]."""
+    while state.step != "over":
+        decision = state.pending
+        if decision is None:                # rules.run stops only at a decision or the end
+            raise RuntimeError(f"the engine stopped at step {state.step!r} with no decision")
+        seat = decision.actor
+        action = managers[seat].act({}, view_of(state, seat))   # act refuses illegal answers
+        if decisions is not None:
+            counts = decisions[SIDES[seat]].setdefault(decision.kind, [0, 0])
+            counts[0] += 1
+            counts[1] += action != rules.PASS
+        rules.apply_action(state, action)
+    return state
+
+
+SIDES = ("team", "opponent")                # X (away) and its opponent (home)
+
+
+def play_managed_game(name: str, game: int, seed: int, level: str, teams: dict[str, Team],
+                      opponents: Sequence[str], managers: Managers,
+                      decisions: dict[str, dict[str, list[int]]] | None = None
+                      ) -> tuple[int, rules.GameState, str]:
+    """Team ``name``'s game number ``game`` at ``level``: (its runs in innings 1-9, the
+    finished state, the opponent)."""
+    dice_seed, _ = game_seeds(seed, name, game, level)
+    opp = opponent_of(name, game, seed, level, opponents)
+    away = teams[name]
+    state = setup_managed_game(away, teams[opp], dice_seed, level, dh=away.league == "AL")
+    play_managed(state, managers, decisions)
+    return away_runs(state), state, opp
+
+
+def _check_level(level: str, allowed: Sequence[str] = LEVELS) -> None:
+    if level not in allowed:
+        raise ValueError(f"level must be one of {', '.join(allowed)}, got {level!r}")
+
+
 # -- one team ----------------------------------------------------------------------------
 @dataclass
 class TeamResult:
@@ -251,6 +460,13 @@ class TeamResult:
     actual_runs: int
     games: int
     runs: list[int]                 # runs in innings 1-9, game by game
+    level: str = "basic"
+    # the advanced and expert levels only
+    table_opponent: str | None = None                     # the tables' reference opponent
+    opponents: dict[str, int] | None = None               # games against each opponent
+    opponent_pitchers: int = 0                            # pitchers the opponents used, all games
+    decisions: dict[str, dict[str, list[int]]] | None = None   # side -> kind -> [asked, not PASS]
+    seconds: float = 0.0            # the time it took (printed as progress; not a figure)
 
     @property
     def actual(self) -> float:
@@ -284,6 +500,19 @@ class TeamResult:
             "difference": self.diff,
             # runs_histogram[r]: games in which the team scored r runs in innings 1-9
             "runs_histogram": [int(c) for c in np.bincount(self.runs)],
+            **self._managed_figures(),
+        }
+
+    def _managed_figures(self) -> dict[str, Any]:
+        if self.level == "basic":
+            return {}                     # the basic level's figures as they always were
+        return {
+            "level": self.level,
+            "table_opponent": self.table_opponent,
+            "opponents": dict(self.opponents or {}),
+            "opponent_pitchers_per_game": self.opponent_pitchers / self.games,
+            "decisions": {side: {kind: list(n) for kind, n in sorted(kinds.items())}
+                          for side, kinds in (self.decisions or {}).items()},
         }
 
 
@@ -293,16 +522,38 @@ def games_needed(sd: float, half_width: float) -> int:
 
 
 def simulate_team(name: str, seed: int, games: int | None = None,
-                  half_width: float = HALF_WIDTH, season: int = SEASON) -> TeamResult:
-    """Team ``name`` against its league's pitching: ``games`` games, or (None) enough for
-    a 95% interval of +-``half_width`` on its runs per nine innings."""
+                  half_width: float = HALF_WIDTH, season: int = SEASON,
+                  level: str = "basic") -> TeamResult:
+    """Team ``name`` against its league's pitching at ``level``: ``games`` games, or (None)
+    enough for a 95% interval of +-``half_width`` on its runs per nine innings."""
+    _check_level(level)
     teams = load_season(season)
-    pool = league_pool(name, teams)
     runs: list[int] = []
+    extra: dict[str, Any] = {}
+    if level == "basic":
+        pool = league_pool(name, teams)
+
+        def play(g: int) -> int:
+            return play_game(name, g, seed, teams, pool)[0]
+    else:
+        opponents = league_opponents(name, teams)
+        tables = managed_tables(name, level, teams)
+        managers = (ShowdownHeuristic(tables=tables), ShowdownHeuristic(tables=tables))
+        met = {opp: 0 for opp in opponents}
+        decisions: dict[str, dict[str, list[int]]] = {side: {} for side in SIDES}
+        extra = dict(table_opponent=table_opponent(name, teams), opponents=met,
+                     decisions=decisions, opponent_pitchers=0)
+
+        def play(g: int) -> int:
+            r, state, opp = play_managed_game(name, g, seed, level, teams, opponents,
+                                              managers, decisions)
+            met[opp] += 1
+            extra["opponent_pitchers"] += len(state.box.pitching[1])
+            return r
 
     def play_to(n: int) -> None:
         for g in range(len(runs), n):
-            runs.append(play_game(name, g, seed, teams, pool)[0])
+            runs.append(play(g))
 
     if games is not None:
         play_to(games)
@@ -318,11 +569,14 @@ def simulate_team(name: str, seed: int, games: int | None = None,
     if not stats.get("games"):
         raise ValueError(f"{name}: the team file has no season stats (games, runs)")
     return TeamResult(name, team.name, team.league, int(stats["games"]), int(stats["runs"]),
-                      len(runs), runs)
+                      len(runs), runs, level, **extra)
 
 
-def _simulate(task: tuple[str, int, int | None, float, int]) -> TeamResult:
-    return simulate_team(*task)
+def _simulate(task: tuple[str, int, int | None, float, int, str]) -> TeamResult:
+    start = time.perf_counter()
+    result = simulate_team(*task)
+    result.seconds = time.perf_counter() - start
+    return result
 
 
 # -- across teams ------------------------------------------------------------------------
@@ -392,13 +646,76 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def plot_calibration(results: Sequence[TeamResult], path: str | Path, title: str = "") -> Path:
+    """The scatter plot (``--plot``): simulated R/9 (with its 95% interval) against
+    actual R/G, one point per team, a marker per league, the line y = x and the
+    least-squares line; written to ``path`` (the format from its suffix, PNG by default)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    summary = summarize(results)
+    fig = Figure(figsize=(7.5, 7), dpi=120)
+    ax = fig.add_subplot()
+    markers = {"AL": ("o", "tab:blue"), "NL": ("s", "tab:red")}
+    for league, (marker, color) in markers.items():
+        chosen = [r for r in results if r.league == league]
+        if not chosen:
+            continue
+        ax.errorbar([r.actual for r in chosen], [r.mean for r in chosen],
+                    yerr=[r.half_width if math.isfinite(r.half_width) else 0.0 for r in chosen],
+                    fmt=marker, color=color, ecolor=color, alpha=0.85, capsize=2, markersize=6,
+                    label=f"{league} ({len(chosen)} team{'' if len(chosen) == 1 else 's'})")
+        for r in chosen:
+            ax.annotate(r.team.removesuffix(str(SEASON)), (r.actual, r.mean), fontsize=7,
+                        xytext=(4, 3), textcoords="offset points")
+    values = [r.actual for r in results] + [r.mean for r in results]
+    spread = [r.mean - r.half_width for r in results if math.isfinite(r.half_width)]
+    spread += [r.mean + r.half_width for r in results if math.isfinite(r.half_width)]
+    low, high = min(values + spread), max(values + spread)
+    pad = 0.05 * max(high - low, 1.0)
+    low, high = low - pad, high + pad
+    ax.plot([low, high], [low, high], color="grey", linewidth=1, label="y = x")
+    if summary["correlation"] is not None:
+        slope, intercept = np.polyfit([r.actual for r in results], [r.mean for r in results], 1)
+        ax.plot([low, high], [intercept + slope * low, intercept + slope * high], ":",
+                color="black", linewidth=1, label=f"least squares (slope {slope:.2f})")
+    ax.set_xlim(low, high)
+    ax.set_ylim(low, high)
+    ax.set_aspect("equal")
+    ax.set_xlabel("actual runs per game, 2004 (R/G)")
+    ax.set_ylabel("simulated runs per nine innings (R/9), 95% interval")
+    r = summary["correlation"]
+    ax.set_title(f"{title}\ncorrelation {'n/a' if r is None else f'{r:.3f}'}, mean difference "
+                 f"{summary['mean_difference']:+.2f}, mean absolute difference "
+                 f"{summary['mean_absolute_error']:.2f} runs", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    return Path(path)
+
+
+def _level_words(level: str) -> str:
+    if level == "basic":
+        return "its league's pitching weighted by batters faced, basic rules"
+    return (f"each other team of its league in turn, whole staffs, {level} rules, heuristic "
+            f"managers on both sides")
+
+
 # -- the run -----------------------------------------------------------------------------
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m dugout.evaluate.calibrate_showdown",
         description="MLB Showdown calibration: each 2004 team's lineup against its league's "
-                    "bf-weighted pitching under the basic rules; simulated runs per nine "
-                    "innings against the real runs per game.")
+                    "pitching (basic rules: a bf-weighted pool of pitchers; advanced and "
+                    "expert: every other team's staff in turn, heuristic managers on both "
+                    "sides); simulated runs per nine innings against the real runs per game.")
+    parser.add_argument("--level", choices=LEVELS, default="basic",
+                        help="the rules: basic (default; the pitch and the swing), advanced "
+                             "(managers, icons, extra bases) or expert (advanced without "
+                             "icons, with intentional walks, bunts, pinch runners, defensive "
+                             "replacements)")
     parser.add_argument("--games", type=int, metavar="N",
                         help="games per team (default: enough for a 95%% half-width of "
                              "--half-width runs, about 4,000)")
@@ -419,6 +736,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--teams", nargs="+", metavar="TEAM",
                         help=f"only these teams (default: all {SEASON} teams)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
+    parser.add_argument("--plot", metavar="PATH",
+                        help="also draw simulated R/9 against actual R/G, one point per team, "
+                             "to PATH (PNG, or the format of its suffix; needs matplotlib)")
     args = parser.parse_args(argv)
     if args.games is not None and args.games < 2:
         parser.error("--games must be at least 2")
@@ -435,6 +755,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.workers = args.workers or 1
     if args.seed < 0:
         parser.error("--seed must be non-negative")
+    if args.plot is not None:
+        plot = Path(args.plot)
+        if plot.is_dir() or not plot.parent.is_dir():
+            parser.error(f"--plot {args.plot}: " + ("is a folder; give a file name such as "
+                                                    "calibration.png" if plot.is_dir()
+                                                    else f"no folder {plot.parent}"))
+        if importlib.util.find_spec("matplotlib") is None:
+            parser.error("--plot needs matplotlib, which is not installed here: "
+                         "pip install 'dugout[plots]'")
     known = season_teams()
     if args.teams:
         unknown = [t for t in args.teams if t not in known]
@@ -459,11 +788,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     where = (f"{args.workers} worker(s)" if args.backend == "process" else
              f"on Ray ({args.address or 'a local instance'})")
     print(f"MLB Showdown {SEASON} calibration: each team's lineup (away, nine innings) against "
-          f"its league's pitching weighted by batters faced, basic rules; {size}, "
-          f"seed {args.seed}, {where}")
+          f"{_level_words(args.level)}; {size}, seed {args.seed}, {where}")
     print()
     start = time.perf_counter()
-    tasks = [(name, args.seed, args.games, args.half_width, SEASON) for name in args.teams]
+    tasks = [(name, args.seed, args.games, args.half_width, SEASON, args.level)
+             for name in args.teams]
     results: list[TeamResult] = []
     if args.backend == "ray":
         try:
@@ -484,6 +813,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     summary = summarize(results)
     print(format_table(results))
     print()
+    print(f"{args.level} level:")
     print(format_summary(summary))
     print(f"{summary['games']:,} games in {seconds:.1f} s")
     print("(R/G: real runs per game, about 8.9 innings a game; R/9: simulated runs in "
@@ -491,7 +821,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
     settings = {"season": SEASON, "games": args.games, "half_width": args.half_width,
                 "seed": args.seed, "workers": args.workers, "teams": args.teams,
-                "level": "basic", "innings": INNINGS}
+                "level": args.level, "innings": INNINGS}
+    if args.level != "basic":
+        settings.update(opponents="every other team of the league in turn, in shuffled "
+                                  "blocks", managers="heuristic",
+                        tables="the team (away) against its reference opponent")
     if args.backend != "process":
         settings.update(backend=args.backend, address=args.address)
     figures = {
@@ -505,6 +839,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             json.dump(figures, f, indent=2)
             f.write("\n")
         print(f"Figures written to {args.json}")
+    if args.plot:
+        title = f"MLB Showdown {SEASON} calibration, {args.level} level, {summary['games']:,} games"
+        print(f"Plot written to {plot_calibration(results, args.plot, title)}")
     return figures
 
 
@@ -525,8 +862,9 @@ def _on_ray(tasks: list[tuple], workers: int | None, address: str | None) -> lis
 
 
 def _progress(result: TeamResult, done: int, total: int) -> None:
-    print(f"  [{done}/{total}] {result.team}: {result.games:,} games, {result.mean:.2f} R/9",
-          file=sys.stderr, flush=True)
+    tables = f", tables against {result.table_opponent}" if result.table_opponent else ""
+    print(f"  [{done}/{total}] {result.team}: {result.games:,} games, {result.mean:.2f} R/9"
+          f"{tables}, {result.seconds:.1f} s", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
