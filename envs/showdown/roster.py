@@ -476,11 +476,30 @@ def pinch_run(state: GameState, team: int, base: int, new: int) -> int:
     return old
 
 
+def _field_key(state: GameState, team: int) -> tuple:
+    """What the expert substitution options are made from (they change only with it)."""
+    return (tuple(state.lineup[team]), tuple(state.pos[team]), state.pitcher_slot[team],
+            state.pitcher[team], tuple(bench(state, team)), state.board.inning >= 7)
+
+
+_REPLACE: dict[int, tuple[Team, dict]] = {}
+
+
 def replacement_options(state: GameState, team: int) -> tuple[int, ...]:
     """Who may come in as a defensive replacement: bench hitters allowed to field this
     inning, and the DH himself ("If the player you're using as designated hitter takes the
     field, your team loses its designated hitter"), each only when some fielder can make
-    way for him with a legal field still reachable."""
+    way for him with a legal field still reachable (worked out once per lineup, positions
+    and bench)."""
+    memo = _team_memo(_REPLACE, state.teams[team])
+    key = _field_key(state, team)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _replacement_options(state, team)
+    return known
+
+
+def _replacement_options(state: GameState, team: int) -> tuple[int, ...]:
     out = [k for k in bench(state, team) if _may_field(state, team, k, state.board.inning)]
     if state.pitcher_slot[team] < 0:
         dh = [state.lineup[team][s] for s, p in enumerate(state.pos[team]) if p == "DH"]
