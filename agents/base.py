@@ -131,7 +131,7 @@ class AlwaysNever:
     def decide(self, view: Any) -> int:
         if view.decision != self.kind or self.PASS not in view.legal:
             return super().decide(view)
-        if not self.always:
+        if not self.always or len(view.legal) == 1:     # (nothing but the pass)
             return self.PASS
         values = self.option_values(view)
         return max((a for a in view.legal if a != self.PASS), key=lambda a: (values[a], -a))

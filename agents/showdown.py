@@ -620,6 +620,9 @@ class ShowdownHeuristic(ViewAgent):
         bases = _flags(view.bases)
         here = self._we(view, view.outs, bases) if view.result is None else (
             self._result_we(view, view.result))
+        # after a result, the batter on base is not a runner the card may move or put out
+        runners = tuple(None if (view.window == "after_result" and r == view.batter) else r
+                        for r in view.bases)
         if do in ("pitch", "swing", "edge"):
             mods = self._mods(view)
             extra = {"pitch": 0, "swing": 0}
@@ -636,16 +639,19 @@ class ShowdownHeuristic(ViewAgent):
             return self._result_we(view, e.to) - here
         if do == "check":
             group = {"infield": ("1B", "2B", "3B", "SS"), "outfield": ("LF", "CF", "RF"),
-                     "catcher": ("C",), "first": ("1B",)}[e.positions]
+                     "first": ("1B",)}[e.positions]
             fielding = view.fielding(group) + e.bonus
             p_pass = min(1.0, max(0.0, (fielding) / 20))     # d20 + F >= 21
             p = p_pass if e.on == "pass" else 1 - p_pass
             return p * sum(self._effect_gain(view, t) for t in e.then)
         if do == "advance":
-            return self._advance_we(view, e.runners, e.bases) - self._we(view, view.outs, bases)
+            return (self._advance_we(view, e.runners, e.bases, runners)
+                    - self._we(view, view.outs, bases))
         if do == "runner_out":
-            lead = [i for i in (2, 1, 0) if bases[i] is not None]
+            lead = [i for i in (2, 1, 0) if runners[i] is not None]
             i = 0 if e.runners == "first" else (lead[0] if lead else None)
+            if i is not None and runners[i] is None:
+                return 0.0
             if i is None or bases[i] is None:
                 return 0.0
             after = list(bases)
@@ -673,9 +679,11 @@ class ShowdownHeuristic(ViewAgent):
             return -0.01 if any(bases) else 0.0
         return 0.0
 
-    def _advance_we(self, view, runners: str, n: int) -> float:
+    def _advance_we(self, view, runners: str, n: int, on) -> float:
+        """The batting team's WE after the runners ``on`` base (the batter excluded after a
+        result) move up as the card says."""
         bases = list(_flags(view.bases))
-        movers = [i for i in (2, 1, 0) if bases[i] is not None]
+        movers = [i for i in (2, 1, 0) if on[i] is not None]
         if runners == "third":
             movers = [2] if bases[2] is not None else []
         elif runners == "lead":

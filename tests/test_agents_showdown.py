@@ -837,6 +837,8 @@ def test_baselines_differ_from_the_heuristic_only_at_their_own_decision(tables, 
             assert got in v.legal, (b.name, v.decision)
             if v.decision != b.kind or PASS not in v.legal:
                 assert got == h, (b.name, v.decision)
+            elif len(v.legal) == 1:            # a card window with nothing but the pass
+                assert got == PASS == h
             elif b.always:
                 seen[v.decision] += 1
                 assert got != PASS, b.name

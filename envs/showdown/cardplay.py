@@ -108,6 +108,16 @@ def _lead_runner(state: GameState) -> int | None:
     return None
 
 
+def runners_on(state: GameState) -> tuple:
+    """The bases as cards see them: "A runner is any player who was safely on base before
+    the result of the current at-bat" (after a result, the batter is not one yet)."""
+    b = state.board
+    if state.window != "after_result":
+        return b.bases
+    k = state.batter_index
+    return tuple(None if r == k else r for r in b.bases)
+
+
 def _runners_hold(tokens, bases) -> bool:
     first, second, third = (r is not None for r in bases)
     test = {"none": not (first or second or third), "any": first or second or third,
@@ -125,7 +135,7 @@ def _condition(state: GameState, team: int, key: str, value) -> bool:
     if key == "outs":
         return b.outs in value
     if key == "runners":
-        return _runners_hold(value, b.bases)
+        return _runners_hold(value, runners_on(state))
     if key == "inning_from":
         return b.inning >= value
     if key == "chart":
@@ -166,9 +176,14 @@ def playable(state: GameState, team: int, card: StrategyCard, window: str) -> bo
 
 
 def _does_something(state: GameState, team: int, card: StrategyCard) -> bool:
-    """A steal needs an open base ahead; a result change must change the result."""
+    """A steal needs an open base ahead; a result change must change the result; a pitch
+    bonus needs a pitch ("When a pitcher bats, he never has the advantage, so there is no
+    pitch")."""
     b = state.board
+    pitcher_bats = isinstance(state.card(b.half, state.batter_index), PitcherCard)
     for e in card.effect:
+        if pitcher_bats and (e.do == "pitch" or (e.do == "edge" and team != b.half)):
+            return False
         if e.do == "steal" and not _stealers(b.bases, e.runners):
             return False
         if e.do == "result" and state.ab.result == e.to and not card.icon:
@@ -329,8 +344,7 @@ def chart_roll(roll: int, shift: int) -> int:
 def fielding_check_total(state: GameState, group: str) -> int:
     """The requested players' total Fielding for a Fielding check."""
     ft = state.fielding_team
-    positions = {"infield": INFIELD, "outfield": OUTFIELD, "catcher": ("C",),
-                 "first": ("1B",)}[group]
+    positions = {"infield": INFIELD, "outfield": OUTFIELD, "first": ("1B",)}[group]
     return state.fielding(ft, positions)
 
 

@@ -1,8 +1,8 @@
-"""The MLB Showdown 2004 engine: the basic and advanced games, one engine with switches.
+"""The MLB Showdown 2004 engine: the basic, advanced and expert games, one engine with
+switches.
 
-An at-bat follows the rulebook's "Complete At-Bat Sequence", with the steps the basic
-and advanced games use (the expert game's intentional walks, bunts and strategy-card
-windows will slot in between, as named steps)::
+An at-bat follows the rulebook's "Complete At-Bat Sequence". The basic and advanced
+games' steps are these; the expert game (below the table) adds its own::
 
     start of a half inning: positions filled, a pitcher brought in if one must be
     1. pinch hitter?                       (offense)  -> "pinch_hitter"       advanced
@@ -21,6 +21,14 @@ windows will slot in between, as named steps)::
        (defense, Gold Glove), runners sent for extra bases on 1B, 2B and FB (offense),
        the runner to throw at (defense, Gold Glove)     -> "double_play", "gold_glove",
                                                            "send_runners", "throw_at"
+
+The expert game turns the icons off and adds, in the sequence's order: pinch runners
+before the pinch hitter ("pinch_runner"), defensive replacements and the double switch when
+a team takes the field or changes pitchers ("defensive_replacement", "replaced_player",
+"batting_slot"), the intentional walk and the sacrifice bunt after the substitutions
+("intentional_walk", "sacrifice_bunt"), and, with strategy decks, the three card windows
+(before the pitch, on the result, after it: "play_card", with "catcher_throw" on a card
+steal); decks, hands and who may play what are ``cardplay.py``'s.
 
 The basic game's one decision is each manager's starting pitcher (Basic Setup 3); the
 engine plays the rest through. Every rule is a small function named after it. Who is in
@@ -44,7 +52,7 @@ from ..core.state import PlainState, SavedAs, codec
 from .cards import (FIELD_POSITIONS, INFIELD, OUT_RESULTS, OUTFIELD, HitterCard, PitcherCard,
                     Team, team_from_dict, team_to_dict)
 from . import cardplay, roster
-from .strategy import CardSet, Deck, card_set_from_dict
+from .strategy import CardSet, Deck, card_set_from_dict, card_set_to_dict
 from .roster import (ROSTER, bullpen, can_remove_starter, change_pitcher, pinch_hit,
                      pinch_hitter_options, rotation_spot, set_lineups, starters_of,
                      starters_take_the_mound, take_the_field)
@@ -167,7 +175,7 @@ def _load_teams(saved: list[dict[str, Any]]) -> tuple[Team, Team]:
 
 
 def _save_card_set(card_set: CardSet | None) -> Any:
-    return None if card_set is None else card_set.raw
+    return None if card_set is None else card_set_to_dict(card_set)
 
 
 def _load_card_set(saved: Any) -> CardSet | None:
@@ -590,6 +598,7 @@ def choose_pitching_change(state: GameState, decision: Decision, action: int) ->
     slot = state.pitcher_slot[t]
     old_in_slot = state.lineup[t][slot] if slot >= 0 else -1
     old = change_pitcher(state, t, new)
+    charge_inning(state, t, new)        # "it counts as 1 full inning against his IP"
     if decision.subject != 1:
         state.ab.change = True
     _note(state, "pitching_change", new, detail=str(old))
@@ -639,13 +648,16 @@ def open_window(state: GameState, window: str, then: str) -> None:
 
 
 def card_window(state: GameState) -> None:
+    """A manager holding cards is asked even when none may be played now (he can only
+    pass): whether he is asked must not tell his opponent what his hand holds. An empty
+    hand (its size is public) passes unasked."""
     team = state.window_turn
-    options = cardplay.window_options(state, team, state.window)
-    if options:
+    if state.hands[team]:
+        options = cardplay.window_options(state, team, state.window)
         ask(state, "play_card", team, (PASS,) + tuple(CARD + i for i in options),
             subject=WINDOWS.index(state.window))
         return
-    pass_turn(state)                       # nothing to play: he passes
+    pass_turn(state)
 
 
 def pass_turn(state: GameState) -> None:
@@ -751,7 +763,7 @@ def card_advance(state: GameState, runners: str, n: int) -> None:
     one who stays, stays)."""
     b = state.board
     before = b.bases
-    movers = _runners_lead_first(before)
+    movers = _runners_lead_first(cardplay.runners_on(state))       # never the batter
     if runners == "third":
         movers = [before[2]] if before[2] is not None else []
     elif runners == "lead":
@@ -791,10 +803,11 @@ def charge_runs(state: GameState, scored) -> None:
 def card_runner_out(state: GameState, runners: str) -> None:
     b = state.board
     before = b.bases
+    on = cardplay.runners_on(state)                                  # never the batter
     if runners == "first":
-        r = before[0]
+        r = on[0]
     else:
-        lead = _runners_lead_first(before)
+        lead = _runners_lead_first(on)
         r = lead[0] if lead else None
     if r is None:
         return
@@ -1017,15 +1030,20 @@ def pitch(state: GameState) -> None:
     state.step = "swing"
 
 
+def charge_inning(state: GameState, team: int, k: int) -> None:
+    """The inning now counts against pitcher ``k``'s IP (once)."""
+    innings = state.innings_pitched[team][k]
+    if not innings or innings[-1] != state.board.inning:
+        innings.append(state.board.inning)
+
+
 def face_batter(state: GameState) -> int:
     """The pitcher faces the batter (a pitch, an intentional walk or a bunt): he is charged
     the inning; returns him."""
     b = state.board
     ft = state.fielding_team
     k = state.pitcher[ft]
-    innings = state.innings_pitched[ft][k]
-    if not innings or innings[-1] != b.inning:
-        innings.append(b.inning)          # a pitcher who pitches in an inning is charged it
+    charge_inning(state, ft, k)           # a pitcher who pitches in an inning is charged it
     if state.half_track.get("pitcher", -1) == -1:
         state.half_track["pitcher"] = k
     state.ab.outs_before = b.outs
@@ -1372,7 +1390,7 @@ def finish_play(state: GameState) -> None:
     if code == "FB" and scored:
         code = "SF"                        # a run scored on the tag-up
     outcome = CODE_OUTCOME[code]
-    rbi = 0 if code in ("DP", "SH") else len(scored)
+    rbi = 0 if code == "DP" else len(scored)
     lines = state.box_line[bt]
     box = state.box
     box.plate_appearance(bt, lines[k], b.inning, outcome, rbi)
@@ -1411,14 +1429,14 @@ def finish_play(state: GameState) -> None:
              throw.roll, throw.bases, scored[throw.scored_before:],
              f"{total}>{target}" if throw.out else f"{total}<={target}")
     state.step = "end_at_bat"
-    if state.cards_on and not b.over and b.outs < 3:
-        open_window(state, "after_result", "end_at_bat")
+    if state.cards_on and not b.over and b.outs < 3 and not (ab.ibb or ab.bunt):
+        open_window(state, "after_result", "end_at_bat")    # (walks and bunts are not results)
 
 
 # ================================================================== the expert game
 # Expert Substitutions (pinch runners, defensive replacements, the double switch) and
 # Expert Managerial Options (the intentional walk, the sacrifice bunt); who may come in is
-# roster.py's. Strategy cards are not played (RULES.md, "The expert game").
+# roster.py's (RULES.md, "The expert game"); the strategy cards are below.
 
 def pinch_runner_step(state: GameState) -> None:
     """"Pinch runners have to enter the game before the next batter comes to the plate":
@@ -1591,13 +1609,15 @@ def intentional_walk(state: GameState, k: int) -> None:
 
 def sacrifice_bunt(state: GameState) -> None:
     """"If the result is a pop-up out (PU), the batter is out and the runners don't advance.
-    On any other result, the batter is out and all runners advance 1 base." (never with a
-    runner on third, so nobody scores)."""
+    On any other result, the batter is out and all runners advance 1 base." A runner a card
+    stole to third after the bunt was called scores ("Some strategy cards may allow you to
+    bunt a runner in from third base"), unless the batter's out is the third."""
     b = state.board
     if state.ab.result != "PU":
         if b.outs < 2:                  # (the third out ends the inning where it stands)
-            first, second, _ = b.bases
+            first, second, third = b.bases
             b.bases = (None, first, second)
+            _score(state, [third] if third is not None else [])
         state.ab.outcome = "SH"
     else:
         state.ab.outcome = "PU"

@@ -76,8 +76,11 @@ RUNNER_TOKENS = ("none", "any", "first", "second", "third", "scoring", "second_o
 SCORES = ("ahead", "behind", "tied", "close")
 ROLES = ("starter", "reliever", "closer")
 LETTERS = ("A", "B", "C")
-POSITION_GROUPS = ("infield", "outfield", "catcher", "first")
+POSITION_GROUPS = ("infield", "outfield", "first")    # (catchers have +0 Fielding)
 RUNNER_GROUPS = ("all", "lead", "third", "first")
+#: the runners each effect may name
+_RUNNERS_OF = {"steal": ("lead", "all"), "advance": ("all", "lead", "third"),
+               "runner_out": ("first", "lead")}
 ICON_PLAYERS = ("pitcher", "batter", "lead_runner", "catcher", "own")
 
 _ANY = TIMINGS
@@ -243,7 +246,7 @@ def _effect(raw: Any, timing: str, where: str) -> Effect:
         elif kind == "pass_fail":
             out[name] = _choice(value, ("pass", "fail"), here)
         elif kind == "runners":
-            out[name] = _choice(value, RUNNER_GROUPS, here)
+            out[name] = _choice(value, _RUNNERS_OF[do], here)
         elif kind == "bool":
             if not isinstance(value, bool):
                 raise _fail(here, f"must be true or false, got {show(value)}")
@@ -395,6 +398,36 @@ def cards_markdown(card_set: CardSet, deck: Deck | None = None) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _effect_to_dict(e: Effect) -> dict[str, Any]:
+    out: dict[str, Any] = {"do": e.do}
+    for name in EFFECTS[e.do][0]:
+        value = getattr(e, name)
+        if name == "then":
+            out[name] = [_effect_to_dict(t) for t in value]
+        elif name in ("bonus", "on") and value == Effect.__dataclass_fields__[name].default:
+            continue
+        else:
+            out[name] = value
+    return out
+
+
+def card_set_to_dict(card_set: CardSet) -> dict[str, Any]:
+    """A card set as the JSON data :func:`card_set_from_dict` reads back."""
+    cards = []
+    for c in card_set.cards:
+        d: dict[str, Any] = {"name": c.name, "color": c.color, "timing": c.timing, "text": c.text}
+        if c.requires:
+            d["requires"] = {k: list(v) if isinstance(v, tuple) else v for k, v in c.requires}
+        d["effect"] = [_effect_to_dict(e) for e in c.effect]
+        if c.icon:
+            d["icon_bonus"] = {"icon": c.icon, "player": c.icon_player,
+                               "effect": [_effect_to_dict(e) for e in c.icon_effect]}
+        if c.lasts != "at_bat":
+            d["lasts"] = c.lasts
+        cards.append(d)
+    return {"name": card_set.name, "cards": cards}
+
+
 def builtin_deck_names() -> list[str]:
     folder = resources.files(__package__).joinpath("data/strategy/decks")
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
@@ -421,11 +454,9 @@ def deck_from_dict(raw: Any, card_set: CardSet, source: str = "deck") -> Deck:
 
 def load_deck(spec: Any, card_set: CardSet) -> Deck:
     """A deck: a built-in name (``"default"``), a JSON path, a dict or a Deck."""
-    if isinstance(spec, Deck):
-        for card, _ in spec.counts:
-            if card not in card_set.names:
-                raise DataError(f"deck {spec.name!r}: no card {card!r} in {card_set.name!r}")
-        return spec
+    if isinstance(spec, Deck):                  # the same rules as a file's
+        return deck_from_dict({"name": spec.name, "cards": dict(spec.counts)}, card_set,
+                              f"deck {spec.name!r}")
     if isinstance(spec, str) and not spec.endswith(".json"):
         if spec not in builtin_deck_names():
             raise DataError(f"unknown deck {spec!r}: use a built-in deck "
