@@ -30,12 +30,16 @@ a small effect vocabulary the engine interprets. A card::
   timings): ``pitch``/``swing``/``edge`` (+-N to the pitch total, to the swing's roll, to
   the owner's own roll), ``reroll_swing``, ``result`` (change the result), ``check`` (a
   Fielding check, "the defense rolls a die and adds the requested players' total
-  Fielding to the roll. If the total is 21 or more, the check passes", then ``then``'s
-  effects on a pass, or on a fail with ``"on": "fail"``), ``advance`` (runners move up),
-  ``runner_out``, ``steal`` (with or without the catcher's throw), ``draw``, ``discard``
+  Fielding to the roll. If the total is 21 or more, the check passes": ``positions``
+  infield, outfield or first, plus ``bonus``; then ``then``'s effects on a pass, or on a
+  fail with ``"on": "fail"``), ``advance`` (``runners`` all, lead or third move up
+  ``bases``), ``runner_out`` (the runner on first, or the lead runner), ``steal`` (the lead
+  runner, or all who can, with or without the catcher's ``throw``), ``draw``, ``discard``
   (the opponent discards at random), ``ip`` (the pitcher's IP for the rest of the game),
   ``throw_bonus``, ``dp_bonus`` and ``catcher_bonus`` (+-N to the outfield's throws, to
-  the double-play roll, to the catcher's throws at stealing runners), ``no_double_play`` and ``hold_runners`` (no extra-base tries on this play).
+  the double-play roll, to the catcher's throws at stealing runners), ``no_double_play``,
+  and ``hold_runners`` (no extra-base tries on this play). After a result, "runners" are
+  those on base before it, never the batter.
 * ``icon_bonus`` (optional): "Strategy cards with the special ability icons have an extra
   bonus in addition to the normal bonus": its effects are carried out after the card's own
   (before a closing steal, so a bonus to the catcher's throw is in force for it; a result
