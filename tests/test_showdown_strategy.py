@@ -957,3 +957,19 @@ def test_card_sets_and_decks_given_as_objects_are_checked_and_saved():
     assert copy_.card_set.cards == CS.cards and copy_.hands == state.hands
     with pytest.raises(DataError, match="at most|from 1 to 4|1 to 4"):
         load_deck(Deck("greedy", (("Paint the Corner", 60),)), CS)
+
+
+@pytest.mark.parametrize("name", ["default", "small_ball", "power_pitching"])
+def test_built_in_decks_keep_the_deck_rules(name):
+    """Strategy Cards 1: "you may build a deck of 60 strategy cards ... as long as you don't
+    have more than 4 cards with the same name in your deck": each built-in deck loads (the
+    loader enforces both) and plays a game."""
+    from dugout.envs.showdown.strategy import builtin_deck_names
+    assert name in builtin_deck_names()
+    deck = load_deck(name, CS)
+    assert len(deck.cards()) == DECK_SIZE and max(n for _, n in deck.counts) <= 4
+    state = rules.new_game(TEAMS, Dice(5), level="expert", decks=(deck, DECK), card_set=CS)
+    rng = random.Random(5)
+    while state.pending is not None:
+        rules.apply_action(state, rng.choice(state.pending.legal))
+    assert state.board.over
