@@ -27,8 +27,8 @@ runs charged), first base open to every hitter (Fielding -1, or -2 for a player 
 position), the intentional walk, the sacrifice bunt, pinch runners, defensive replacements,
 the DH taking the field and the double switch. `decks` gives the expert game its strategy
 cards: a deck for both managers or an (away, home) pair, each a built-in deck name
-(`"default"`, `"small_ball"`, `"power_pitching"`), a JSON path, a dict or a `Deck` of `card_set`'s cards (None: dugout's own
-44-card set; see `dugout.envs.showdown.strategy`). `decks=None` plays without cards, the
+(`"default"`, `"small_ball"`, `"power_pitching"`), a JSON path, a dict or a `Deck` of
+`card_set`'s cards (None: dugout's own 44-card set; see `dugout.envs.showdown.strategy`). `decks=None` plays without cards, the
 rulebook's game when a manager has no deck ("Strategy cards are used only if you and your
 opponent both have strategy decks"). A bad deck or card file raises `DataError` naming the
 file, the card and the field. `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any of the
