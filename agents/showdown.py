@@ -589,8 +589,9 @@ class ShowdownHeuristic(ViewAgent):
         return batting_gain if view.batting else -batting_gain
 
     def _mods(self, view) -> dict[str, int]:
-        """The pitch and swing bonuses already in force (played this at-bat, in play)."""
-        mods = {"pitch": 0, "swing": 0}
+        """The pitch, swing and catcher's-throw bonuses already in force (cards played this
+        at-bat and cards in play; their icon bonuses are not counted)."""
+        mods = {"pitch": 0, "swing": 0, "catcher_bonus": 0}
         for team, counts in enumerate(view.played):
             for i, n in enumerate(counts):
                 for e in view.card_set.cards[i].effect * n:
@@ -711,7 +712,8 @@ class ShowdownHeuristic(ViewAgent):
         if thrown is not None:
             base = view.bases.index(thrown)
             speed = view.card(view.half, thrown).speed
-            p_out = _d20_beats(arm + (5 if base == 1 else 0), speed)
+            bonus = self._mods(view)["catcher_bonus"] if view.card_set is not None else 0
+            p_out = _d20_beats(arm + (5 if base == 1 else 0) + bonus, speed)
             outcomes = [(p_out, True), (1 - p_out, False)]
         for p, out in outcomes:
             if p <= 0:
