@@ -418,12 +418,7 @@ def test_decks_and_levels_options():
     assert env.action_space("away").n == N_ACTIONS + k
     assert env.observation_space("home")["observation"].shape == (
         sd_env_module.OBS_EXPERT.size + 7 * k + 9,)
-    with pytest.raises(OptionError, match="level='expert'"):
-        showdown_v0.env(level="advanced", decks="default")
-    with pytest.raises(OptionError, match="card_set needs decks"):
-        showdown_v0.env(level="expert", card_set="default")
-    with pytest.raises(DataError, match="unknown deck 'aces'"):
-        showdown_v0.env(level="expert", decks="aces")
+    # (the decks' and card set's option errors: test_showdown_strategy.py)
     with pytest.raises(OptionError) as err:
         showdown_v0.env(level="pro")
     msg = str(err.value)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import INFIELD, OUTFIELD, PitcherCard, speed_letter
-from .strategy import CardSet, Effect, StrategyCard
+from .strategy import Effect, StrategyCard
 
 if TYPE_CHECKING:
     from .rules import GameState
@@ -346,11 +346,3 @@ def fielding_check_total(state: GameState, group: str) -> int:
     ft = state.fielding_team
     positions = {"infield": INFIELD, "outfield": OUTFIELD, "first": ("1B",)}[group]
     return state.fielding(ft, positions)
-
-
-def in_force_names(state: GameState, team: int) -> list[int]:
-    return list(state.in_play[team])
-
-
-def card_set_of(state: GameState) -> CardSet | None:
-    return state.card_set

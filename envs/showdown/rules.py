@@ -787,8 +787,8 @@ def card_advance(state: GameState, runners: str, n: int) -> None:
 
 
 def charge_runs(state: GameState, scored) -> None:
-    """Runs scored off a card: the runners' batting lines, and each run charged "to the
-    player who was pitching when that batter reached base"."""
+    """Runs scored (on a play or off a card): the runners' batting lines, and each run
+    charged "to the player who was pitching when that batter reached base"."""
     if not scored:
         return
     bt, ft = state.batting_team, state.fielding_team
@@ -1394,8 +1394,6 @@ def finish_play(state: GameState) -> None:
     lines = state.box_line[bt]
     box = state.box
     box.plate_appearance(bt, lines[k], b.inning, outcome, rbi)
-    if scored:
-        box.runs_scored(bt, [lines[r] for r in scored])
     state.batted[bt][k] = True
     pl = box.pitching[ft][state.pitch_line[ft][p]]
     pl.bf += 1
@@ -1407,10 +1405,7 @@ def finish_play(state: GameState) -> None:
         pl.bb += 1
     elif outcome.strikeout:
         pl.so += 1
-    for r in scored:
-        charged = state.responsible.pop(r, p)
-        state.runs_charged[ft][charged] += 1
-        state.box.pitching[ft][state.pitch_line[ft][charged]].r += 1
+    charge_runs(state, scored)
     pl.outs += max(0, b.outs - ab.outs_before)
     throw = ab.throw
     if throw is None:
