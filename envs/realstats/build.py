@@ -404,14 +404,19 @@ def _bats(player: PlayerSeason) -> str:
     return {"B": "S", "S": "S", "L": "L", "R": "R"}.get(player.bats or "R", "R")
 
 
-def make_hitter_card(ts: TeamSeason, player: PlayerSeason, opponent: fitting.LeagueOpponent
-                     ) -> sd.HitterCard:
+def make_hitter_card(ts: TeamSeason, player: PlayerSeason, opponent: fitting.LeagueOpponent,
+                     boost: float = 0.0) -> sd.HitterCard:
+    """A hitter's card. ``boost`` (the runs fit; 0 for the rates fit) raises his on-base
+    rates before the chart is fitted (:func:`fit.raise_on_base`); his points stay the rates
+    fit's, so a team costs the same under both fits (METHOD.md, "The runs fit")."""
     actual, target = outcome_rates(player, opponent.rates)
-    result = fitting.fit_hitter(target, opponent)
+    priced = fitting.fit_hitter(target, opponent)
+    result = priced if boost == 0 else fitting.fit_hitter(fitting.raise_on_base(target, boost),
+                                                          opponent)
     speed = speed_rating(player)
     positions = fielding_ratings(ts, player)
     chart = _hitter_chart(result.counts, speed)
-    points = hitter_points(result.fitted, opponent.rates, positions, speed)
+    points = hitter_points(priced.fitted, opponent.rates, positions, speed)
     notes = []
     if player.pa < MIN_SAMPLE:
         notes.append(f"{player.pa:.0f} PA: filled to {MIN_SAMPLE} with league-average PAs")
@@ -419,6 +424,8 @@ def make_hitter_card(ts: TeamSeason, player: PlayerSeason, opponent: fitting.Lea
         notes.append("bats unknown in Lahman: R assumed")
     fit = {"pa": int(player.pa), "actual": _rates_dict(actual), "fitted": _rates_dict(result.fitted),
            "max_error": round(max(abs(result.fitted[o] - actual[o]) for o in fitting.OUTCOMES), 4)}
+    if boost != 0:
+        fit["runs_fit"] = {"boost": round(boost, 4), "priced_as": _rates_dict(priced.fitted)}
     if notes:
         fit["notes"] = notes
     return sd.HitterCard(name=player.name, points=points, on_base=result.value, speed=speed,
@@ -458,11 +465,16 @@ def _unique_names(cards: Iterable[Any]) -> list[Any]:
     return out
 
 
-def showdown_team(ts: TeamSeason, roster: Roster | None = None) -> tuple[sd.Team, dict[str, Any]]:
-    """A validated Showdown team for the team-season, plus notes on how it was made."""
+def showdown_team(ts: TeamSeason, roster: Roster | None = None, *, boost: float = 0.0
+                  ) -> tuple[sd.Team, dict[str, Any]]:
+    """A validated Showdown team for the team-season, plus notes on how it was made.
+
+    ``boost`` is the runs fit's (:mod:`dugout.envs.realstats.runs_fit`): every hitter's
+    on-base rates times ``1 + boost`` before his card is fitted. 0, the default, is the
+    rates fit."""
     roster = roster or select_roster(ts)
     opponent = fitting.league_opponent(_league_rates(ts))
-    hitters = {p.player_id: make_hitter_card(ts, p, opponent) for p in roster.hitters}
+    hitters = {p.player_id: make_hitter_card(ts, p, opponent, boost) for p in roster.hitters}
     pitchers = [make_pitcher_card(ts, p, opponent, "starter") for p in roster.starters]
     pitchers += [make_pitcher_card(ts, p, opponent, "closer" if p is roster.closer else "reliever")
                  for p in roster.bullpen]
@@ -490,13 +502,15 @@ def showdown_team(ts: TeamSeason, roster: Roster | None = None) -> tuple[sd.Team
     team = sd.Team(name=f"{ts.season} {ts.name}", league=ts.league if ts.league in ("AL", "NL") else "NL",
                    dh=ts.league == "AL" and ts.season >= 1973, players=tuple(cards),
                    backups=frozenset(backups), lineups={"dh": dh_lineup, "no_dh": tuple(no_dh)},
-                   rotation=rotation, season=ts.season, team_id=ts.team_id, source=_source(ts),
+                   rotation=rotation, season=ts.season, team_id=ts.team_id,
+                   source=_source(ts) + (f"; runs fit, hitters' on-base rates x{1 + boost:.4f}"
+                                         if boost else ""),
                    stats={"games": ts.games, "runs": ts.runs, "runs_allowed": ts.runs_allowed})
     over = float(team.total_points) > sd.POINT_CAP
     # Round-trip through the card file format, so what we write is what loads.
     team = sd.team_from_dict(sd.team_to_dict(team), f"{ts.team_id} {ts.season}",
                              point_cap=None if over else sd.POINT_CAP)
-    return team, {"over_cap": over, "total_points": float(team.total_points)}
+    return team, {"over_cap": over, "total_points": float(team.total_points), "boost": boost}
 
 
 def thats_baseball_team(ts: TeamSeason, data: LahmanData, roster: Roster | None = None) -> tb.Team:

@@ -36,7 +36,7 @@ from ..core.dice import chance_d20_beats
 __all__ = ["OUTCOMES", "ON_BASE_OUTCOMES", "LeagueOpponent", "FitResult", "league_opponent",
            "fit_hitter", "fit_pitcher", "advantage", "expected_rates", "round_to_slots",
            "AVERAGE_CONTROL", "AVERAGE_ON_BASE", "PITCHER_ON_BASE_SLOTS", "PITCHER_SO_SHARE",
-           "SLOTS"]
+           "SLOTS", "raise_on_base"]
 
 OUTCOMES = ("BB", "1B", "2B", "3B", "HR", "SO", "OUT")
 ON_BASE_OUTCOMES = ("BB", "1B", "2B", "3B", "HR")
@@ -223,3 +223,21 @@ def fit_pitcher(rates: Mapping[str, float], league: LeagueOpponent) -> FitResult
         fitted = expected_rates({o: n / SLOTS for o, n in counts.items()}, b, own)
         candidates.append(FitResult(control, natural, counts, fitted, target))
     return _best(candidates, natural, PITCHER_GOOD_ENOUGH, widen=False)
+
+
+def raise_on_base(rates: Mapping[str, float], boost: float) -> dict[str, float]:
+    """The runs fit's change to a hitter's rates (METHOD.md, "The runs fit"): every on-base
+    outcome times ``1 + boost``, the strikeouts and other outs scaled by one factor so the
+    rates still sum to 1. The player's profile (walks against hits, singles against power,
+    strikeouts against balls in play) is kept; only how often he reaches base moves."""
+    target = _check_rates(rates, "hitter rates")
+    if not math.isfinite(boost) or boost <= -1:
+        raise ValueError(f"boost must be a finite number above -1, got {boost!r}")
+    onbase = sum(target[o] for o in ON_BASE_OUTCOMES)
+    outs = 1 - onbase
+    if boost * onbase >= outs:
+        raise ValueError(f"a boost of {boost:+.4f} would take an on-base rate of {onbase:.3f} to "
+                         f"{onbase * (1 + boost):.3f}, leaving no outs")
+    scale_outs = (outs - boost * onbase) / outs if outs > 0 else 1.0
+    return {o: target[o] * ((1 + boost) if o in ON_BASE_OUTCOMES else scale_outs)
+            for o in OUTCOMES}
