@@ -11,6 +11,13 @@ Each round trains the scalar trainer for ``--scalar-steps`` and the batched one 
 timesteps per second while learning (its ``summary.json``). The ratio is taken per round;
 the median and the range are printed. Speed depends on the machine and what else runs on
 it: compare figures from one run only.
+
+Each round also trains sb3-contrib's MaskablePPO, with the scalar trainer's settings (envs,
+rollout, minibatch, epochs, network), for ``--scalar-steps`` on :class:`TrivialMaskedEnv`:
+an env of the same observation and action sizes that costs next to nothing (a fixed
+observation, a fixed mask, a game of That's Baseball's mean length). That is SB3's own
+ceiling on this machine: the scalar trainer's rate over it is the share of SB3's time our
+env, its opponents and the adapter leave to learning.
 """
 
 from __future__ import annotations
@@ -22,10 +29,82 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["main"]
+__all__ = ["main", "TrivialMaskedEnv", "trivial_rate"]
+
+#: Learner decisions in a That's Baseball game under the scalar trainer's early play
+#: (self-play against random and heuristic opponents): about 30.
+TRIVIAL_EPISODE = 30
 
 
-def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, folder: Path) -> tuple[float, float]:
+def _gym():
+    import gymnasium
+    return gymnasium
+
+
+class TrivialMaskedEnv(_gym().Env):
+    """An env with the sizes of a dugout env and no game: the observation is fixed, the mask
+    is fixed (about half the actions legal), the episode ends after ``length`` steps with
+    reward +1 or -1 by the parity of the action sum. Its cost is SB3's floor."""
+
+    def __init__(self, obs_size: int, n_actions: int, length: int = TRIVIAL_EPISODE, seed: int = 0):
+        import numpy as np
+        gym = _gym()
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32)
+        self.action_space = gym.spaces.Discrete(n_actions)
+        rng = np.random.default_rng(seed)
+        self._obs = rng.random(obs_size, dtype=np.float32)
+        self._mask = rng.random(n_actions) < 0.5
+        self._mask[0] = True
+        self.length, self._t, self._sum = length, 0, 0
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self._t = self._sum = 0
+        return self._obs.copy(), {}
+
+    def step(self, action):
+        self._t += 1
+        self._sum += int(action)
+        done = self._t >= self.length
+        reward = (1.0 if self._sum % 2 else -1.0) if done else 0.0
+        return self._obs.copy(), reward, done, False, {}
+
+    def action_masks(self):
+        return self._mask.copy()
+
+
+def trivial_rate(steps: int, seed: int, env: str = "thats_baseball_v0") -> float:
+    """Timesteps per second of MaskablePPO, with the scalar trainer's settings for ``env``,
+    on :class:`TrivialMaskedEnv` of ``env``'s sizes."""
+    import time
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import set_random_seed
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ..envs.registry import make
+    from .ppo import Settings
+    s = Settings.for_env(env, seed=seed)
+    raw = make(env, raw=True, **s.env_options)
+    obs_size = raw.observation_space(raw.possible_agents[0])["observation"].shape[0]
+    n_actions = raw.action_space(raw.possible_agents[0]).n
+    torch.set_num_threads(1)
+    set_random_seed(seed)
+    venv = DummyVecEnv([lambda i=i: TrivialMaskedEnv(obs_size, n_actions, seed=seed * 1000 + i)
+                        for i in range(s.n_envs)])
+    model = MaskablePPO("MlpPolicy", venv, learning_rate=s.learning_rate, n_steps=s.n_steps,
+                        batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma,
+                        gae_lambda=s.gae_lambda, ent_coef=s.ent_coef,
+                        policy_kwargs={"net_arch": list(s.net_arch)}, seed=seed, device="cpu",
+                        verbose=0)
+    start = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    return model.num_timesteps / (time.perf_counter() - start)
+
+
+def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, folder: Path
+              ) -> tuple[float, float, float]:
     from .ppo import Settings, train as train_scalar
     from .vector_ppo import VectorSettings, train as train_vector
     scalar = Settings.for_env("thats_baseball_v0", total_timesteps=scalar_steps, seed=seed,
@@ -37,7 +116,7 @@ def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, fol
                             eval_games=64, threads=threads, out=str(folder / f"vector{seed}"))
     out = train_vector(vector, log=lambda _text: None)
     v_rate = json.loads((out / "summary.json").read_text())["timesteps_per_second"]
-    return s_rate, v_rate
+    return s_rate, v_rate, trivial_rate(scalar_steps, seed)
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -55,18 +134,27 @@ def main(argv: list[str] | None = None) -> dict:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            s_rate, v_rate = one_round(args.scalar_steps, args.vector_steps, args.threads, r, Path(tmp))
-            rows.append((s_rate, v_rate, v_rate / s_rate))
+            s_rate, v_rate, t_rate = one_round(args.scalar_steps, args.vector_steps,
+                                               args.threads, r, Path(tmp))
+            rows.append((s_rate, v_rate, v_rate / s_rate, t_rate))
             print(f"round {r + 1}: scalar {s_rate:,.0f} timesteps/s, batched {v_rate:,.0f} "
-                  f"timesteps/s: {v_rate / s_rate:.1f}x", flush=True)
+                  f"timesteps/s: {v_rate / s_rate:.1f}x; MaskablePPO on a trivial env "
+                  f"{t_rate:,.0f} timesteps/s (scalar / trivial {s_rate / t_rate:.2f})",
+                  flush=True)
     ratios = [row[2] for row in rows]
+    kept = [row[0] / row[3] for row in rows]
     print(f"batched / scalar trainer: median {statistics.median(ratios):.1f}x "
           f"(range {min(ratios):.1f}-{max(ratios):.1f}x) over {args.rounds} rounds; scalar "
           f"median {statistics.median(r[0] for r in rows):,.0f}, batched "
           f"{statistics.median(r[1] for r in rows):,.0f} timesteps/s (torch threads: scalar 1, "
           f"batched {args.threads})")
-    return {"rounds": [{"scalar": a, "batched": b, "ratio": c} for a, b, c in rows],
-            "median_ratio": statistics.median(ratios)}
+    print(f"scalar trainer / MaskablePPO on a trivial env of the same sizes: median "
+          f"{statistics.median(kept):.2f} (range {min(kept):.2f}-{max(kept):.2f}); trivial "
+          f"median {statistics.median(r[3] for r in rows):,.0f} timesteps/s")
+    return {"rounds": [{"scalar": a, "batched": b, "ratio": c, "trivial": d}
+                       for a, b, c, d in rows],
+            "median_ratio": statistics.median(ratios),
+            "median_scalar_over_trivial": statistics.median(kept)}
 
 
 if __name__ == "__main__":
