@@ -34,8 +34,9 @@ substitutions, extra bases or double plays). One game of team X, all through the
   basic game has no fatigue and no pitching changes): the pool is a weighting of
   pitchers by plate appearances, not a model of a pitching staff.
 * **The game.** X is the away team, so it always bats its nine innings; the opponent is
-  at home. X's league decides the rules: DH for AL teams, the pitcher bats for NL teams
-  (the team file's ``no_dh`` batting order with its pitcher's spot). It starts with
+  at home. X's team file decides the rules (its ``dh``, its league's rule that season):
+  in 2004 the DH for AL teams, and for NL teams the pitcher bats (the team file's
+  ``no_dh`` batting order with its pitcher's spot). It starts with
   ``rules.new_game((X, opponent), Dice(seed), level="basic", dh=...)``, which stops at the
   basic game's one decision, each manager's starting pitcher (away first). X's manager
   takes one of X's four starters at random (a legal action). The drawn pitcher may be a
@@ -78,7 +79,7 @@ game of team X:
   manager takes him out and brings in relievers and the closer as it decides. His
   fatigue, the relief pitchers' innings and everything else are the engine's.
 * **The game.** ``rules.new_game((X, opponent), Dice(seed), level=..., dh=...)``: X away
-  (it bats its nine innings), the DH by X's league as at the basic level. Every decision
+  (it bats its nine innings), the DH by X's team file as at the basic level. Every decision
   of both managers is a :class:`dugout.agents.showdown.ShowdownHeuristic`'s, asked with
   the deciding manager's own view (``act``, which refuses an illegal answer) and applied
   with ``rules.apply_action``; nothing is set on the state by hand. In the NL this is
@@ -371,7 +372,7 @@ def play_game(name: str, game: int, seed: int, teams: dict[str, Team], pool: Lea
     starters = [i for i, c in enumerate(away.players)
                 if isinstance(c, PitcherCard) and c.role == "starter"]
     away_starter = starters[rng.randrange(len(starters))]
-    state = setup_game(away, teams[opp], k, away_starter, dice_seed, dh=away.league == "AL")
+    state = setup_game(away, teams[opp], k, away_starter, dice_seed, dh=away.dh)
     rules.run(state)
     return away_runs(state), state, (opp, k)
 
@@ -472,7 +473,7 @@ def play_managed_game(name: str, game: int, seed: int, level: str, teams: dict[s
     dice_seed, _ = game_seeds(seed, name, game, level)
     opp = opponent_of(name, game, seed, level, opponents)
     away = teams[name]
-    state = setup_managed_game(away, teams[opp], dice_seed, level, dh=away.league == "AL")
+    state = setup_managed_game(away, teams[opp], dice_seed, level, dh=away.dh)
     play_managed(state, managers, decisions)
     return away_runs(state), state, opp
 
@@ -610,7 +611,8 @@ def simulate_team(name: str, seed: int, games: int | None = None,
                       len(runs), runs, level, **extra)
 
 
-def _simulate(task: tuple) -> TeamResult:
+def _simulate(task: tuple[str, int, int | None, float, int, str, dict[str, Team] | None]
+              ) -> TeamResult:
     start = time.perf_counter()
     result = simulate_team(*task)
     result.seconds = time.perf_counter() - start
@@ -814,7 +816,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     known = season_teams()
     if args.fit == "runs":
         from ..envs.realstats.runs_fit import stored_boosts
-        unfitted = [n for n in known if n[:-4].upper() not in stored_boosts(SEASON)]
+        stored = stored_boosts(SEASON)
+        unfitted = [n for n in known if n[:-4].upper() not in stored]
         if unfitted:
             parser.error(f"--fit runs: no stored runs fit for {', '.join(unfitted)}; fit them "
                          f"with python -m dugout.envs.realstats.runs_fit --season {SEASON} --write")

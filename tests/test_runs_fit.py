@@ -45,7 +45,9 @@ def test_raise_on_base_zero_is_the_rates_fit():
 
 
 @pytest.mark.parametrize("boost, problem", [(-1.0, "above -1"), (math.nan, "finite"),
-                                             (math.inf, "finite"), (3.0, "leaving no outs")])
+                                             (math.inf, "finite"), (3.0, "leaving no outs"),
+                                             ("0.1", "must be a number"),
+                                             (True, "must be a number")])
 def test_raise_on_base_refuses_impossible_boosts(boost, problem):
     rates = {"BB": .09, "1B": .15, "2B": .05, "3B": .005, "HR": .03, "SO": .18, "OUT": .495}
     with pytest.raises(ValueError, match=problem):
@@ -165,8 +167,8 @@ def test_the_newton_search_lands_on_each_teams_real_runs(lahman, monkeypatch):
 
 
 def test_a_real_fit_moves_the_boost_toward_the_real_runs(lahman, monkeypatch):
-    """One small iteration through the engine: the team scored fewer runs than it really
-    did, so its boost goes up by the gap over the prior slope."""
+    """One small iteration through the engine: the boost moves by the gap between the real
+    and the simulated runs over the prior slope (with 12 games, either way)."""
     from dugout.envs.realstats import runs_fit
     from dugout.evaluate import calibrate_showdown as cal
     monkeypatch.setattr(cal, "TABLE_OPTIONS", {"half_innings": 150, "min_visits": 8})
@@ -213,6 +215,8 @@ def test_cli_fit_runs_uses_the_stored_boost(lahman, tmp_path, capsys):
     (["--fit", "runs", "--ruleset", "thats_baseball"], "--fit runs is for --ruleset showdown"),
     (["--refit"], "--refit goes with --fit runs"),
     (["--fit", "runs", "--fit-games", "1"], "--fit-games must be at least 2"),
+    (["--fit", "runs", "--fit-iterations", "0"], "--fit-iterations must be at least 1"),
+    (["--fit-games", "50"], "--fit-games go(es) with --fit runs"),
     (["--fit", "bogus"], "invalid choice"),
 ])
 def test_cli_fit_options_are_checked(argv, problem, capsys):
@@ -248,9 +252,109 @@ def test_an_unknown_team_is_named_with_the_seasons_teams(lahman):
 
 
 @pytest.mark.parametrize("kwargs, problem", [({"games": 1}, "games must be at least 2"),
-                                             ({"iterations": 0}, "iterations and workers"),
+                                             ({"iterations": 0}, "iterations must be at least 1"), ({"workers": 0}, "workers must be at least 1"),
                                              ({"level": "basic"}, "level must be one of")])
 def test_fit_boosts_refuses_bad_settings(kwargs, problem):
     from dugout.envs.realstats.runs_fit import fit_boosts
     with pytest.raises(ValueError, match=problem):
         fit_boosts(2004, ["BOS"], **kwargs)
+
+
+def test_cli_fit_games_with_a_stored_boost_asks_for_refit(lahman, capsys):
+    """--fit-games would do nothing with a stored boost: refused, not ignored."""
+    from dugout.envs.realstats.__main__ import main
+    assert main(["--team", "BOS", "--season", "2004", "--fit", "runs", "--fit-games", "50"]) == 2
+    assert "has a stored boost" in capsys.readouterr().err
+
+
+def _fake_fit(boost, calls):
+    from dugout.envs.realstats import runs_fit
+
+    def fit(season, team_ids, **kw):
+        calls.append((season, list(team_ids), kw["games"], kw["iterations"]))
+        result = runs_fit.RunsFit(season, "advanced", kw["games"], 1,
+                                  {t.upper(): boost for t in team_ids},
+                                  {t.upper(): 5.0 for t in team_ids})
+        result.iterations.append({t.upper(): {"boost": 0.0, "simulated": 4.5, "half_width": .2}
+                                  for t in team_ids})
+        result.warnings.append("a warning the user must see")
+        return result
+    return fit
+
+
+def test_cli_refit_fits_the_team_here(lahman, monkeypatch, tmp_path, capsys):
+    from dugout.envs.realstats import runs_fit
+    from dugout.envs.realstats.__main__ import main
+    calls = []
+    monkeypatch.setattr(runs_fit, "fit_boosts", _fake_fit(0.0421, calls))
+    out = tmp_path / "bos.json"
+    assert main(["--team", "bos", "--season", "2004", "--fit", "runs", "--refit",
+                 "--fit-games", "40", "--fit-iterations", "2", "-o", str(out)]) == 0
+    assert calls == [(2004, ["bos"], 40, 2)]
+    err = capsys.readouterr().err
+    assert "boost +0.0421" in err and "warning: a warning the user must see" in err
+    hitters = [c for c in sd.load_team(str(out)).players if isinstance(c, sd.HitterCard)]
+    assert {c.fit["runs_fit"]["boost"] for c in hitters} == {0.0421}
+
+
+def test_runs_fit_main_stores_and_keeps_the_rest(lahman, monkeypatch, tmp_path, capsys):
+    """--write puts the fitted boosts into the store and keeps every other team and season."""
+    from dugout.envs.realstats import runs_fit
+    store = tmp_path / "runs_fit.json"
+    store.write_text(json.dumps({"seasons": {"1927": {"NYA": {"boost": 0.2}},
+                                             "2004": {"SEA": {"boost": 0.1}}}}))
+    calls = []
+    monkeypatch.setattr(runs_fit, "fit_boosts", _fake_fit(-0.03, calls))
+    real_write = runs_fit.write_store
+    monkeypatch.setattr(runs_fit, "write_store", lambda fit: real_write(fit, store))
+    assert runs_fit.main(["--season", "2004", "--teams", "BOS", "--games", "8", "--write"]) == 0
+    assert calls == [(2004, ["BOS"], 8, runs_fit.ITERATIONS)]
+    captured = capsys.readouterr()
+    assert "BOS" in captured.out and "-0.0300" in captured.out
+    assert "warning: a warning the user must see" in captured.err
+    saved = json.loads(store.read_text())
+    assert saved["seasons"]["1927"] == {"NYA": {"boost": 0.2}}
+    assert saved["seasons"]["2004"]["SEA"] == {"boost": 0.1}
+    assert saved["seasons"]["2004"]["BOS"]["boost"] == -0.03
+    assert saved["seasons"]["2004"]["BOS"]["games"] == 8
+
+
+@pytest.mark.parametrize("argv, problem", [(["--season", "1850"], "season 1850: no team"),
+                                           (["--season", "2004", "--games", "1"],
+                                            "--games must be at least 2")])
+def test_runs_fit_main_refuses_bad_input(lahman, argv, problem, capsys):
+    from dugout.envs.realstats import runs_fit
+    with pytest.raises(SystemExit) as exit_:
+        runs_fit.main(argv)
+    assert exit_.value.code == 2 and problem in capsys.readouterr().err
+
+
+def test_a_boost_out_of_range_is_held_and_reported(lahman, monkeypatch):
+    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import calibrate_showdown as cal
+
+    class Result:
+        mean, actual, half_width = 1.0, 5.0, 0.1          # four runs short: boost +0.4 wanted
+
+    monkeypatch.setattr(cal, "simulate_team", lambda *task: Result())
+    monkeypatch.setattr(runs_fit, "PRIOR_SLOPE", 5.0)      # so +0.8, beyond BOOST_RANGE
+    result = runs_fit.fit_boosts(2004, ["SEA"], data=lahman, games=2, iterations=1)
+    assert result.boosts["SEA"] == runs_fit.BOOST_RANGE[1]
+    assert result.warnings == ["iteration 1: SEA's boost +0.8000 was held to +0.5000 (BOOST_RANGE)"]
+
+
+def test_calibration_needs_every_teams_stored_boost(monkeypatch, capsys):
+    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import calibrate_showdown as cal
+    monkeypatch.setattr(runs_fit, "stored_boosts", lambda season: {"BOS": 0.05})
+    with pytest.raises(SystemExit):
+        cal.main(["--fit", "runs", "--level", "advanced", "--games", "2"])
+    err = capsys.readouterr().err
+    assert "no stored runs fit for ana2004" in err and "--write" in err
+
+
+def test_a_hitter_the_boost_cannot_fit_is_named(sea):
+    from dugout.envs.core.errors import DataError
+    from dugout.envs.realstats.build import showdown_team
+    with pytest.raises(DataError, match=r"SEA 2004: Ichiro Suzuki: runs fit: a boost of \+1.5000"):
+        showdown_team(sea, boost=1.5)

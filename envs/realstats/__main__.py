@@ -65,6 +65,10 @@ def _runs_fit_boost(args: argparse.Namespace, data) -> float:
     """The stored boost of the team-season, or (none stored, or --refit) one fitted here."""
     boost = None if args.refit else runs_fit.stored_boost(args.team, args.season)
     if boost is not None:
+        if args.tuned:
+            raise DataError(f"{' and '.join(args.tuned)}: {args.team.upper()} {args.season} has "
+                            f"a stored boost ({boost:+.4f}), so nothing is fitted; add --refit "
+                            f"to fit it here")
         print(f"runs fit: the stored boost {boost:+.4f} (hitters' on-base rates x"
               f"{1 + boost:.4f})", file=sys.stderr)
         return boost
@@ -74,6 +78,8 @@ def _runs_fit_boost(args: argparse.Namespace, data) -> float:
                               iterations=args.fit_iterations,
                               progress=lambda line: print(f"  {line}", file=sys.stderr,
                                                           flush=True))
+    for line in fit.warnings:
+        print(f"  warning: {line}", file=sys.stderr)
     boost = fit.boosts[args.team.upper()]
     print(f"runs fit: boost {boost:+.4f} (hitters' on-base rates x{1 + boost:.4f})",
           file=sys.stderr)
@@ -96,20 +102,29 @@ def main(argv: list[str] | None = None) -> int:
                              "the team's real runs; see runs_fit)")
     parser.add_argument("--refit", action="store_true",
                         help="with --fit runs: fit the boost here even if one is stored")
-    parser.add_argument("--fit-games", type=int, default=runs_fit.GAMES, metavar="N",
-                        help=f"with --fit runs, when fitting: games per iteration (default "
-                             f"{runs_fit.GAMES})")
-    parser.add_argument("--fit-iterations", type=int, default=runs_fit.ITERATIONS, metavar="K",
-                        help=f"with --fit runs, when fitting: Newton steps (default "
-                             f"{runs_fit.ITERATIONS})")
+    parser.add_argument("--fit-games", type=int, metavar="N",
+                        help=f"with --fit runs, when the boost is fitted here: games per "
+                             f"iteration (default {runs_fit.GAMES})")
+    parser.add_argument("--fit-iterations", type=int, metavar="K",
+                        help=f"with --fit runs, when the boost is fitted here: iterations "
+                             f"(default {runs_fit.ITERATIONS})")
     args = parser.parse_args(argv)
     if args.fit == "runs" and args.ruleset != "showdown":
         parser.error("--fit runs is for --ruleset showdown (That's Baseball cards are career "
                      "averages, not fitted)")
     if args.refit and args.fit != "runs":
         parser.error("--refit goes with --fit runs")
-    if args.fit_games < 2 or args.fit_iterations < 1:
-        parser.error("--fit-games must be at least 2 and --fit-iterations at least 1")
+    tuned = [f for f, v in (("--fit-games", args.fit_games),
+                            ("--fit-iterations", args.fit_iterations)) if v is not None]
+    if tuned and args.fit != "runs":
+        parser.error(f"{' and '.join(tuned)} go(es) with --fit runs")
+    args.tuned = tuned
+    args.fit_games = runs_fit.GAMES if args.fit_games is None else args.fit_games
+    args.fit_iterations = (runs_fit.ITERATIONS if args.fit_iterations is None
+                           else args.fit_iterations)
+    problem = runs_fit.check_settings(args.fit_games, args.fit_iterations)
+    if problem:
+        parser.error(f"--fit-{problem}")
     try:
         data = default_data()
     except ImportError as e:

@@ -411,8 +411,13 @@ def make_hitter_card(ts: TeamSeason, player: PlayerSeason, opponent: fitting.Lea
     fit's, so a team costs the same under both fits (METHOD.md, "The runs fit")."""
     actual, target = outcome_rates(player, opponent.rates)
     priced = fitting.fit_hitter(target, opponent)
-    result = priced if boost == 0 else fitting.fit_hitter(fitting.raise_on_base(target, boost),
-                                                          opponent)
+    result = priced
+    if boost != 0:
+        try:
+            raised = fitting.raise_on_base(target, boost)
+        except ValueError as e:
+            raise DataError(f"{ts.team_id} {ts.season}: {player.name}: runs fit: {e}") from None
+        result = fitting.fit_hitter(raised, opponent)
     speed = speed_rating(player)
     positions = fielding_ratings(ts, player)
     chart = _hitter_chart(result.counts, speed)

@@ -231,6 +231,8 @@ def raise_on_base(rates: Mapping[str, float], boost: float) -> dict[str, float]:
     rates still sum to 1. The player's profile (walks against hits, singles against power,
     strikeouts against balls in play) is kept; only how often he reaches base moves."""
     target = _check_rates(rates, "hitter rates")
+    if isinstance(boost, bool) or not isinstance(boost, (int, float)):
+        raise ValueError(f"boost must be a number, got {boost!r}")
     if not math.isfinite(boost) or boost <= -1:
         raise ValueError(f"boost must be a finite number above -1, got {boost!r}")
     onbase = sum(target[o] for o in ON_BASE_OUTCOMES)

@@ -21,9 +21,12 @@ team's iterations; before the second iteration it is :data:`PRIOR_SLOPE`), and t
 boost where the line meets the team's real runs per game (:func:`next_boost`). After one
 iteration that is Newton's step; later, every iteration's games count, so the noise of
 the last one's is not all that is left. A team's runs depend on its own hitters and the
-other staffs, which the fit does not change, so every team converges on its own. Every
-iteration plays the same seeds, so a team's games differ between iterations only where
-its cards do.
+other staffs, which the fit does not change; the opponents' hitters, boosted too, bat in
+the same games and touch the team's runs only through the managers' choices (the
+inning's score, the value tables). Every iteration plays the same seeds, so the games
+differ between iterations only where the cards do. A boost held at the edge of
+:data:`BOOST_RANGE`, or a measured slope held to a third or three times the prior, is
+reported in the fit's ``warnings``: such a fit has not converged.
 
 The 2004 boosts are stored in ``data/runs_fit.json`` (written by ``python -m
 dugout.envs.realstats.runs_fit --season 2004 --write``); ``python -m dugout.envs.realstats
@@ -50,7 +53,7 @@ from .lahman import LahmanData, default_data, load_team_season
 
 __all__ = ["PRIOR_SLOPE", "BOOST_RANGE", "RunsFit", "fit_boosts", "stored_boosts",
            "stored_boost", "league_teams", "runs_fit_team", "team_name", "common_slope",
-           "next_boost"]
+           "next_boost", "check_settings", "write_store"]
 
 #: Runs a game per unit of boost before any is measured (about 10 for the 2004 teams).
 PRIOR_SLOPE = 10.0
@@ -96,7 +99,8 @@ def league_teams(data: LahmanData, season: int, team_ids: Sequence[str],
     known = dict(zip((str(t) for t in rows.teamID), (str(lg) for lg in rows.lgID)))
     unknown = [t for t in team_ids if t.upper() not in known]
     if unknown:
-        load_team_season(unknown[0].upper(), season, data)   # raises, naming the season's teams
+        raise DataError(f"unknown team {unknown[0]!r} in {season}; that season's teams are "
+                        f"{', '.join(sorted(known)) or 'none (not in the database)'}")
     leagues = {known[t.upper()] for t in team_ids}
     return {team_name(t, season): showdown_team(load_team_season(t, season, data),
                                                 boost=boosts.get(t, 0.0))[0]
@@ -131,11 +135,12 @@ class RunsFit:
     iterations: list[dict[str, dict[str, float]]] = field(default_factory=list)
     slopes: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)   # held boosts or slopes: not converged
 
     def to_dict(self) -> dict[str, Any]:
         return {"season": self.season, "level": self.level, "games": self.games,
                 "seed": self.seed, "slopes": [round(s, 4) for s in self.slopes],
-                "seconds": round(self.seconds, 1),
+                "seconds": round(self.seconds, 1), "warnings": list(self.warnings),
                 "teams": {t: {"boost": round(self.boosts[t], 4),
                               "actual": round(self.actual[t], 4),
                               "iterations": [{k: round(v, 4) for k, v in it[t].items()}
@@ -174,6 +179,17 @@ def _held(x: float, low: float, high: float) -> float:
     return min(max(x, low), high)
 
 
+def check_settings(games: int, iterations: int, workers: int = 1) -> str | None:
+    """What is wrong with a fit's settings, or None."""
+    if games < 2:
+        return f"games must be at least 2, got {games}"
+    if iterations < 1:
+        return f"iterations must be at least 1, got {iterations}"
+    if workers < 1:
+        return f"workers must be at least 1, got {workers}"
+    return None
+
+
 def fit_boosts(season: int, team_ids: Sequence[str], *, data: LahmanData | None = None,
                games: int = GAMES, iterations: int = ITERATIONS, seed: int = SEED,
                workers: int = 1, level: str = LEVEL,
@@ -183,9 +199,9 @@ def fit_boosts(season: int, team_ids: Sequence[str], *, data: LahmanData | None 
     The other teams of their leagues keep their stored boosts (0 where none is stored)."""
     from ...evaluate import calibrate_showdown as cal   # the benchmark's games (lazy: a tool)
 
-    if games < 2 or iterations < 1 or workers < 1:
-        raise ValueError(f"games must be at least 2, iterations and workers at least 1 "
-                         f"(got {games}, {iterations}, {workers})")
+    problem = check_settings(games, iterations, workers)
+    if problem:
+        raise ValueError(problem)
     if level not in cal.MANAGED_LEVELS:
         raise ValueError(f"level must be one of {', '.join(cal.MANAGED_LEVELS)}, got {level!r}")
     data = data or default_data()
@@ -214,9 +230,16 @@ def fit_boosts(season: int, team_ids: Sequence[str], *, data: LahmanData | None 
         measured = common_slope(fit.iterations)
         slope = PRIOR_SLOPE if measured is None else _held(measured, PRIOR_SLOPE / 3,
                                                            PRIOR_SLOPE * 3)
+        if measured is not None and slope != measured:
+            fit.warnings.append(f"iteration {k + 1}: the measured slope {measured:.2f} was held "
+                                f"to {slope:.2f}")
         fit.slopes.append(slope)
         for t in team_ids:
-            boosts[t] = _held(next_boost(fit.iterations, t, actual[t], slope), *BOOST_RANGE)
+            wanted = next_boost(fit.iterations, t, actual[t], slope)
+            boosts[t] = _held(wanted, *BOOST_RANGE)
+            if boosts[t] != wanted:
+                fit.warnings.append(f"iteration {k + 1}: {t}'s boost {wanted:+.4f} was held to "
+                                    f"{boosts[t]:+.4f} (BOOST_RANGE)")
         mad = sum(abs(actual[t] - round_[t]["simulated"]) for t in team_ids) / len(team_ids)
         say(f"iteration {k + 1}/{iterations}: mean |simulated - real| {mad:.3f} runs, slope "
             f"{slope:.2f} runs per unit of boost, {time.perf_counter() - start:.0f} s")
@@ -263,10 +286,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true",
                         help="store the boosts in the package's data/runs_fit.json")
     args = parser.parse_args(argv)
-    if args.games < 2 or args.iterations < 1 or args.workers < 1:
-        parser.error("--games must be at least 2, --iterations and --workers at least 1")
-    data = default_data()
+    problem = check_settings(args.games, args.iterations, args.workers)
+    if problem:
+        parser.error(f"--{problem}")
+    try:
+        data = default_data()
+    except ImportError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     teams = args.teams or _league_ids(data, args.season, {"AL", "NL"})
+    if not teams:
+        parser.error(f"season {args.season}: no team in the Lahman database")
     try:
         fit = fit_boosts(args.season, teams, data=data, games=args.games,
                          iterations=args.iterations, seed=args.seed, workers=args.workers,
@@ -279,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{t:<5} {fit.actual[t]:>8.2f} {fit.boosts[t]:>+8.4f}")
     mean = sum(fit.boosts.values()) / len(fit.boosts)
     print(f"mean boost {mean:+.4f} ({len(fit.boosts)} teams, {fit.seconds:.0f} s)")
+    for line in fit.warnings:
+        print(f"warning: {line}", file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps(fit.to_dict(), indent=1) + "\n", encoding="utf-8")
     if args.write:
