@@ -29,26 +29,22 @@ import sys
 import tempfile
 from pathlib import Path
 
+import gymnasium as gym
+import numpy as np
+
 __all__ = ["main", "TrivialMaskedEnv", "trivial_rate"]
 
-#: Learner decisions in a That's Baseball game under the scalar trainer's early play
-#: (self-play against random and heuristic opponents): about 30.
-TRIVIAL_EPISODE = 30
+#: Learner decisions in a That's Baseball game early in training: a random learner makes
+#: 49 a game against random and 60 against the heuristic (300 games each, measured).
+TRIVIAL_EPISODE = 50
 
 
-def _gym():
-    import gymnasium
-    return gymnasium
-
-
-class TrivialMaskedEnv(_gym().Env):
+class TrivialMaskedEnv(gym.Env):
     """An env with the sizes of a dugout env and no game: the observation is fixed, the mask
     is fixed (about half the actions legal), the episode ends after ``length`` steps with
     reward +1 or -1 by the parity of the action sum. Its cost is SB3's floor."""
 
     def __init__(self, obs_size: int, n_actions: int, length: int = TRIVIAL_EPISODE, seed: int = 0):
-        import numpy as np
-        gym = _gym()
         self.observation_space = gym.spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32)
         self.action_space = gym.spaces.Discrete(n_actions)
         rng = np.random.default_rng(seed)
