@@ -25,6 +25,9 @@ last move, and a test checks it.)
   (read from its view) and ``W' = 1/2`` at the end of the game, so the shaped return of
   a game is its result plus a constant of the first position. With no discounting this
   leaves the best policy unchanged and tells the learner at once what each choice did.
+* ``teacher="heuristic"`` (an agent name, or an agent) gives :meth:`teacher_action`: what that agent
+  would choose at the learner's decision now, from the learner's own observation and
+  view. It plays nothing; a trainer may ask it to teach (``dugout.train.ppo --teacher``).
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ class SingleAgentEnv(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, env_id: str, opponent: Any = "random", seat: str = "alternate",
-                 seed: int = 0, env_kwargs: dict[str, Any] | None = None, shaping: str = "none"):
+                 seed: int = 0, env_kwargs: dict[str, Any] | None = None, shaping: str = "none",
+                 teacher: Any = None):
         if seat not in ("alternate",) + SEATS:
             raise ValueError(f"seat must be 'alternate', 'away' or 'home', got {seat!r}")
         if shaping not in ("none", "win-expectancy"):
@@ -56,6 +60,12 @@ class SingleAgentEnv(gym.Env):
         if shaping == "win-expectancy":
             self._potential = managers(env_id).win_expectancy
         self.env_id = env_id
+        if teacher is None or hasattr(teacher, "act"):
+            self._teacher = teacher
+        elif isinstance(teacher, str):
+            self._teacher = make_agent(env_id, teacher, seed)
+        else:
+            raise TypeError(f"teacher must be an agent name or an agent, got {teacher!r}")
         self.aec = make(env_id, **(env_kwargs or {}))
         self.raw = self.aec.unwrapped
         self.seat_mode = seat
@@ -126,6 +136,8 @@ class SingleAgentEnv(gym.Env):
             self._episode += 1
             self.opponent = self._opponent_factory(self._rng)
             self.opponent.reset(game_seed)
+            if self._teacher is not None:
+                self._teacher.reset(game_seed)
             self.aec.reset(seed=game_seed)
             if self._play_opponent() is None:
                 break
@@ -150,3 +162,13 @@ class SingleAgentEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now (all False once the game is over)."""
         return self._mask.copy()
+
+    def teacher_action(self) -> int:
+        """The teacher's choice at the learner's decision now, from the learner's own
+        observation (and view); -1 once the game is over."""
+        if self._teacher is None:
+            raise RuntimeError("this adapter has no teacher: SingleAgentEnv(..., teacher='heuristic')")
+        if not self._mask.any():
+            return -1
+        view = self.raw.view(self.learner) if getattr(self._teacher, "needs_view", False) else None
+        return int(self._teacher.act(self._obs, view))

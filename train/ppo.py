@@ -15,6 +15,13 @@ They are the ``env_options`` of the settings, saved in ``settings.json`` and in 
 checkpoint's ``meta.json`` (``env_options``, and ``settings``); the evaluation games
 during training are played under them, and ``--resume`` must give the same ones.
 
+``--teacher heuristic`` makes the rulebook heuristic a teacher (:func:`taught_ppo`): each
+update, after PPO's epochs, runs one more epoch that raises the log-probability of the
+heuristic's choice at the learner's decisions of the rollout (read from the learner's own
+observation and view), with a weight falling linearly from ``--teacher-coef`` to 0 at
+``--teacher-fraction`` of the run. The heuristic never plays a move for the learner, the
+trained network plays from its observation alone, and the last updates are PPO's alone.
+
 A run writes into its output folder (``runs/<env>`` by default)::
 
     settings.json        the settings of the run
@@ -49,7 +56,7 @@ from ..envs.core.errors import OptionError
 from ..envs.options import check_env_options, describe_options, env_options_from_flags
 from .configs import defaults_for
 
-__all__ = ["Settings", "train", "main"]
+__all__ = ["Settings", "train", "main", "teacher_weight", "taught_ppo", "check_teacher"]
 
 
 # -- 1. settings ------------------------------------------------------------------------------
@@ -77,6 +84,13 @@ class Settings:
     shaping: str = field(default="none", metadata={
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
                 "the best policy is unchanged)"})
+    teacher: str = field(default="none", metadata={
+        "help": "none, or heuristic: after each update's PPO epochs, one epoch also raises the "
+                "log-probability of the rulebook heuristic's choice at the learner's decisions, "
+                "with a weight that falls linearly to 0 at teacher_fraction of the run"})
+    teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
+    teacher_fraction: float = field(default=1.0, metadata={
+        "help": "share of the run after which the teacher's weight is 0 (1: at the end)"})
     # self-play
     pool_every: int = field(default=25_000, metadata={"help": "timesteps between snapshots added to the self-play pool"})
     pool_size: int = field(default=10, metadata={"help": "most recent snapshots opponents are drawn from"})
@@ -102,6 +116,7 @@ class Settings:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.shaping not in ("none", "win-expectancy"):
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
+        check_teacher(self.teacher, self.teacher_fraction, self.teacher_coef)
         if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
             raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
         self.net_arch = tuple(int(n) for n in self.net_arch)
@@ -159,7 +174,8 @@ def make_envs(s: Settings, pool: Path, first_episode: int = 0):
             opponent = (OpponentMix(s.env, pool, s.p_random, s.p_heuristic, s.pool_size)
                         if s.opponent == "self-play" else s.opponent)
             env = SingleAgentEnv(s.env, opponent=opponent, seat="alternate", seed=s.seed * 1000 + i,
-                                 env_kwargs=s.env_options, shaping=s.shaping)
+                                 env_kwargs=s.env_options, shaping=s.shaping,
+                                 teacher=None if s.teacher == "none" else s.teacher)
             env._episode = first_episode
             step, reset = env.step, env.reset
 
@@ -180,6 +196,105 @@ def make_envs(s: Settings, pool: Path, first_episode: int = 0):
             return env
         return build
     return DummyVecEnv([one(i) for i in range(s.n_envs)])
+
+
+# -- 3b. the teacher ------------------------------------------------------------------------------
+def check_teacher(teacher: str, fraction: float, coef: float) -> None:
+    """Refuse a teacher's settings that make no sense (both trainers' ``--teacher``)."""
+    if teacher not in ("none", "heuristic"):
+        raise ValueError(f"teacher must be none or heuristic, got {teacher!r}")
+    if not 0.0 < fraction <= 1.0:
+        raise ValueError(f"teacher_fraction must be in (0, 1], got {fraction!r}")
+    if not coef >= 0.0:
+        raise ValueError(f"teacher_coef must be non-negative, got {coef!r}")
+
+
+def teacher_weight(coef: float, fraction: float, progress: float) -> float:
+    """The teacher term's weight ``progress`` (0..1) of the way through the run: ``coef``
+    falling linearly to 0 at ``fraction`` of it, 0 after."""
+    return coef * max(0.0, 1.0 - progress / fraction)
+
+
+def taught_ppo():
+    """MaskablePPO whose updates also learn from a teacher (``--teacher heuristic``).
+
+    While a rollout is collected, the teacher's choice at each of the learner's decisions
+    is read from the envs (:meth:`SingleAgentEnv.teacher_action`, asked before each step
+    for the observation the policy is about to act on). After PPO's own epochs, each
+    update runs one more epoch of minibatches that lowers ``-weight * log pi(teacher's
+    choice | observation, mask)``, with :func:`teacher_weight`. The teacher never plays:
+    the games are the policy's, and once the weight is 0 the updates are PPO's alone.
+    """
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Recorder(BaseCallback):
+        """Wraps the run's callback: before each step's data is stored, keeps the teacher's
+        choice for the observation acted on, then asks for the next one."""
+
+        def __init__(self, model, inner):
+            super().__init__()
+            self.taught, self.inner = model, inner
+
+        def on_rollout_start(self) -> None:
+            self.inner.on_rollout_start()
+
+        def update_locals(self, locals_) -> None:
+            self.inner.update_locals(locals_)
+
+        def on_step(self) -> bool:
+            m = self.taught
+            m.teacher_actions[m.rollout_buffer.pos] = m.teacher_next
+            m.teacher_next = np.asarray(m.get_env().env_method("teacher_action"), dtype=np.int64)
+            return self.inner.on_step()
+
+        def on_rollout_end(self) -> None:
+            self.inner.on_rollout_end()
+
+        def _on_step(self) -> bool:                     # pragma: no cover - on_step is replaced
+            return True
+
+    class TaughtMaskablePPO(MaskablePPO):
+        teacher_coef = 1.0
+        teacher_fraction = 1.0
+        teacher_total = 1
+
+        def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps, *args, **kwargs):
+            self.teacher_actions = np.full((n_rollout_steps, env.num_envs), -1, dtype=np.int64)
+            self.teacher_next = np.asarray(env.env_method("teacher_action"), dtype=np.int64)
+            return super().collect_rollouts(env, Recorder(self, callback), rollout_buffer,
+                                            n_rollout_steps, *args, **kwargs)
+
+        def teacher_weight(self) -> float:
+            return teacher_weight(self.teacher_coef, self.teacher_fraction,
+                                  self.num_timesteps / self.teacher_total)
+
+        def train(self) -> None:
+            super().train()
+            weight = self.teacher_weight()
+            self.logger.record("train/teacher_weight", weight)
+            if weight <= 0:
+                return
+            buf = self.rollout_buffer      # flattened by PPO's epochs: env-major, like this
+            actions = self.teacher_actions.swapaxes(0, 1).reshape(-1)
+            if (actions < 0).any():
+                raise RuntimeError("a learner decision of the rollout has no teacher's choice")
+            obs = torch.as_tensor(buf.observations.reshape(len(actions), -1), device=self.device)
+            masks = torch.as_tensor(buf.action_masks.reshape(len(actions), -1), device=self.device)
+            target = torch.as_tensor(actions, device=self.device)
+            losses = []
+            for idx in torch.randperm(len(actions)).split(self.batch_size):
+                dist = self.policy.get_distribution(obs[idx], action_masks=masks[idx])
+                loss = -weight * dist.log_prob(target[idx]).mean()
+                self.policy.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+                self.policy.optimizer.step()
+                losses.append(loss.item() / weight)
+            self.logger.record("train/teacher_nll", float(np.mean(losses)))
+
+    return TaughtMaskablePPO
 
 
 # -- 4. evaluation, checkpoints and the self-play pool during learning -------------------------
@@ -316,17 +431,21 @@ def train(s: Settings) -> Path:
     started = time.perf_counter()
     TimedEnv.seconds = TimedEnv.eval_seconds = 0.0
 
+    algo = MaskablePPO if s.teacher == "none" else taught_ppo()
     if s.resume:
-        model = MaskablePPO.load(str(out / "model" / "model.zip"), device="cpu")
+        model = algo.load(str(out / "model" / "model.zip"), device="cpu")
         # later episodes get new game seeds: continue the episode count past the first run's
         model.set_env(make_envs(s, out / "pool", first_episode=1_000_000 + model.num_timesteps))
         model.tensorboard_log = str(out / "tb")
     else:
-        model = MaskablePPO(
+        model = algo(
             "MlpPolicy", make_envs(s, out / "pool"), learning_rate=s.learning_rate, n_steps=s.n_steps,
             batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma, gae_lambda=s.gae_lambda,
             ent_coef=s.ent_coef, policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed,
             device="cpu", tensorboard_log=str(out / "tb"), verbose=0)
+    if s.teacher != "none":
+        model.teacher_coef, model.teacher_fraction = s.teacher_coef, s.teacher_fraction
+        model.teacher_total = s.total_timesteps
     remaining = s.total_timesteps - model.num_timesteps
     if remaining > 0:
         model.learn(total_timesteps=remaining,

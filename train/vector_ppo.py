@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.thats_baseball.env import OBS
+from .ppo import check_teacher, teacher_weight
 from ..envs.thats_baseball.rules import ACTIONS
 
 __all__ = ["VectorSettings", "WinExpectancyShaping", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs"]
@@ -106,12 +107,7 @@ class VectorSettings:
             raise ValueError(f"opponent must be self-play, random, heuristic or ppo:PATH, got {self.opponent!r}")
         if self.shaping not in ("none", "win-expectancy"):
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
-        if self.teacher not in ("none", "heuristic"):
-            raise ValueError(f"teacher must be none or heuristic, got {self.teacher!r}")
-        if not 0.0 < self.teacher_fraction <= 1.0:
-            raise ValueError(f"teacher_fraction must be in (0, 1], got {self.teacher_fraction!r}")
-        if not self.teacher_coef >= 0.0:
-            raise ValueError(f"teacher_coef must be non-negative, got {self.teacher_coef!r}")
+        check_teacher(self.teacher, self.teacher_fraction, self.teacher_coef)
         if len(self.teams) != 2:
             raise ValueError(f"teams must be two team names (away, home), got {self.teams!r}")
         self.teams = tuple(self.teams)
@@ -210,7 +206,7 @@ class HeuristicTeacher:
 
     def weight(self, progress: float) -> float:
         """The imitation term's weight when ``progress`` (0 to 1) of the run is done."""
-        return self.coef * max(0.0, 1.0 - progress / self.fraction)
+        return teacher_weight(self.coef, self.fraction, progress)
 
     def actions(self) -> np.ndarray:
         """The heuristic's choice in every game of the batch (each at a learner decision)."""
