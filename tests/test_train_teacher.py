@@ -130,9 +130,10 @@ def test_a_taught_tiny_run_plays_like_its_teacher(tmp_path):
     assert rates["heuristic"] > 0.7 and rates["heuristic"] > rates["none"] + 0.2, rates
 
 
-def test_a_taught_run_resumes_taught(tmp_path):
-    """A resumed run is still a taught one: its updates log the teacher's weight (a plain
-    MaskablePPO logs none), on the resumed run's own schedule (0 at its end)."""
+def test_a_taught_run_resumes_taught_on_its_own_schedule(tmp_path):
+    """A resumed run is still a taught one (its updates log the teacher's weight; a plain
+    MaskablePPO logs none) and keeps the schedule of the run as first started: resumed
+    past its first 256 timesteps, the weight stays 0."""
     pytest.importorskip("tensorboard")
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     common = dict(n_steps=64, batch_size=32, n_envs=2, teacher="heuristic", eval_every=10**9,
@@ -146,3 +147,19 @@ def test_a_taught_run_resumes_taught(tmp_path):
         if "train/teacher_weight" in acc.Tags()["scalars"]:
             weights.update({e.step: e.value for e in acc.Scalars("train/teacher_weight")})
     assert set(weights) == {256, 512} and weights[512] == 0.0
+    model = taught_ppo().load(str(out / "model" / "model.zip"), device="cpu")
+    assert model.teacher_total == 256 and model.num_timesteps == 512
+
+
+@pytest.mark.parametrize("first, then, says", [
+    ({"teacher": "none"}, {"teacher": "heuristic"}, "--teacher none"),
+    ({"teacher": "heuristic"}, {"teacher": "none"}, "--teacher heuristic"),
+    ({"teacher": "none"}, {"teacher": "none", "shaping": "win-expectancy"}, "--shaping none"),
+])
+def test_resume_refuses_another_teacher_or_shaping(tmp_path, first, then, says):
+    common = dict(n_steps=64, batch_size=32, n_envs=2, eval_every=10**9, eval_pairs=2,
+                  progress=False, out=str(tmp_path / "run"))
+    train(Settings.for_env("thats_baseball_v0", total_timesteps=128, **common, **first))
+    with pytest.raises(ValueError, match=f"trained with {says}"):
+        train(Settings.for_env("thats_baseball_v0", total_timesteps=256, resume=True, **common,
+                               **then))

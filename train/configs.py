@@ -18,7 +18,7 @@ still climbing slowly to 72% at 600,000 (200-game evaluations); 61.8% (60.4-63.1
 
 MLB Showdown, advanced game (nya2004 at bos2004, the env's defaults; ``python -m
 dugout.train --env showdown_v0`` trains with these defaults, ``--shaping none --ent-coef
-0.01`` gives the generic settings). About 1,400 timesteps/s at the generic settings,
+0.01 --teacher none`` gives the generic settings). About 1,400 timesteps/s at the generic settings,
 1,000-1,150 with shaping (the other core busy). Win-expectancy shaping helps, and without
 the entropy bonus it gets there sooner: against the heuristic (200-game evaluations during
 training) the generic settings stay at 30-35% up to 300,000 timesteps; with shaping

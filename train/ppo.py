@@ -19,8 +19,11 @@ during training are played under them, and ``--resume`` must give the same ones.
 update, after PPO's epochs, runs one more epoch that raises the log-probability of the
 heuristic's choice at the learner's decisions of the rollout (read from the learner's own
 observation and view), with a weight falling linearly from ``--teacher-coef`` to 0 at
-``--teacher-fraction`` of the run. The heuristic never plays a move for the learner, the
-trained network plays from its observation alone, and the last updates are PPO's alone.
+``--teacher-fraction`` of the run (at the default 1, at its end; below 1, the updates after
+that point are PPO's alone). The heuristic never plays a move for the learner and the
+trained network plays from its observation alone. ``--resume`` keeps the run's teacher and
+its schedule (the weight of the run as first started), and refuses another ``--teacher``
+or ``--shaping``. The teacher's own time is not in the run's ``env_share``.
 
 A run writes into its output folder (``runs/<env>`` by default)::
 
@@ -421,6 +424,12 @@ def train(s: Settings) -> Path:
         if before != _jsonable(s)["env_options"]:
             raise ValueError(f"{out} holds a run under {describe_options(before)}; --resume it with "
                              f"the same --env-option/--teams (got {describe_options(s.env_options)})")
+        saved = meta.get("settings") or {}
+        for name in ("teacher", "shaping"):        # what the run learns from may not change midway
+            was = saved.get(name, "none")
+            if was != getattr(s, name):
+                raise ValueError(f"{out} holds a run trained with --{name} {was}; --resume it with "
+                                 f"--{name} {was} (got {getattr(s, name)})")
     elif (out / "model").exists():
         raise ValueError(f"{out} already holds a run; pass --resume to continue it or choose "
                          f"another --out")
@@ -443,7 +452,9 @@ def train(s: Settings) -> Path:
             batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma, gae_lambda=s.gae_lambda,
             ent_coef=s.ent_coef, policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed,
             device="cpu", tensorboard_log=str(out / "tb"), verbose=0)
-    if s.teacher != "none":
+    if s.teacher != "none" and not s.resume:
+        # the teacher's schedule is the run's as first started: a resumed run keeps it (a
+        # resume past the first total adds updates of PPO alone)
         model.teacher_coef, model.teacher_fraction = s.teacher_coef, s.teacher_fraction
         model.teacher_total = s.total_timesteps
     remaining = s.total_timesteps - model.num_timesteps
