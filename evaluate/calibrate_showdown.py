@@ -129,7 +129,7 @@ The cards
 ``--fit rates``, the default, plays the built-in team files: every card reproduces its
 player's real per-plate-appearance rates (:mod:`dugout.envs.realstats`, METHOD.md).
 ``--fit runs`` plays the *runs fit* of the same thirty teams
-(:mod:`dugout.envs.realstats.runs_fit`): the same cards but for each team's hitters, whose
+(:mod:`dugout.envs.realstats.runs_fit`, fitted by :mod:`dugout.evaluate.runs_fit`): the same cards but for each team's hitters, whose
 on-base rates are raised by the team's stored boost, found by playing these very
 advanced-level games (with ``--seed 1``, so a calibration at the default seed checks it
 on fresh games) until the team scores its real runs. Those teams are built from the
@@ -561,7 +561,7 @@ def simulate_team(name: str, seed: int, games: int | None = None,
     enough for a 95% interval of +-``half_width`` on its runs per nine innings.
 
     ``teams`` (name -> Team, ``name`` and its league among them) replaces the season's
-    built-in team files: the runs fit (:mod:`dugout.envs.realstats.runs_fit`) plays its
+    built-in team files: the runs fit's search (:mod:`dugout.evaluate.runs_fit`) plays its
     own cards this way."""
     _check_level(level)
     teams = load_season(season) if teams is None else teams
@@ -820,7 +820,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         unfitted = [n for n in known if n[:-4].upper() not in stored]
         if unfitted:
             parser.error(f"--fit runs: no stored runs fit for {', '.join(unfitted)}; fit them "
-                         f"with python -m dugout.envs.realstats.runs_fit --season {SEASON} --write")
+                         f"with python -m dugout.evaluate.runs_fit --season {SEASON} --write")
     if args.teams:
         unknown = [t for t in args.teams if t not in known]
         if unknown:

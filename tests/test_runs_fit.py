@@ -1,6 +1,6 @@
-"""The runs fit (dugout.envs.realstats.runs_fit): the on-base boost, the cards it makes, the
-Newton search, the stored 2004 boosts, and --fit runs in the command line and in the
-calibration benchmark. The real-data tests read the Lahman database (the realstats extra)."""
+"""The runs fit (dugout.envs.realstats.runs_fit, the stored boosts; dugout.evaluate.runs_fit,
+the search): the on-base boost, the cards it makes, the search, the stored 2004 boosts, and
+--fit runs in the command line and in the calibration benchmark. The real-data tests read the Lahman database (the realstats extra)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_raise_on_base_refuses_impossible_boosts(boost, problem):
 
 
 def test_common_slope_recovers_one_slope_under_different_intercepts():
-    from dugout.envs.realstats.runs_fit import common_slope
+    from dugout.evaluate.runs_fit import common_slope
     iterations = [{"A": {"boost": b, "simulated": 4.0 + 9.5 * b},
                    "B": {"boost": b + 0.03, "simulated": 5.5 + 9.5 * (b + 0.03)}}
                   for b in (0.0, 0.08, 0.05)]
@@ -64,7 +64,7 @@ def test_common_slope_recovers_one_slope_under_different_intercepts():
 
 
 def test_next_boost_is_newtons_step_then_the_root_of_each_teams_line():
-    from dugout.envs.realstats.runs_fit import next_boost
+    from dugout.evaluate.runs_fit import next_boost
     one = [{"A": {"boost": 0.02, "simulated": 4.0}}]
     assert next_boost(one, "A", 4.5, 10.0) == pytest.approx(0.02 + 0.5 / 10.0)
     # three noisy points about the line 4.0 + 10 b: the root of the line through their
@@ -135,7 +135,7 @@ def test_boosted_cards_reach_base_more_and_cost_the_same(sea):
 def test_the_newton_search_lands_on_each_teams_real_runs(lahman, monkeypatch):
     """With a model of the game whose runs are a straight line in the boost (each team its
     own intercept, one slope), the search finds every root; the boosts reach the cards."""
-    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import runs_fit
     from dugout.evaluate import calibrate_showdown as cal
 
     intercept = {"sea2004": 3.3, "bos2004": 5.2}
@@ -169,7 +169,7 @@ def test_the_newton_search_lands_on_each_teams_real_runs(lahman, monkeypatch):
 def test_a_real_fit_moves_the_boost_toward_the_real_runs(lahman, monkeypatch):
     """One small iteration through the engine: the boost moves by the gap between the real
     and the simulated runs over the prior slope (with 12 games, either way)."""
-    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import runs_fit
     from dugout.evaluate import calibrate_showdown as cal
     monkeypatch.setattr(cal, "TABLE_OPTIONS", {"half_innings": 150, "min_visits": 8})
     result = runs_fit.fit_boosts(2004, ["SEA"], data=lahman, games=12, iterations=1)
@@ -180,7 +180,8 @@ def test_a_real_fit_moves_the_boost_toward_the_real_runs(lahman, monkeypatch):
 
 
 def test_every_2004_team_has_a_stored_boost():
-    from dugout.envs.realstats.runs_fit import BOOST_RANGE, stored_boost, stored_boosts
+    from dugout.envs.realstats.runs_fit import stored_boost, stored_boosts
+    from dugout.evaluate.runs_fit import BOOST_RANGE
     from dugout.evaluate.calibrate_showdown import season_teams
     boosts = stored_boosts(2004)
     assert sorted(boosts) == sorted(n[:-4].upper() for n in season_teams(2004))
@@ -192,7 +193,8 @@ def test_every_2004_team_has_a_stored_boost():
 def test_runs_fit_team_without_a_stored_boost_says_how_to_fit_it(lahman):
     from dugout.envs.realstats.runs_fit import runs_fit_team
     from dugout.envs.core.errors import DataError
-    with pytest.raises(DataError, match=r"NYA 1927.*--fit runs --refit"):
+    with pytest.raises(DataError, match=r"NYA 1927.*python -m dugout.evaluate.runs_fit --season "
+                                        r"1927 --teams NYA --write"):
         runs_fit_team("NYA", 1927, lahman)
 
 
@@ -213,10 +215,6 @@ def test_cli_fit_runs_uses_the_stored_boost(lahman, tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, problem", [
     (["--fit", "runs", "--ruleset", "thats_baseball"], "--fit runs is for --ruleset showdown"),
-    (["--refit"], "--refit goes with --fit runs"),
-    (["--fit", "runs", "--fit-games", "1"], "--fit-games must be at least 2"),
-    (["--fit", "runs", "--fit-iterations", "0"], "--fit-iterations must be at least 1"),
-    (["--fit-games", "50"], "--fit-games go(es) with --fit runs"),
     (["--fit", "bogus"], "invalid choice"),
 ])
 def test_cli_fit_options_are_checked(argv, problem, capsys):
@@ -246,7 +244,7 @@ def test_calibration_plays_the_runs_fit(lahman, monkeypatch, capsys):
 
 def test_an_unknown_team_is_named_with_the_seasons_teams(lahman):
     from dugout.envs.core.errors import DataError
-    from dugout.envs.realstats.runs_fit import fit_boosts
+    from dugout.evaluate.runs_fit import fit_boosts
     with pytest.raises(DataError, match=r"unknown team 'XXX' in 2004; that season's teams are ANA"):
         fit_boosts(2004, ["BOS", "xxx"], data=lahman, games=2, iterations=1)
 
@@ -255,20 +253,20 @@ def test_an_unknown_team_is_named_with_the_seasons_teams(lahman):
                                              ({"iterations": 0}, "iterations must be at least 1"), ({"workers": 0}, "workers must be at least 1"),
                                              ({"level": "basic"}, "level must be one of")])
 def test_fit_boosts_refuses_bad_settings(kwargs, problem):
-    from dugout.envs.realstats.runs_fit import fit_boosts
+    from dugout.evaluate.runs_fit import fit_boosts
     with pytest.raises(ValueError, match=problem):
         fit_boosts(2004, ["BOS"], **kwargs)
 
 
-def test_cli_fit_games_with_a_stored_boost_asks_for_refit(lahman, capsys):
-    """--fit-games would do nothing with a stored boost: refused, not ignored."""
+def test_cli_fit_runs_without_a_stored_boost_names_the_fit_command(lahman, capsys):
     from dugout.envs.realstats.__main__ import main
-    assert main(["--team", "BOS", "--season", "2004", "--fit", "runs", "--fit-games", "50"]) == 2
-    assert "has a stored boost" in capsys.readouterr().err
+    assert main(["--team", "NYA", "--season", "1927", "--fit", "runs"]) == 2
+    assert ("no stored runs fit for NYA 1927; fit it with python -m dugout.evaluate.runs_fit "
+            "--season 1927 --teams NYA --write") in capsys.readouterr().err
 
 
 def _fake_fit(boost, calls):
-    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import runs_fit
 
     def fit(season, team_ids, **kw):
         calls.append((season, list(team_ids), kw["games"], kw["iterations"]))
@@ -282,24 +280,9 @@ def _fake_fit(boost, calls):
     return fit
 
 
-def test_cli_refit_fits_the_team_here(lahman, monkeypatch, tmp_path, capsys):
-    from dugout.envs.realstats import runs_fit
-    from dugout.envs.realstats.__main__ import main
-    calls = []
-    monkeypatch.setattr(runs_fit, "fit_boosts", _fake_fit(0.0421, calls))
-    out = tmp_path / "bos.json"
-    assert main(["--team", "bos", "--season", "2004", "--fit", "runs", "--refit",
-                 "--fit-games", "40", "--fit-iterations", "2", "-o", str(out)]) == 0
-    assert calls == [(2004, ["bos"], 40, 2)]
-    err = capsys.readouterr().err
-    assert "boost +0.0421" in err and "warning: a warning the user must see" in err
-    hitters = [c for c in sd.load_team(str(out)).players if isinstance(c, sd.HitterCard)]
-    assert {c.fit["runs_fit"]["boost"] for c in hitters} == {0.0421}
-
-
 def test_runs_fit_main_stores_and_keeps_the_rest(lahman, monkeypatch, tmp_path, capsys):
     """--write puts the fitted boosts into the store and keeps every other team and season."""
-    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import runs_fit
     store = tmp_path / "runs_fit.json"
     store.write_text(json.dumps({"seasons": {"1927": {"NYA": {"boost": 0.2}},
                                              "2004": {"SEA": {"boost": 0.1}}}}))
@@ -323,14 +306,14 @@ def test_runs_fit_main_stores_and_keeps_the_rest(lahman, monkeypatch, tmp_path, 
                                            (["--season", "2004", "--games", "1"],
                                             "--games must be at least 2")])
 def test_runs_fit_main_refuses_bad_input(lahman, argv, problem, capsys):
-    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import runs_fit
     with pytest.raises(SystemExit) as exit_:
         runs_fit.main(argv)
     assert exit_.value.code == 2 and problem in capsys.readouterr().err
 
 
 def test_a_boost_out_of_range_is_held_and_reported(lahman, monkeypatch):
-    from dugout.envs.realstats import runs_fit
+    from dugout.evaluate import runs_fit
     from dugout.evaluate import calibrate_showdown as cal
 
     class Result:

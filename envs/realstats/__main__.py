@@ -11,10 +11,9 @@ Dodgers, ...); ``--list`` prints a season's. Without ``-o`` the JSON goes to sta
 
 ``--fit runs`` (Showdown) makes the runs fit's cards (:mod:`dugout.envs.realstats.runs_fit`):
 the team's hitters' on-base rates raised by its stored boost, so that the advanced game
-scores its real runs. A team-season without a stored boost, or with ``--refit``, is fitted
-here: some ``--fit-iterations`` x ``--fit-games`` advanced games against its league's
-staffs (about 15 ms a game, half a minute an iteration at the default 1,000), the
-league's teams built from the database.
+scores its real runs. The thirty 2004 teams have one; ``python -m dugout.evaluate.runs_fit
+--season S --teams CODE --write`` fits and stores another team-season's (about half a
+minute an iteration on one core, against its league's teams built from the database).
 """
 
 from __future__ import annotations
@@ -61,27 +60,14 @@ def fit_report(team: sd.Team) -> tuple[str, float]:
     return "\n".join(lines), worst_regular
 
 
-def _runs_fit_boost(args: argparse.Namespace, data) -> float:
-    """The stored boost of the team-season, or (none stored, or --refit) one fitted here."""
-    boost = None if args.refit else runs_fit.stored_boost(args.team, args.season)
-    if boost is not None:
-        if args.tuned:
-            raise DataError(f"{' and '.join(args.tuned)}: {args.team.upper()} {args.season} has "
-                            f"a stored boost ({boost:+.4f}), so nothing is fitted; add --refit "
-                            f"to fit it here")
-        print(f"runs fit: the stored boost {boost:+.4f} (hitters' on-base rates x"
-              f"{1 + boost:.4f})", file=sys.stderr)
-        return boost
-    print(f"runs fit: fitting {args.team.upper()} {args.season} ({args.fit_iterations} x "
-          f"{args.fit_games:,} advanced games against its league's staffs)", file=sys.stderr)
-    fit = runs_fit.fit_boosts(args.season, [args.team], data=data, games=args.fit_games,
-                              iterations=args.fit_iterations,
-                              progress=lambda line: print(f"  {line}", file=sys.stderr,
-                                                          flush=True))
-    for line in fit.warnings:
-        print(f"  warning: {line}", file=sys.stderr)
-    boost = fit.boosts[args.team.upper()]
-    print(f"runs fit: boost {boost:+.4f} (hitters' on-base rates x{1 + boost:.4f})",
+def _runs_fit_boost(args: argparse.Namespace) -> float:
+    """The stored boost of the team-season (DataError, saying how to fit it, when none is)."""
+    boost = runs_fit.stored_boost(args.team, args.season)
+    if boost is None:
+        raise DataError(f"no stored runs fit for {args.team.upper()} {args.season}; fit it with "
+                        f"python -m dugout.evaluate.runs_fit --season {args.season} --teams "
+                        f"{args.team.upper()} --write")
+    print(f"runs fit: the stored boost {boost:+.4f} (hitters' on-base rates x{1 + boost:.4f})",
           file=sys.stderr)
     return boost
 
@@ -100,31 +86,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="Showdown cards: rates (default; every card its player's per-PA "
                              "rates) or runs (the hitters tuned so the advanced game scores "
                              "the team's real runs; see runs_fit)")
-    parser.add_argument("--refit", action="store_true",
-                        help="with --fit runs: fit the boost here even if one is stored")
-    parser.add_argument("--fit-games", type=int, metavar="N",
-                        help=f"with --fit runs, when the boost is fitted here: games per "
-                             f"iteration (default {runs_fit.GAMES})")
-    parser.add_argument("--fit-iterations", type=int, metavar="K",
-                        help=f"with --fit runs, when the boost is fitted here: iterations "
-                             f"(default {runs_fit.ITERATIONS})")
     args = parser.parse_args(argv)
     if args.fit == "runs" and args.ruleset != "showdown":
         parser.error("--fit runs is for --ruleset showdown (That's Baseball cards are career "
                      "averages, not fitted)")
-    if args.refit and args.fit != "runs":
-        parser.error("--refit goes with --fit runs")
-    tuned = [f for f, v in (("--fit-games", args.fit_games),
-                            ("--fit-iterations", args.fit_iterations)) if v is not None]
-    if tuned and args.fit != "runs":
-        parser.error(f"{' and '.join(tuned)} go(es) with --fit runs")
-    args.tuned = tuned
-    args.fit_games = runs_fit.GAMES if args.fit_games is None else args.fit_games
-    args.fit_iterations = (runs_fit.ITERATIONS if args.fit_iterations is None
-                           else args.fit_iterations)
-    problem = runs_fit.check_settings(args.fit_games, args.fit_iterations)
-    if problem:
-        parser.error(f"--fit-{problem}")
     try:
         data = default_data()
     except ImportError as e:
@@ -145,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.ruleset == "showdown":
             boost = 0.0
             if args.fit == "runs":
-                boost = _runs_fit_boost(args, data)
+                boost = _runs_fit_boost(args)
             team, notes = showdown_team(ts, boost=boost)
             payload = sd.team_to_dict(team)
             text = sd.team_to_json(team)
