@@ -1,12 +1,12 @@
 """The runs fit's search: each team's boost, found in the calibration's advanced games.
 
-The default fit, the *rates fit* (:mod:`.fit`), makes every card reproduce its player's real
+The default fit, the *rates fit* (:mod:`dugout.envs.realstats.fit`), makes every card reproduce its player's real
 per-plate-appearance rates. Played through the rules, those rates score fewer runs than the
 real teams did: in the 2004 calibration at the advanced level, with heuristic managers on
 both sides, the thirty teams score 0.7 runs a game too few on average. The runs fit changes
 one number per team, its *boost*: every hitter's on-base rates (walks, singles, doubles,
 triples, homers) times ``1 + boost``, his outs scaled to match
-(:func:`.fit.raise_on_base`), before his card is fitted exactly as the rates fit fits it.
+(:func:`dugout.envs.realstats.fit.raise_on_base`), before his card is fitted exactly as the rates fit fits it.
 Everything else (pitchers, Speed, Fielding, icons, points) is the rates fit's. The boost is
 found by simulation, in the calibration benchmark's own games
 (:mod:`dugout.evaluate.calibrate_showdown`): the team plays every other team of its league
