@@ -17,9 +17,11 @@ import numpy as np
 import pytest
 
 from dugout.agents.policy import PolicyAgent, build_actor
+from dugout.agents.solvers.thats_baseball import SolverAgent
 from dugout.agents.thats_baseball import ThatsBaseballHeuristic
 from dugout.envs import thats_baseball_v0
 from dugout.envs.core.errors import IllegalActionError
+from dugout.envs.thats_baseball import rules
 from dugout.envs.thats_baseball.env import OBS
 from dugout.vector import ThatsBaseballVectorEnv
 
@@ -86,6 +88,41 @@ def test_a_vector_game_is_the_aec_game_against_the_heuristic():
         replay_aec(r, ThatsBaseballHeuristic())
 
 
+def test_a_vector_game_is_the_aec_game_against_the_solver():
+    env = ThatsBaseballVectorEnv(48, opponent="solver")
+    records = play_vector(env, seed=11, rng=np.random.default_rng(5))
+    assert {r["seat"] for r in records} == {0, 1}
+    for r in records:
+        replay_aec(r, SolverAgent())
+
+
+def test_the_solver_table_answers_as_the_solver_everywhere():
+    """The optimal manager as a table lookup: its key holds everything the solved tables'
+    choice depends on, so every answer read off the table is the one the solver gives when
+    asked afresh (without the batting orders in the key, a cached answer is read where the
+    solver answers otherwise, and this fails)."""
+    from dugout.vector.env import SolverOpponent
+    n = 512
+    env = ThatsBaseballVectorEnv(n, opponent="random", autoreset_mode="same_step")
+    table = SolverOpponent(env.games.teams, env.innings)
+    fresh = SolverAgent(table.manager.solution)
+    _, infos = env.reset(seed=3)
+    rng = np.random.default_rng(8)
+    index = np.arange(n)
+    kinds = set()
+    for _ in range(120):
+        answers = table.act(env.games, index, env.seat)
+        for i in index:
+            view = table._view(env.games, int(i))
+            assert answers[i] == fresh.decide(view), view
+            kinds.add(view.decision)
+        keys = rng.random((n, 5))
+        keys[~infos["action_mask"]] = -1
+        _, _, _, _, infos = env.step(keys.argmax(axis=1))
+    assert kinds == set(rules.DECISION_KINDS)
+    assert len(table._keys) > 5000
+
+
 def test_a_vector_game_is_the_aec_game_against_a_policy_network():
     import torch
     torch.manual_seed(3)
@@ -150,6 +187,42 @@ def test_one_inning_games_always_wait_on_the_learner_with_same_step_autoreset():
         keys[~masks] = -1
         obs, rewards, term, trunc, infos = env.step(keys.argmax(axis=1))
     assert env.games_skipped > 0 and env.games_finished > 0
+
+
+@pytest.mark.parametrize("innings", [9, 1])
+def test_every_episode_of_same_step_autoreset_is_the_aec_game_of_its_seed(innings):
+    """With same-step autoreset a game that ends is restarted within the step and the new
+    game's opening moves are played in the opponents' rounds the other games still need:
+    every episode, the second and later ones of each sub-env too (one-inning games: some
+    new games end before the learner's first decision and are skipped), is the AEC game
+    of its seed, observation by observation, and seeds are never played twice."""
+    n = 24
+    env = ThatsBaseballVectorEnv(n, innings=innings, opponent="heuristic", autoreset_mode="same_step")
+    obs, infos = env.reset(seed=40)
+    rng = np.random.default_rng(9)
+    current = [{"seed": int(infos["seed"][i]), "seat": int(infos["seat"][i]), "steps": []}
+               for i in range(n)]
+    episodes = []
+    while len(episodes) < 3 * n or (innings == 1 and env.games_skipped < 3):
+        assert len(episodes) < 100 * n, "no new game was skipped"
+        masks = infos["action_mask"]
+        keys = rng.random(masks.shape)
+        keys[~masks] = -1
+        actions = keys.argmax(axis=1)
+        for i in range(n):
+            current[i]["steps"].append((obs[i].copy(), masks[i].copy(), int(actions[i])))
+        obs, rewards, term, trunc, infos = env.step(actions)
+        for i in np.flatnonzero(term | trunc):
+            assert infos["final_info"]["seed"][i] == current[i]["seed"]
+            assert infos["final_info"]["seat"][i] == current[i]["seat"]
+            episodes.append({**current[i], "reward": float(rewards[i]), "truncated": bool(trunc[i]),
+                             "final_obs": infos["final_obs"][i]})
+            current[i] = {"seed": int(infos["seed"][i]), "seat": int(infos["seat"][i]), "steps": []}
+    seeds = [e["seed"] for e in episodes] + [c["seed"] for c in current]
+    assert len(set(seeds)) == len(seeds)
+    assert env.games_finished == len(episodes)
+    for e in episodes:
+        replay_aec(e, ThatsBaseballHeuristic(), innings=innings)
 
 
 def test_next_step_autoreset_ignores_the_action_and_starts_a_new_game():
@@ -338,27 +411,30 @@ def test_vector_ppo_refuses_bad_settings(tmp_path):
     with pytest.raises(ValueError, match="shaping"):
         VectorSettings(shaping="dense")
     with pytest.raises(ValueError, match="teacher"):
-        VectorSettings(teacher="solver")
+        VectorSettings(teacher="oracle")
     with pytest.raises(ValueError, match="teacher_fraction"):
         VectorSettings(teacher="heuristic", teacher_fraction=0.0)
     with pytest.raises(ValueError, match="teacher_coef"):
         VectorSettings(teacher="heuristic", teacher_coef=-1.0)
 
 
-# -- the heuristic as a teacher ------------------------------------------------------------------
-def test_the_teacher_is_the_heuristic_at_the_learners_decisions_and_fades_out():
-    """The teacher's choice in each game of the batch is what the rulebook heuristic chooses
-    from the learner's own view (the AEC env's, replayed), and its weight falls linearly to
-    0 at its share of the run, so the objective after it is PPO's alone."""
-    from dugout.train.vector_ppo import HeuristicTeacher
+# -- the heuristic or the solver as a teacher ------------------------------------------------------------------
+@pytest.mark.parametrize("name, manager", [("heuristic", ThatsBaseballHeuristic),
+                                           ("solver", SolverAgent)])
+def test_the_teacher_is_its_manager_at_the_learners_decisions_and_fades_out(name, manager):
+    """The teacher's choice in each game of the batch is what its manager (the rulebook
+    heuristic, or the optimal manager) chooses from the learner's own view (the AEC env's,
+    replayed), and its weight falls linearly to 0 at its share of the run, so the objective
+    after it is PPO's alone."""
+    from dugout.train.vector_ppo import Teacher
     n = 16
-    teacher = HeuristicTeacher(ThatsBaseballVectorEnv(2), coef=2.0, fraction=0.25)
+    teacher = Teacher(ThatsBaseballVectorEnv(2), coef=2.0, fraction=0.25, teacher=name)
     assert teacher.weight(0.0) == 2.0 and teacher.weight(0.125) == pytest.approx(1.0)
     assert teacher.weight(0.25) == 0.0 and teacher.weight(0.9) == 0.0
     # play whole games with the learner taking the teacher's choices (autoreset off: each
-    # game is one AEC game), then replay them in the AEC env with the heuristic on both sides
-    env = ThatsBaseballVectorEnv(n, opponent="heuristic", autoreset_mode="disabled")
-    teacher = HeuristicTeacher(env, coef=1.0, fraction=1.0)
+    # game is one AEC game), then replay them in the AEC env with the manager on both sides
+    env = ThatsBaseballVectorEnv(n, opponent=name, autoreset_mode="disabled")
+    teacher = Teacher(env, coef=1.0, fraction=1.0, teacher=name)
     _, infos = env.reset(seed=4)
     seeds, seats = infos["seed"].copy(), infos["seat"].copy()
     taught = [[] for _ in range(n)]
@@ -374,13 +450,13 @@ def test_the_teacher_is_the_heuristic_at_the_learners_decisions_and_fades_out():
     for i in range(n):
         aec = thats_baseball_v0.env()
         aec.reset(seed=int(seeds[i]))
-        heuristic, k = ThatsBaseballHeuristic(), 0
+        playing, k = manager(), 0
         for agent in aec.agent_iter():
             obs, _, term, trunc, _ = aec.last()
             if term or trunc:
                 aec.step(None)
                 continue
-            action = heuristic.act(obs, aec.unwrapped.view(agent))
+            action = playing.act(obs, aec.unwrapped.view(agent))
             if agent == AGENTS[seats[i]]:
                 assert action == taught[i][k]
                 k += 1
@@ -393,7 +469,7 @@ def test_the_teacher_is_the_heuristic_at_the_learners_decisions_and_fades_out():
 def test_a_run_taught_by_the_heuristic_plays_more_like_it(tmp_path):
     """The imitation term works: a short run with the teacher on all along agrees with the
     heuristic at far more decisions than the same run without it."""
-    from dugout.train.vector_ppo import HeuristicTeacher, train
+    from dugout.train.vector_ppo import Teacher, train
     agree = {}
     for name, kw in (("plain", {"teacher": "none"}), ("taught", {"teacher": "heuristic", "teacher_fraction": 1.0,
                                                 "teacher_coef": 2.0})):
@@ -402,7 +478,7 @@ def test_a_run_taught_by_the_heuristic_plays_more_like_it(tmp_path):
         agent = PolicyAgent.load(train(settings, log=lambda _: None) / "model",
                                  env_id="thats_baseball_v0")
         env = ThatsBaseballVectorEnv(256, opponent="heuristic", autoreset_mode="same_step")
-        teacher = HeuristicTeacher(env, coef=1.0, fraction=1.0)
+        teacher = Teacher(env, coef=1.0, fraction=1.0)
         obs, infos = env.reset(seed=11)
         same = total = 0
         for _ in range(20):

@@ -19,7 +19,9 @@ tied game off (``truncated``).
   learner's seat at random (the env's seeded generator), so one policy learns both.
 * ``opponent``: ``"random"`` (uniform over the legal actions), ``"heuristic"`` (the
   rulebook heuristic of :mod:`dugout.agents.thats_baseball`, its decisions read off a
-  table filled as new situations come up), a trained policy (``"ppo:PATH"``, a
+  table filled as new situations come up), ``"solver"`` (the optimal manager of the
+  exact solver, :mod:`dugout.agents.solvers.thats_baseball`, read off a table the same
+  way), a trained policy (``"ppo:PATH"``, a
   :class:`~dugout.agents.policy.PolicyAgent`, or a torch module from observations to
   logits: one batched forward pass per opponent step), or an :class:`Opponent`; a list
   of them with ``opponent_weights`` draws one per game at each reset (a self-play league).
@@ -32,7 +34,9 @@ tied game off (``truncated``).
   reward, and the next ``step`` starts a new game there, ignoring that game's action;
   with ``"same_step"`` the new game starts at once, its first observation is returned and
   the finished game's is in ``infos["final_obs"]``, its infos in ``infos["final_info"]``
-  (``infos["_final_obs"]``, ``infos["_final_info"]`` mark which); with ``"disabled"`` a
+  (``infos["_final_obs"]``, ``infos["_final_info"]`` mark which; the new game's opening
+  moves by the opponent are played in the same rounds as the other games' moves, which
+  saves rounds of small batches); with ``"disabled"`` a
   finished game waits (its actions ignored, reward 0) until
   ``reset(options={"reset_mask": mask})`` starts the games ``mask`` marks.
 * Game seeds: ``reset(seed=s)`` numbers the games ``s, s + 1, ...`` in the order they
@@ -44,6 +48,7 @@ tied game off (``truncated``).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Sequence
 
 import numpy as np
@@ -55,7 +60,7 @@ from ..envs.thats_baseball.env import OBS
 from .thats_baseball import BatchedGames
 
 __all__ = ["ThatsBaseballVectorEnv", "Opponent", "RandomOpponent", "HeuristicOpponent",
-           "PolicyOpponent", "make_opponent"]
+           "SolverOpponent", "PolicyOpponent", "make_opponent"]
 
 N_ACTIONS = len(rules.ACTIONS)
 
@@ -106,14 +111,18 @@ class HeuristicOpponent(Opponent):
     name = "heuristic"
 
     def __init__(self, teams: Sequence[Any], innings: int):
-        from ..agents.thats_baseball import ThatsBaseballHeuristic
         from ..envs.thats_baseball.cards import load_team
-        self.heuristic = ThatsBaseballHeuristic()
         self.lineups = tuple(load_team(t).aas if not hasattr(t, "aas") else t.aas for t in teams)
         self.innings = innings
-        #: the table: situation keys (sorted) and the heuristic's action in each
+        self.manager = self._manager()
+        #: the table: situation keys (sorted) and the manager's action in each
         self._keys = np.zeros(0, dtype=np.int64)
         self._actions = np.zeros(0, dtype=np.int64)
+
+    def _manager(self):
+        """The view agent the table asks about situations it has not met."""
+        from ..agents.thats_baseball import ThatsBaseballHeuristic
+        return ThatsBaseballHeuristic()
 
     @staticmethod
     def situation_keys(games: BatchedGames, index: np.ndarray) -> np.ndarray:
@@ -133,13 +142,14 @@ class HeuristicOpponent(Opponent):
         key = key * 512 + np.clip(lead, -255, 255) + 256
         return key
 
-    def _decide(self, games: BatchedGames, i: int) -> int:
+    def _view(self, games: BatchedGames, i: int):
+        """The acting manager's view of game ``i`` (what the table's key says about it)."""
         from ..envs.thats_baseball.view import ThatsBaseballView
         seat = int(games.actor[i])
         kind = rules.DECISION_KINDS[int(games.kind[i])]
         legal = tuple(int(a) for a in np.flatnonzero(games.mask[i]))
         bases = tuple(bool(r >= 0) for r in games.bases[i])
-        view = ThatsBaseballView(
+        return ThatsBaseballView(
             seat=seat, decision=kind, subject=int(games.subject[i]), legal=legal,
             options=tuple((a, rules.ACTIONS[a]) for a in legal),
             inning=int(games.inning[i]), half=int(games.half[i]), innings=self.innings,
@@ -147,11 +157,13 @@ class HeuristicOpponent(Opponent):
             score=(int(games.runs[i, 0]), int(games.runs[i, 1])), lineups=self.lineups,
             order=(int(games.order[i, 0]), int(games.order[i, 1])),
             tried_steal=(False, False, False), pickoff_tried=False, over=False)
-        return self.heuristic.decide(view)
+
+    def _decide(self, games: BatchedGames, i: int) -> int:
+        return self.manager.decide(self._view(games, i))
 
     def act(self, games, index, seats):
         keys = self.situation_keys(games, index)
-        # the table as two sorted arrays: one binary search per game, the heuristic asked
+        # the table as two sorted arrays: one binary search per game, the manager asked
         # only about situations not met before
         at = np.searchsorted(self._keys, keys)
         known = at < len(self._keys)
@@ -166,6 +178,37 @@ class HeuristicOpponent(Opponent):
             self._actions = np.concatenate([self._actions, np.asarray(answers, dtype=np.int64)])[order]
             at = np.searchsorted(self._keys, keys)
         return self._actions[at]
+
+
+class SolverOpponent(HeuristicOpponent):
+    """The optimal manager (:class:`dugout.agents.solvers.thats_baseball.SolverAgent`, the
+    exact solution of the two lineups' game, solved or read from the cache on first use)
+    as a table lookup, like :class:`HeuristicOpponent`. Its key adds what the solved tables
+    are indexed by beyond the heuristic's: both teams' places in the batting order, and
+    the rest of what the view it asks holds (the runners who already tried to steal and
+    whether a pickoff was tried, which the legal actions already tell). A lead beyond the
+    solution's bound is read at the bound, as the agent reads it."""
+
+    name = "solver"
+
+    def _manager(self):
+        from ..agents.solvers.thats_baseball import SolverAgent
+        from ..agents.solvers.thats_baseball.solution import cached_solution
+        return SolverAgent(cached_solution(self.lineups, self.innings))
+
+    @staticmethod
+    def situation_keys(games: BatchedGames, index: np.ndarray) -> np.ndarray:
+        """One int64 per game: everything the solved tables' decision depends on."""
+        key = HeuristicOpponent.situation_keys(games, index)            # below 2**32
+        key = key * 8 + games._tried_code(index).astype(np.int64)
+        key = key * 2 + games.pickoff_tried[index].astype(np.int64)
+        return key * 81 + games.order[index, 0].astype(np.int64) * 9 + games.order[index, 1]
+
+    def _view(self, games: BatchedGames, i: int):
+        tried = int(games._tried_code(np.array([i]))[0])
+        return dataclasses.replace(super()._view(games, i),
+                                   tried_steal=(bool(tried & 1), bool(tried & 2), bool(tried & 4)),
+                                   pickoff_tried=bool(games.pickoff_tried[i]))
 
 
 class PolicyOpponent(Opponent):
@@ -196,7 +239,7 @@ class PolicyOpponent(Opponent):
 
 
 def make_opponent(spec: Any, teams: Sequence[Any], innings: int) -> Opponent:
-    """An :class:`Opponent` from a name (``"random"``, ``"heuristic"``, ``"ppo:PATH"``), a
+    """An :class:`Opponent` from a name (``"random"``, ``"heuristic"``, ``"solver"``, ``"ppo:PATH"``), a
     :class:`~dugout.agents.policy.PolicyAgent`, a torch module, or an Opponent."""
     if isinstance(spec, Opponent):
         return spec
@@ -204,6 +247,8 @@ def make_opponent(spec: Any, teams: Sequence[Any], innings: int) -> Opponent:
         return RandomOpponent()
     if spec == "heuristic":
         return HeuristicOpponent(teams, innings)
+    if spec == "solver":
+        return SolverOpponent(teams, innings)
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from ..agents.policy import PolicyAgent
         agent = PolicyAgent.load(spec[4:], env_id="thats_baseball_v0")
@@ -217,7 +262,7 @@ def make_opponent(spec: Any, teams: Sequence[Any], innings: int) -> Opponent:
         nn = None
     if nn is not None and isinstance(spec, nn.Module):
         return PolicyOpponent(spec)
-    raise ValueError(f"unknown opponent {spec!r}: use 'random', 'heuristic', 'ppo:PATH', a "
+    raise ValueError(f"unknown opponent {spec!r}: use 'random', 'heuristic', 'solver', 'ppo:PATH', a "
                      f"PolicyAgent, a torch module (observations -> logits) or an Opponent")
 
 
@@ -311,8 +356,10 @@ class ThatsBaseballVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.num_envs} integers (one per game), got "
                              f"an array of shape {actions.shape} and dtype {actions.dtype}")
-        games = self.games
         mode = self.metadata["autoreset_mode"]
+        if mode == AutoresetMode.SAME_STEP:
+            return self._step_same(actions)
+        games = self.games
         # next-step autoreset: a game that ended at the last step starts again, its action
         # ignored; with autoreset disabled it waits for reset(options={"reset_mask": ...})
         restart = np.flatnonzero(self._to_reset & (mode == AutoresetMode.NEXT_STEP))
@@ -321,33 +368,63 @@ class ThatsBaseballVectorEnv(VectorEnv):
         self._play_opponents()
         done = live & games.over
         rewards = np.zeros(self.num_envs, dtype=np.float32)
-        won = games.winner == self.seat
-        rewards[done & won] = 1.0
-        rewards[done & ~won & (games.winner >= 0)] = -1.0
+        self._results(np.flatnonzero(done), rewards)
         truncated = done & games.truncated
         terminated = done & ~games.truncated
-        self.games_finished += int(done.sum())
         if len(restart):
             self._start(restart)
-        if mode == AutoresetMode.SAME_STEP:
-            finished = np.flatnonzero(done)
-            if len(finished):
-                final = self.games.observe(self.seat[finished], finished)
-                final_infos = self._infos()
-                self._start(finished)
-            obs, infos = self._observe(), self._infos()
-            if len(finished):
-                final_obs = np.empty(self.num_envs, dtype=object)
-                final_info = {key: value.copy() for key, value in final_infos.items()}
-                for row, i in enumerate(finished):
-                    final_obs[i] = final[row]
-                infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
-                infos["final_info"], infos["_final_info"] = final_info, done.copy()
-        else:
-            obs, infos = self._observe(), self._infos()
-            self._to_reset |= done
-            self._to_reset[restart] = False
+        obs, infos = self._observe(), self._infos()
+        self._to_reset |= done
+        self._to_reset[restart] = False
         return obs, rewards, terminated, truncated, infos
+
+    def _step_same(self, actions):
+        """A step with same-step autoreset, in one pass: a game that ends (after the
+        learner's move or an opponent's) is restarted at once, and the new game's opening
+        moves by the opponent are played in the rounds the other games still need, so the
+        opponents' rounds of a step are as few as its longest game needs."""
+        games, n = self.games, self.num_envs
+        games.step(actions, np.arange(n))
+        rewards = np.zeros(n, dtype=np.float32)
+        done = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        fresh = np.zeros(n, dtype=bool)         # restarted in this step: not the learner's yet
+        final_obs = final_masks = None
+        seat, seed = self.seat.copy(), self.game_seed.copy()
+        while True:
+            over = np.flatnonzero(games.over)
+            if len(over):
+                ended = over[~fresh[over]]      # the learner's games: episodes end
+                if len(ended):
+                    if final_obs is None:
+                        final_obs = np.empty(n, dtype=object)
+                        final_masks = np.zeros((n, N_ACTIONS), dtype=bool)
+                    last = games.observe(self.seat[ended], ended)
+                    for row, i in enumerate(ended):
+                        final_obs[i] = last[row]
+                    final_masks[ended] = self.action_masks()[ended]
+                    self._results(ended, rewards)
+                    truncated[ended] = games.truncated[ended]
+                    done[ended] = True
+                # a new game over before the learner's first decision is not an episode
+                self.games_skipped += int(fresh[over].sum())
+                self._new_games(over)
+                fresh[over] = True
+            if not self._play_opponents(rounds=1):
+                break
+        obs, infos = self._observe(), self._infos()
+        if done.any():
+            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            infos["final_info"] = {"action_mask": final_masks, "seat": seat, "seed": seed}
+            infos["_final_info"] = done.copy()
+        return obs, rewards, done & ~truncated, truncated, infos
+
+    def _results(self, ended: np.ndarray, rewards: np.ndarray) -> None:
+        """The learner's rewards in the games ``ended``, which are over: +1 for a win, -1
+        for a loss, 0 for a game cut off."""
+        winner = self.games.winner[ended]
+        rewards[ended] = np.where(winner == self.seat[ended], 1.0, np.where(winner >= 0, -1.0, 0.0))
+        self.games_finished += len(ended)
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions, (num_envs, 5) bool; all False only where a game is
@@ -372,8 +449,18 @@ class ThatsBaseballVectorEnv(VectorEnv):
 
     # -- inside -------------------------------------------------------------------------------
     def _start(self, index: np.ndarray) -> None:
-        """New games at ``index``: seeds, the learner's seat and opponent, the opponent's
-        first decisions."""
+        """New games at ``index``, played to the learner's first decision."""
+        self._new_games(index)
+        self._play_opponents()
+        # a game over before the learner's first decision (a one-inning game can end so)
+        # is not an episode: the next seed is played in its place
+        skipped = index[self.games.over[index]]
+        if len(skipped):
+            self.games_skipped += len(skipped)
+            self._start(skipped)
+
+    def _new_games(self, index: np.ndarray) -> None:
+        """New games at ``index``: seeds, the learner's seat and opponent."""
         n = len(index)
         seeds = np.arange(self._next_seed, self._next_seed + n, dtype=np.int64)
         self._next_seed += n
@@ -385,28 +472,26 @@ class ThatsBaseballVectorEnv(VectorEnv):
         if len(self.opponents) > 1:
             self.opponent_index[index] = self._rng.choice(len(self.opponents), n, p=self.opponent_weights)
         self.games.reset(seeds, index)
-        self._play_opponents()
-        # a game over before the learner's first decision (a one-inning game can end so)
-        # is not an episode: the next seed is played in its place
-        skipped = index[self.games.over[index]]
-        if len(skipped):
-            self.games_skipped += len(skipped)
-            self._start(skipped)
 
-    def _play_opponents(self) -> None:
-        """Play every opponent decision until each game waits on the learner or is over."""
+    def _play_opponents(self, rounds: int | None = None) -> bool:
+        """Play the opponents' decisions, one round (a decision in every game that waits
+        on its opponent) at a time, until each game waits on the learner or is over, or
+        ``rounds`` rounds are played; True if a round was played."""
         games = self.games
         actions = np.zeros(self.num_envs, dtype=np.int64)
-        while True:
+        played = 0
+        while rounds is None or played < rounds:
             theirs = ~games.over & (games.actor != self.seat)
             if not theirs.any():
-                return
+                break
             for k, opponent in enumerate(self.opponents):
                 index = np.flatnonzero(theirs & (self.opponent_index == k)) if len(self.opponents) > 1 \
                     else np.flatnonzero(theirs)
                 if len(index):
                     actions[index] = opponent.act(games, index, games.actor[index])
             games.step(actions, np.flatnonzero(theirs))
+            played += 1
+        return played > 0
 
     def _observe(self) -> np.ndarray:
         return self.games.observe(self.seat)
