@@ -417,3 +417,26 @@ def test_command_line_prints_the_value_and_gaps(capsys):
     with pytest.raises(SystemExit):
         main(["--away", "nobody"])
     assert "unknown team 'nobody'" in capsys.readouterr().err
+
+
+def test_command_line_gives_a_trained_managers_gap(tmp_path, capsys):
+    """``--agents ppo:PATH``: a checkpoint's exact gap, the same as gap_to_optimal's."""
+    torch = pytest.importorskip("torch")
+    import json
+    from dugout.agents.policy import PolicyAgent, build_actor
+    from dugout.envs.thats_baseball.env import OBS
+    torch.manual_seed(0)
+    folder = tmp_path / "ckpt"
+    folder.mkdir()
+    torch.save(build_actor(OBS.size, [16], "Tanh", 5).state_dict(), folder / "policy.pt")
+    (folder / "meta.json").write_text(json.dumps({"env_id": "thats_baseball_v0", "obs_size": OBS.size,
+                                                  "n_actions": 5, "net_arch": [16], "activation": "Tanh"}))
+    solution = main(["--innings", "1", "--bound", "4", "--agents", f"ppo:{folder}"])
+    row = capsys.readouterr().out.split("gap to optimal")[1].splitlines()[-1].split()
+    gap = gap_to_optimal(solution, PolicyAgent.load(folder, env_id="thats_baseball_v0"))
+    assert row[0] == f"ppo:{folder}"
+    assert float(row[3]) == pytest.approx(gap.gap_away, abs=1e-5) and gap.gap_away > 0.001
+    assert float(row[4]) == pytest.approx(gap.gap_home, abs=1e-5)
+    with pytest.raises(SystemExit):
+        main(["--innings", "1", "--bound", "4", "--agents", "oracle"])
+    assert "unknown agent 'oracle'" in capsys.readouterr().err

@@ -25,10 +25,11 @@ class FirstLegal:
         return int(np.flatnonzero(observation["action_mask"])[0])
 
 
-@pytest.mark.parametrize("env_id", ["thats_baseball_v0", "showdown_v0"])
-def test_teacher_action_is_the_heuristics_choice_from_the_learners_view(env_id):
-    env = SingleAgentEnv(env_id, opponent="random", seed=3, teacher="heuristic")
-    heuristic = make_agent(env_id, "heuristic")
+@pytest.mark.parametrize("env_id, name", [("thats_baseball_v0", "heuristic"), ("showdown_v0", "heuristic"),
+                                          ("thats_baseball_v0", "solver")])
+def test_teacher_action_is_the_managers_choice_from_the_learners_view(env_id, name):
+    env = SingleAgentEnv(env_id, opponent="random", seed=3, teacher=name)
+    heuristic = make_agent(env_id, name)
     rng = np.random.default_rng(0)
     for _ in range(3):
         _, info = env.reset()
@@ -55,9 +56,11 @@ def test_teacher_errors():
 
 
 @pytest.mark.parametrize("field, value, says", [
-    ("teacher", "solver", "teacher must be none or heuristic"),
-    ("teacher_fraction", 0.0, "teacher_fraction must be in (0, 1]"),
-    ("teacher_fraction", 1.5, "teacher_fraction must be in (0, 1]"),
+    ("teacher", "oracle", "teacher must be one of none, heuristic, solver"),
+    ("teacher_fraction", 0.0, "teacher_fraction must be a positive number"),
+    ("teacher_fraction", -0.5, "teacher_fraction must be a positive number"),
+    ("teacher_fraction", float("nan"), "teacher_fraction must be a positive number"),
+    ("teacher_fraction", float("inf"), "teacher_fraction must be a positive number"),   # not JSON
     ("teacher_coef", -1.0, "teacher_coef must be non-negative"),
 ])
 def test_bad_teacher_settings(field, value, says):
@@ -66,11 +69,18 @@ def test_bad_teacher_settings(field, value, says):
     assert says in str(error.value)
 
 
+def test_a_teacher_the_ruleset_lacks_is_refused():
+    with pytest.raises(ValueError, match="teacher 'solver': pokemon_baseball_v0 has no such manager"):
+        Settings(env="pokemon_baseball_v0", teacher="solver")
+    assert Settings(env="bottom_ninth_v0", teacher="solver").teacher == "solver"
+
+
 def test_teacher_weight_falls_linearly_to_zero_at_the_fraction():
     assert teacher_weight(2.0, 0.5, 0.0) == 2.0
     assert teacher_weight(2.0, 0.5, 0.25) == pytest.approx(1.0)
     assert teacher_weight(2.0, 0.5, 0.5) == 0.0 and teacher_weight(2.0, 0.5, 0.9) == 0.0
     assert teacher_weight(1.0, 1.0, 1.0) == 0.0
+    assert teacher_weight(1.0, 2.0, 1.0) == pytest.approx(0.5)     # above 1: never 0 in the run
 
 
 def test_the_recorded_choices_are_the_teachers_at_the_buffers_observations():

@@ -47,6 +47,7 @@ import argparse
 import csv
 import dataclasses
 import json
+import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -88,12 +89,14 @@ class Settings:
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
                 "the best policy is unchanged)"})
     teacher: str = field(default="none", metadata={
-        "help": "none, or heuristic: after each update's PPO epochs, one epoch also raises the "
-                "log-probability of the rulebook heuristic's choice at the learner's decisions, "
+        "help": "none, heuristic or solver: after each update's PPO epochs, one epoch also raises "
+                "the log-probability of that manager's choice at the learner's decisions (solver: "
+                "That's Baseball's optimal manager, Bottom of the 9th's equilibrium manager), "
                 "with a weight that falls linearly to 0 at teacher_fraction of the run"})
     teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
     teacher_fraction: float = field(default=1.0, metadata={
-        "help": "share of the run after which the teacher's weight is 0 (1: at the end)"})
+        "help": "share of the run after which the teacher's weight is 0 (1: at the end; above 1 "
+                "it never reaches 0: 2 ends the run at half the starting weight)"})
     # self-play
     pool_every: int = field(default=25_000, metadata={"help": "timesteps between snapshots added to the self-play pool"})
     pool_size: int = field(default=10, metadata={"help": "most recent snapshots opponents are drawn from"})
@@ -120,6 +123,11 @@ class Settings:
         if self.shaping not in ("none", "win-expectancy"):
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
         check_teacher(self.teacher, self.teacher_fraction, self.teacher_coef)
+        if self.teacher != "none":
+            from ..agents.registry import agent_names
+            if self.teacher not in agent_names(self.env):
+                raise ValueError(f"teacher {self.teacher!r}: {self.env} has no such manager (the "
+                                 f"solver teaches thats_baseball_v0 and bottom_ninth_v0 only)")
         if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
             raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
         self.net_arch = tuple(int(n) for n in self.net_arch)
@@ -202,12 +210,17 @@ def make_envs(s: Settings, pool: Path, first_episode: int = 0):
 
 
 # -- 3b. the teacher ------------------------------------------------------------------------------
+#: the teachers: a manager of the ruleset's agent registry by name ("solver": That's
+#: Baseball's exact optimal manager, or Bottom of the 9th's equilibrium manager)
+TEACHERS = ("none", "heuristic", "solver")
+
+
 def check_teacher(teacher: str, fraction: float, coef: float) -> None:
     """Refuse a teacher's settings that make no sense (both trainers' ``--teacher``)."""
-    if teacher not in ("none", "heuristic"):
-        raise ValueError(f"teacher must be none or heuristic, got {teacher!r}")
-    if not 0.0 < fraction <= 1.0:
-        raise ValueError(f"teacher_fraction must be in (0, 1], got {fraction!r}")
+    if teacher not in TEACHERS:
+        raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {teacher!r}")
+    if not (fraction > 0.0 and math.isfinite(fraction)):    # above 1 it never reaches 0
+        raise ValueError(f"teacher_fraction must be a positive number, got {fraction!r}")
     if not coef >= 0.0:
         raise ValueError(f"teacher_coef must be non-negative, got {coef!r}")
 

@@ -23,7 +23,11 @@ Two ways to let the model help, both on by default: ``--shaping win-expectancy``
 (potential-based shaping from the value tables; the best policy is unchanged) and
 ``--teacher heuristic`` (updates also imitate the rulebook heuristic, with a weight that
 falls linearly to 0 at ``teacher_fraction`` of the run, by default at its end, so the
-objective it fades into is PPO's alone; it teaches, it never plays).
+objective it fades into is PPO's alone; it teaches, it never plays). ``--teacher solver``
+teaches the exact solver's optimal choices instead (the game of the two lineups, solved
+or read from the cache, about half a minute the first time); a ``teacher_fraction``
+above 1 keeps the teacher on to the end, at ``1 - 1/fraction`` of its starting weight.
+The network still plays from its observation alone.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from ..envs.thats_baseball.env import OBS
 from .ppo import check_teacher, teacher_weight
 from ..envs.thats_baseball.rules import ACTIONS
 
-__all__ = ["VectorSettings", "WinExpectancyShaping", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs"]
+__all__ = ["VectorSettings", "WinExpectancyShaping", "Teacher", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs"]
 
 ENV_ID = "thats_baseball_v0"
 N_ACTIONS = len(ACTIONS)
@@ -59,7 +63,7 @@ class VectorSettings:
     num_envs: int = field(default=4096, metadata={"help": "games stepped at once"})
     num_steps: int = field(default=8, metadata={"help": "decisions per game between updates"})
     opponent: str = field(default="self-play", metadata={
-        "help": "self-play, or a fixed opponent: random, heuristic, ppo:PATH"})
+        "help": "self-play, or a fixed opponent: random, heuristic, solver (the optimal manager), ppo:PATH"})
     teams: tuple[str, ...] = field(default=("sample", "reds"), metadata={"help": "away and home team"})
     innings: int = field(default=9, metadata={"help": "scheduled innings"})
     seed: int = field(default=0, metadata={"help": "seed of the run (games, network, sampling)"})
@@ -86,10 +90,12 @@ class VectorSettings:
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
                 "the best policy is unchanged)"})
     teacher: str = field(default="heuristic", metadata={
-        "help": "none, or heuristic: updates also imitate the rulebook heuristic (a "
-                "cross-entropy term whose weight falls linearly to 0 at teacher_fraction of the run)"})
+        "help": "none, heuristic or solver: updates also imitate the rulebook heuristic or the "
+                "exact solver's optimal manager (a cross-entropy term whose weight falls "
+                "linearly to 0 at teacher_fraction of the run)"})
     teacher_fraction: float = field(default=1.0, metadata={
-        "help": "share of the run after which the teacher's weight is 0 (1: at the end)"})
+        "help": "share of the run after which the teacher's weight is 0 (1: at the end; above 1 "
+                "it never reaches 0: 2 ends the run at half the starting weight)"})
     teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
 
     def __post_init__(self) -> None:
@@ -103,8 +109,9 @@ class VectorSettings:
                              f"into num_minibatches ({self.num_minibatches})")
         if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
             raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
-        if self.opponent not in ("self-play", "random", "heuristic") and not self.opponent.startswith("ppo:"):
-            raise ValueError(f"opponent must be self-play, random, heuristic or ppo:PATH, got {self.opponent!r}")
+        if self.opponent not in ("self-play", "random", "heuristic", "solver") and not self.opponent.startswith("ppo:"):
+            raise ValueError(f"opponent must be self-play, random, heuristic, solver or ppo:PATH, "
+                             f"got {self.opponent!r}")
         if self.shaping not in ("none", "win-expectancy"):
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
         check_teacher(self.teacher, self.teacher_fraction, self.teacher_coef)
@@ -191,17 +198,21 @@ class WinExpectancyShaping:
         return shaped.astype(np.float32)
 
 
-class HeuristicTeacher:
-    """The rulebook heuristic as a teacher: its choice at each learner decision of the batch
-    (read off the same table the vector env's heuristic opponent uses), and the weight of
-    the imitation term at a point of the run, ``coef`` falling linearly to 0 at ``fraction``
-    of it. Once the weight is 0 the objective is PPO's alone: the teacher steers where the
-    learning goes, not the objective it ends with, and it never plays a move."""
+class Teacher:
+    """A manager as a teacher: the rulebook heuristic (``--teacher heuristic``) or the exact
+    solver's optimal manager (``--teacher solver``), its choice at each learner decision of
+    the batch read off the same table the vector env's opponent of that name uses, and the
+    weight of the imitation term at a point of the run, ``coef`` falling linearly to 0 at
+    ``fraction`` of it. Once the weight is 0 the objective is PPO's alone: the teacher
+    steers where the learning goes, not the objective it ends with, and it never plays a
+    move."""
 
-    def __init__(self, envs, coef: float, fraction: float):
-        from ..vector.env import HeuristicOpponent
+    def __init__(self, envs, coef: float, fraction: float, teacher: str = "heuristic"):
+        from ..vector.env import make_opponent
+        if teacher not in ("heuristic", "solver"):
+            raise ValueError(f"the batched trainer's teacher is heuristic or solver, got {teacher!r}")
         self.envs = envs
-        self.table = HeuristicOpponent(envs.games.teams, envs.innings)
+        self.table = make_opponent(teacher, envs.games.teams, envs.innings)
         self.coef, self.fraction = coef, fraction
 
     def weight(self, progress: float) -> float:
@@ -209,8 +220,16 @@ class HeuristicTeacher:
         return teacher_weight(self.coef, self.fraction, progress)
 
     def actions(self) -> np.ndarray:
-        """The heuristic's choice in every game of the batch (each at a learner decision)."""
-        return self.table.act(self.envs.games, np.arange(self.envs.num_envs), self.envs.seat)
+        """The teacher's choice in every game of the batch that waits on the learner (in
+        training, with same-step autoreset, every game), -1 in a game that is over."""
+        games = self.envs.games
+        out = np.full(self.envs.num_envs, -1, dtype=np.int64)
+        index = np.flatnonzero(~games.over)
+        out[index] = self.table.act(games, index, self.envs.seat[index])
+        return out
+
+
+HeuristicTeacher = Teacher      # the name before the solver could teach
 
 
 # -- 4. evaluation ------------------------------------------------------------------------------
@@ -299,7 +318,8 @@ def train(s: VectorSettings, log=print) -> Path:
     val_buf = torch.zeros((T, n))
 
     shaping = WinExpectancyShaping(envs, s.gamma) if s.shaping == "win-expectancy" else None
-    teacher = HeuristicTeacher(envs, s.teacher_coef, s.teacher_fraction) if s.teacher == "heuristic" else None
+    teacher = (Teacher(envs, s.teacher_coef, s.teacher_fraction, s.teacher)
+               if s.teacher != "none" else None)
     teach_buf = torch.zeros((T, n), dtype=torch.long)
     obs, infos = envs.reset(seed=s.seed)
     if shaping is not None:

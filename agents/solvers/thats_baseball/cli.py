@@ -2,7 +2,8 @@
 
     python -m dugout.agents.solvers.thats_baseball --away sample --home reds
 
-Other managers are made by name through :mod:`dugout.agents.registry`.
+Other managers are made by name through :mod:`dugout.agents.registry`; a trained manager's
+gap, with ``--agents ppo:runs/thats_baseball_v0_vector/model``.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def main(argv: list[str] | None = None) -> Solution:
     parser.add_argument("--bound", type=int, default=DEFAULT_BOUND,
                         help="largest score difference solved exactly")
     parser.add_argument("--agents", nargs="*", default=None,
-                        help="managers whose gap to report (default: random, every always/never "
-                             "baseline and the heuristic; none with an empty list)")
+                        help="managers whose gap to report, by name or ppo:PATH (default: random, "
+                             "every always/never baseline and the heuristic; none with an empty list)")
     parser.add_argument("--save", metavar="PATH", help="write the solved tables here (.npz)")
     args = parser.parse_args(argv)
     try:
@@ -65,8 +66,9 @@ def main(argv: list[str] | None = None) -> Solution:
     known = agent_names("thats_baseball_v0")
     names = args.agents if args.agents is not None else [n for n in known if n not in ("solver",)]
     for name in names:
-        if name not in known:
-            parser.error(f"unknown agent {name!r}; known: {', '.join(known)}")
+        if name not in known and not name.startswith("ppo:"):
+            parser.error(f"unknown agent {name!r}; known: {', '.join(known)}, or ppo:PATH (a "
+                         f"trained manager's checkpoint folder)")
     solution = solve(*lineups, innings=args.innings, bound=args.bound)
     print(f"{args.away} (away) at {args.home} (home), {args.innings} innings")
     print(f"  lineups: away {list(lineups[0])}, home {list(lineups[1])}")
