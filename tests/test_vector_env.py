@@ -96,31 +96,47 @@ def test_a_vector_game_is_the_aec_game_against_the_solver():
         replay_aec(r, SolverAgent())
 
 
-def test_the_solver_table_answers_as_the_solver_everywhere():
-    """The optimal manager as a table lookup: its key holds everything the solved tables'
-    choice depends on, so every answer read off the table is the one the solver gives when
-    asked afresh (without the batting orders in the key, a cached answer is read where the
-    solver answers otherwise, and this fails)."""
-    from dugout.vector.env import SolverOpponent
+def test_the_solver_opponent_answers_as_the_solver_everywhere():
+    """The optimal manager read straight off the solved tables for a whole batch gives, in
+    every game and at every kind of decision, the choice the solver agent gives from that
+    game's view (the batting orders, the lead, the runners who tried to steal and the
+    pickoff tried all taken into account)."""
+    import dataclasses
+    from dugout.vector.env import HeuristicOpponent, SolverOpponent
     n = 512
     env = ThatsBaseballVectorEnv(n, opponent="random", autoreset_mode="same_step")
-    table = SolverOpponent(env.games.teams, env.innings)
-    fresh = SolverAgent(table.manager.solution)
+    solver = SolverOpponent(env.games.teams, env.innings)
+    agent = SolverAgent(solver.solution)
+    views = HeuristicOpponent(env.games.teams, env.innings)          # builds a game's view
     _, infos = env.reset(seed=3)
     rng = np.random.default_rng(8)
     index = np.arange(n)
-    kinds = set()
+    kinds, leads = set(), set()
     for _ in range(120):
-        answers = table.act(env.games, index, env.seat)
+        g = env.games
+        answers = solver.act(g, index, env.seat)
+        tried = g._tried_code(index)
         for i in index:
-            view = table._view(env.games, int(i))
-            assert answers[i] == fresh.decide(view), view
+            view = dataclasses.replace(views._view(g, int(i)),
+                                       tried_steal=tuple(bool(tried[i] >> b & 1) for b in range(3)),
+                                       pickoff_tried=bool(g.pickoff_tried[i]))
+            assert answers[i] == agent.decide(view), view
             kinds.add(view.decision)
+            leads.add(view.score[1] - view.score[0])
         keys = rng.random((n, 5))
         keys[~infos["action_mask"]] = -1
         _, _, _, _, infos = env.step(keys.argmax(axis=1))
-    assert kinds == set(rules.DECISION_KINDS)
-    assert len(table._keys) > 5000
+    assert kinds == set(rules.DECISION_KINDS) and max(abs(d) for d in leads) > 10
+    g = env.games                           # leads beyond the tables' bound: read at the bound
+    g.runs[:, 0], g.runs[:, 1] = rng.integers(0, 40, n), rng.integers(0, 40, n)
+    assert (abs(g.runs[:, 1].astype(int) - g.runs[:, 0]) > solver.solution.bound).sum() > 50
+    answers = solver.act(g, index, env.seat)
+    tried = g._tried_code(index)
+    for i in index:
+        view = dataclasses.replace(views._view(g, int(i)),
+                                   tried_steal=tuple(bool(tried[i] >> b & 1) for b in range(3)),
+                                   pickoff_tried=bool(g.pickoff_tried[i]))
+        assert answers[i] == agent.decide(view), view
 
 
 def test_a_vector_game_is_the_aec_game_against_a_policy_network():

@@ -180,35 +180,77 @@ class HeuristicOpponent(Opponent):
         return self._actions[at]
 
 
-class SolverOpponent(HeuristicOpponent):
+class SolverOpponent(Opponent):
     """The optimal manager (:class:`dugout.agents.solvers.thats_baseball.SolverAgent`, the
-    exact solution of the two lineups' game, solved or read from the cache on first use)
-    as a table lookup, like :class:`HeuristicOpponent`. Its key adds what the solved tables
-    are indexed by beyond the heuristic's: both teams' places in the batting order, and
-    the rest of what the view it asks holds (the runners who already tried to steal and
-    whether a pickoff was tried, which the legal actions already tell). A lead beyond the
-    solution's bound is read at the bound, as the agent reads it."""
+    exact solution of the two lineups' game, solved or read from the cache on first use),
+    read straight off the solved policy table for all the games at once: the decision node
+    from (kind, subject, outs, runners, the runners who already tried to steal), then the
+    table at (inning, half, lead, node, both places in the batting order). A lead beyond
+    the solution's bound is read at the bound and a node the table leaves open is played
+    as the agent plays it (pass where legal, else the first legal action), so every choice
+    is the agent's own."""
 
     name = "solver"
 
-    def _manager(self):
-        from ..agents.solvers.thats_baseball import SolverAgent
+    def __init__(self, teams: Sequence[Any], innings: int):
+        from ..agents.solvers.thats_baseball.graph import GRAPH, PASS, decision_key
         from ..agents.solvers.thats_baseball.solution import cached_solution
-        return SolverAgent(cached_solution(self.lineups, self.innings))
+        from ..envs.thats_baseball.cards import load_team
+        lineups = tuple(load_team(t).aas if not hasattr(t, "aas") else t.aas for t in teams)
+        self.solution = cached_solution(lineups, innings)
+        self.innings, self.pass_action = innings, PASS
+        # the node of every (kind, subject, outs, runners, tried code), -1 where none, and
+        # the legal actions the solver's model gives each node, as mask bits
+        kinds = len(rules.DECISION_KINDS)
+        self._node = np.full((kinds, 4, 3, 8, 8), -1, dtype=np.int64)
+        for k, kind in enumerate(rules.DECISION_KINDS):
+            for subject in range(-1, 3):
+                for outs in range(3):
+                    for occ in range(8):
+                        for tried in range(8):
+                            bases = tuple(bool(occ >> i & 1) for i in range(3))
+                            probe = _Probe(kind, subject, outs, bases,
+                                           tuple(bool(tried >> i & 1) for i in range(3)))
+                            j = GRAPH.decision_index.get(decision_key(probe))
+                            if j is not None:
+                                self._node[k, subject + 1, outs, occ, tried] = j
+        self._legal_bits = np.array([sum(1 << a for a in legal) for legal in GRAPH.legal], dtype=np.int64)
 
-    @staticmethod
-    def situation_keys(games: BatchedGames, index: np.ndarray) -> np.ndarray:
-        """One int64 per game: everything the solved tables' decision depends on."""
-        key = HeuristicOpponent.situation_keys(games, index)            # below 2**32
-        key = key * 8 + games._tried_code(index).astype(np.int64)
-        key = key * 2 + games.pickoff_tried[index].astype(np.int64)
-        return key * 81 + games.order[index, 0].astype(np.int64) * 9 + games.order[index, 1]
+    def act(self, games, index, seats):
+        sol = self.solution
+        kind, subject = games.kind[index].astype(np.intp), games.subject[index].astype(np.intp) + 1
+        outs, occ = games.outs[index].astype(np.intp), games.occ[index].astype(np.intp)
+        j = self._node[kind, subject, np.minimum(outs, 2), occ, games._tried_code(index)]
+        mask = games.mask[index]
+        bits = mask.astype(np.int64) @ (1 << np.arange(N_ACTIONS, dtype=np.int64))
+        bad = (j < 0) | (outs > 2) | (self._legal_bits[np.maximum(j, 0)] != bits)
+        if bad.any():
+            i = int(index[np.flatnonzero(bad)[0]])
+            raise RuntimeError(f"the solver's model has no {rules.DECISION_KINDS[games.kind[i]]!r} "
+                               f"decision with legal actions {np.flatnonzero(games.mask[i]).tolist()} "
+                               f"(game {i}): engine and solver disagree")
+        half = games.half[index].astype(np.intp)
+        runs = games.runs[index].astype(np.intp)
+        lead = np.clip(runs[:, 1] - runs[:, 0], -sol.bound, sol.bound) + sol.bound
+        layer = np.minimum(games.inning[index].astype(np.intp), sol.innings + 1) - 1
+        order = games.order[index].astype(np.intp)
+        rows = np.arange(len(index))
+        action = sol.policy[layer, half, lead, j, order[rows, half], order[rows, 1 - half]].astype(np.int64)
+        open_ = action < 0                     # no choice in the table: as the agent plays it
+        if open_.any():
+            action[open_] = np.where(mask[open_, self.pass_action], self.pass_action,
+                                     mask[open_].argmax(axis=1))
+        return action
 
-    def _view(self, games: BatchedGames, i: int):
-        tried = int(games._tried_code(np.array([i]))[0])
-        return dataclasses.replace(super()._view(games, i),
-                                   tried_steal=(bool(tried & 1), bool(tried & 2), bool(tried & 4)),
-                                   pickoff_tried=bool(games.pickoff_tried[i]))
+
+@dataclasses.dataclass(frozen=True)
+class _Probe:
+    """What the solver's ``decision_key`` reads off a view."""
+    decision: str
+    subject: int
+    outs: int
+    bases: tuple
+    tried_steal: tuple
 
 
 class PolicyOpponent(Opponent):
