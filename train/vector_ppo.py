@@ -20,14 +20,15 @@ greedy policy plays ``eval_games`` batched games against random and the heuristi
 drawn at random); ``eval.csv`` and the checkpoint in ``model/`` follow.
 
 Two ways to let the model help, both on by default: ``--shaping win-expectancy``
-(potential-based shaping from the value tables; the best policy is unchanged) and
-``--teacher heuristic`` (updates also imitate the rulebook heuristic, with a weight that
-falls linearly to 0 at ``teacher_fraction`` of the run, by default at its end, so the
-objective it fades into is PPO's alone; it teaches, it never plays). ``--teacher solver``
-teaches the exact solver's optimal choices instead (the game of the two lineups, solved
-or read from the cache, about half a minute the first time); a ``teacher_fraction``
-above 1 keeps the teacher on to the end, at ``1 - 1/fraction`` of its starting weight.
-The network still plays from its observation alone.
+(potential-based shaping from the value tables; the best policy is unchanged) and a
+teacher: updates also imitate a manager's choices at the learner's decisions, with a
+weight falling linearly from ``teacher_coef`` to 0 at ``teacher_fraction`` of the run
+(above 1 it never reaches 0: at the default 2 the run ends at half the starting weight).
+The default teacher, ``--teacher solver``, is the exact solver's optimal manager (the game
+of the two lineups, solved once, about ten seconds, then read from the cache), its choices
+read straight off the solved tables for the whole batch; ``--teacher heuristic`` teaches
+the rulebook heuristic (the earlier default, with ``--teacher-coef 1 --teacher-fraction
+1``). The teacher never plays a move and the network plays from its observation alone.
 """
 
 from __future__ import annotations
@@ -89,14 +90,14 @@ class VectorSettings:
     shaping: str = field(default="win-expectancy", metadata={
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
                 "the best policy is unchanged)"})
-    teacher: str = field(default="heuristic", metadata={
+    teacher: str = field(default="solver", metadata={
         "help": "none, heuristic or solver: updates also imitate the rulebook heuristic or the "
                 "exact solver's optimal manager (a cross-entropy term whose weight falls "
                 "linearly to 0 at teacher_fraction of the run)"})
-    teacher_fraction: float = field(default=1.0, metadata={
+    teacher_fraction: float = field(default=2.0, metadata={
         "help": "share of the run after which the teacher's weight is 0 (1: at the end; above 1 "
                 "it never reaches 0: 2 ends the run at half the starting weight)"})
-    teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
+    teacher_coef: float = field(default=5.0, metadata={"help": "the teacher term's starting weight"})
 
     def __post_init__(self) -> None:
         for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
