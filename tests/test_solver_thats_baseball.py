@@ -440,3 +440,6 @@ def test_command_line_gives_a_trained_managers_gap(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--innings", "1", "--bound", "4", "--agents", "oracle"])
     assert "unknown agent 'oracle'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--innings", "1", "--bound", "4", "--agents", f"ppo:{tmp_path / 'nothing'}"])
+    assert f"ppo:{tmp_path / 'nothing'}:" in capsys.readouterr().err

@@ -61,7 +61,8 @@ def test_teacher_errors():
     ("teacher_fraction", -0.5, "teacher_fraction must be a positive number"),
     ("teacher_fraction", float("nan"), "teacher_fraction must be a positive number"),
     ("teacher_fraction", float("inf"), "teacher_fraction must be a positive number"),   # not JSON
-    ("teacher_coef", -1.0, "teacher_coef must be non-negative"),
+    ("teacher_coef", -1.0, "teacher_coef must be a non-negative number"),
+    ("teacher_coef", float("inf"), "teacher_coef must be a non-negative number"),
 ])
 def test_bad_teacher_settings(field, value, says):
     with pytest.raises(ValueError) as error:
@@ -159,6 +160,22 @@ def test_a_taught_run_resumes_taught_on_its_own_schedule(tmp_path):
     assert set(weights) == {256, 512} and weights[512] == 0.0
     model = taught_ppo().load(str(out / "model" / "model.zip"), device="cpu")
     assert model.teacher_total == 256 and model.num_timesteps == 512
+
+
+def test_a_resumed_run_records_its_own_network_and_schedule(tmp_path):
+    """Resumed under other defaults (a later version's net or teacher weights), the run
+    keeps the model's own and writes those into settings.json and its checkpoints."""
+    import json
+    common = dict(n_steps=64, batch_size=32, n_envs=2, teacher="heuristic", eval_every=10**9,
+                  eval_pairs=2, progress=False, out=str(tmp_path / "run"))
+    train(Settings.for_env("thats_baseball_v0", total_timesteps=128, net_arch=(16,), teacher_coef=2.0,
+                           teacher_fraction=3.0, **common))
+    out = train(Settings.for_env("thats_baseball_v0", total_timesteps=256, resume=True, net_arch=(64, 64),
+                                 teacher_coef=5.0, teacher_fraction=10.0, **common))
+    for settings in (json.loads((out / "settings.json").read_text()),
+                     json.loads((out / "model" / "meta.json").read_text())["settings"]):
+        assert settings["net_arch"] == [16]
+        assert settings["teacher_coef"] == 2.0 and settings["teacher_fraction"] == 3.0
 
 
 @pytest.mark.parametrize("first, then, says", [

@@ -205,15 +205,17 @@ def test_one_inning_games_always_wait_on_the_learner_with_same_step_autoreset():
     assert env.games_skipped > 0 and env.games_finished > 0
 
 
-@pytest.mark.parametrize("innings", [9, 1])
-def test_every_episode_of_same_step_autoreset_is_the_aec_game_of_its_seed(innings):
+@pytest.mark.parametrize("innings, max_innings", [(9, None), (1, None), (1, 1)])
+def test_every_episode_of_same_step_autoreset_is_the_aec_game_of_its_seed(innings, max_innings):
     """With same-step autoreset a game that ends is restarted within the step and the new
     game's opening moves are played in the opponents' rounds the other games still need:
     every episode, the second and later ones of each sub-env too (one-inning games: some
     new games end before the learner's first decision and are skipped), is the AEC game
-    of its seed, observation by observation, and seeds are never played twice."""
+    of its seed, observation by observation (games cut off too), and seeds are never played
+    twice."""
     n = 24
-    env = ThatsBaseballVectorEnv(n, innings=innings, opponent="heuristic", autoreset_mode="same_step")
+    env = ThatsBaseballVectorEnv(n, innings=innings, max_innings=max_innings, opponent="heuristic",
+                                 autoreset_mode="same_step")
     obs, infos = env.reset(seed=40)
     rng = np.random.default_rng(9)
     current = [{"seed": int(infos["seed"][i]), "seat": int(infos["seat"][i]), "steps": []}
@@ -237,8 +239,10 @@ def test_every_episode_of_same_step_autoreset_is_the_aec_game_of_its_seed(inning
     seeds = [e["seed"] for e in episodes] + [c["seed"] for c in current]
     assert len(set(seeds)) == len(seeds)
     assert env.games_finished == len(episodes)
+    if max_innings is not None:
+        assert any(e["truncated"] for e in episodes) and any(not e["truncated"] for e in episodes)
     for e in episodes:
-        replay_aec(e, ThatsBaseballHeuristic(), innings=innings)
+        replay_aec(e, ThatsBaseballHeuristic(), innings=innings, max_innings=max_innings)
 
 
 def test_next_step_autoreset_ignores_the_action_and_starts_a_new_game():
@@ -457,6 +461,7 @@ def test_the_teacher_is_its_manager_at_the_learners_decisions_and_fades_out(name
     done = np.zeros(n, dtype=bool)
     while not done.all():
         actions = teacher.actions()
+        assert (actions[done] == -1).all()              # no choice in a game that is over
         for i in np.flatnonzero(~done):
             assert infos["action_mask"][i, actions[i]]
             taught[i].append(int(actions[i]))

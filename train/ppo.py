@@ -20,10 +20,15 @@ update, after PPO's epochs, runs one more epoch that raises the log-probability 
 heuristic's choice at the learner's decisions of the rollout (read from the learner's own
 observation and view), with a weight falling linearly from ``--teacher-coef`` to 0 at
 ``--teacher-fraction`` of the run (at the default 1, at its end; below 1, the updates after
-that point are PPO's alone). The heuristic never plays a move for the learner and the
-trained network plays from its observation alone. ``--resume`` keeps the run's teacher and
-its schedule (the weight of the run as first started), and refuses another ``--teacher``
-or ``--shaping``. The teacher's own time is not in the run's ``env_share``.
+that point are PPO's alone; above 1 the weight never reaches 0 in the run: 10 ends it at
+0.9 of its start). ``--teacher solver`` teaches That's Baseball's optimal manager or
+Bottom of the 9th's equilibrium manager the same way; a ruleset without that manager is
+refused. The teacher never plays a move for the learner and the trained network plays
+from its observation alone. ``--resume`` keeps the run's teacher, its schedule (the
+weight of the run as first started, reaching 0 at ``teacher_fraction`` times the first
+total) and its network, writes them into the settings whatever the command line's
+defaults, and refuses another ``--teacher`` or ``--shaping``. The teacher's own time is
+not in the run's ``env_share``.
 
 A run writes into its output folder (``runs/<env>`` by default)::
 
@@ -221,8 +226,8 @@ def check_teacher(teacher: str, fraction: float, coef: float) -> None:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {teacher!r}")
     if not (fraction > 0.0 and math.isfinite(fraction)):    # above 1 it never reaches 0
         raise ValueError(f"teacher_fraction must be a positive number, got {fraction!r}")
-    if not coef >= 0.0:
-        raise ValueError(f"teacher_coef must be non-negative, got {coef!r}")
+    if not (coef >= 0.0 and math.isfinite(coef)):
+        raise ValueError(f"teacher_coef must be a non-negative number, got {coef!r}")
 
 
 def teacher_weight(coef: float, fraction: float, progress: float) -> float:
@@ -232,7 +237,7 @@ def teacher_weight(coef: float, fraction: float, progress: float) -> float:
 
 
 def taught_ppo():
-    """MaskablePPO whose updates also learn from a teacher (``--teacher heuristic``).
+    """MaskablePPO whose updates also learn from a teacher (``--teacher heuristic`` or ``solver``).
 
     While a rollout is collected, the teacher's choice at each of the learner's decisions
     is read from the envs (:meth:`SingleAgentEnv.teacher_action`, asked before each step
@@ -456,6 +461,12 @@ def train(s: Settings) -> Path:
     algo = MaskablePPO if s.teacher == "none" else taught_ppo()
     if s.resume:
         model = algo.load(str(out / "model" / "model.zip"), device="cpu")
+        # the run's network and teacher schedule are the model's, whatever today's defaults
+        # say: the settings written are what the run trains with
+        s.net_arch = tuple(model.policy_kwargs.get("net_arch", s.net_arch))
+        if s.teacher != "none":
+            s.teacher_coef, s.teacher_fraction = model.teacher_coef, model.teacher_fraction
+        (out / "settings.json").write_text(json.dumps(_jsonable(s), indent=2))
         # later episodes get new game seeds: continue the episode count past the first run's
         model.set_env(make_envs(s, out / "pool", first_episode=1_000_000 + model.num_timesteps))
         model.tensorboard_log = str(out / "tb")
@@ -466,8 +477,8 @@ def train(s: Settings) -> Path:
             ent_coef=s.ent_coef, policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed,
             device="cpu", tensorboard_log=str(out / "tb"), verbose=0)
     if s.teacher != "none" and not s.resume:
-        # the teacher's schedule is the run's as first started: a resumed run keeps it (a
-        # resume past the first total adds updates of PPO alone)
+        # the teacher's schedule is the run's as first started: a resumed run keeps it (its
+        # weight reaches 0 at teacher_fraction x the first total; past that, PPO alone)
         model.teacher_coef, model.teacher_fraction = s.teacher_coef, s.teacher_fraction
         model.teacher_total = s.total_timesteps
     remaining = s.total_timesteps - model.num_timesteps

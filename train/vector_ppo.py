@@ -351,7 +351,10 @@ def train(s: VectorSettings, log=print) -> Path:
                 val_buf[t] = model.value(next_obs)
             act_buf[t] = action
             if teach > 0:
-                teach_buf[t] = torch.from_numpy(teacher.actions())
+                chosen = teacher.actions()
+                if (chosen < 0).any():          # never with same-step autoreset
+                    raise RuntimeError("a game of the batch has no teacher's choice")
+                teach_buf[t] = torch.from_numpy(chosen)
             e0 = time.perf_counter()
             obs, reward, term, trunc, infos = envs.step(action.numpy())
             env_seconds += time.perf_counter() - e0

@@ -20,8 +20,8 @@ tied game off (``truncated``).
 * ``opponent``: ``"random"`` (uniform over the legal actions), ``"heuristic"`` (the
   rulebook heuristic of :mod:`dugout.agents.thats_baseball`, its decisions read off a
   table filled as new situations come up), ``"solver"`` (the optimal manager of the
-  exact solver, :mod:`dugout.agents.solvers.thats_baseball`, read off a table the same
-  way), a trained policy (``"ppo:PATH"``, a
+  exact solver, :mod:`dugout.agents.solvers.thats_baseball`, read straight off the solved
+  policy table), a trained policy (``"ppo:PATH"``, a
   :class:`~dugout.agents.policy.PolicyAgent`, or a torch module from observations to
   logits: one batched forward pass per opponent step), or an :class:`Opponent`; a list
   of them with ``opponent_weights`` draws one per game at each reset (a self-play league).
@@ -182,7 +182,7 @@ class HeuristicOpponent(Opponent):
 
 class SolverOpponent(Opponent):
     """The optimal manager (:class:`dugout.agents.solvers.thats_baseball.SolverAgent`, the
-    exact solution of the two lineups' game, solved or read from the cache on first use),
+    exact solution of the two lineups' game, solved or read from the cache when made),
     read straight off the solved policy table for all the games at once: the decision node
     from (kind, subject, outs, runners, the runners who already tried to steal), then the
     table at (inning, half, lead, node, both places in the batting order). A lead beyond

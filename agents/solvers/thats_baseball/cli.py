@@ -69,6 +69,11 @@ def main(argv: list[str] | None = None) -> Solution:
         if name not in known and not name.startswith("ppo:"):
             parser.error(f"unknown agent {name!r}; known: {', '.join(known)}, or ppo:PATH (a "
                          f"trained manager's checkpoint folder)")
+        if name.startswith("ppo:"):                 # a bad checkpoint is named before the solve
+            try:
+                make_agent("thats_baseball_v0", name, 0)
+            except (ValueError, OSError) as e:
+                parser.error(f"{name}: {e}")
     solution = solve(*lineups, innings=args.innings, bound=args.bound)
     print(f"{args.away} (away) at {args.home} (home), {args.innings} innings")
     print(f"  lineups: away {list(lineups[0])}, home {list(lineups[1])}")
