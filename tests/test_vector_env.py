@@ -80,20 +80,13 @@ def replay_aec(record, opponent, innings=9, max_innings=None):
     assert next(steps, None) is None, "the vector env's game had more learner decisions"
 
 
-def test_a_vector_game_is_the_aec_game_against_the_heuristic():
-    env = ThatsBaseballVectorEnv(48, opponent="heuristic")
+@pytest.mark.parametrize("name, manager", [("heuristic", ThatsBaseballHeuristic), ("solver", SolverAgent)])
+def test_a_vector_game_is_the_aec_game_against_a_manager(name, manager):
+    env = ThatsBaseballVectorEnv(48, opponent=name)
     records = play_vector(env, seed=11, rng=np.random.default_rng(5))
     assert {r["seat"] for r in records} == {0, 1}
     for r in records:
-        replay_aec(r, ThatsBaseballHeuristic())
-
-
-def test_a_vector_game_is_the_aec_game_against_the_solver():
-    env = ThatsBaseballVectorEnv(48, opponent="solver")
-    records = play_vector(env, seed=11, rng=np.random.default_rng(5))
-    assert {r["seat"] for r in records} == {0, 1}
-    for r in records:
-        replay_aec(r, SolverAgent())
+        replay_aec(r, manager())
 
 
 def test_the_solver_opponent_answers_as_the_solver_everywhere():
@@ -111,16 +104,23 @@ def test_the_solver_opponent_answers_as_the_solver_everywhere():
     _, infos = env.reset(seed=3)
     rng = np.random.default_rng(8)
     index = np.arange(n)
-    kinds, leads = set(), set()
-    for _ in range(120):
+
+    def check_every_game():
+        """Each game's answer is the agent's from its view; the views, for the record."""
         g = env.games
-        answers = solver.act(g, index, env.seat)
-        tried = g._tried_code(index)
+        answers, tried = solver.act(g, index, env.seat), g._tried_code(index)
+        out = []
         for i in index:
             view = dataclasses.replace(views._view(g, int(i)),
                                        tried_steal=tuple(bool(tried[i] >> b & 1) for b in range(3)),
                                        pickoff_tried=bool(g.pickoff_tried[i]))
             assert answers[i] == agent.decide(view), view
+            out.append(view)
+        return out
+
+    kinds, leads = set(), set()
+    for _ in range(120):
+        for view in check_every_game():
             kinds.add(view.decision)
             leads.add(view.score[1] - view.score[0])
         keys = rng.random((n, 5))
@@ -130,13 +130,7 @@ def test_the_solver_opponent_answers_as_the_solver_everywhere():
     g = env.games                           # leads beyond the tables' bound: read at the bound
     g.runs[:, 0], g.runs[:, 1] = rng.integers(0, 40, n), rng.integers(0, 40, n)
     assert (abs(g.runs[:, 1].astype(int) - g.runs[:, 0]) > solver.solution.bound).sum() > 50
-    answers = solver.act(g, index, env.seat)
-    tried = g._tried_code(index)
-    for i in index:
-        view = dataclasses.replace(views._view(g, int(i)),
-                                   tried_steal=tuple(bool(tried[i] >> b & 1) for b in range(3)),
-                                   pickoff_tried=bool(g.pickoff_tried[i]))
-        assert answers[i] == agent.decide(view), view
+    check_every_game()
 
 
 def test_a_vector_game_is_the_aec_game_against_a_policy_network():
