@@ -202,11 +202,12 @@ class WinExpectancyShaping:
 class Teacher:
     """A manager as a teacher: the rulebook heuristic (``--teacher heuristic``) or the exact
     solver's optimal manager (``--teacher solver``), its choice at each learner decision of
-    the batch read off the same table the vector env's opponent of that name uses, and the
-    weight of the imitation term at a point of the run, ``coef`` falling linearly to 0 at
-    ``fraction`` of it. Once the weight is 0 the objective is PPO's alone: the teacher
-    steers where the learning goes, not the objective it ends with, and it never plays a
-    move."""
+    the batch read as the vector env's opponent of that name reads it (the heuristic's
+    table, the solved policy table), and the weight of the imitation term at a point of
+    the run, ``coef`` falling linearly to 0 at ``fraction`` of it (above 1, never 0 in the
+    run). Once the weight is 0 the objective is PPO's alone; the solver's choices are
+    optimal play, so with the solver the imitation term and PPO's objective share their
+    best policy. The teacher never plays a move."""
 
     def __init__(self, envs, coef: float, fraction: float, teacher: str = "heuristic"):
         from ..vector.env import make_opponent
