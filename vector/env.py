@@ -49,6 +49,7 @@ tied game off (``truncated``).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import Any, Sequence
 
 import numpy as np
@@ -57,7 +58,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..envs.thats_baseball import rules
 from ..envs.thats_baseball.env import OBS
-from .thats_baseball import BatchedGames
+from .thats_baseball import BatchedGames, _bits
 
 __all__ = ["ThatsBaseballVectorEnv", "Opponent", "RandomOpponent", "HeuristicOpponent",
            "SolverOpponent", "PolicyOpponent", "make_opponent"]
@@ -101,6 +102,12 @@ class RandomOpponent(Opponent):
         return uniform_legal(self.rng, games.mask[index])
 
 
+def _lineups(teams: Sequence[Any]) -> tuple:
+    """Both lineups' AA ratings, from team names or Team objects."""
+    from ..envs.thats_baseball.cards import load_team
+    return tuple(load_team(t).aas if not hasattr(t, "aas") else t.aas for t in teams)
+
+
 class HeuristicOpponent(Opponent):
     """The rulebook heuristic (:class:`dugout.agents.thats_baseball.ThatsBaseballHeuristic`)
     as a table lookup: its decision depends only on the decision (kind, subject, legal
@@ -111,18 +118,13 @@ class HeuristicOpponent(Opponent):
     name = "heuristic"
 
     def __init__(self, teams: Sequence[Any], innings: int):
-        from ..envs.thats_baseball.cards import load_team
-        self.lineups = tuple(load_team(t).aas if not hasattr(t, "aas") else t.aas for t in teams)
+        from ..agents.thats_baseball import ThatsBaseballHeuristic
+        self.heuristic = ThatsBaseballHeuristic()
+        self.lineups = _lineups(teams)
         self.innings = innings
-        self.manager = self._manager()
-        #: the table: situation keys (sorted) and the manager's action in each
+        #: the table: situation keys (sorted) and the heuristic's action in each
         self._keys = np.zeros(0, dtype=np.int64)
         self._actions = np.zeros(0, dtype=np.int64)
-
-    def _manager(self):
-        """The view agent the table asks about situations it has not met."""
-        from ..agents.thats_baseball import ThatsBaseballHeuristic
-        return ThatsBaseballHeuristic()
 
     @staticmethod
     def situation_keys(games: BatchedGames, index: np.ndarray) -> np.ndarray:
@@ -159,11 +161,11 @@ class HeuristicOpponent(Opponent):
             tried_steal=(False, False, False), pickoff_tried=False, over=False)
 
     def _decide(self, games: BatchedGames, i: int) -> int:
-        return self.manager.decide(self._view(games, i))
+        return self.heuristic.decide(self._view(games, i))
 
     def act(self, games, index, seats):
         keys = self.situation_keys(games, index)
-        # the table as two sorted arrays: one binary search per game, the manager asked
+        # the table as two sorted arrays: one binary search per game, the heuristic asked
         # only about situations not met before
         at = np.searchsorted(self._keys, keys)
         known = at < len(self._keys)
@@ -195,25 +197,18 @@ class SolverOpponent(Opponent):
     def __init__(self, teams: Sequence[Any], innings: int):
         from ..agents.solvers.thats_baseball.graph import GRAPH, PASS, decision_key
         from ..agents.solvers.thats_baseball.solution import cached_solution
-        from ..envs.thats_baseball.cards import load_team
-        lineups = tuple(load_team(t).aas if not hasattr(t, "aas") else t.aas for t in teams)
-        self.solution = cached_solution(lineups, innings)
-        self.innings, self.pass_action = innings, PASS
+        self.solution = cached_solution(_lineups(teams), innings)
+        self.pass_action = PASS
         # the node of every (kind, subject, outs, runners, tried code), -1 where none, and
         # the legal actions the solver's model gives each node, as mask bits
         kinds = len(rules.DECISION_KINDS)
         self._node = np.full((kinds, 4, 3, 8, 8), -1, dtype=np.int64)
-        for k, kind in enumerate(rules.DECISION_KINDS):
-            for subject in range(-1, 3):
-                for outs in range(3):
-                    for occ in range(8):
-                        for tried in range(8):
-                            bases = tuple(bool(occ >> i & 1) for i in range(3))
-                            probe = _Probe(kind, subject, outs, bases,
-                                           tuple(bool(tried >> i & 1) for i in range(3)))
-                            j = GRAPH.decision_index.get(decision_key(probe))
-                            if j is not None:
-                                self._node[k, subject + 1, outs, occ, tried] = j
+        for k, subject, outs, occ, tried in itertools.product(range(kinds), range(-1, 3), range(3),
+                                                              range(8), range(8)):
+            probe = _Probe(rules.DECISION_KINDS[k], subject, outs, _bits(occ), _bits(tried))
+            j = GRAPH.decision_index.get(decision_key(probe))
+            if j is not None:
+                self._node[k, subject + 1, outs, occ, tried] = j
         self._legal_bits = np.array([sum(1 << a for a in legal) for legal in GRAPH.legal], dtype=np.int64)
 
     def act(self, games, index, seats):
