@@ -414,6 +414,55 @@ def test_vector_ppo_is_reproducible_and_its_checkpoint_plays_the_aec_env(tmp_pat
     assert (a / "eval.csv").is_file() and (a / "summary.json").is_file()
 
 
+def test_the_trainers_tanh_is_torchs_to_the_last_bits_forward_and_backward():
+    """``dugout.train.tanh.Tanh`` (numpy's tanh, the batched trainer's activation) against
+    ``torch.tanh``: values within 2 units in the last place, gradients the same function
+    of the output, the exact gradient in float64, and torch's own path for other dtypes."""
+    import torch
+    from dugout.train.tanh import Tanh
+    x = torch.cat([torch.randn(50_000) * 4, torch.tensor([0.0, -0.0, 1e-30, 9.0, -9.0, 40.0,
+                                                          float("inf"), float("-inf")])])
+    ours, torchs = Tanh()(x), torch.tanh(x)
+    assert ours.dtype == torch.float32 and ours.shape == x.shape
+    exact = np.tanh(x.numpy().astype(np.float64))
+    ulp = np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    assert np.max(np.abs(ours.numpy() - exact) / ulp) <= 2.0
+    assert np.max(np.abs(ours.numpy() - torchs.numpy())) <= 2.4e-7
+    xg = x[:1000].clone().requires_grad_(True)
+    g = torch.randn(1000)
+    Tanh()(xg).backward(g)
+    ours_grad = xg.grad.clone()
+    xg.grad = None
+    torch.tanh(xg).backward(g)
+    assert torch.allclose(ours_grad, xg.grad, rtol=1e-5, atol=1e-6)
+    x64 = torch.randn(6, 4, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(Tanh(), (x64,))
+    with torch.no_grad():                          # works without autograd too
+        assert torch.equal(Tanh()(x[:10]), ours[:10])
+    half = torch.randn(7).to(torch.bfloat16)       # torch's path: the same values
+    assert torch.equal(Tanh()(half), torch.tanh(half))
+    strided = torch.randn(8, 6)[:, ::2]            # not contiguous
+    assert torch.allclose(Tanh()(strided), torch.tanh(strided), atol=2.4e-7)
+
+
+def test_a_batched_run_plays_the_same_with_nn_tanh_as_it_trained():
+    """The trainer's network uses the numpy Tanh, its checkpoint is loaded with nn.Tanh
+    (``PolicyAgent``): the two give the same logits to float32 precision."""
+    import torch
+    from dugout.agents.policy import build_actor
+    from dugout.train.vector_ppo import actor_critic
+    torch.manual_seed(3)
+    trained = actor_critic(OBS.size, 5, (64, 64)).actor
+    loaded = build_actor(OBS.size, [64, 64], "Tanh", 5)
+    loaded.load_state_dict(trained.state_dict())
+    assert isinstance(loaded[1], torch.nn.Tanh) and not isinstance(trained[1], torch.nn.Tanh)
+    obs = torch.rand(2_000, OBS.size)
+    with torch.no_grad():
+        a, b = trained(obs), loaded(obs)
+    assert torch.allclose(a, b, rtol=0, atol=1e-5)
+    assert torch.equal(a.argmax(1), b.argmax(1))
+
+
 def test_vector_ppo_refuses_bad_settings(tmp_path):
     from dugout.train.vector_ppo import VectorSettings
     with pytest.raises(ValueError, match="num_minibatches"):
@@ -613,3 +662,4 @@ def test_shaping_refuses_envs_it_cannot_shape():
     shaped = shaping(reward, term | trunc)
     want = reward + 0.9 * np.where(term | trunc, 0.0, shaping.phi) - phi
     np.testing.assert_allclose(shaped, want, atol=1e-6)
+
