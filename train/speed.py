@@ -8,8 +8,9 @@ with each trainer's defaults, measured in the same process in interleaved rounds
 
 Each round trains the scalar trainer for ``--scalar-steps`` and the batched one for
 ``--vector-steps`` timesteps from scratch, without evaluations, and reads each run's
-timesteps per second while learning (its ``summary.json``). The ratio is taken per round;
-the median and the range are printed. Speed depends on the machine and what else runs on
+timesteps per second while learning (its ``summary.json``), and the share of the batched
+trainer's learning time spent in the vector env's ``step`` (``env_share``: the engine and
+the opponents' moves). The ratio is taken per round; the median and the range are printed. Speed depends on the machine and what else runs on
 it: compare figures from one run only.
 
 Each round also trains sb3-contrib's MaskablePPO, with the scalar trainer's settings (envs,
@@ -100,7 +101,7 @@ def trivial_rate(steps: int, seed: int, env: str = "thats_baseball_v0") -> float
 
 
 def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, folder: Path
-              ) -> tuple[float, float, float]:
+              ) -> tuple[float, float, float, float]:
     from .ppo import Settings, train as train_scalar
     from .vector_ppo import VectorSettings, train as train_vector
     scalar = Settings.for_env("thats_baseball_v0", total_timesteps=scalar_steps, seed=seed,
@@ -111,8 +112,8 @@ def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, fol
     vector = VectorSettings(total_timesteps=vector_steps, seed=seed, eval_every=10**12,
                             eval_games=64, threads=threads, out=str(folder / f"vector{seed}"))
     out = train_vector(vector, log=lambda _text: None)
-    v_rate = json.loads((out / "summary.json").read_text())["timesteps_per_second"]
-    return s_rate, v_rate, trivial_rate(scalar_steps, seed)
+    summary = json.loads((out / "summary.json").read_text())
+    return s_rate, summary["timesteps_per_second"], trivial_rate(scalar_steps, seed), summary["env_share"]
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -130,11 +131,12 @@ def main(argv: list[str] | None = None) -> dict:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            s_rate, v_rate, t_rate = one_round(args.scalar_steps, args.vector_steps,
-                                               args.threads, r, Path(tmp))
-            rows.append((s_rate, v_rate, v_rate / s_rate, t_rate))
+            s_rate, v_rate, t_rate, share = one_round(args.scalar_steps, args.vector_steps,
+                                                      args.threads, r, Path(tmp))
+            rows.append((s_rate, v_rate, v_rate / s_rate, t_rate, share))
             print(f"round {r + 1}: scalar {s_rate:,.0f} timesteps/s, batched {v_rate:,.0f} "
-                  f"timesteps/s: {v_rate / s_rate:.1f}x; MaskablePPO on a trivial env "
+                  f"timesteps/s (the env {100 * share:.0f}% of its time): {v_rate / s_rate:.1f}x; "
+                  f"MaskablePPO on a trivial env "
                   f"{t_rate:,.0f} timesteps/s (scalar / trivial {s_rate / t_rate:.2f})",
                   flush=True)
     ratios = [row[2] for row in rows]
@@ -143,12 +145,13 @@ def main(argv: list[str] | None = None) -> dict:
           f"(range {min(ratios):.1f}-{max(ratios):.1f}x) over {args.rounds} rounds; scalar "
           f"median {statistics.median(r[0] for r in rows):,.0f}, batched "
           f"{statistics.median(r[1] for r in rows):,.0f} timesteps/s (torch threads: scalar 1, "
-          f"batched {args.threads})")
+          f"batched {args.threads}); the env's share of the batched trainer's time: median "
+          f"{100 * statistics.median(r[4] for r in rows):.0f}%")
     print(f"scalar trainer / MaskablePPO on a trivial env of the same sizes: median "
           f"{statistics.median(kept):.2f} (range {min(kept):.2f}-{max(kept):.2f}); trivial "
           f"median {statistics.median(r[3] for r in rows):,.0f} timesteps/s")
-    return {"rounds": [{"scalar": a, "batched": b, "ratio": c, "trivial": d}
-                       for a, b, c, d in rows],
+    return {"rounds": [{"scalar": a, "batched": b, "ratio": c, "trivial": d, "env_share": e}
+                       for a, b, c, d, e in rows],
             "median_ratio": statistics.median(ratios),
             "median_scalar_over_trivial": statistics.median(kept)}
 
