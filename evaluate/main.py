@@ -5,7 +5,7 @@
 
 1. **Training.** Self-play on That's Baseball for ``--timesteps`` learner decisions, into
    ``OUT/training`` (checkpoint in ``OUT/training/model``, ``eval.csv``,
-   ``learning_curve.png``): with ``--trainer vector`` (the default) masked PPO on 4,096
+   ``learning_curve.png``): with ``--trainer vector`` (the default) masked PPO on 16,384
    batched games at once (:mod:`dugout.train.vector_ppo`, 4,000,000 timesteps by default,
    about a minute), with ``--trainer sb3`` sb3-contrib's MaskablePPO over AEC envs
    (:mod:`dugout.train.ppo`, the ruleset's default settings, 80,000 timesteps by default).
@@ -106,7 +106,10 @@ def train_manager(timesteps: int, seed: int, out: Path, trainer: str = "vector")
         return None
     if trainer == "vector":
         teams = ENV_OPTIONS[TRAIN_ENV]["teams"]
-        envs = min(4096, max(64, timesteps // 8))     # a quick check: a batch that fits
+        # a quick check gets a batch that fits (an even number of games: num_envs x
+        # num_steps must divide into the 4 minibatches)
+        steps = VectorSettings.num_steps
+        envs = min(VectorSettings.num_envs, max(64, timesteps // steps // 2 * 2))
         v = VectorSettings(total_timesteps=timesteps, num_envs=envs, seed=seed, out=str(out),
                            teams=tuple(teams), eval_every=max(timesteps // 4, 1),
                            eval_games=4096 if timesteps >= 1_000_000 else 64)
