@@ -432,7 +432,11 @@ def test_command_line_gives_a_trained_managers_gap(tmp_path, capsys):
     (folder / "meta.json").write_text(json.dumps({"env_id": "thats_baseball_v0", "obs_size": OBS.size,
                                                   "n_actions": 5, "net_arch": [16], "activation": "Tanh"}))
     solution = main(["--innings", "1", "--bound", "4", "--agents", f"ppo:{folder}"])
-    row = capsys.readouterr().out.split("gap to optimal")[1].splitlines()[-1].split()
+    printed = capsys.readouterr()
+    row = printed.out.split("gap to optimal")[1].splitlines()[-1].split()
+    # a checkpoint trained on another game is still measured on this one, with a note
+    assert (f"note: ppo:{folder}: trained on the env's default teams, 9 innings; its gap is "
+            f"measured on sample at reds, 1 innings") in printed.err
     gap = gap_to_optimal(solution, PolicyAgent.load(folder, env_id="thats_baseball_v0"))
     assert row[0] == f"ppo:{folder}"
     assert float(row[3]) == pytest.approx(gap.gap_away, abs=1e-5) and gap.gap_away > 0.001
@@ -443,3 +447,18 @@ def test_command_line_gives_a_trained_managers_gap(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--innings", "1", "--bound", "4", "--agents", f"ppo:{tmp_path / 'nothing'}"])
     assert f"ppo:{tmp_path / 'nothing'}:" in capsys.readouterr().err
+
+
+def test_the_command_line_notes_a_checkpoint_trained_on_another_game():
+    from types import SimpleNamespace
+    from dugout.agents.solvers.thats_baseball.cli import _trained_elsewhere
+
+    def agent(**options):
+        return SimpleNamespace(meta={"env_options": options})
+    assert _trained_elsewhere(agent(teams=["sample", "reds"]), "sample", "reds", 9) is None
+    assert _trained_elsewhere(agent(teams=["sample", "reds"], innings=3), "sample", "reds", 3) is None
+    assert _trained_elsewhere(agent(), "sample", "reds", 9) is None     # teams unknown
+    assert _trained_elsewhere(agent(teams=["reds", "sample"]), "sample", "reds", 9) == (
+        "trained on reds at sample, 9 innings; its gap is measured on sample at reds, 9 innings")
+    assert _trained_elsewhere(agent(teams=["sample", "reds"], innings=3), "sample", "reds", 9) == (
+        "trained on sample at reds, 3 innings; its gap is measured on sample at reds, 9 innings")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import sys
 import time
 from typing import Sequence
 
@@ -44,6 +45,18 @@ def _gap_row(solution: Solution, name: str, kinds, heuristic_tables) -> Gap:
     return gap
 
 
+def _trained_elsewhere(agent, away: str, home: str, innings: int) -> str | None:
+    """What differs between the game a checkpoint was trained on (its ``meta.json``'s env
+    options) and the one solved here, or None: its gap is still measured, on this game."""
+    options = (getattr(agent, "meta", None) or {}).get("env_options") or {}
+    teams, trained_innings = options.get("teams"), options.get("innings", 9)
+    if (teams is None or list(teams) == [away, home]) and trained_innings == innings:
+        return None
+    where = f"{teams[0]} at {teams[1]}" if teams is not None else "the env's default teams"
+    return (f"trained on {where}, {trained_innings} innings; its gap is measured on {away} at "
+            f"{home}, {innings} innings")
+
+
 def main(argv: list[str] | None = None) -> Solution:
     """Solve a game and report its value, cost, and every manager's gap to optimal."""
     parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.thats_baseball",
@@ -71,9 +84,12 @@ def main(argv: list[str] | None = None) -> Solution:
                          f"trained manager's checkpoint folder)")
         if name.startswith("ppo:"):                 # a bad checkpoint is named before the solve
             try:
-                make_agent("thats_baseball_v0", name, 0)
+                agent = make_agent("thats_baseball_v0", name, 0)
             except (ValueError, OSError) as e:
                 parser.error(f"{name}: {e}")
+            note = _trained_elsewhere(agent, args.away, args.home, args.innings)
+            if note:
+                print(f"note: {name}: {note}", file=sys.stderr)
     solution = solve(*lineups, innings=args.innings, bound=args.bound)
     print(f"{args.away} (away) at {args.home} (home), {args.innings} innings")
     print(f"  lineups: away {list(lineups[0])}, home {list(lineups[1])}")
