@@ -443,6 +443,11 @@ def test_the_trainers_tanh_is_torchs_to_the_last_bits_forward_and_backward():
     assert torch.equal(Tanh()(half), torch.tanh(half))
     strided = torch.randn(8, 6)[:, ::2]            # not contiguous
     assert torch.allclose(Tanh()(strided), torch.tanh(strided), atol=2.4e-7)
+    for scalar in (torch.tensor(0.5), torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)):
+        assert Tanh()(scalar).shape == () and torch.allclose(Tanh()(scalar), torch.tanh(scalar))
+    assert Tanh()(torch.zeros(0, 3)).shape == (0, 3)
+    sparse = torch.tensor([[0.0, 1.5], [-0.5, 0.0]]).to_sparse()    # torch's path
+    assert torch.equal(Tanh()(sparse).to_dense(), torch.tanh(sparse).to_dense())
 
 
 def test_a_batched_run_plays_the_same_with_nn_tanh_as_it_trained():
@@ -663,14 +668,3 @@ def test_shaping_refuses_envs_it_cannot_shape():
     want = reward + 0.9 * np.where(term | trunc, 0.0, shaping.phi) - phi
     np.testing.assert_allclose(shaped, want, atol=1e-6)
 
-
-def test_the_vector_env_benchmark_times_the_trainers_self_play(capsys):
-    """``python -m dugout.vector.bench --env``: the vector env stepped as the batched
-    trainer steps it, timed per learner timestep."""
-    from dugout.vector.bench import bench_env, main
-    r = bench_env(32, seconds=0.0, warmup=0.01)
-    assert r["num_envs"] == 32 and r["timesteps"] == 3 * 32          # at least three steps
-    assert 0 < r["seconds"] and r["us_per_timestep"] == pytest.approx(1e6 * r["seconds"] / 96)
-    main(["--env", "--sizes", "16", "32", "--seconds", "0.05"])
-    lines = [line for line in capsys.readouterr().out.splitlines() if "per learner timestep" in line]
-    assert [line.split(":")[0] for line in lines] == ["num_envs=    16", "num_envs=    32"]

@@ -15,7 +15,9 @@ torch's within 0.5: the two differ in the last bit of about a third of the value
 the gradient as torch does (``tanh_backward``: ``grad * (1 - y**2)`` from the output).
 It has no parameters, so a network's state dict, and the checkpoint written from it, is
 the same as with ``nn.Tanh``: ``PolicyAgent`` loads it with ``nn.Tanh``. Tensors that are
-not float32 or float64 on the CPU go to ``torch.tanh``.
+not dense float32 or float64 on the CPU go to ``torch.tanh``. The output is contiguous
+(a memory format is not kept), and ``torch.func`` transforms (``vmap``, ``grad``) are not
+supported: the trainer needs neither.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ __all__ = ["Tanh"]
 class _NumpyTanh(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
-        y = torch.from_numpy(np.tanh(x.detach().contiguous().numpy()))
+        y = torch.from_numpy(np.asarray(np.tanh(x.detach().contiguous().numpy())))  # 0-d too
         ctx.save_for_backward(y)
         return y
 
@@ -43,6 +45,7 @@ class Tanh(torch.nn.Module):
     """``nn.Tanh`` through numpy (see the module docstring)."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64):
+        if (x.device.type != "cpu" or x.layout != torch.strided
+                or x.dtype not in (torch.float32, torch.float64)):
             return torch.tanh(x)
         return _NumpyTanh.apply(x)

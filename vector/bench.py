@@ -8,14 +8,6 @@ alone), not ``observe``, which is timed apart, per call of the whole batch.
 
     OMP_NUM_THREADS=1 python -m dugout.vector.bench            # B = 1,024, 4,096, 16,384
     OMP_NUM_THREADS=1 python -m dugout.vector.bench --sizes 4096 --seconds 10
-    OMP_NUM_THREADS=1 python -m dugout.vector.bench --env   # the vector env in self-play
-
-``--env`` times :class:`~dugout.vector.ThatsBaseballVectorEnv` instead, as the batched
-trainer steps it: same-step autoreset, each game's opponent random (10%), the rulebook
-heuristic (30%) or one of two sampling policy snapshots (64 x 64, freshly initialised;
-torch needed), the learner playing at random. It prints microseconds per learner
-timestep (``step`` only, after as long a warm-up, which fills the heuristic's table): what
-the env costs the trainer, per timestep, at each batch size.
 
 Run it alone: numpy ops on one core are what it measures. ``bench`` returns the numbers
 for a script.
@@ -32,7 +24,7 @@ import numpy as np
 
 from .thats_baseball import BatchedGames
 
-__all__ = ["bench", "bench_env", "random_actions"]
+__all__ = ["bench", "random_actions"]
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -95,55 +87,13 @@ def bench(num_games: int, seconds: float | None = 3.0, seed: int = 0, observe: b
     return out
 
 
-def bench_env(num_envs: int, seconds: float = 5.0, seed: int = 0, warmup: float | None = None
-              ) -> dict[str, float]:
-    """Microseconds of ``ThatsBaseballVectorEnv.step`` per learner timestep in the batched
-    trainer's self-play (see the module docstring): steps for ``warmup`` seconds (default
-    ``seconds``), then times steps for about ``seconds`` (at least three)."""
-    import torch
-    from ..agents.policy import build_actor
-    from ..envs.thats_baseball.env import OBS
-    from .env import PolicyOpponent, ThatsBaseballVectorEnv
-    torch.set_num_threads(1)
-    torch.manual_seed(seed)
-    league = [PolicyOpponent(build_actor(OBS.size, [64, 64], "Tanh", 5), deterministic=False,
-                             seed=seed + k) for k in range(2)]
-    env = ThatsBaseballVectorEnv(num_envs, opponent=["random", "heuristic", *league],
-                                 opponent_weights=[0.1, 0.3, 0.3, 0.3],
-                                 autoreset_mode="same_step", seed=seed)
-    rng = np.random.default_rng(seed)
-    _, infos = env.reset(seed=seed)
-    clock = time.perf_counter
-    start = clock()
-    while clock() - start < (seconds if warmup is None else warmup):
-        _, _, _, _, infos = env.step(random_actions(infos["action_mask"], rng))
-    spent, steps = 0.0, 0
-    while spent < seconds or steps < 3:
-        actions = random_actions(infos["action_mask"], rng)
-        t = clock()
-        _, _, _, _, infos = env.step(actions)
-        spent += clock() - t
-        steps += 1
-    return {"num_envs": num_envs, "timesteps": steps * num_envs, "seconds": spent,
-            "us_per_timestep": 1e6 * spent / (steps * num_envs),
-            "ms_per_step": 1e3 * spent / steps}
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--env", action="store_true", help="time the vector env in the batched "
-                        "trainer's self-play instead (microseconds per learner timestep)")
     args = parser.parse_args(argv)
     print(f"numpy {np.__version__}, Python {platform.python_version()}, "
           f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
-    if args.env:
-        for size in args.sizes:
-            r = bench_env(size, args.seconds)
-            print(f"num_envs={size:>6,}: {r['us_per_timestep']:.2f} us per learner timestep "
-                  f"({r['ms_per_step']:.1f} ms a step, {r['timesteps']:,} timesteps)", flush=True)
-        return
     for size in args.sizes:
         r = bench(size, args.seconds)
         print(f"B={size:>6,}: {r['decisions_per_s']:>10,.0f} decisions/s "
