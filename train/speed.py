@@ -5,13 +5,15 @@ with each trainer's defaults, measured in the same process in interleaved rounds
 
     python -m dugout.train.speed                      # 3 rounds
     python -m dugout.train.speed --rounds 5 --threads 2
+    python -m dugout.train.speed --env-cost           # the vector env's cost per timestep
 
 Each round trains the scalar trainer for ``--scalar-steps`` and the batched one for
 ``--vector-steps`` timesteps from scratch, without evaluations, and reads each run's
 timesteps per second while learning (its ``summary.json``), and the share of the batched
 trainer's learning time spent in the vector env's ``step`` (``env_share``: the engine and
-the opponents' moves). The ratio is taken per round; the median and the range are printed. Speed depends on the machine and what else runs on
-it: compare figures from one run only.
+the opponents' moves). The ratio is taken per round; the median and the range are
+printed. Speed depends on the machine and what else runs on it: compare figures from one
+run only.
 
 Each round also trains sb3-contrib's MaskablePPO, with the scalar trainer's settings (envs,
 rollout, minibatch, epochs, network), for ``--scalar-steps`` on :class:`TrivialMaskedEnv`:
@@ -19,6 +21,12 @@ an env of the same observation and action sizes that costs next to nothing (a fi
 observation, a fixed mask, a game of That's Baseball's mean length). That is SB3's own
 ceiling on this machine: the scalar trainer's rate over it is the share of SB3's time our
 env, its opponents and the adapter leave to learning.
+
+``--env-cost`` times the vector env alone, as the batched trainer steps it (same-step
+autoreset; each game's opponent random (10%), the rulebook heuristic (30%) or one of two
+sampling snapshots of a freshly initialised trainer network), the learner playing at
+random: microseconds of ``step`` per learner timestep at each ``--sizes`` batch size,
+after a warm-up as long as the timing (``--seconds``) that fills the heuristic's table.
 """
 
 from __future__ import annotations
@@ -28,12 +36,14 @@ import json
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-__all__ = ["main", "TrivialMaskedEnv", "trivial_rate"]
+__all__ = ["main", "TrivialMaskedEnv", "trivial_rate", "env_cost"]
 
 #: Learner decisions in a That's Baseball game early in training: a random learner makes
 #: 49 a game against random and 60 against the heuristic (300 games each, measured).
@@ -73,8 +83,6 @@ class TrivialMaskedEnv(gym.Env):
 def trivial_rate(steps: int, seed: int, env: str = "thats_baseball_v0") -> float:
     """Timesteps per second of MaskablePPO, with the scalar trainer's settings for ``env``,
     on :class:`TrivialMaskedEnv` of ``env``'s sizes."""
-    import time
-
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import set_random_seed
@@ -98,6 +106,44 @@ def trivial_rate(steps: int, seed: int, env: str = "thats_baseball_v0") -> float
     start = time.perf_counter()
     model.learn(total_timesteps=steps)
     return model.num_timesteps / (time.perf_counter() - start)
+
+
+def env_cost(num_envs: int, seconds: float = 5.0, seed: int = 0, warmup: float | None = None
+             ) -> dict[str, Any]:
+    """Microseconds of ``ThatsBaseballVectorEnv.step`` per learner timestep in the batched
+    trainer's self-play (see the module docstring): steps for ``warmup`` seconds (default
+    ``seconds``), then times steps for about ``seconds`` (at least three). Sets torch to
+    one thread, as the trainer's default."""
+    import torch
+
+    from ..envs.thats_baseball.env import OBS
+    from ..vector import ThatsBaseballVectorEnv
+    from ..vector.bench import random_actions
+    from ..vector.env import PolicyOpponent
+    from .vector_ppo import N_ACTIONS, actor_critic
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    league = [PolicyOpponent(actor_critic(OBS.size, N_ACTIONS, (64, 64)).actor.eval(),
+                             deterministic=False, seed=seed + k) for k in range(2)]
+    env = ThatsBaseballVectorEnv(num_envs, opponent=["random", "heuristic", *league],
+                                 opponent_weights=[0.1, 0.3, 0.3, 0.3],
+                                 autoreset_mode="same_step", seed=seed)
+    rng = np.random.default_rng(seed)
+    _, infos = env.reset(seed=seed)
+    clock = time.perf_counter
+    start = clock()
+    while clock() - start < (seconds if warmup is None else warmup):
+        _, _, _, _, infos = env.step(random_actions(infos["action_mask"], rng))
+    spent, steps = 0.0, 0
+    while spent < seconds or steps < 3:
+        actions = random_actions(infos["action_mask"], rng)
+        t = clock()
+        _, _, _, _, infos = env.step(actions)
+        spent += clock() - t
+        steps += 1
+    return {"num_envs": num_envs, "timesteps": steps * num_envs, "seconds": spent,
+            "us_per_timestep": 1e6 * spent / (steps * num_envs),
+            "ms_per_step": 1e3 * spent / steps}
 
 
 def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, folder: Path
@@ -124,10 +170,29 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--vector-steps", type=int, default=1_048_576)
     parser.add_argument("--threads", type=int, default=1, help="torch threads of the batched trainer "
                         "(the scalar trainer always uses one)")
+    parser.add_argument("--env-cost", action="store_true", help="time the vector env alone, as the "
+                        "batched trainer steps it: microseconds per learner timestep")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384],
+                        help="--env-cost: numbers of games (default 4096 16384)")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="--env-cost: seconds of timing (and of warm-up) per size (default 5)")
     args = parser.parse_args(argv)
     for name in ("rounds", "scalar_steps", "vector_steps", "threads"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.env_cost:
+        if not 0 <= args.seconds < float("inf"):
+            parser.error(f"--seconds must be a finite number of seconds, got {args.seconds}")
+        if min(args.sizes) < 1:
+            parser.error(f"--sizes must be positive numbers of games, got {args.sizes}")
+        costs = []
+        for size in args.sizes:
+            c = env_cost(size, args.seconds)
+            costs.append(c)
+            print(f"num_envs={c['num_envs']:>6,}: {c['us_per_timestep']:.2f} us per learner "
+                  f"timestep ({c['ms_per_step']:.1f} ms a step, {c['timesteps']:,} timesteps)",
+                  flush=True)
+        return {"env_cost": costs}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
