@@ -7,7 +7,7 @@
    ``OUT/training`` (checkpoint in ``OUT/training/model``, ``eval.csv``,
    ``learning_curve.png``): with ``--trainer vector`` (the default) masked PPO on 16,384
    batched games at once (:mod:`dugout.train.vector_ppo`, 4,000,000 timesteps by default,
-   about a minute), with ``--trainer sb3`` sb3-contrib's MaskablePPO over AEC envs
+   about a minute and a half), with ``--trainer sb3`` sb3-contrib's MaskablePPO over AEC envs
    (:mod:`dugout.train.ppo`, the ruleset's default settings, 80,000 timesteps by default).
    Without the ``train`` extra (torch, sb3-contrib) it says so and the tournaments run
    without a trained manager; ``--timesteps 0`` skips training.
@@ -35,7 +35,7 @@
    win-rate matrix, the ratings and, for That's Baseball, the learning curve).
 
 ``OUT`` is replaced on each run if an earlier main job made it; any other non-empty
-folder is refused. The whole job takes about 7 minutes with 2 workers on a 2-core
+folder is refused. The whole job takes about 8 minutes with 2 workers on a 2-core
 machine at the defaults.
 """
 
@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -106,10 +107,11 @@ def train_manager(timesteps: int, seed: int, out: Path, trainer: str = "vector")
         return None
     if trainer == "vector":
         teams = ENV_OPTIONS[TRAIN_ENV]["teams"]
-        # a quick check gets a batch that fits (an even number of games: num_envs x
-        # num_steps must divide into the 4 minibatches)
-        steps = VectorSettings.num_steps
-        envs = min(VectorSettings.num_envs, max(64, timesteps // steps // 2 * 2))
+        # a quick check gets a batch that fits: a number of games whose rollout (num_envs x
+        # num_steps) divides into the minibatches
+        steps, minibatches = VectorSettings.num_steps, VectorSettings.num_minibatches
+        q = minibatches // math.gcd(steps, minibatches)
+        envs = min(VectorSettings.num_envs, max(64, timesteps // steps // q * q))
         v = VectorSettings(total_timesteps=timesteps, num_envs=envs, seed=seed, out=str(out),
                            teams=tuple(teams), eval_every=max(timesteps // 4, 1),
                            eval_games=4096 if timesteps >= 1_000_000 else 64)

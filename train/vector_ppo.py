@@ -5,7 +5,8 @@ settings to the checkpoint. It trains the same network as :mod:`dugout.train.ppo
 the solver's exact evaluation and the AEC env.
 
     python -m dugout.train.vector_ppo --total-timesteps 20000000 --out runs/vector_tb
-    python -m dugout.train.vector_ppo --opponent heuristic --num-envs 1024 --total-timesteps 2000000
+    python -m dugout.train.vector_ppo --net-arch 128 128 --total-timesteps 20000000 --out runs/tb128
+    python -m dugout.train.vector_ppo --opponent heuristic --num-envs 4096 --num-steps 8 --total-timesteps 2000000
 
 Where :mod:`dugout.train.ppo` steps a handful of AEC envs one decision at a time, this
 steps ``num_envs`` games at once in numpy (:class:`dugout.vector.ThatsBaseballVectorEnv`)
@@ -16,10 +17,10 @@ The batch is wide and short: 16,384 games, 2 decisions each, 32,768 timesteps an
 (the same as 4,096 x 8, the earlier default). A step of the vector env has a fixed cost
 (numpy's cost per call, paid again in each of the rounds of ever fewer games the
 opponents play until every game waits on the learner) on top of its cost per game:
-``python -m dugout.vector.bench --env`` timed 15.8 ms a step at 4,096 games and 30.7 ms
-at 16,384 (3.9 and 1.9 microseconds per timestep). The wide batch trains 1.2-1.4x
+``python -m dugout.train.speed --env-cost`` timed 15.8 ms a step at 4,096 games and 30.7
+ms at 16,384 (3.9 and 1.9 microseconds per timestep). The wide batch trains 1.2-1.4x
 faster, the env's share of the trainer's time falls from 30% to 19% (ten million
-timesteps, seeds 0 and 1), and the runs end as close to optimal (seed 0: 0.10 / 0.19
+timesteps, seeds 0 and 1: 30.7% and 29.7% against 18.6% and 19.0%), and the runs end as close to optimal (seed 0: 0.10 / 0.19
 points as away / home, against 0.09 / 0.19; seed 1: 0.06 / 0.15 both). The networks'
 Tanh layers compute numpy's tanh (:mod:`dugout.train.tanh`: torch's CPU kernel is 14x
 slower here); the checkpoint is the same.
