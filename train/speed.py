@@ -23,8 +23,8 @@ ceiling on this machine: the scalar trainer's rate over it is the share of SB3's
 env, its opponents and the adapter leave to learning.
 
 ``--env-cost`` times the vector env alone, as the batched trainer steps it (same-step
-autoreset; each game's opponent random (10%), the rulebook heuristic (30%) or one of two
-sampling snapshots of a freshly initialised trainer network), the learner playing at
+autoreset; the trainer's default self-play league: random 10%, the rulebook heuristic 30%,
+two sampling snapshots of a freshly initialised trainer network), the learner playing at
 random: microseconds of ``step`` per learner timestep at each ``--sizes`` batch size,
 after a warm-up as long as the timing (``--seconds``) that fills the heuristic's table.
 """
@@ -119,14 +119,13 @@ def env_cost(num_envs: int, seconds: float = 5.0, seed: int = 0, warmup: float |
     from ..envs.thats_baseball.env import OBS
     from ..vector import ThatsBaseballVectorEnv
     from ..vector.bench import random_actions
-    from ..vector.env import PolicyOpponent
-    from .vector_ppo import N_ACTIONS, actor_critic
+    from .vector_ppo import N_ACTIONS, VectorSettings, _opponents, actor_critic
+    settings = VectorSettings(seed=seed)                 # the trainer's self-play league
     torch.set_num_threads(1)
     torch.manual_seed(seed)
-    league = [PolicyOpponent(actor_critic(OBS.size, N_ACTIONS, (64, 64)).actor.eval(),
-                             deterministic=False, seed=seed + k) for k in range(2)]
-    env = ThatsBaseballVectorEnv(num_envs, opponent=["random", "heuristic", *league],
-                                 opponent_weights=[0.1, 0.3, 0.3, 0.3],
+    model = actor_critic(OBS.size, N_ACTIONS, settings.net_arch)
+    opponents, weights = _opponents(settings, model)
+    env = ThatsBaseballVectorEnv(num_envs, opponent=opponents, opponent_weights=weights,
                                  autoreset_mode="same_step", seed=seed)
     rng = np.random.default_rng(seed)
     _, infos = env.reset(seed=seed)
@@ -159,7 +158,8 @@ def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, fol
                             eval_games=64, threads=threads, out=str(folder / f"vector{seed}"))
     out = train_vector(vector, log=lambda _text: None)
     summary = json.loads((out / "summary.json").read_text())
-    return s_rate, summary["timesteps_per_second"], trivial_rate(scalar_steps, seed), summary["env_share"]
+    return (s_rate, summary["timesteps_per_second"], trivial_rate(scalar_steps, seed),
+            summary["env_share"])
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -17,14 +17,14 @@ The batch is wide and short: 16,384 games, 2 decisions each, 32,768 timesteps an
 (the same as 4,096 x 8, the earlier default). A step of the vector env has a fixed cost
 (numpy's cost per call, paid again in each of the rounds of ever fewer games the
 opponents play until every game waits on the learner) on top of its cost per game:
-``python -m dugout.train.speed --env-cost`` timed 21.4 ms a step at 4,096 games and 35.8
-ms at 16,384, 5.2 and 2.2 microseconds per timestep. The wide batch trains 1.2-1.4x
-faster, the env's share of the trainer's time falls from 30% to 19% (ten million
-timesteps, seeds 0 and 1: 30.7% and 29.7% against 18.6% and 19.0%), and the runs end as
-close to optimal (seed 0: 0.10 / 0.19 points as away / home, against 0.09 / 0.19; seed 1:
-0.06 / 0.15 both). The networks' Tanh layers compute numpy's tanh
-(:mod:`dugout.train.tanh`: torch's CPU kernel is 14x slower here); the checkpoint is the
-same.
+``python -m dugout.train.speed --env-cost --sizes 4096 16384 4096 16384`` timed 15.6-16.5
+ms a step at 4,096 games and 30.6-30.8 ms at 16,384, 3.8-4.0 and 1.9 microseconds per
+timestep. The wide batch trains 1.2-1.4x faster, the env's share of the trainer's time
+falls from 30% to 19% (ten million timesteps, seeds 0 and 1: 30.7% and 29.7% against
+18.6% and 19.0%), and the runs end as close to optimal (seed 0: 0.10 / 0.19 points as
+away / home, against 0.09 / 0.19; seed 1: 0.06 / 0.15 both). The networks' Tanh layers
+compute numpy's tanh (:mod:`dugout.train.tanh`: torch's CPU kernel is 14x slower here);
+the checkpoint is the same.
 
 Self-play (the default): each game's other manager is drawn at its start from random
 (``p_random``), the rulebook heuristic (``p_heuristic``) or one of ``pool_size`` snapshots
