@@ -114,6 +114,46 @@ def test_unseeded_reset_follows_the_last_seeded_one(env_id):
         games.append((first, dumps(env.game)))
     assert games[0] == games[1], "two runs seeded alike played different unseeded games"
     assert games[0][0] != games[0][1]
+    # the unseeded games' seeds are the draws of a generator seeded with the last seed
+    seeds = np.random.default_rng(11)
+    for played in games[0]:
+        env = envs.make(env_id, raw=True)
+        env.reset(seed=int(seeds.integers(2**63)))
+        assert dumps(env.game) == played
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_env_wrapper_enforces_order_like_pettingzoos(env_id):
+    """``env()``'s wrapper is PettingZoo's ``OrderEnforcingWrapper`` with fast attribute
+    forwarding: the same refusals before ``reset()``, the wrapped env's own objects after."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = envs.make(env_id)
+    assert isinstance(env, OrderEnforcingWrapper)
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+        assert not hasattr(env, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="private attribute"):
+        env._skip_agent_selection                      # BaseWrapper's rule still holds
+    env.reset(seed=1)
+    game = env.unwrapped
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
+                 "_cumulative_rewards"):
+        assert getattr(env, name) is getattr(game, name)
+    obs, reward, term, trunc, info = env.last()
+    assert np.array_equal(obs["observation"], game.observe(game.agent_selection)["observation"])
+    assert (reward, term, trunc, info) == (0, False, False, game.infos[game.agent_selection])
+    assert env.last(observe=False)[0] is None
+    env.rewards = {"away": 0, "home": 0}                # written through to the env
+    assert env.rewards is game.rewards
+    play_out(env, 1)
+    from pettingzoo.utils.env_logger import EnvLogger
+    EnvLogger.mqueue.clear()
+    env.step(None)                                      # PettingZoo's warning after the end
+    assert any("after all agents are terminated" in str(m) for m in EnvLogger.mqueue)
 
 
 @pytest.mark.parametrize("kind", ["int", "np.int64", "np.int8", "0-d array"])
@@ -206,6 +246,7 @@ def check_decision_step(env, agent, obs, info):
             assert not o["action_mask"].any(), "the non-acting agent's mask must be all zeros"
         else:
             assert np.array_equal(o["action_mask"], mask)
+            assert np.array_equal(game.action_mask(), mask)
         view = game.view(name)
         assert isinstance(view, cls.VIEW)
         assert np.array_equal(cls.encode_view(view), o["observation"]), \

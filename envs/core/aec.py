@@ -75,6 +75,8 @@ def action_index(action: Any) -> int | None:
     """The action as an int, or None when it is not an integer: Python and numpy integers,
     and one-element integer arrays (what SB3's ``predict`` returns) or tensors are
     actions; bools, floats, strings and None are not."""
+    if action.__class__ is int:         # the common case, first
+        return action
     if isinstance(action, (int, np.integer)):
         return None if isinstance(action, (bool, np.bool_)) else int(action)
     if isinstance(action, np.ndarray) or hasattr(action, "__array__"):
@@ -139,7 +141,9 @@ class BaseballAECEnv(AECEnv):
         #: the infos' decision of a manager with nothing to decide (schema: the module docstring)
         self._no_decision = {"kind": "", "labels": ("",) * n}
         self._score_info: tuple[tuple[int, int], dict[str, int]] | None = None
-        self._seeds: np.random.Generator | None = None     # seeded by the last seeded reset
+        # the generator of unseeded resets' seeds: the last seeded reset's seed until an
+        # unseeded reset needs it (a generator costs more to make than a game's first decision)
+        self._seeds: np.random.Generator | int | None = None
         self.state_ = None
         self.forfeited_by = None
 
@@ -173,12 +177,17 @@ class BaseballAECEnv(AECEnv):
         if seed is None:
             # Gymnasium's convention: after a seeded reset, unseeded ones draw their seeds
             # from a generator that reset seeded, so a client that seeds once reproduces a run
-            seed = secrets.randbits(63) if self._seeds is None else int(self._seeds.integers(2**63))
+            if self._seeds is None:
+                seed = secrets.randbits(63)
+            else:
+                if not isinstance(self._seeds, np.random.Generator):
+                    self._seeds = np.random.default_rng(self._seeds)
+                seed = int(self._seeds.integers(2**63))
         elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise OptionError(f"{self.metadata['name']}: reset(seed=...) needs a non-negative "
                               f"int, got {show(seed)}")
         else:
-            self._seeds = np.random.default_rng(int(seed))
+            self._seeds = int(seed)
         seed = int(seed)
         if self.series_format is None:
             self.state_ = self._new_game(seed)
@@ -275,18 +284,20 @@ class BaseballAECEnv(AECEnv):
             self.state_ = self._new_game(series.game_seed, series.carry_copy())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state_
-        decision = state.pending
-        n = len(self.ACTION_MEANINGS)
-        if decision is not None and AGENTS[decision.actor] == agent and not state.over:
-            mask = action_mask(n, decision.legal)
-        else:
-            mask = np.zeros(n, dtype=np.int8)
         seat = AGENTS.index(agent)
         obs = self._encode(seat)
         if self.series_format is not None:
             obs = np.concatenate([obs, self.series_.encode(seat)])
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": self._mask(agent)}
+
+    def _mask(self, agent: str) -> np.ndarray:
+        """``agent``'s action mask: the pending decision's legal actions if he is to act."""
+        state = self.state_
+        decision = state.pending
+        n = len(self.ACTION_MEANINGS)
+        if decision is not None and AGENTS[decision.actor] == agent and not state.over:
+            return action_mask(n, decision.legal)
+        return np.zeros(n, dtype=np.int8)
 
     def view(self, agent: str):
         """What ``agent``'s manager may know now, as a read-only structured object.
@@ -304,8 +315,9 @@ class BaseballAECEnv(AECEnv):
         return self._view(AGENTS.index(agent))
 
     def action_mask(self) -> np.ndarray:
-        """The acting agent's mask (sb3-contrib's name for it)."""
-        return self.observe(self.agent_selection)["action_mask"]
+        """The acting agent's mask (sb3-contrib's name for it); ``observe(agent)["action_mask"]``
+        without encoding the observation."""
+        return self._mask(self.agent_selection)
 
     def step(self, action) -> None:
         agent = self.agent_selection
