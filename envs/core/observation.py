@@ -49,23 +49,28 @@ def situation_pieces(decision_kinds: Sequence[str]) -> list[tuple[str, int, str]
 
 def encode_situation(obs: np.ndarray, offset: dict[str, int], seat: int, decision: int | None,
                      inning: int, half: int, outs: int, runners: Sequence, runs: Sequence[int]) -> None:
-    """Fill the :func:`situation_pieces` of ``obs``; ``decision`` is the kind's index or None,
-    ``runners`` anything whose items are truthy (or not None) for an occupied base."""
-    obs[offset["seat"] + seat] = 1.0
-    obs[offset["batting"]] = float(half == seat)
+    """Fill the :func:`situation_pieces` of ``obs`` (zeros there); ``decision`` is the kind's
+    index or None, ``runners`` anything whose items are truthy (or not None) for an occupied
+    base. The pieces lie in :func:`situation_pieces`' order, so two offsets place them all:
+    the others are fixed distances after ``seat`` and ``inning`` (an observation is encoded
+    on every step)."""
+    at = offset["seat"]
+    obs[at + seat] = 1.0
+    obs[at + _BATTING] = float(half == seat)
     if decision is not None:
-        obs[offset["decision"] + decision] = 1.0
-    obs[offset["inning"] + min(inning, 10) - 1] = 1.0
-    obs[offset["half"] + half] = 1.0
+        obs[at + _DECISION + decision] = 1.0
+    at = offset["inning"]               # after the decision one-hot, the ruleset's own size
+    obs[at + min(inning, 10) - 1] = 1.0
+    obs[at + _HALF + half] = 1.0
     if outs < 3:
-        obs[offset["outs"] + outs] = 1.0
+        obs[at + _OUTS + outs] = 1.0
     for i in range(3):
         if runners[i] is not None and runners[i] is not False:
-            obs[offset["runners"] + i] = 1.0
+            obs[at + _RUNNERS + i] = 1.0
     own, opp = runs[seat], runs[1 - seat]
-    obs[offset["score"]] = counted(own) / 10.0
-    obs[offset["score"] + 1] = counted(opp) / 10.0
-    obs[offset["run_diff"]] = max(-1.0, min(1.0, (own - opp) / 10.0))
+    obs[at + _SCORE] = counted(own) / 10.0
+    obs[at + _SCORE + 1] = counted(opp) / 10.0
+    obs[at + _RUN_DIFF] = max(-1.0, min(1.0, (own - opp) / 10.0))
 
 
 def _piece_bounds(name: str, size: int, bounds) -> list[tuple[float, float]]:
@@ -146,3 +151,11 @@ def _range_text(bounds: list[tuple[float, float]]) -> str:
     """The table's Range column: one interval, or each element's in order."""
     texts = [f"[{lo:g}, {hi:g}]" for lo, hi in bounds]
     return texts[0] if len(set(texts)) == 1 else ", ".join(texts)
+
+
+# Where encode_situation writes: the batting flag and the decision one-hot after ``seat``,
+# the rest after ``inning`` (read off a spec of situation_pieces, so they cannot drift).
+_SITUATION = ObservationSpec(situation_pieces(("any",))).offset
+_BATTING, _DECISION = _SITUATION["batting"], _SITUATION["decision"]
+_HALF, _OUTS, _RUNNERS, _SCORE, _RUN_DIFF = (
+    _SITUATION[name] - _SITUATION["inning"] for name in ("half", "outs", "runners", "score", "run_diff"))
