@@ -81,6 +81,17 @@ def test_keyed_dice_draw_the_defined_numbers():
                     assert other.roll("pitch", sides=20) == 1 + _reference_draw(seed, nxt, "pitch", 0) % 20
 
 
+def test_a_new_at_bat_is_a_fresh_default_at_bat():
+    """rules.new_at_bat copies AtBat's defaults instead of running its __init__."""
+    a, b = rules.new_at_bat(), rules.new_at_bat()
+    assert a == rules.AtBat() and a.to_dict() == rules.AtBat().to_dict()
+    a.card_mods["pitch"] = 1
+    assert b.card_mods == {} and rules.new_at_bat().card_mods == {}
+    for name, value in vars(rules.new_at_bat()).items():
+        if name != "card_mods":     # the one mutable default; the others may be shared
+            hash(value)
+
+
 def test_chart_results_read_the_counts():
     def read(chart: Chart, roll: int) -> str:
         roll = min(max(roll, 1), 20)

@@ -105,7 +105,10 @@ class Dice:
                 h = _mix64(h ^ k)
             self._prefix = (head, h)
         if key:
-            h = _mix64(h ^ key[-1])
+            z = ((h ^ key[-1]) + _GOLDEN) & _MASK64         # _mix64(h ^ last key), inlined
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            h = z ^ (z >> 31)
         self.stream = key
         self._stream_hash = h
         self._draws = {}

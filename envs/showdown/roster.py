@@ -124,10 +124,17 @@ def _team_facts(team: Team) -> _TeamFacts:
 
 
 def _started(state: GameState, team: int) -> frozenset[int]:
-    """Who started the game for ``team``: its starting lineup and its starting pitcher."""
-    lineup = state.teams[team].lineups["dh" if state.dh else "no_dh"]
-    keys = _team_facts(state.teams[team]).keys
-    return frozenset({keys[p] for p, _ in lineup if p != "P"} | {state.starter[team]})
+    """Who started the game for ``team``: its starting lineup and its starting pitcher
+    (worked out once per team, DH rule and starter)."""
+    memo = _team_memo(_STARTED, state.teams[team])
+    key = (state.dh, state.starter[team])
+    known = memo.get(key)
+    if known is None:
+        lineup = state.teams[team].lineups["dh" if state.dh else "no_dh"]
+        keys = _team_facts(state.teams[team]).keys
+        known = memo[key] = frozenset({keys[p] for p, _ in lineup if p != "P"}
+                                      | {state.starter[team]})
+    return known
 
 
 def _roster_parts(team: Team) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -173,12 +180,13 @@ def pinch_hitter_options(state: GameState, team: int, replaces_pinch_hitter: boo
     waiting = tuple(bench(state, team))
     if not waiting:         # an empty bench: nobody may pinch hit (most at-bats of a game)
         return ()
-    is_pitcher = isinstance(state.card(team, k), PitcherCard)
+    is_pitcher = isinstance(state.teams[team].players[k], PitcherCard)
     if is_pitcher:
         if not can_remove_starter(state, team) or not bullpen(state, team):
             return ()
     # the inning in which this team next takes the field
-    next_field = state.board.inning + (1 if state.board.half == 1 else 0)
+    board = state.board
+    next_field = board.inning + board.half
     if state.level == "expert":
         return tuple(cand for cand in waiting
                      if not (_is_backup(state, team, cand) and not is_pitcher and next_field < 7)
@@ -196,6 +204,7 @@ def pinch_hitter_options(state: GameState, team: int, replaces_pinch_hitter: boo
 
 
 _PINCH: dict[int, tuple[Team, dict]] = {}
+_STARTED: dict[int, tuple[Team, dict]] = {}
 _FIELD: dict[int, tuple[Team, dict]] = {}
 
 

@@ -165,6 +165,19 @@ class AtBat(PlainState):
     stealers: tuple[int, ...] = ()      # runners a card sends, waiting for the catcher
 
 
+_NO_AT_BAT = AtBat().__dict__             # every field at its default
+
+
+def new_at_bat() -> AtBat:
+    """``AtBat()``, copied from the defaults: the same object, built at a fraction of the
+    cost of the dataclass's ``__init__`` (an at-bat starts about 80 times a game)."""
+    ab = object.__new__(AtBat)
+    values = _NO_AT_BAT.copy()
+    values["card_mods"] = {}            # its one mutable default
+    ab.__dict__ = values
+    return ab
+
+
 def _save_teams(teams: tuple[Team, Team]) -> list[dict[str, Any]]:
     return [team_to_dict(t) for t in teams]
 
@@ -453,8 +466,12 @@ def apply_action(state: GameState, action: int) -> None:
 def run(state: GameState) -> None:
     """Apply rules until a manager must decide or the game is over (a walk-off still
     finishes its play, so the box score counts it)."""
-    while state.pending is None and state.step != "over":
-        RULES[state.step](state)
+    rules = RULES
+    while state.pending is None:
+        step = state.step
+        if step == "over":
+            return
+        rules[step](state)
 
 
 def ask(state: GameState, kind: str, actor: int, legal: tuple[int, ...], subject: int = -1) -> None:
@@ -487,7 +504,7 @@ def start_half(state: GameState) -> None:
     can field all the positions" (and brings in a pitcher if it hit for its own)."""
     t = state.fielding_team
     state.pa_index = 0
-    state.ab = AtBat()                  # no at-bat yet: nothing of the last one shows
+    state.ab = new_at_bat()             # no at-bat yet: nothing of the last one shows
     state.half_track = {"pitcher": -1, "batters": 0, "reached": 0, "multi_out": 0}
     if state.level == "expert":         # defensive replacements "whenever your team takes the field"
         state.ab.sub_then = "draw_cards" if state.cards_on else "at_bat"
@@ -503,7 +520,7 @@ def start_half(state: GameState) -> None:
 def at_bat(state: GameState) -> None:
     """A new at-bat: its dice come from its own stream (half inning, at-bat number)."""
     state.dice.set_stream(state.board.half_index, state.pa_index)
-    state.ab = AtBat()
+    state.ab = new_at_bat()
     state.step = ("pre_pitch" if state.level == "basic" else
                   "pinch_runner" if state.level == "expert" else "pinch_hitter")
 
@@ -519,7 +536,7 @@ def draw_cards(state: GameState) -> None:
 
 def end_at_bat(state: GameState) -> None:
     b = state.board
-    if state.cards_on:
+    if state.card_set is not None:     # (state.cards_on, on the hot path)
         cardplay.end_of_at_bat(state)
     t = b.half
     state.order[t] = (state.order[t] + 1) % 9
@@ -551,11 +568,14 @@ def end_half(state: GameState) -> None:
 def offer_pinch_hitter(state: GameState, again: bool) -> None:
     """Step 1, and step 3: "If the defense does bring in a pitcher, the offense may send in
     another pinch hitter, even if one was already sent up in step 1"."""
-    t = state.batting_team
-    state.step = "pre_pitch" if again else "pitching_change"
     ab = state.ab
-    if again and not ab.change:
-        return
+    if again:
+        state.step = "pre_pitch"
+        if not ab.change:
+            return
+    else:
+        state.step = "pitching_change"
+    t = state.board.half
     options = pinch_hitter_options(state, t, replaces_pinch_hitter=ab.ph_for is not None)
     if options:
         ask(state, "pinch_hitter", t, choose_player(options, True), subject=state.order[t])
@@ -580,7 +600,7 @@ def choose_pinch_hitter(state: GameState, decision: Decision, action: int) -> No
 
 
 def pitching_change_step(state: GameState) -> None:
-    t = state.fielding_team
+    t = 1 - state.board.half
     state.step = "pinch_hitter_again"
     if not can_remove_starter(state, t):
         return
@@ -791,7 +811,8 @@ def charge_runs(state: GameState, scored) -> None:
     charged "to the player who was pitching when that batter reached base"."""
     if not scored:
         return
-    bt, ft = state.batting_team, state.fielding_team
+    bt = state.board.half
+    ft = 1 - bt
     p = state.pitcher[ft]
     state.box.runs_scored(bt, [state.box_line[bt][r] for r in scored])
     for r in scored:
@@ -885,13 +906,14 @@ def roll_swing(state: GameState) -> None:
     """The swing on the chart the pitch chose, read with the cards' swing bonus."""
     roll = state.dice.roll("swing", sides=20)
     ab = state.ab
+    bt = state.board.half
     if ab.chart == "P":
-        chart = state.card(state.fielding_team, state.pitcher[state.fielding_team]).chart
+        chart = state.teams[1 - bt].players[state.pitcher[1 - bt]].chart
     else:
-        chart = state.card(state.batting_team, state.batter_index).chart
+        chart = state.teams[bt].players[state.lineup[bt][state.order[bt]]].chart
     ab.swing = roll
     ab.result = chart.result(cardplay.chart_roll(roll, cardplay.swing_bonus(state))
-                             if state.cards_on else roll)
+                             if state.card_set is not None else roll)
 
 
 def fatigue(state: GameState, team: int, k: int) -> int:
@@ -900,10 +922,9 @@ def fatigue(state: GameState, team: int, k: int) -> int:
     pitched in, this one included, beyond IP (and Cy Young's bonus innings)."""
     if state.level == "basic":
         return 0
-    card = state.card(team, k)
     pitched = state.innings_pitched[team][k]
     innings = len(pitched) + (0 if pitched and pitched[-1] == state.board.inning else 1)
-    ip = card.ip + state.ip_bonus[team][k]
+    ip = state.teams[team].players[k].ip + state.ip_bonus[team][k]
     if state.level == "expert":
         # Expert Innings Pitched: "for every 3 runs charged to a pitcher, his IP goes down
         # by 1"; below 0 it "doesn't do anything" (RULES.md)
@@ -913,25 +934,24 @@ def fatigue(state: GameState, team: int, k: int) -> int:
 
 def effective_control(state: GameState, team: int, k: int) -> int:
     """Control plus icon bonuses; fatigue comes off the total, not Control (kept apart)."""
-    card = state.card(team, k)
-    bonus = 0
+    control = state.teams[team].players[k].control
     if state.relief_ace_inning[team] == state.board.inning and state.relief_ace_pitcher[team] == k:
-        bonus += 3
+        control += 3
     if state.ab.twenty:
-        bonus += 3
-    return card.control + bonus
+        control += 3
+    return control
 
 
 def relief_ace_step(state: GameState) -> None:
     """RP: "Once per game, a reliever or closer with the RP icon may add +3 to his Control
     for any 1 full inning after the 6th inning" (offered at the inning's first at-bat)."""
-    t = state.fielding_team
-    k = state.pitcher[t]
     state.step = "twenty_game"
     b = state.board
-    if (state.level != "basic" and b.inning > 6 and state.pa_index == 0
-            and state.card(t, k).role != "starter" and state.icons_left[t][k].get("RP", 0) > 0):
-        ask(state, "relief_ace", t, (PASS, YES))
+    if b.inning > 6 and state.pa_index == 0 and state.level != "basic":
+        t = 1 - b.half
+        k = state.pitcher[t]
+        if state.card(t, k).role != "starter" and state.icons_left[t][k].get("RP", 0) > 0:
+            ask(state, "relief_ace", t, (PASS, YES))
 
 
 def choose_relief_ace(state: GameState, decision: Decision, action: int) -> None:
@@ -947,12 +967,13 @@ def choose_relief_ace(state: GameState, decision: Decision, action: int) -> None
 def twenty_game_step(state: GameState) -> None:
     """20: "One pitch per inning, a pitcher with the 20 icon may add +3 to his Control"."""
     b = state.board
-    t = state.fielding_team
-    k = state.pitcher[t]
+    bt = b.half
+    t = 1 - bt
     state.step = "stolen_base"
-    if (state.level == "advanced" and "20" in state.card(t, k).icons
+    if (state.level == "advanced" and "20" in state.teams[t].players[state.pitcher[t]].icons
             and state.twenty_inning[t] != b.inning
-            and not isinstance(state.card(state.batting_team, state.batter_index), PitcherCard)):
+            and not isinstance(state.teams[bt].players[state.lineup[bt][state.order[bt]]],
+                               PitcherCard)):
         ask(state, "twenty_game", t, (PASS, YES))
 
 
@@ -1013,17 +1034,18 @@ def pitch(state: GameState) -> None:
     """The Pitch: d20 + Control (- fatigue) against On-Base; higher is the pitcher's
     advantage, a tie or lower the batter's. A pitcher batting never has the advantage
     ("so there is no pitch")."""
-    ft, bt = state.fielding_team, state.batting_team
+    bt = state.board.half
+    ft = 1 - bt
     ab = state.ab
     k = face_batter(state)
-    batter = state.card(bt, state.batter_index)
+    batter = state.teams[bt].players[state.lineup[bt][state.order[bt]]]
     if isinstance(batter, PitcherCard):
         ab.pitch = None
         ab.chart = "P"
     else:
         roll = state.dice.roll("pitch", sides=20)
         total = roll + effective_control(state, ft, k) - fatigue(state, ft, k)
-        if state.cards_on:
+        if state.card_set is not None:
             total += cardplay.pitch_bonus(state)
         ab.pitch = total
         ab.chart = "P" if total > batter.on_base else "B"
@@ -1041,11 +1063,12 @@ def face_batter(state: GameState) -> int:
     """The pitcher faces the batter (a pitch, an intentional walk or a bunt): he is charged
     the inning; returns him."""
     b = state.board
-    ft = state.fielding_team
+    ft = 1 - b.half
     k = state.pitcher[ft]
     charge_inning(state, ft, k)           # a pitcher who pitches in an inning is charged it
-    if state.half_track.get("pitcher", -1) == -1:
-        state.half_track["pitcher"] = k
+    track = state.half_track
+    if track.get("pitcher", -1) == -1:
+        track["pitcher"] = k
     state.ab.outs_before = b.outs
     return k
 
@@ -1063,28 +1086,34 @@ def result_icons(state: GameState) -> None:
     state.step = "carry_out"
     if state.level == "basic":
         return
-    if state.cards_on:
+    if state.card_set is not None:
         open_window(state, "on_result", "carry_out")
         return
     ab = state.ab
     result = ab.result
-    ft, bt = state.fielding_team, state.batting_team
+    bt = state.board.half
+    ft = 1 - bt
     p = state.pitcher[ft]
     if "K" not in ab.icons_asked and result != "SO" and state.icons_left[ft][p].get("K", 0) > 0:
         ab.icons_asked += ("K",)
         state.step = "result_icons"
         ask(state, "strikeout", ft, (PASS, YES))
         return
-    k = state.batter_index
-    left = state.icons_left[bt][k]
-    for icon, kind, applies in (("V", "reroll_out", result in OUT_RESULTS),
-                                ("S", "silver_slugger", result in ("1B", "1B+")),
-                                ("HR", "home_run_icon", result in ("2B", "3B"))):
-        if applies and icon not in ab.icons_asked and left.get(icon, 0) > 0:
+    batter_icon = BATTER_ICONS.get(result)
+    if batter_icon is not None:
+        icon, kind = batter_icon
+        if (icon not in ab.icons_asked
+                and state.icons_left[bt][state.lineup[bt][state.order[bt]]].get(icon, 0) > 0):
             ab.icons_asked += (icon,)
             state.step = "result_icons"
             ask(state, kind, bt, (PASS, YES))
-            return
+
+
+#: The batter's icon a result may use, and its decision: V rerolls an out, S makes a single
+#: a double, HR makes a double or a triple a home run.
+BATTER_ICONS = {**{r: ("V", "reroll_out") for r in OUT_RESULTS},
+                "1B": ("S", "silver_slugger"), "1B+": ("S", "silver_slugger"),
+                "2B": ("HR", "home_run_icon"), "3B": ("HR", "home_run_icon")}
 
 
 def choose_strikeout(state: GameState, decision: Decision, action: int) -> None:
@@ -1133,8 +1162,9 @@ def carry_out(state: GameState) -> None:
     ab.before = b.bases
     ab.scored = ()
     ab.outcome = result
-    state.half_track["batters"] = state.half_track.get("batters", 0) + 1
-    k = state.batter_index
+    track = state.half_track
+    track["batters"] = track.get("batters", 0) + 1
+    k = state.lineup[b.half][state.order[b.half]]
     state.step = "finish_play"
     if ab.ibb:
         face_batter(state)
@@ -1381,8 +1411,9 @@ def throw_roll(state: GameState) -> None:
 def finish_play(state: GameState) -> None:
     """Score the at-bat: box score (batting and pitching lines) and play-by-play."""
     b = state.board
-    bt, ft = state.batting_team, state.fielding_team
-    k = state.batter_index
+    bt = b.half
+    ft = 1 - bt
+    k = state.lineup[bt][state.order[bt]]
     p = state.pitcher[ft]
     ab = state.ab
     code = ab.outcome
@@ -1408,23 +1439,23 @@ def finish_play(state: GameState) -> None:
     charge_runs(state, scored)
     pl.outs += max(0, b.outs - ab.outs_before)
     throw = ab.throw
+    extra = (("IBB", None, None, None) if ab.ibb else ("bunt", "P", ab.swing, ab.result) if ab.bunt
+             else (ab.pitch, ab.chart, ab.swing, ab.result))
     if throw is None:
-        _log(state, "pa", k, -1, ab.swing, ab.before, scored, outcome.code)
+        _log(state, "pa", k, -1, ab.swing, ab.before, scored, outcome.code, extra)
     else:   # the at-bat as it stood before the throw, then the throw
         after = b.bases
         b.bases = throw.bases
-        _log(state, "pa", k, -1, ab.swing, ab.before, scored[:throw.scored_before], outcome.code)
+        _log(state, "pa", k, -1, ab.swing, ab.before, scored[:throw.scored_before], outcome.code,
+             extra)
         b.bases = after
-    state.log_extra[-1] = (("IBB", None, None, None) if ab.ibb else
-                           ("bunt", "P", ab.swing, ab.result) if ab.bunt else
-                           (ab.pitch, ab.chart, ab.swing, ab.result))
     if throw is not None:
         total, target = throw.total, throw.target
         _log(state, "thrown_out" if throw.out else "extra_base", throw.runner, throw.base,
              throw.roll, throw.bases, scored[throw.scored_before:],
              f"{total}>{target}" if throw.out else f"{total}<={target}")
     state.step = "end_at_bat"
-    if state.cards_on and not b.over and b.outs < 3 and not (ab.ibb or ab.bunt):
+    if state.card_set is not None and not b.over and b.outs < 3 and not (ab.ibb or ab.bunt):
         open_window(state, "after_result", "end_at_bat")    # (walks and bunts are not results)
 
 
@@ -1622,10 +1653,12 @@ def sacrifice_bunt(state: GameState) -> None:
 # ================================================================== logging
 
 def _log(state: GameState, kind: str, actor: int, base: int, roll: int | None, before: tuple,
-         scored: tuple, detail: str = "") -> None:
+         scored: tuple, detail: str = "", extra: tuple = ()) -> None:
+    """A play for the log, and what the play-by-play says of it beyond the Play
+    (``log_extra``: a plate appearance's pitch, chart, swing and result)."""
     b = state.board
     state.log.add(Play(b.inning, b.half, kind, actor, base, roll, before, b.bases, scored, detail))
-    state.log_extra.append(())
+    state.log_extra.append(extra)
 
 
 def _note(state: GameState, kind: str, actor: int, detail: str = "") -> None:
