@@ -455,10 +455,10 @@ _ROSTER_SIZE = 3 * rules.ROSTER
 
 class _TeamCache:
     """One team's static rows (each player as a batter, each chart) and its last roster
-    blocks and defense, keyed by what they are made from."""
+    block and defense, with what they were made from."""
 
-    __slots__ = ("team", "batter_rows", "charts", "ratings", "blocks", "defense", "last_block",
-                 "last_defense", "gloves")
+    __slots__ = ("team", "batter_rows", "charts", "ratings", "substitutes", "gloves",
+                 "last_block", "last_defense")
 
     def __init__(self, team) -> None:
         self.team = team
@@ -477,72 +477,57 @@ class _TeamCache:
             chart = np.zeros(10, dtype=np.float32)
             _chart_into(chart, 0, card)
             self.charts.append(chart)
-        self.ratings = _ratings(team)
+        #: the roster block with only the ratings filled in (every third value)
+        self.ratings = np.zeros(_ROSTER_SIZE, dtype=np.float32)
+        self.ratings[2::3] = _ratings(team)
+        hitters, relief = roster._roster_parts(team)
+        #: who may come into a game (hitters, relievers and closers) until he has entered it
+        self.substitutes = hitters + relief
         #: the players whose cards have a Gold Glove icon
         self.gloves = frozenset(k for k, card in enumerate(team.players) if "G" in card.icons)
-        self.blocks: dict[tuple, np.ndarray] = {}
-        self.defense: dict[tuple, tuple] = {}
-        # the last answer of block() and fielders() with what it was made from (copies):
-        # asked again and again between substitutions, it is checked before the dicts
+        # the last answer of block() and fielders() with what it was made from (copies): asked
+        # again and again between substitutions, and quick to work out again after one
         self.last_block: tuple | None = None
         self.last_defense: tuple | None = None
 
     def block(self, lineup: list[int], pitcher: int, used: list[bool]) -> np.ndarray:
         """The roster block: in the game now, may still come in, rating (three per player)."""
-        if self.last_block is not None:
-            last_lineup, last_pitcher, last_used, last = self.last_block
-            if pitcher == last_pitcher and lineup == last_lineup and used == last_used:
-                return last
-        key = (*lineup, pitcher, *used)
-        block = self.blocks.get(key)
-        if block is None:
-            block = np.zeros(_ROSTER_SIZE, dtype=np.float32)
-            block[2::3] = self.ratings
-            for k in lineup:
-                if k >= 0:
-                    block[3 * k] = 1.0
-            if pitcher >= 0:
-                block[3 * pitcher] = 1.0
-            hitters, relief = roster._roster_parts(self.team)
-            for k in hitters:
-                if not used[k]:
-                    block[3 * k + 1] = 1.0
-            for k in relief:
-                if not used[k]:
-                    block[3 * k + 1] = 1.0
-            if len(self.blocks) > 512:
-                self.blocks.clear()
-            self.blocks[key] = block
+        last = self.last_block
+        if last is not None and pitcher == last[1] and lineup == last[0] and used == last[2]:
+            return last[3]
+        block = self.ratings.copy()
+        for k in lineup:
+            if k >= 0:
+                block[3 * k] = 1.0
+        if pitcher >= 0:
+            block[3 * pitcher] = 1.0
+        for k in self.substitutes:
+            if not used[k]:
+                block[3 * k + 1] = 1.0
         self.last_block = (list(lineup), pitcher, list(used), block)
         return block
 
     def fielders(self, lineup: list[int], positions: list[str]) -> tuple:
         """(infield / 20, outfield / 10, catcher's Arm / 10, the players in the field with a
         Gold Glove icon on their cards)."""
-        if self.last_defense is not None:
-            last_lineup, last_positions, last = self.last_defense
-            if lineup == last_lineup and positions == last_positions:
-                return last
-        key = (*lineup, *positions)
-        known = self.defense.get(key)
-        if known is None:
-            players = self.team.players
-            infield = outfield = 0
-            arm = 0.0
-            fielders = []
-            for slot, pos in enumerate(positions):
-                k = lineup[slot]
-                if pos in INFIELD:
-                    infield += players[k].fielding(pos) or 0
-                elif pos in OUTFIELD:
-                    outfield += players[k].fielding(pos) or 0
-                if pos == "C" and k >= 0:
-                    arm = (players[k].fielding("C") or 0) / 10.0
-                if pos in FIELD_POSITIONS and k >= 0 and k in self.gloves:
-                    fielders.append(k)
-            if len(self.defense) > 512:
-                self.defense.clear()
-            known = self.defense[key] = (infield / 20.0, outfield / 10.0, arm, tuple(fielders))
+        last = self.last_defense
+        if last is not None and lineup == last[0] and positions == last[1]:
+            return last[2]
+        players = self.team.players
+        infield = outfield = 0
+        arm = 0.0
+        fielders = []
+        for slot, pos in enumerate(positions):
+            k = lineup[slot]
+            if pos in INFIELD:
+                infield += players[k].fielding(pos) or 0
+            elif pos in OUTFIELD:
+                outfield += players[k].fielding(pos) or 0
+            if pos == "C" and k >= 0:
+                arm = (players[k].fielding("C") or 0) / 10.0
+            if pos in FIELD_POSITIONS and k >= 0 and k in self.gloves:
+                fielders.append(k)
+        known = (infield / 20.0, outfield / 10.0, arm, tuple(fielders))
         self.last_defense = (list(lineup), list(positions), known)
         return known
 
