@@ -587,6 +587,9 @@ class ShowdownEnv(BaseballAECEnv):
         self.innings = innings
         self.max_innings = max_innings
         self._caches: tuple[_TeamCache, _TeamCache] | None = None
+        # per seat: (own block, opponent's block, an observation holding only them, the level
+        # and the DH): what _encode starts from while neither team substitutes
+        self._blanks: list[tuple | None] = [None, None]
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int) -> rules.GameState:
@@ -619,19 +622,27 @@ class ShowdownEnv(BaseballAECEnv):
         bases = b.bases
         bt = b.half
         ft = 1 - bt
-        obs = np.zeros(OBS.size, dtype=np.float32)
+        own = caches[seat].block(s.lineup[seat], s.pitcher[seat], s.used[seat])
+        opp = caches[1 - seat].block(s.lineup[1 - seat], s.pitcher[1 - seat], s.used[1 - seat])
+        blank = self._blanks[seat]
+        if blank is None or blank[0] is not own or blank[1] is not opp:
+            blank = np.zeros(OBS.size, dtype=np.float32)
+            blank[_LEVEL + _LEVEL_INDEX[s.level]] = 1.0
+            blank[_DH] = float(s.dh)
+            blank[_OWN:_OWN + _ROSTER_SIZE] = own
+            blank[_OPP:_OPP + _ROSTER_SIZE] = opp
+            blank = self._blanks[seat] = (own, opp, blank)
+        obs = blank[2].copy()
         mine = d is not None and d.actor == seat and not b.over
         encode_situation(obs, _O, seat, _KIND_INDEX[d.kind] if mine else None,
                          b.inning, bt, b.outs, bases, b.runs)
-        obs[_LEVEL + _LEVEL_INDEX[s.level]] = 1.0
-        obs[_DH] = float(s.dh)
         players = s.teams[bt].players
         for i in range(3):
             r = bases[i]
             if r is not None:
                 obs[_RUNNER_SPEED + i] = players[r].speed / 25.0
         k = s.lineup[bt][s.order[bt]]
-        if k >= 0:
+        if k >= 0:      # (-1: the pitcher's spot before the starters take the mound)
             obs[_BATTER:_BATTER + 13] = caches[bt].batter_rows[k]
             left = s.icons_left[bt][k]
             if left:
@@ -640,8 +651,29 @@ class ShowdownEnv(BaseballAECEnv):
                 obs[_BATTER_ICONS + 2] = left.get("HR", 0)
                 obs[_BATTER_ICONS + 3] = left.get("SB", 0)
         p = s.pitcher[ft]
-        if p >= 0:
-            self._encode_pitcher(obs, s, caches[ft], ft, p, players[k])
+        if p >= 0:      # the pitcher's piece (_encode_pitcher for a view); the game is on
+            batter = players[k]
+            pitcher = caches[ft].team.players[p]
+            control = rules.effective_control(s, ft, p)
+            fatigue = rules.fatigue(s, ft, p)
+            obs[_PITCHER] = pitcher.control / 10.0
+            obs[_PITCHER + 1] = (control - pitcher.control) / 6.0
+            obs[_PITCHER + 2] = fatigue / 5.0
+            obs[_PITCHER + 3] = len(s.innings_pitched[ft][p]) / 9.0
+            obs[_PITCHER + 4] = (pitcher.ip + s.ip_bonus[ft][p]) / 9.0
+            obs[_PITCHER + 5] = counted(s.runs_charged[ft][p]) / 10.0
+            obs[_PITCHER + 6] = float(p == s.starter[ft])
+            obs[_PITCHER_CHART:_PITCHER_CHART + 10] = caches[ft].charts[p]
+            left = s.icons_left[ft][p]
+            obs[_PITCHER_ICONS] = left.get("K", 0)
+            obs[_PITCHER_ICONS + 1] = float("20" in pitcher.icons and s.twenty_inning[ft] != b.inning)
+            obs[_PITCHER_ICONS + 2] = left.get("RP", 0)
+            obs[_PITCHER_ICONS + 3] = float("CY" in pitcher.icons)
+            if isinstance(batter, PitcherCard):
+                obs[_ADVANTAGE] = 1.0
+            else:
+                obs[_ADVANTAGE] = rules.pitcher_advantage_probability(control, fatigue,
+                                                                      batter.on_base)
         defense = caches[ft].fielders(s.lineup[ft], s.pos[ft])
         obs[_DEFENSE] = defense[0]
         obs[_DEFENSE + 1] = defense[1]
@@ -653,9 +685,6 @@ class ShowdownEnv(BaseballAECEnv):
         obs[_DEFENSE + 3] = gloves / 4.0
         obs[_CAN_REMOVE] = float(roster.can_remove_starter(s, seat))
         obs[_CAN_REMOVE + 1] = float(roster.can_remove_starter(s, 1 - seat))
-        for at, team in ((_OWN, seat), (_OPP, 1 - seat)):
-            obs[at:at + _ROSTER_SIZE] = caches[team].block(s.lineup[team], s.pitcher[team],
-                                                           s.used[team])
         if ab.result is not None:
             obs[_RESULT + _RESULT_INDEX[ab.result]] = 1.0
         if ab.chart is not None:
@@ -667,33 +696,6 @@ class ShowdownEnv(BaseballAECEnv):
                 obs[_EXTRA_BASE + 2 * i] = players[r].speed / 25.0
                 obs[_EXTRA_BASE + 2 * i + 1] = float(bases.index(r) == 2)
         return obs
-
-    @staticmethod
-    def _encode_pitcher(obs: np.ndarray, s: rules.GameState, cache: _TeamCache, ft: int, p: int,
-                        batter: HitterCard | PitcherCard) -> None:
-        """The pitcher's piece of :meth:`_encode` (``_encode_pitcher`` for a view), facing
-        ``batter``."""
-        pitcher = cache.team.players[p]
-        control = rules.effective_control(s, ft, p)
-        fatigue = rules.fatigue(s, ft, p)
-        bonus = s.ip_bonus[ft][p]
-        obs[_PITCHER] = pitcher.control / 10.0
-        obs[_PITCHER + 1] = (control - pitcher.control) / 6.0
-        obs[_PITCHER + 2] = fatigue / 5.0
-        obs[_PITCHER + 3] = len(s.innings_pitched[ft][p]) / 9.0
-        obs[_PITCHER + 4] = (pitcher.ip + bonus) / 9.0
-        obs[_PITCHER + 5] = counted(s.runs_charged[ft][p]) / 10.0
-        obs[_PITCHER + 6] = float(p == s.starter[ft])
-        obs[_PITCHER_CHART:_PITCHER_CHART + 10] = cache.charts[p]
-        left = s.icons_left[ft][p]
-        obs[_PITCHER_ICONS] = left.get("K", 0)
-        obs[_PITCHER_ICONS + 1] = float("20" in pitcher.icons and s.twenty_inning[ft] != s.board.inning)
-        obs[_PITCHER_ICONS + 2] = left.get("RP", 0)
-        obs[_PITCHER_ICONS + 3] = float("CY" in pitcher.icons)
-        if isinstance(batter, PitcherCard):
-            obs[_ADVANTAGE] = 1.0
-        else:
-            obs[_ADVANTAGE] = rules.pitcher_advantage_probability(control, fatigue, batter.on_base)
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return rules.option_labels(self.state_, decision)
