@@ -129,7 +129,7 @@ def test_env_wrapper_enforces_order_like_pettingzoos(env_id):
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
     env = envs.make(env_id)
-    assert isinstance(env, OrderEnforcingWrapper)
+    assert isinstance(env, OrderEnforcingWrapper) and str(env) == env_id
     for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
         with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
             getattr(env, name)

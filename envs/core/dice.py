@@ -119,11 +119,18 @@ class Dice:
         n = draws.get(purpose, 0)
         draws[purpose] = n + 1
         # the purpose's key in this stream, hashed once per stream (the same numbers as
-        # hashing it on every draw)
+        # hashing it on every draw); most purposes are drawn once a stream, so the two
+        # mixes are written out here (_mix64's lines: a call costs as much as a line)
         key = self._keys.get(purpose)
         if key is None:
-            key = self._keys[purpose] = _mix64(self._stream_hash ^ _purpose_code(purpose))
-        z = (key + n + _GOLDEN) & _MASK64             # _mix64(key + n), inlined
+            code = _PURPOSE_CODES.get(purpose)
+            if code is None:
+                code = _purpose_code(purpose)
+            z = ((self._stream_hash ^ code) + _GOLDEN) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            key = self._keys[purpose] = z ^ (z >> 31)
+        z = (key + n + _GOLDEN) & _MASK64             # _mix64(key + n)
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)

@@ -58,6 +58,9 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
 
+    def __str__(self) -> str:
+        return str(self.env)            # as OrderEnforcingWrapper itself prints: the env's name
+
     def step(self, action) -> None:
         if self._has_reset and self.env.agents:
             self._has_updated = True

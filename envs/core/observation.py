@@ -64,13 +64,18 @@ def encode_situation(obs: np.ndarray, offset: dict[str, int], seat: int, decisio
     obs[at + _HALF + half] = 1.0
     if outs < 3:
         obs[at + _OUTS + outs] = 1.0
-    for i in range(3):
-        if runners[i] is not None and runners[i] is not False:
-            obs[at + _RUNNERS + i] = 1.0
+    first, second, third = runners
+    if first is not None and first is not False:
+        obs[at + _RUNNERS] = 1.0
+    if second is not None and second is not False:
+        obs[at + _RUNNERS + 1] = 1.0
+    if third is not None and third is not False:
+        obs[at + _RUNNERS + 2] = 1.0
     own, opp = runs[seat], runs[1 - seat]
-    obs[at + _SCORE] = counted(own) / 10.0
-    obs[at + _SCORE + 1] = counted(opp) / 10.0
-    obs[at + _RUN_DIFF] = max(-1.0, min(1.0, (own - opp) / 10.0))
+    obs[at + _SCORE] = (own if own < MAX_COUNTED else MAX_COUNTED) / 10.0       # counted()
+    obs[at + _SCORE + 1] = (opp if opp < MAX_COUNTED else MAX_COUNTED) / 10.0
+    diff = (own - opp) / 10.0
+    obs[at + _RUN_DIFF] = 1.0 if diff > 1.0 else -1.0 if diff < -1.0 else diff
 
 
 def _piece_bounds(name: str, size: int, bounds) -> list[tuple[float, float]]:

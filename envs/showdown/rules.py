@@ -600,12 +600,15 @@ def choose_pinch_hitter(state: GameState, decision: Decision, action: int) -> No
 
 
 def pitching_change_step(state: GameState) -> None:
+    """Step 2: the defense may bring in a pitcher; step 3 (another pinch hitter) follows only
+    when it could have."""
     t = 1 - state.board.half
-    state.step = "pinch_hitter_again"
+    state.step = "pre_pitch"
     if not can_remove_starter(state, t):
         return
     options = bullpen(state, t)
     if options:
+        state.step = "pinch_hitter_again"
         ask(state, "pitching_change", t, choose_player(tuple(options), True), subject=0)
 
 
