@@ -157,7 +157,7 @@ from . import roster, rules
 from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
                     RATING_LIMITS, check_point_cap, load_team)
 from .strategy import load_card_set, load_deck
-from .view import ShowdownView, view_of
+from .view import ShowdownView, _card_fields, view_of
 
 __all__ = ["ShowdownEnv", "OBS", "OBS_EXPERT", "PIECES", "EXPERT_PIECES", "encode_view",
            "describe_play"]
@@ -393,57 +393,71 @@ def encode_view(view: ShowdownView) -> np.ndarray:
             obs[o + 2 * i] = view.card(bt, r).speed / 25.0
             obs[o + 2 * i + 1] = float(view.bases.index(r) == 2)
     if expert:
-        _encode_expert(obs, view)
+        _encode_expert(obs, seat, view.decision, view.subject, view.dh_in_use, view.ip_lost,
+                       view.ibb, view.bunt, view.positions[seat], view.lineups[seat],
+                       view.teams[seat].players)
     if n_cards:
-        _encode_cards(obs, view, spec.offset)
+        _encode_cards(obs, spec.offset, seat, {name: getattr(view, name) for name in _CARD_FIELDS},
+                      view.teams[view.half].players)
     return obs
 
 
-def _encode_cards(obs: np.ndarray, view: ShowdownView, o: dict) -> None:
-    """The strategy cards' pieces (card_pieces)."""
-    seat = view.seat
-    k = len(view.card_names)
-    for name, values in (("hand", view.hand), ("own_discards", view.discards[seat]),
-                         ("opp_discards", view.discards[1 - seat]),
-                         ("own_in_play", view.in_play[seat]), ("opp_in_play", view.in_play[1 - seat]),
-                         ("own_played", view.played[seat]), ("opp_played", view.played[1 - seat])):
+#: the strategy-card fields of a view that the card pieces are encoded from (view.py's
+#: ``_card_fields`` reads the same off a game)
+_CARD_FIELDS = ("card_names", "hand", "discards", "in_play", "played", "hand_sizes", "deck_sizes",
+                "window", "stealers")
+
+
+def _encode_cards(obs: np.ndarray, o: dict, seat: int, cards: dict, batters) -> None:
+    """The strategy cards' pieces (card_pieces) from the cards a manager sees (``_CARD_FIELDS``
+    by name); ``batters``: the batting team's cards (the stealers' Speed)."""
+    k = len(cards["card_names"])
+    discards, in_play, played = cards["discards"], cards["in_play"], cards["played"]
+    for name, values in (("hand", cards["hand"]), ("own_discards", discards[seat]),
+                         ("opp_discards", discards[1 - seat]),
+                         ("own_in_play", in_play[seat]), ("opp_in_play", in_play[1 - seat]),
+                         ("own_played", played[seat]), ("opp_played", played[1 - seat])):
         obs[o[name]:o[name] + k] = np.asarray(values, dtype=np.float32) / 4.0
     c = o["card_counts"]
-    obs[c] = view.hand_sizes[seat] / 60.0
-    obs[c + 1] = view.hand_sizes[1 - seat] / 60.0
-    obs[c + 2] = view.deck_sizes[seat] / 60.0
-    obs[c + 3] = view.deck_sizes[1 - seat] / 60.0
-    if view.window:
-        obs[o["window"] + rules.WINDOWS.index(view.window)] = 1.0
-    for i, r in enumerate(view.stealers[:2]):
-        obs[o["stealers"] + i] = view.card(view.half, r).speed / 25.0
+    hand_sizes, deck_sizes = cards["hand_sizes"], cards["deck_sizes"]
+    obs[c] = hand_sizes[seat] / 60.0
+    obs[c + 1] = hand_sizes[1 - seat] / 60.0
+    obs[c + 2] = deck_sizes[seat] / 60.0
+    obs[c + 3] = deck_sizes[1 - seat] / 60.0
+    if cards["window"]:
+        obs[o["window"] + rules.WINDOWS.index(cards["window"])] = 1.0
+    for i, r in enumerate(cards["stealers"][:2]):
+        obs[o["stealers"] + i] = batters[r].speed / 25.0
 
 
 _EXPERT_INDEX = {k: i for i, k in enumerate(rules.EXPERT_KINDS)}
 _XO = OBS_EXPERT.offset
 
 
-def _encode_expert(obs: np.ndarray, view: ShowdownView) -> None:
-    """The expert game's pieces (EXPERT_PIECES)."""
-    seat = view.seat
+def _encode_expert(obs: np.ndarray, seat: int, decision: str | None, subject: int,
+                   dh_in_use: tuple[bool, bool], ip_lost: int, ibb: bool, bunt: bool,
+                   positions, lineup, players) -> None:
+    """The expert game's pieces (EXPERT_PIECES): ``decision`` and ``subject`` are the
+    observing manager's pending decision (None, -1 if none); ``positions``, ``lineup`` and
+    ``players`` are his team's."""
     obs[_XO["expert"]] = 1.0
-    kind = _EXPERT_INDEX.get(view.decision)
+    kind = _EXPERT_INDEX.get(decision)
     if kind is not None:
         obs[_XO["expert_decision"] + kind] = 1.0
-    obs[_XO["dh_in_use"]] = float(view.dh_in_use[seat])
-    obs[_XO["dh_in_use"] + 1] = float(view.dh_in_use[1 - seat])
-    obs[_XO["ip_lost"]] = min(view.ip_lost, MAX_COUNTED // 3) / 9.0
-    obs[_XO["walk_or_bunt"]] = float(view.ibb)
-    obs[_XO["walk_or_bunt"] + 1] = float(view.bunt)
-    if view.decision == "pinch_runner":
-        obs[_XO["runner_subject"] + view.subject] = 1.0
-    if view.decision in ("replaced_player", "batting_slot"):
-        obs[_XO["incoming"] + view.subject] = 1.0
+    obs[_XO["dh_in_use"]] = float(dh_in_use[seat])
+    obs[_XO["dh_in_use"] + 1] = float(dh_in_use[1 - seat])
+    obs[_XO["ip_lost"]] = min(ip_lost, MAX_COUNTED // 3) / 9.0
+    obs[_XO["walk_or_bunt"]] = float(ibb)
+    obs[_XO["walk_or_bunt"] + 1] = float(bunt)
+    if decision == "pinch_runner":
+        obs[_XO["runner_subject"] + subject] = 1.0
+    if decision in ("replaced_player", "batting_slot"):
+        obs[_XO["incoming"] + subject] = 1.0
     o = _XO["own_fielding"]
-    for slot, pos in enumerate(view.positions[seat]):
-        k = view.lineups[seat][slot]
+    for slot, pos in enumerate(positions):
+        k = lineup[slot]
         if pos in FIELD_POSITIONS and k >= 0:
-            obs[o + k] = roster.fielding_at(view.card(seat, k), pos, True) / 5.0
+            obs[o + k] = roster.fielding_at(players[k], pos, True) / 5.0
 
 
 # -- the observation read off the state (ShowdownEnv._encode) ----------------------------------
@@ -457,11 +471,13 @@ class _TeamCache:
     """One team's static rows (each player as a batter, each chart) and its last roster
     block and defense, with what they were made from."""
 
-    __slots__ = ("team", "batter_rows", "charts", "ratings", "substitutes", "gloves",
+    __slots__ = ("team", "expert", "batter_rows", "charts", "ratings", "substitutes", "gloves",
                  "last_block", "last_defense")
 
-    def __init__(self, team) -> None:
+    def __init__(self, team, expert: bool) -> None:
         self.team = team
+        #: the expert game's Fielding (first base open to every hitter, roster.fielding_at)
+        self.expert = expert
         self.batter_rows = []
         self.charts = []
         for card in team.players:
@@ -520,9 +536,9 @@ class _TeamCache:
         for slot, pos in enumerate(positions):
             k = lineup[slot]
             if pos in INFIELD:
-                infield += players[k].fielding(pos) or 0
+                infield += roster.fielding_at(players[k], pos, self.expert)
             elif pos in OUTFIELD:
-                outfield += players[k].fielding(pos) or 0
+                outfield += roster.fielding_at(players[k], pos, self.expert)
             if pos == "C" and k >= 0:
                 arm = (players[k].fielding("C") or 0) / 10.0
             if pos in FIELD_POSITIONS and k >= 0 and k in self.gloves:
@@ -606,17 +622,20 @@ class ShowdownEnv(BaseballAECEnv):
 
     def _team_caches(self) -> tuple[_TeamCache, _TeamCache]:
         teams = self.state_.teams
+        expert = self.state_.level == "expert"
         caches = self._caches
-        if caches is None or caches[0].team is not teams[0] or caches[1].team is not teams[1]:
-            caches = self._caches = (_TeamCache(teams[0]), _TeamCache(teams[1]))
+        if (caches is None or caches[0].team is not teams[0] or caches[1].team is not teams[1]
+                or caches[0].expert != expert):
+            caches = self._caches = (_TeamCache(teams[0], expert), _TeamCache(teams[1], expert))
+            self._blanks = [None, None]
         return caches
 
     def _encode(self, seat: int) -> np.ndarray:
         """``encode_view(view(seat))``, read off the state without building the view (the
-        table in the module docstring)."""
+        table in the module docstring), at every level (the contract suite checks the two
+        agree at every decision)."""
         s = self.state_
-        if s.level == "expert":
-            return encode_view(view_of(s, seat))
+        expert = s.level == "expert"
         caches = self._team_caches()
         b, d, ab = s.board, s.pending, s.ab
         bases = b.bases
@@ -625,16 +644,20 @@ class ShowdownEnv(BaseballAECEnv):
         own = caches[seat].block(s.lineup[seat], s.pitcher[seat], s.used[seat])
         opp = caches[1 - seat].block(s.lineup[1 - seat], s.pitcher[1 - seat], s.used[1 - seat])
         blank = self._blanks[seat]
-        if blank is None or blank[0] is not own or blank[1] is not opp:
-            blank = np.zeros(OBS.size, dtype=np.float32)
-            blank[_LEVEL + _LEVEL_INDEX[s.level]] = 1.0
+        if (blank is None or blank[0] is not own or blank[1] is not opp or blank[2] != s.dh
+                or blank[3] is not s.card_set):
+            n_cards = 0 if s.card_set is None else len(s.card_set.cards)
+            size = (obs_with_cards(n_cards) if n_cards else OBS_EXPERT if expert else OBS).size
+            blank = np.zeros(size, dtype=np.float32)
+            if not expert:
+                blank[_LEVEL + _LEVEL_INDEX[s.level]] = 1.0
             blank[_DH] = float(s.dh)
             blank[_OWN:_OWN + _ROSTER_SIZE] = own
             blank[_OPP:_OPP + _ROSTER_SIZE] = opp
-            blank = self._blanks[seat] = (own, opp, blank)
-        obs = blank[2].copy()
+            blank = self._blanks[seat] = (own, opp, s.dh, s.card_set, blank)
+        obs = blank[4].copy()
         mine = d is not None and d.actor == seat and not b.over
-        encode_situation(obs, _O, seat, _KIND_INDEX[d.kind] if mine else None,
+        encode_situation(obs, _O, seat, _KIND_INDEX.get(d.kind) if mine else None,
                          b.inning, bt, b.outs, bases, b.runs)
         players = s.teams[bt].players
         for i in range(3):
@@ -666,9 +689,11 @@ class ShowdownEnv(BaseballAECEnv):
             obs[_PITCHER_CHART:_PITCHER_CHART + 10] = caches[ft].charts[p]
             left = s.icons_left[ft][p]
             obs[_PITCHER_ICONS] = left.get("K", 0)
-            obs[_PITCHER_ICONS + 1] = float("20" in pitcher.icons and s.twenty_inning[ft] != b.inning)
+            if not expert:      # "DO NOT USE THESE SPECIAL ABILITIES" (its icons_left are empty)
+                obs[_PITCHER_ICONS + 1] = float("20" in pitcher.icons
+                                                and s.twenty_inning[ft] != b.inning)
+                obs[_PITCHER_ICONS + 3] = float("CY" in pitcher.icons)
             obs[_PITCHER_ICONS + 2] = left.get("RP", 0)
-            obs[_PITCHER_ICONS + 3] = float("CY" in pitcher.icons)
             if isinstance(batter, PitcherCard):
                 obs[_ADVANTAGE] = 1.0
             else:
@@ -695,6 +720,14 @@ class ShowdownEnv(BaseballAECEnv):
             if r in bases:
                 obs[_EXTRA_BASE + 2 * i] = players[r].speed / 25.0
                 obs[_EXTRA_BASE + 2 * i + 1] = float(bases.index(r) == 2)
+        if expert:
+            _encode_expert(obs, seat, d.kind if mine else None, d.subject if mine else -1,
+                           (s.pitcher_slot[0] < 0, s.pitcher_slot[1] < 0),
+                           s.runs_charged[ft][p] // 3 if p >= 0 else 0, ab.ibb, ab.bunt,
+                           s.pos[seat], s.lineup[seat], s.teams[seat].players)
+            if s.card_set is not None:
+                _encode_cards(obs, obs_with_cards(len(s.card_set.cards)).offset, seat,
+                              _card_fields(s, seat), players)
         return obs
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
