@@ -10,6 +10,8 @@ Run it with::
     python -m dugout.evaluate.bench --games 1000
     python -m dugout.evaluate.bench --seconds 5      # about 5 s per measurement
     python -m dugout.evaluate.bench --json bench.json
+    python -m dugout.evaluate.bench --rounds 6       # and each AEC env against tictactoe_v3
+                                                     # in 6 alternating rounds
 
 What is measured
 ----------------
@@ -65,6 +67,12 @@ figures these ratios are ``ratios`` (That's Baseball), ``grand_slam_ratios``,
 duel), ``bottom_ninth_game_ratios`` and ``pokemon_baseball_ratios``; ``batched_ratios`` are
 the batched engine's decisions per second against the peers and the scalar engine.
 
+Those ratios come from one measurement of each env after the other, minutes apart on a
+machine whose speed drifts. ``--rounds R`` adds the fair comparison: each dugout AEC env and
+``tictactoe_v3`` alternate in R short rounds (1/R of the games or seconds each, the peer
+playing as many decisions as the env), and the median ratio and its range are printed (in
+the JSON figures: ``interleaved_ratios``, per env key, with each round's ratio).
+
 Every figure counts:
 
 * decisions: calls of ``step`` with an action (not the ``step(None)`` calls that retire
@@ -95,6 +103,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -372,6 +381,22 @@ def measure(key: str, label: str, play: PlayGame, budget: Budget, seed: int) -> 
             return Result(key, label, games, decisions, pas, seconds)
 
 
+def interleaved(key: str, label: str, play: PlayGame, peer: PlayGame, rounds: int,
+                budget: Budget, seed: int) -> dict[str, Any]:
+    """``play`` against ``tictactoe_v3`` (``peer``) in ``rounds`` alternating rounds: each
+    round plays ``play`` until ``budget`` is spent, then the peer for as many decisions, and
+    gives the ratio of their decisions per second. Alternating in one process is the fair
+    comparison on a shared machine, whose speed drifts from minute to minute."""
+    ratios = []
+    for r in range(rounds):
+        at = seed + r * 100_003         # each round its own games
+        mine = measure(key, label, play, budget, at)
+        theirs = measure("tictactoe_v3", "tictactoe_v3", peer, Budget(decisions=mine.decisions), at)
+        ratios.append(mine.rate(mine.decisions) / theirs.rate(theirs.decisions))
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios),
+            "rounds": ratios}
+
+
 # -- output -----------------------------------------------------------------------------------
 COLUMNS = ("env", "games", "decisions", "PA", "seconds", "decisions/s", "PA/s", "games/s")
 
@@ -409,6 +434,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                       help="instead of a game count: play about S seconds per measurement")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the action picker and of the first game (default 0)")
+    parser.add_argument("--rounds", type=int, default=0, metavar="R",
+                        help="also compare each dugout AEC env with tictactoe_v3 in R rounds "
+                             "alternating the two in this process (1/R of the games, or of the "
+                             "seconds, each) and print the median ratio and its range "
+                             "(default 0: off)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
     args = parser.parse_args(argv)
     if args.seconds is None and args.games < 1:
@@ -417,6 +447,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--seconds must be positive")
     if args.seed < 0:
         parser.error("--seed must be non-negative")
+    if args.rounds < 0:
+        parser.error("--rounds must be non-negative")
     return args
 
 
@@ -531,9 +563,26 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
           f"{_fmt(basic_engine.rate(basic_engine.games), 1)} games/s and "
           f"{_fmt(basic_engine.rate(basic_engine.plate_appearances))} PA/s through the engine")
 
+    rounds: dict[str, Any] = {}
+    if args.rounds and missing:
+        print(f"--rounds needs tictactoe_v3: {missing}")
+    elif args.rounds:
+        round_budget = (Budget(seconds=args.seconds / args.rounds) if args.seconds is not None
+                        else Budget(games=max(1, args.games // args.rounds)))
+        peer = peer_aec("tictactoe_v3")
+        aec_keys = {key for key, _ in RATIO_KEYS}
+        for key, label, make in dugout_runs():
+            if key in aec_keys:
+                rounds[key] = interleaved(key, label, make(), peer, args.rounds, round_budget,
+                                          args.seed)
+        print(f"Decisions/s against tictactoe_v3, alternating in {args.rounds} rounds in this "
+              f"process: median (range)")
+        for key, r in rounds.items():
+            print(f"  {key}: {r['median']:.2f}x ({r['min']:.2f}-{r['max']:.2f}x)")
+
     figures: dict[str, Any] = {
         "settings": {"games": None if args.seconds is not None else args.games,
-                     "seconds": args.seconds, "seed": args.seed,
+                     "seconds": args.seconds, "seed": args.seed, "rounds": args.rounds,
                      "teams": list(TEAMS), "showdown_teams": list(SHOWDOWN_TEAMS),
                      "pokemon_teams": list(POKEMON_TEAMS),
                      "innings": INNINGS},
@@ -541,6 +590,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                      "system": platform.system()},
         "results": {r.key: r.figures() for r in results},
         **all_ratios,
+        "interleaved_ratios": rounds,
         "comparison_missing": missing,
     }
     if args.json:

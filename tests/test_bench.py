@@ -11,6 +11,8 @@ import json
 import math
 import sys
 
+import pytest
+
 from dugout.evaluate import bench
 
 RATES = ("decisions_per_s", "plate_appearances_per_s", "games_per_s")
@@ -144,10 +146,11 @@ def test_without_classic_envs_dugout_figures_still_print(capsys, monkeypatch):
     for name in [m for m in sys.modules if m.startswith("pettingzoo.classic.")]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "pettingzoo.classic", None)
-    figures = bench.main(["--games", "3"])
+    figures = bench.main(["--games", "3", "--rounds", "2"])
     printed = capsys.readouterr().out
 
     assert "pip install -e .[bench]" in printed
+    assert "--rounds needs tictactoe_v3" in printed and figures["interleaved_ratios"] == {}
     for name in ("thats_baseball_v0", "grand_slam_v0", "showdown_v0", "showdown_basic_v0",
                  "tictactoe_v3", "texas_holdem_v4"):
         assert name in printed
@@ -165,3 +168,43 @@ def test_seconds_option_runs_by_time(capsys):
     for key, result in figures["results"].items():
         assert result["games"] >= 1, key
         assert _positive(result["decisions_per_s"]), key
+
+
+def test_interleaved_rounds_alternate_with_tictactoe():
+    """``--rounds``: each round times the env, then tictactoe_v3 for as many decisions."""
+    if not _classic_installed():
+        return      # the fallback is checked in test_without_classic_envs_dugout_figures_still_print
+    timed = []
+    play = bench.showdown_aec("advanced")
+    peer = bench.peer_aec("tictactoe_v3")
+
+    def spy(name, inner):
+        def wrapped(rng, seed):
+            out = inner(rng, seed)
+            timed.append((name, out[0]))
+            return out
+        return wrapped
+
+    r = bench.interleaved("showdown_v0", "showdown_v0 (AEC)", spy("showdown", play),
+                          spy("tictactoe", peer), 3, bench.Budget(games=1), seed=5)
+    assert len(r["rounds"]) == 3 and all(_positive(x) for x in r["rounds"])
+    assert r["min"] <= r["median"] <= r["max"] and r["median"] == sorted(r["rounds"])[1]
+    # per round: a warm-up game and one timed game of the env, then tictactoe (a warm-up
+    # game and whole games until at least as many decisions)
+    names = [name for name, _ in timed]
+    at = 0
+    for _ in range(3):
+        assert names[at:at + 2] == ["showdown", "showdown"]
+        env_decisions = timed[at + 1][1]
+        at += 2
+        start = at
+        while at < len(names) and names[at] == "tictactoe":
+            at += 1
+        assert sum(d for _, d in timed[start + 1:at]) >= env_decisions
+    assert at == len(names)
+
+
+def test_rounds_must_not_be_negative(capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["--rounds", "-1"])
+    assert "--rounds must be non-negative" in capsys.readouterr().err
