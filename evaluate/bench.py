@@ -69,9 +69,11 @@ the batched engine's decisions per second against the peers and the scalar engin
 
 Those ratios come from one measurement of each env after the other, minutes apart on a
 machine whose speed drifts. ``--rounds R`` adds the fair comparison: each dugout AEC env and
-``tictactoe_v3`` alternate in R short rounds (1/R of the games or seconds each, the peer
-playing as many decisions as the env), and the median ratio and its range are printed (in
-the JSON figures: ``interleaved_ratios``, per env key, with each round's ratio).
+``tictactoe_v3`` alternate in R short rounds (1/R of the games, at least one, or of the
+seconds each, the peer playing whole games until it has made as many decisions as the env),
+and the median ratio and its range are printed (in the JSON figures: ``interleaved_ratios``,
+per env key, with each round's ratio). The Showdown basic game's two decisions a game make
+its rounds short and its ratio noisy.
 
 Every figure counts:
 
@@ -436,9 +438,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="seed of the action picker and of the first game (default 0)")
     parser.add_argument("--rounds", type=int, default=0, metavar="R",
                         help="also compare each dugout AEC env with tictactoe_v3 in R rounds "
-                             "alternating the two in this process (1/R of the games, or of the "
-                             "seconds, each) and print the median ratio and its range "
-                             "(default 0: off)")
+                             "alternating the two in this process (1/R of the games, at least "
+                             "one, or of the seconds, each) and print the median ratio and its "
+                             "range (default 0: off)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
     args = parser.parse_args(argv)
     if args.seconds is None and args.games < 1:
@@ -564,12 +566,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
           f"{_fmt(basic_engine.rate(basic_engine.plate_appearances))} PA/s through the engine")
 
     rounds: dict[str, Any] = {}
-    if args.rounds and missing:
-        print(f"--rounds needs tictactoe_v3: {missing}")
-    elif args.rounds:
+    peer = None
+    if args.rounds:
+        try:
+            peer = peer_aec("tictactoe_v3")
+        except ImportError as error:
+            print(f"--rounds needs PettingZoo's tictactoe_v3 ({error}); install it with "
+                  f"`{INSTALL_HINT}`.")
+    if peer is not None:
         round_budget = (Budget(seconds=args.seconds / args.rounds) if args.seconds is not None
                         else Budget(games=max(1, args.games // args.rounds)))
-        peer = peer_aec("tictactoe_v3")
         aec_keys = {key for key, _ in RATIO_KEYS}
         for key, label, make in dugout_runs():
             if key in aec_keys:

@@ -150,7 +150,8 @@ def test_without_classic_envs_dugout_figures_still_print(capsys, monkeypatch):
     printed = capsys.readouterr().out
 
     assert "pip install -e .[bench]" in printed
-    assert "--rounds needs tictactoe_v3" in printed and figures["interleaved_ratios"] == {}
+    assert "--rounds needs PettingZoo's tictactoe_v3" in printed
+    assert figures["interleaved_ratios"] == {}
     for name in ("thats_baseball_v0", "grand_slam_v0", "showdown_v0", "showdown_basic_v0",
                  "tictactoe_v3", "texas_holdem_v4"):
         assert name in printed
@@ -172,8 +173,10 @@ def test_seconds_option_runs_by_time(capsys):
 
 def test_interleaved_rounds_alternate_with_tictactoe():
     """``--rounds``: each round times the env, then tictactoe_v3 for as many decisions."""
-    if not _classic_installed():
-        return      # the fallback is checked in test_without_classic_envs_dugout_figures_still_print
+    if not _classic_installed():        # (CI installs them: scripts/test.sh, the bench extra)
+        with pytest.raises(ImportError):
+            bench.peer_aec("tictactoe_v3")
+        return
     timed = []
     play = bench.showdown_aec("advanced")
     peer = bench.peer_aec("tictactoe_v3")

@@ -147,7 +147,10 @@ def test_env_wrapper_enforces_order_like_pettingzoos(env_id):
     assert np.array_equal(obs["observation"], game.observe(game.agent_selection)["observation"])
     assert (reward, term, trunc, info) == (0, False, False, game.infos[game.agent_selection])
     assert env.last(observe=False)[0] is None
-    env.rewards = {"away": 0, "home": 0}                # written through to the env
+    mine = {"away": 0, "home": 0}
+    env.rewards = mine          # as on PettingZoo's wrapper: kept on the wrapper, not the env
+    assert env.rewards is mine and game.rewards is not mine
+    del env.rewards
     assert env.rewards is game.rewards
     play_out(env, 1)
     from pettingzoo.utils.env_logger import EnvLogger

@@ -182,6 +182,21 @@ def test_observation_caches_follow_the_game(options):
             np.testing.assert_array_equal(env._encode(seat), encode_view(view_of(state, seat)))
 
 
+@pytest.mark.parametrize("first, then", [("basic", "advanced"), ("advanced", "basic"),
+                                         ("advanced", "expert"), ("expert", "advanced")])
+def test_observation_caches_follow_a_restored_game_of_another_level(first, then):
+    """An env's cached roster blocks and blank observation are rebuilt for a restored game of
+    another level or DH rule played by the very same team objects."""
+    env = showdown_v0.raw_env(level=first, starter=1)
+    other = showdown_v0.raw_env(level=then, starter=1, teams=env.teams, dh=True)
+    env.reset(seed=3)
+    other.reset(seed=3)
+    env.observe("away"), env.observe("home")
+    env.restore(other.save())
+    for agent in ("away", "home"):
+        assert np.array_equal(env.observe(agent)["observation"], encode_view(env.view(agent)))
+
+
 def test_new_games_get_fresh_icon_uses():
     teams = (load_team("nya2004"), load_team("bos2004"))
     first = rules.new_game(teams, Dice(1), level="advanced")

@@ -19,19 +19,26 @@ __all__ = ["entry_points", "OrderEnforcing"]
 
 
 def _forwarded(name: str, before_reset: bool) -> property:
-    """An attribute read from (and written to) the wrapped env, like ``BaseWrapper``'s
-    ``__getattr__`` but without its fallback path; ``before_reset``: readable before
-    ``reset()`` (``OrderEnforcingWrapper`` refuses the others with AttributeError)."""
+    """An attribute read from the wrapped env, as ``BaseWrapper``'s ``__getattr__`` reads it
+    but without its fallback path; ``before_reset``: readable before ``reset()``
+    (``OrderEnforcingWrapper`` refuses the others with AttributeError). As on PettingZoo's
+    wrapper, a value assigned to the wrapper stays on the wrapper and is read from there."""
 
     def get(self):
+        mine = self.__dict__
+        if name in mine:
+            return mine[name]
         if not before_reset and not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self.env, name)
 
     def set_(self, value) -> None:
-        setattr(self.env, name, value)
+        self.__dict__[name] = value
 
-    return property(get, set_, doc=f"The wrapped env's ``{name}``.")
+    def delete(self) -> None:
+        del self.__dict__[name]
+
+    return property(get, set_, delete, doc=f"The wrapped env's ``{name}``.")
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):

@@ -50,8 +50,8 @@ def situation_pieces(decision_kinds: Sequence[str]) -> list[tuple[str, int, str]
 def encode_situation(obs: np.ndarray, offset: dict[str, int], seat: int, decision: int | None,
                      inning: int, half: int, outs: int, runners: Sequence, runs: Sequence[int]) -> None:
     """Fill the :func:`situation_pieces` of ``obs`` (zeros there); ``decision`` is the kind's
-    index or None, ``runners`` anything whose items are truthy (or not None) for an occupied
-    base. The pieces lie in :func:`situation_pieces`' order, so two offsets place them all:
+    index or None, ``runners`` the three bases, first to third, each empty when None or
+    False (a runner may be a roster index, 0 included, or True). The pieces lie in :func:`situation_pieces`' order, so two offsets place them all:
     the others are fixed distances after ``seat`` and ``inning`` (an observation is encoded
     on every step)."""
     at = offset["seat"]
