@@ -51,9 +51,9 @@ def encode_situation(obs: np.ndarray, offset: dict[str, int], seat: int, decisio
                      inning: int, half: int, outs: int, runners: Sequence, runs: Sequence[int]) -> None:
     """Fill the :func:`situation_pieces` of ``obs`` (zeros there); ``decision`` is the kind's
     index or None, ``runners`` the three bases, first to third, each empty when None or
-    False (a runner may be a roster index, 0 included, or True). The pieces lie in :func:`situation_pieces`' order, so two offsets place them all:
-    the others are fixed distances after ``seat`` and ``inning`` (an observation is encoded
-    on every step)."""
+    False (a runner may be a roster index, 0 included, or True). The pieces lie in
+    :func:`situation_pieces`' order, so two offsets place them all: the others are fixed
+    distances after ``seat`` and ``inning`` (an observation is encoded on every step)."""
     at = offset["seat"]
     obs[at + seat] = 1.0
     obs[at + _BATTING] = float(half == seat)

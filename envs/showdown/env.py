@@ -603,9 +603,9 @@ class ShowdownEnv(BaseballAECEnv):
         self.innings = innings
         self.max_innings = max_innings
         self._caches: tuple[_TeamCache, _TeamCache] | None = None
-        # per seat: (own block, opponent's block, DH rule, card set, an observation holding only
-        # the blocks, the level and the DH, level): what _encode starts from while none of them
-        # changes (neither team substitutes)
+        # per seat: (own block, opponent's block, DH rule, card set, level, an observation
+        # holding only the blocks, the level and the DH): what _encode starts from while none of
+        # them changes (neither team substitutes)
         self._blanks: list[tuple | None] = [None, None]
 
     # -- engine hooks -------------------------------------------------------------------
@@ -646,7 +646,7 @@ class ShowdownEnv(BaseballAECEnv):
         opp = caches[1 - seat].block(s.lineup[1 - seat], s.pitcher[1 - seat], s.used[1 - seat])
         blank = self._blanks[seat]
         if (blank is None or blank[0] is not own or blank[1] is not opp or blank[2] != s.dh
-                or blank[3] is not s.card_set or blank[5] != s.level):
+                or blank[3] is not s.card_set or blank[4] != s.level):
             n_cards = 0 if s.card_set is None else len(s.card_set.cards)
             size = (obs_with_cards(n_cards) if n_cards else OBS_EXPERT if expert else OBS).size
             blank = np.zeros(size, dtype=np.float32)
@@ -655,8 +655,8 @@ class ShowdownEnv(BaseballAECEnv):
             blank[_DH] = float(s.dh)
             blank[_OWN:_OWN + _ROSTER_SIZE] = own
             blank[_OPP:_OPP + _ROSTER_SIZE] = opp
-            blank = self._blanks[seat] = (own, opp, s.dh, s.card_set, blank, s.level)
-        obs = blank[4].copy()
+            blank = self._blanks[seat] = (own, opp, s.dh, s.card_set, s.level, blank)
+        obs = blank[5].copy()
         mine = d is not None and d.actor == seat and not b.over
         encode_situation(obs, _O, seat, _KIND_INDEX.get(d.kind) if mine else None,
                          b.inning, bt, b.outs, bases, b.runs)

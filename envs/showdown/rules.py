@@ -536,7 +536,7 @@ def draw_cards(state: GameState) -> None:
 
 def end_at_bat(state: GameState) -> None:
     b = state.board
-    if state.card_set is not None:     # (state.cards_on, on the hot path)
+    if state.cards_on:
         cardplay.end_of_at_bat(state)
     t = b.half
     state.order[t] = (state.order[t] + 1) % 9
@@ -911,12 +911,12 @@ def roll_swing(state: GameState) -> None:
     ab = state.ab
     bt = state.board.half
     if ab.chart == "P":
-        chart = state.teams[1 - bt].players[state.pitcher[1 - bt]].chart
+        chart = state.card(1 - bt, state.pitcher[1 - bt]).chart
     else:
-        chart = state.teams[bt].players[state.lineup[bt][state.order[bt]]].chart
+        chart = state.card(bt, state.batter_index).chart
     ab.swing = roll
     ab.result = chart.result(cardplay.chart_roll(roll, cardplay.swing_bonus(state))
-                             if state.card_set is not None else roll)
+                             if state.cards_on else roll)
 
 
 def fatigue(state: GameState, team: int, k: int) -> int:
@@ -927,7 +927,7 @@ def fatigue(state: GameState, team: int, k: int) -> int:
         return 0
     pitched = state.innings_pitched[team][k]
     innings = len(pitched) + (0 if pitched and pitched[-1] == state.board.inning else 1)
-    ip = state.teams[team].players[k].ip + state.ip_bonus[team][k]
+    ip = state.card(team, k).ip + state.ip_bonus[team][k]
     if state.level == "expert":
         # Expert Innings Pitched: "for every 3 runs charged to a pitcher, his IP goes down
         # by 1"; below 0 it "doesn't do anything" (RULES.md)
@@ -937,7 +937,7 @@ def fatigue(state: GameState, team: int, k: int) -> int:
 
 def effective_control(state: GameState, team: int, k: int) -> int:
     """Control plus icon bonuses; fatigue comes off the total, not Control (kept apart)."""
-    control = state.teams[team].players[k].control
+    control = state.card(team, k).control
     if state.relief_ace_inning[team] == state.board.inning and state.relief_ace_pitcher[team] == k:
         control += 3
     if state.ab.twenty:
@@ -973,10 +973,9 @@ def twenty_game_step(state: GameState) -> None:
     bt = b.half
     t = 1 - bt
     state.step = "stolen_base"
-    if (state.level == "advanced" and "20" in state.teams[t].players[state.pitcher[t]].icons
+    if (state.level == "advanced" and "20" in state.card(t, state.pitcher[t]).icons
             and state.twenty_inning[t] != b.inning
-            and not isinstance(state.teams[bt].players[state.lineup[bt][state.order[bt]]],
-                               PitcherCard)):
+            and not isinstance(state.card(bt, state.batter_index), PitcherCard)):
         ask(state, "twenty_game", t, (PASS, YES))
 
 
@@ -1041,14 +1040,14 @@ def pitch(state: GameState) -> None:
     ft = 1 - bt
     ab = state.ab
     k = face_batter(state)
-    batter = state.teams[bt].players[state.lineup[bt][state.order[bt]]]
+    batter = state.card(bt, state.batter_index)
     if isinstance(batter, PitcherCard):
         ab.pitch = None
         ab.chart = "P"
     else:
         roll = state.dice.roll("pitch", sides=20)
         total = roll + effective_control(state, ft, k) - fatigue(state, ft, k)
-        if state.card_set is not None:
+        if state.cards_on:
             total += cardplay.pitch_bonus(state)
         ab.pitch = total
         ab.chart = "P" if total > batter.on_base else "B"
@@ -1089,7 +1088,7 @@ def result_icons(state: GameState) -> None:
     state.step = "carry_out"
     if state.level == "basic":
         return
-    if state.card_set is not None:
+    if state.cards_on:
         open_window(state, "on_result", "carry_out")
         return
     ab = state.ab
@@ -1458,7 +1457,7 @@ def finish_play(state: GameState) -> None:
              throw.roll, throw.bases, scored[throw.scored_before:],
              f"{total}>{target}" if throw.out else f"{total}<={target}")
     state.step = "end_at_bat"
-    if state.card_set is not None and not b.over and b.outs < 3 and not (ab.ibb or ab.bunt):
+    if state.cards_on and not b.over and b.outs < 3 and not (ab.ibb or ab.bunt):
         open_window(state, "after_result", "end_at_bat")    # (walks and bunts are not results)
 
 
