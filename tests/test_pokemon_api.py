@@ -704,3 +704,29 @@ def test_the_fast_observation_is_the_views_encoding(options):
                                       encode_view(env.view(agent))), agent
             legal = env.game.pending.legal
             env.step(legal[rng.randrange(len(legal))])
+
+
+def test_the_fast_observation_follows_restored_games():
+    """The roster blocks are kept between decisions and brought up to date column group by
+    column group: jumping back and forth between saved decisions of different games (other
+    lineups, HP, innings pitched, runners) must still give the view's encoding."""
+    import random
+
+    from dugout.envs.pokemon_baseball.env import encode_view
+    env = pokemon_baseball_v0.raw_env()
+    rng = random.Random(11)
+    saved = []
+    for seed in range(4):
+        env.reset(seed=seed)
+        while env.game.pending is not None:
+            if rng.random() < 0.05:
+                saved.append(env.save())
+            legal = env.game.pending.legal
+            env.step(legal[rng.randrange(len(legal))])
+    assert len(saved) > 20
+    rng.shuffle(saved)
+    for state in saved:
+        env.restore(state.clone())
+        for agent in ("away", "home"):
+            assert np.array_equal(env.observe(agent)["observation"],
+                                  encode_view(env.view(agent))), agent

@@ -130,7 +130,7 @@ from ..core.scorebook import ordinal
 from . import charts as ch
 from . import rules
 from .cards import BUILTIN_TEAMS, POSITIONS, load_creatures, load_team
-from .view import PokemonBaseballView, full_hp, make_view, roster_stats
+from .view import PokemonBaseballView, full_hp, hp_now, make_view, roster_stats
 
 __all__ = ["PokemonBaseballEnv", "OBS", "PIECES", "encode_view", "option_labels",
            "CREATURE_FEATURES"]
@@ -210,9 +210,14 @@ def _status_columns(status: tuple, resting: tuple, injured: tuple, innings: tupl
     cols[np.arange(n), np.asarray(status, dtype=np.intp)] = 1.0
     cols[:, 3] = np.minimum(np.asarray(resting, dtype=np.float32), 3) / 3.0
     cols[:, 4] = np.asarray(injured, dtype=np.float32) / 3.0
-    cols[:, 5] = np.minimum(np.asarray(innings, dtype=np.float32), 18) / 18.0
+    cols[:, 5] = _innings_column(innings)
     cols.flags.writeable = False
     return cols
+
+
+def _innings_column(innings) -> np.ndarray:
+    """Innings pitched / 18 (at most 1), one value per creature."""
+    return np.minimum(np.asarray(innings, dtype=np.float32), 18) / 18.0
 
 
 def _roster_rows(stats: tuple, hp: tuple, field: tuple, lineup: tuple, order: int,
@@ -291,6 +296,59 @@ def encode_view(view: PokemonBaseballView) -> np.ndarray:
 _HIDDEN_FIELD, _HIDDEN_LINEUP = (-1,) * 10, (-1,) * 9
 
 
+class _RosterMemo:
+    """A team's roster block (``rows``: flattened, the env's own, written in place) and
+    copies of what it was last written from: the state's lists of the team, the positions
+    and lineup shown, the batting order's turn, and the runners on base with their steal
+    tries. :meth:`update` writes again only the columns of what changed."""
+
+    __slots__ = ("hp_loss", "field", "lineup", "order", "status", "resting", "injured",
+                 "innings", "starter", "runners", "steals", "block", "rows")
+
+    def __init__(self, state, t: int, field, lineup, order: int, runners: tuple, steals: tuple,
+                 block: np.ndarray) -> None:
+        self.hp_loss = list(state.hp_loss[t])
+        self.field, self.lineup, self.order = list(field), list(lineup), order
+        self.status, self.resting = list(state.status[t]), list(state.resting[t])
+        self.injured, self.innings = list(state.injured[t]), list(state.innings_pitched[t])
+        self.starter, self.runners, self.steals = state.starter[t], runners, steals
+        self.block = block
+        self.rows = block.reshape(-1)
+
+    def update(self, state, t: int, stats: tuple, field, lineup, order: int, runners: tuple,
+               steals: tuple) -> None:
+        """Bring the block up to date with team ``t`` of ``state`` (``stats``: its
+        creatures' roster_stats) as shown."""
+        block = self.block
+        n = len(state.status[t])
+        if state.hp_loss[t] != self.hp_loss:
+            block[:n, _F["hp_now"]] = np.asarray(hp_now(stats, state.hp_loss[t]),
+                                                  dtype=np.float32) / 130.0
+            self.hp_loss = list(state.hp_loss[t])
+        if order != self.order or field != self.field or lineup != self.lineup:
+            block[:, _PLACES] = _places(tuple(field), tuple(lineup), order)
+            self.field, self.lineup, self.order = list(field), list(lineup), order
+        if (state.status[t] != self.status or state.resting[t] != self.resting
+                or state.injured[t] != self.injured):
+            block[:n, _STATUS] = _status_columns(tuple(state.status[t]), tuple(state.resting[t]),
+                                                 tuple(state.injured[t]),
+                                                 tuple(state.innings_pitched[t]))
+            self.status, self.resting = list(state.status[t]), list(state.resting[t])
+            self.injured, self.innings = list(state.injured[t]), list(state.innings_pitched[t])
+        elif state.innings_pitched[t] != self.innings:     # (a new inning: only this column)
+            block[:n, _F["innings_pitched"]] = _innings_column(state.innings_pitched[t])
+            self.innings = list(state.innings_pitched[t])
+        if state.starter[t] != self.starter:
+            block[:, _F["starter"]] = 0.0
+            if state.starter[t] >= 0:
+                block[state.starter[t], _F["starter"]] = 1.0
+            self.starter = state.starter[t]
+        if runners != self.runners or steals != self.steals:
+            block[:, _ON_BASE] = 0.0
+            _mark_runners(block, runners, steals)
+            self.runners, self.steals = runners, steals
+
+
 class PokemonBaseballEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "pokemon_baseball_v0"}
     ACTION_MEANINGS = rules.ACTIONS
@@ -330,7 +388,7 @@ class PokemonBaseballEnv(BaseballAECEnv):
         self._labels: dict[Decision, dict[int, str]] = {}
         self._teams: tuple | None = None
         self._stats: tuple = ()
-        self._memo: list = [None, None]         # each team's last roster block (see _rows)
+        self._memo: list = [None, None]         # each team's _RosterMemo (see _rows)
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int, carry: Any = None) -> rules.GameState:
@@ -377,41 +435,33 @@ class PokemonBaseballEnv(BaseballAECEnv):
         return obs
 
     def _rows(self, seat: int, t: int) -> np.ndarray:
-        """Team ``t``'s roster block as ``seat`` sees it, flattened (see :meth:`_encode`). The
-        last block is kept with what it was made from: when only the batting order's turn and
-        the runners have moved (a new batter), those columns are patched into a copy."""
+        """Team ``t``'s roster block as ``seat`` sees it, flattened (see :meth:`_encode`; the
+        env's own array, which the caller copies): kept between decisions and brought up to
+        date column group by column group (:class:`_RosterMemo`)."""
         s = self.state_
         shown = t == seat or s.started
-        on_base = t == s.board.half and s.started
-        bases = s.board.bases
         field = s.fielders[t] if shown else _HIDDEN_FIELD
         lineup = s.lineup[t] if shown else _HIDDEN_LINEUP
         order = s.order[t]
-        lasting = (*s.hp_loss[t], *field, *lineup, *s.status[t], *s.resting[t], *s.injured[t],
-                   *s.innings_pitched[t], s.starter[t])
-        runners = tuple(-1 if r is None else r for r in bases) if on_base else ()
-        tried = tuple(r is not None and r in s.tried_steal for r in bases) if on_base else ()
-        moving = (order, runners, tried)
-        memo = self._memo[t]
-        if memo is not None and memo[0] == lasting:
-            if memo[1] == moving:
-                return memo[2]
-            block = memo[2].reshape(ROSTER, PER).copy()
-            block[:, _PLACES] = _places(tuple(field), tuple(lineup), order)
-            block[:, _ON_BASE] = 0.0
-            _mark_runners(block, runners, tried)
+        if t == s.board.half and s.started:
+            first, second, third = s.board.bases
+            tried = s.tried_steal
+            runners = (-1 if first is None else first, -1 if second is None else second,
+                       -1 if third is None else third)
+            steals = (first is not None and first in tried, second is not None and second in tried,
+                      third is not None and third in tried)
         else:
+            runners = steals = ()
+        memo = self._memo[t]
+        if memo is None:
             stats = self._stats[t]
-            loss = s.hp_loss[t]
-            hp = full_hp(stats) if not any(loss) else tuple(
-                rules.effective_hp(c[0], x) for c, x in zip(stats, loss))
-            block = _roster_rows(stats, hp, tuple(field), tuple(lineup), order, tuple(s.status[t]),
-                                 tuple(s.resting[t]), tuple(s.injured[t]),
-                                 tuple(s.innings_pitched[t]), s.starter[t], runners, tried)
-        rows = block.reshape(-1)
-        rows.flags.writeable = False
-        self._memo[t] = (lasting, moving, rows)
-        return rows
+            block = _roster_rows(stats, hp_now(stats, s.hp_loss[t]), tuple(field), tuple(lineup), order,
+                                 tuple(s.status[t]), tuple(s.resting[t]), tuple(s.injured[t]),
+                                 tuple(s.innings_pitched[t]), s.starter[t], runners, steals)
+            memo = self._memo[t] = _RosterMemo(s, t, field, lineup, order, runners, steals, block)
+        else:
+            memo.update(s, t, self._stats[t], field, lineup, order, runners, steals)
+        return memo.rows
 
     def _view(self, seat: int) -> PokemonBaseballView:
         s = self.state_

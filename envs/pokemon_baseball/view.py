@@ -168,7 +168,7 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
         order=(state.order[0], state.order[1]),
         started=state.started, dh=state.dh,
         stats=stats,
-        hp=(_hp(stats[0], state.hp_loss[0]), _hp(stats[1], state.hp_loss[1])),
+        hp=(hp_now(stats[0], state.hp_loss[0]), hp_now(stats[1], state.hp_loss[1])),
         status=_tuple2(state.status),
         resting=_tuple2(state.resting),
         injured=_tuple2(state.injured),
@@ -184,7 +184,7 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
     )
 
 
-def _hp(stats: tuple, loss: list[int]) -> tuple[int, ...]:
+def hp_now(stats: tuple, loss: list[int]) -> tuple[int, ...]:
     """Each creature's HP now (``rules.effective_hp``), from his stats and this game's losses."""
     if not any(loss):
         return full_hp(stats)
