@@ -347,3 +347,35 @@ def test_a_natural_roll_grant_pays_before_an_unconditional_one():
     paid = rules.spend_grant(state, 1, REROLL_SWING)
     assert paid.effect.if_natural == (1,)
     assert state.grants[1][0].effect.if_natural == ()
+
+
+@pytest.mark.parametrize("batters, pitchers, support", [(8, 4, False), (10, 2, True), (9, 3, False)])
+def test_default_teams_are_the_first_legal_picks_worked_out_once(batters, pitchers, support):
+    """teams="default": the first legal pick at every choice of the "choose" set-up. The picks
+    are worked out once per card set and team sizes and copied: a later game gets the same
+    teams as one worked out afresh, in lists of its own."""
+    cards, supports = blank_set(), load_support()
+
+    def game():
+        return rules.new_game(ScriptedDice([]), cards, mode="game", innings=3, batters=batters,
+                              pitchers=pitchers, support=support, supports=supports)
+
+    def teams(state):
+        return state.lineups, state.benches, state.staffs, state.support
+
+    rules._PRESETS.clear()
+    fresh = game()
+    chosen = rules.new_game(ScriptedDice([]), cards, mode="game", innings=3, teams="choose",
+                            batters=batters, pitchers=pitchers, support=support, supports=supports)
+    while chosen.step != "play_ball" and chosen.pending is not None \
+            and chosen.pending.kind.startswith("select"):
+        apply_action(chosen, chosen.pending.legal[0])
+    assert teams(chosen)[:3] == teams(fresh)[:3]
+    assert len(fresh.lineups[0]) == 9 and len(fresh.benches[1]) == batters - 8
+    assert len(fresh.staffs[0]) == pitchers and fresh.support == ([0, 1] if support else [-1, -1])
+    fresh.lineups[0].append(99)              # one game's lists are its own
+    fresh.benches[1].clear()
+    again = game()
+    assert teams(again) == teams(game()) and 99 not in again.lineups[0]
+    rules._PRESETS.clear()
+    assert teams(again) == teams(game())
