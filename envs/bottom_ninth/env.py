@@ -151,7 +151,8 @@ from . import rules
 from .cards import (FACES, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, can_complete_lineup,
                     load_cards, matching_size, pair_needs)
 from .support import MAX_SUPPORT, load_support
-from .view import BottomNinthView, view_of
+from .cards import ace_pitch
+from .view import BottomNinthView, relief_ready, team_cards, usable_now, view_of
 
 __all__ = ["BottomNinthEnv", "OBS", "PIECES", "encode_view", "default_team", "describe_play"]
 
@@ -290,6 +291,119 @@ def _encode_game(obs: np.ndarray, view: BottomNinthView) -> None:
     obs[_O["fatigue_left"]] = counted(view.fatigue_left) / 10.0
     _one_hot(obs, "sub_card", view.sub_card)
     _one_hot(obs, "sub_slot", view.sub_slot)
+
+
+# -- the observation read off the state (BottomNinthEnv._encode) -----------------------------
+# encode_view(view_of(state, seat)) without building the view (its labels, grants and tuples);
+# the contract suite checks the two agree at every decision.
+(_BALLS, _STRIKES, _FATIGUE, _EXHAUSTED, _RELIEVER, _TRACK, _ACE, _COMMITTED, _THROWN, _GUESS,
+ _TOKENS, _ABILITIES, _GRANT_USES, _FACE, _FACE_NATURAL, _DICE, _PITCHER_CARD, _BATTER_CARD,
+ _BATTER_SLOT, _PA, _SUBSTITUTE, _OWN_CARDS, _OPP_CARDS) = (_O[name] for name in (
+    "balls", "strikes", "fatigue", "exhausted", "reliever", "track", "ace", "committed", "thrown",
+    "guess", "tokens", "abilities", "grant_uses", "face", "face_natural", "dice", "pitcher_card",
+    "batter_card", "batter_slot", "pa", "substitute", "own_cards", "opp_cards"))
+_FACE_INDEX = {face: i for i, face in enumerate(FACES)}
+
+
+def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
+    """``encode_view(view_of(state, seat))``, read off the state (the env's ``observe``)."""
+    s = state
+    b, d = s.board, s.pending
+    obs = np.zeros(OBS.size, dtype=np.float32)
+    mine = d is not None and d.actor == seat and not b.over
+    bases = b.bases
+    encode_situation(obs, _O, seat, _KIND_INDEX[d.kind] if mine else None, b.inning, b.half,
+                     b.outs, (bases[0] is not None, bases[1] is not None, bases[2] is not None),
+                     b.runs)
+    obs[_BALLS + s.balls] = 1.0
+    obs[_STRIKES + s.strikes] = 1.0
+    bottom = s.fatigue_rows - 1
+    for i in (0, 1):
+        row = s.fatigue[i]
+        obs[_FATIGUE + i] = row / bottom
+        obs[_EXHAUSTED + i] = float(row >= bottom)
+    obs[_RELIEVER] = float(s.ceiling > 0)
+    obs[_TRACK] = s.fatigue_rows / 10.0
+    playing = s.pitcher >= 0
+    if playing:
+        obs[_ACE + ace_pitch(s.cards.card(s.pitcher))] = 1.0
+    if seat == b.fielding and s.secret >= 0:            # the pitcher's own secret
+        obs[_COMMITTED + s.secret] = 1.0
+    if s.thrown >= 0:
+        obs[_THROWN + s.thrown] = 1.0
+    if s.guess >= 0:
+        obs[_GUESS + s.guess] = 1.0
+    for i, role in enumerate(s.tokens):
+        if role >= 0:
+            obs[_TOKENS + 2 * i + s.seat_of(role)] = 1.0
+    usable = usable_now(s)
+    if usable:
+        for i, a in enumerate(rules.ABILITY_ACTIONS):
+            if a in usable:
+                obs[_ABILITIES + i] = 1.0
+    for i in (0, 1):
+        uses = sum(g.left for g in s.grants[i])
+        obs[_GRANT_USES + i] = min(uses, MAX_GRANT_USES) / MAX_GRANT_USES
+    if s.face:
+        obs[_FACE + _FACE_INDEX[s.face]] = 1.0
+        obs[_FACE_NATURAL + _FACE_INDEX[s.face_natural]] = 1.0
+    obs[_DICE] = s.control / 6.0
+    obs[_DICE + 1] = s.control_natural / 6.0
+    obs[_DICE + 2] = s.swing / 6.0
+    obs[_DICE + 3] = s.swing_natural / 6.0
+    game = s.mode == "game"
+    slot = s.order[b.batting]
+    if playing:
+        obs[_PITCHER_CARD + s.pitcher] = 1.0
+        batter = s.batter_card
+        if batter >= 0:
+            obs[_BATTER_CARD + batter] = 1.0
+        if game:
+            obs[_O["game_slot"] + slot] = 1.0
+    if not game:
+        obs[_BATTER_SLOT + slot] = 1.0
+    obs[_PA] = min(s.pa, 8) / 8.0
+    obs[_SUBSTITUTE] = float(relief_ready(s))
+    for c in team_cards(s, seat):
+        obs[_OWN_CARDS + c] = 1.0
+    for c in team_cards(s, 1 - seat):
+        obs[_OPP_CARDS + c] = 1.0
+    if game:
+        _encode_game_state(obs, s, seat, playing)
+    return obs
+
+
+def _encode_game_state(obs: np.ndarray, s: rules.GameState, seat: int, playing: bool) -> None:
+    """The longer game's pieces (``_encode_game`` of a view), read off the state."""
+    b = s.board
+    obs[_O["game"]] = 1.0
+    obs[_O["scheduled"]] = b.innings / 9.0
+    obs[_O["extra_innings"]] = float(b.inning > b.innings)
+    for side, t in (("own", seat), ("opp", 1 - seat)):
+        for c in s.lineups[t]:
+            obs[_O[f"{side}_lineup"] + c] = 1.0
+        for c in s.benches[t]:
+            obs[_O[f"{side}_bench"] + c] = 1.0
+        if playing:
+            for c in rules.bullpen(s, t):
+                obs[_O[f"{side}_bullpen"] + c] = 1.0
+            if s.mound[t] >= 0:
+                obs[_O[f"{side}_mound"] + s.mound[t]] = 1.0
+            if s.pslot[t] >= 0:
+                obs[_O[f"{side}_pitcher_slot"] + s.pslot[t]] = 1.0
+        if s.support[t] >= 0:
+            obs[_O[f"{side}_support"] + s.support[t]] = 1.0
+    for i, t in enumerate((seat, 1 - seat)):
+        obs[_O["orders"] + i] = s.order[t] / 8.0
+        obs[_O["runs_allowed"] + i] = counted(s.allowed[t]) / 10.0
+        obs[_O["relievers_used"] + i] = min(s.relievers[t], 3) / 3.0
+        obs[_O["ceilings"] + i] = float(s.ceilings[t])
+        obs[_O["support"] + i] = float(s.support[t] >= 0 and not s.support_used[t])
+    obs[_O["fatigue_left"]] = counted(s.fatigue_left) / 10.0
+    if s.sub_card >= 0:
+        obs[_O["sub_card"] + s.sub_card] = 1.0
+    if s.sub_slot >= 0:
+        obs[_O["sub_slot"] + s.sub_slot] = 1.0
 
 
 # -- options -------------------------------------------------------------------------------
@@ -465,6 +579,9 @@ class BottomNinthEnv(BaseballAECEnv):
 
     def _view(self, seat: int) -> BottomNinthView:
         return view_of(self.state_, seat)
+
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode_state(self.state_, seat)
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return rules.option_labels(self.state_, decision)

@@ -6,7 +6,9 @@ pitcher commits in the Stare-Down: until the reveal (right after the batter's gu
 in the pitcher's own view (``committed``) and nowhere else.
 
 ``view_of(state, seat)`` builds the view from the engine state; the env's observation is
-encoded from the view alone, so it cannot hold more than the view does.
+the view's encoding (``encode_view``), so it cannot hold more than the view does. The env
+reads it off the state without building the view (``env.encode_state``); the contract
+suite checks the two agree at every decision.
 """
 
 from __future__ import annotations
@@ -154,7 +156,9 @@ class BottomNinthView:
     staff: tuple[int, ...] = ()
 
 
-def _team(state: GameState, seat: int) -> tuple[int, ...]:
+def team_cards(state: GameState, seat: int) -> tuple[int, ...]:
+    """The card indices on ``seat``'s team: the longer game's every card it holds, the
+    duel's drafted cards, or its lineup (home) / its two pitchers (away)."""
     if state.mode == "game":
         return tuple(sorted(set(state.drafted[seat]) | set(state.lineups[seat])
                             | set(state.benches[seat]) | set(state.staffs[seat])))
@@ -181,6 +185,25 @@ def _face_counts(faces: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple((f, faces.count(f)) for f in ("B", "S", "C") if f in faces)
 
 
+def usable_now(state: GameState) -> frozenset[int] | tuple:
+    """The ability actions usable now (either side's): the engine's mask at an ability
+    decision (the usable abilities, and done), else none."""
+    d = state.pending
+    if d is not None and not state.board.over and d.kind in _ABILITY_KINDS:
+        return frozenset(d.legal)
+    return ()
+
+
+def relief_ready(state: GameState) -> bool:
+    """Whether the fielding team may still bring in a pitcher (the duel: away's substitute;
+    the longer game: its bullpen), once play has begun."""
+    if state.pitcher < 0:
+        return False
+    if state.mode == "game":
+        return bool(bullpen(state, state.board.fielding))
+    return substitute(state) >= 0
+
+
 def view_of(state: GameState, seat: int) -> BottomNinthView:
     """What the manager in ``seat`` may know of ``state``."""
     b = state.board
@@ -192,9 +215,7 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
     else:
         decision, legal, label_list = None, (), ()
     playing = state.pitcher >= 0
-    usable: frozenset[int] | tuple = ()
-    if d is not None and not b.over and d.kind in _ABILITY_KINDS:
-        usable = frozenset(d.legal)         # the engine's mask: the usable abilities, and done
+    usable = usable_now(state)
     game = state.mode == "game"
     pair = lambda f: (f(0), f(1))                                    # noqa: E731
     if game:
@@ -239,7 +260,7 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
         pitcher_card=state.pitcher if playing else -1,
         batter_card=state.batter_card if playing else -1,
         batter_slot=state.order[b.batting], pa=state.pa,
-        substitute=playing and (bool(bullpen(state, fielding)) if game else substitute(state) >= 0),
-        own_cards=_team(state, seat), opp_cards=_team(state, 1 - seat),
+        substitute=relief_ready(state),
+        own_cards=team_cards(state, seat), opp_cards=team_cards(state, 1 - seat),
         removed=tuple(state.removed), n_cards=len(state.cards.cards),
         last=state.last, over=b.over)
