@@ -152,7 +152,7 @@ from .cards import (FACES, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, can_comple
                     load_cards, matching_size, pair_needs)
 from .support import MAX_SUPPORT, load_support
 from .cards import ace_pitch
-from .view import BottomNinthView, relief_ready, team_cards, usable_now, view_of
+from .view import BottomNinthView, held_cards, relief_ready, usable_now, view_of
 
 __all__ = ["BottomNinthEnv", "OBS", "PIECES", "encode_view", "default_team", "describe_play"]
 
@@ -363,36 +363,49 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
     if not game:
         obs[_BATTER_SLOT + slot] = 1.0
     obs[_PA] = min(s.pa, 8) / 8.0
-    obs[_SUBSTITUTE] = float(relief_ready(s))
-    for c in team_cards(s, seat):
-        obs[_OWN_CARDS + c] = 1.0
-    for c in team_cards(s, 1 - seat):
-        obs[_OPP_CARDS + c] = 1.0
+    if game:        # (relief_ready with each bullpen worked out once)
+        pens = (rules.bullpen(s, 0), rules.bullpen(s, 1)) if playing else ((), ())
+        obs[_SUBSTITUTE] = float(bool(pens[b.fielding]))
+    else:
+        obs[_SUBSTITUTE] = float(relief_ready(s))
+    for piece, t in ((_OWN_CARDS, seat), (_OPP_CARDS, 1 - seat)):
+        for cards in held_cards(s, t):      # (a card may be in two lists: the same 1)
+            for c in cards:
+                obs[piece + c] = 1.0
     if game:
-        _encode_game_state(obs, s, seat, playing)
+        _encode_game_state(obs, s, seat, playing, pens)
     return obs
 
 
-def _encode_game_state(obs: np.ndarray, s: rules.GameState, seat: int, playing: bool) -> None:
-    """The longer game's pieces (``_encode_game`` of a view), read off the state."""
+#: per side ("own", "opp"): the offsets of its lineup, bench, bullpen, mound, pitcher's slot
+#: and support card pieces
+_SIDE_PIECES = {side: tuple(_O[f"{side}_{piece}"] for piece in (
+    "lineup", "bench", "bullpen", "mound", "pitcher_slot", "support")) for side in ("own", "opp")}
+
+
+def _encode_game_state(obs: np.ndarray, s: rules.GameState, seat: int, playing: bool,
+                       pens: tuple) -> None:
+    """The longer game's pieces (``_encode_game`` of a view), read off the state (``pens``:
+    each team's bullpen)."""
     b = s.board
     obs[_O["game"]] = 1.0
     obs[_O["scheduled"]] = b.innings / 9.0
     obs[_O["extra_innings"]] = float(b.inning > b.innings)
     for side, t in (("own", seat), ("opp", 1 - seat)):
+        lineup, bench, pen, mound, pslot, support = _SIDE_PIECES[side]
         for c in s.lineups[t]:
-            obs[_O[f"{side}_lineup"] + c] = 1.0
+            obs[lineup + c] = 1.0
         for c in s.benches[t]:
-            obs[_O[f"{side}_bench"] + c] = 1.0
+            obs[bench + c] = 1.0
         if playing:
-            for c in rules.bullpen(s, t):
-                obs[_O[f"{side}_bullpen"] + c] = 1.0
+            for c in pens[t]:
+                obs[pen + c] = 1.0
             if s.mound[t] >= 0:
-                obs[_O[f"{side}_mound"] + s.mound[t]] = 1.0
+                obs[mound + s.mound[t]] = 1.0
             if s.pslot[t] >= 0:
-                obs[_O[f"{side}_pitcher_slot"] + s.pslot[t]] = 1.0
+                obs[pslot + s.pslot[t]] = 1.0
         if s.support[t] >= 0:
-            obs[_O[f"{side}_support"] + s.support[t]] = 1.0
+            obs[support + s.support[t]] = 1.0
     for i, t in enumerate((seat, 1 - seat)):
         obs[_O["orders"] + i] = s.order[t] / 8.0
         obs[_O["runs_allowed"] + i] = counted(s.allowed[t]) / 10.0

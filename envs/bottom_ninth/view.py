@@ -156,15 +156,24 @@ class BottomNinthView:
     staff: tuple[int, ...] = ()
 
 
-def team_cards(state: GameState, seat: int) -> tuple[int, ...]:
-    """The card indices on ``seat``'s team: the longer game's every card it holds, the
-    duel's drafted cards, or its lineup (home) / its two pitchers (away)."""
+def held_cards(state: GameState, seat: int) -> tuple[list[int], ...]:
+    """The lists of card indices that make up ``seat``'s team: the longer game's drafted
+    cards, lineup, bench and staff (a card may be in more than one), the duel's drafted
+    cards, or its lineup (home) / its two pitchers (away)."""
     if state.mode == "game":
-        return tuple(sorted(set(state.drafted[seat]) | set(state.lineups[seat])
-                            | set(state.benches[seat]) | set(state.staffs[seat])))
+        return (state.drafted[seat], state.lineups[seat], state.benches[seat], state.staffs[seat])
     if state.draft:
-        return tuple(state.drafted[seat])
-    return tuple(state.lineup) if seat == 1 else tuple(state.staff)
+        return (state.drafted[seat],)
+    return (state.lineup,) if seat == 1 else (state.staff,)
+
+
+def team_cards(state: GameState, seat: int) -> tuple[int, ...]:
+    """The card indices on ``seat``'s team (:func:`held_cards`): the longer game's in index
+    order, the duel's in the order of their list."""
+    held = held_cards(state, seat)
+    if len(held) > 1:
+        return tuple(sorted(set().union(*held)))
+    return tuple(held[0])
 
 
 _ABILITY_KINDS = ("pitcher_ability", "batter_ability")
