@@ -283,14 +283,23 @@ def _encode_game(obs: np.ndarray, view: BottomNinthView) -> None:
     if view.pitcher_card >= 0:
         _one_hot(obs, "game_slot", view.batter_slot)
     for i, t in enumerate((me, opp)):
-        obs[_O["orders"] + i] = view.orders[t] / 8.0
-        obs[_O["runs_allowed"] + i] = counted(view.runs_allowed[t]) / 10.0
-        obs[_O["relievers_used"] + i] = min(view.relievers_used[t], 3) / 3.0
-        obs[_O["ceilings"] + i] = float(view.ceilings[t])
-        obs[_O["support"] + i] = float(view.support[t] >= 0 and not view.support_used[t])
+        _encode_team_counts(obs, i, view.orders[t], view.runs_allowed[t], view.relievers_used[t],
+                            view.ceilings[t], view.support[t], view.support_used[t])
     obs[_O["fatigue_left"]] = counted(view.fatigue_left) / 10.0
     _one_hot(obs, "sub_card", view.sub_card)
     _one_hot(obs, "sub_slot", view.sub_slot)
+
+
+def _encode_team_counts(obs: np.ndarray, i: int, order: int, allowed: int, relievers: int,
+                        ceiling: int, support: int, support_used: bool) -> None:
+    """A team's counts in the longer game (``i``: 0 the observing team, 1 the opponent): the
+    slot due up, runs its pitcher allowed, relievers used, his reset row, an unused support
+    card."""
+    obs[_O["orders"] + i] = order / 8.0
+    obs[_O["runs_allowed"] + i] = counted(allowed) / 10.0
+    obs[_O["relievers_used"] + i] = min(relievers, 3) / 3.0
+    obs[_O["ceilings"] + i] = float(ceiling)
+    obs[_O["support"] + i] = float(support >= 0 and not support_used)
 
 
 # -- the observation read off the state (BottomNinthEnv._encode) -----------------------------
@@ -407,11 +416,8 @@ def _encode_game_state(obs: np.ndarray, s: rules.GameState, seat: int, playing: 
         if s.support[t] >= 0:
             obs[support + s.support[t]] = 1.0
     for i, t in enumerate((seat, 1 - seat)):
-        obs[_O["orders"] + i] = s.order[t] / 8.0
-        obs[_O["runs_allowed"] + i] = counted(s.allowed[t]) / 10.0
-        obs[_O["relievers_used"] + i] = min(s.relievers[t], 3) / 3.0
-        obs[_O["ceilings"] + i] = float(s.ceilings[t])
-        obs[_O["support"] + i] = float(s.support[t] >= 0 and not s.support_used[t])
+        _encode_team_counts(obs, i, s.order[t], s.allowed[t], s.relievers[t], s.ceilings[t],
+                            s.support[t], s.support_used[t])
     obs[_O["fatigue_left"]] = counted(s.fatigue_left) / 10.0
     if s.sub_card >= 0:
         obs[_O["sub_card"] + s.sub_card] = 1.0
