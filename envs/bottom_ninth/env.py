@@ -148,13 +148,13 @@ from ..core.errors import DataError, OptionError, check_innings, check_options, 
 from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
-from .cards import (FACES, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, can_complete_lineup,
-                    load_cards, matching_size, pair_needs)
+from .cards import (FACES, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, ace_pitch,
+                    can_complete_lineup, load_cards, matching_size, pair_needs)
 from .support import MAX_SUPPORT, load_support
-from .cards import ace_pitch
 from .view import BottomNinthView, held_cards, relief_ready, usable_now, view_of
 
-__all__ = ["BottomNinthEnv", "OBS", "PIECES", "encode_view", "default_team", "describe_play"]
+__all__ = ["BottomNinthEnv", "OBS", "PIECES", "encode_view", "encode_state", "default_team",
+           "describe_play"]
 
 MAX_GRANT_USES = 12
 PIECES = situation_pieces(rules.DECISION_KINDS) + [
@@ -324,6 +324,38 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
     encode_situation(obs, _O, seat, _KIND_INDEX[d.kind] if mine else None, b.inning, b.half,
                      b.outs, (bases[0] is not None, bases[1] is not None, bases[2] is not None),
                      b.runs)
+    playing = s.pitcher >= 0
+    _encode_pitch_state(obs, s, seat, playing)
+    game = s.mode == "game"
+    slot = s.order[b.batting]
+    if playing:
+        obs[_PITCHER_CARD + s.pitcher] = 1.0
+        batter = s.batter_card
+        if batter >= 0:
+            obs[_BATTER_CARD + batter] = 1.0
+        if game:
+            obs[_O["game_slot"] + slot] = 1.0
+    if not game:
+        obs[_BATTER_SLOT + slot] = 1.0
+    obs[_PA] = min(s.pa, 8) / 8.0
+    if game:        # (relief_ready with each bullpen worked out once)
+        pens = (rules.bullpen(s, 0), rules.bullpen(s, 1)) if playing else ((), ())
+        obs[_SUBSTITUTE] = float(bool(pens[b.fielding]))
+    else:
+        obs[_SUBSTITUTE] = float(relief_ready(s))
+    for piece, t in ((_OWN_CARDS, seat), (_OPP_CARDS, 1 - seat)):
+        for cards in held_cards(s, t):      # (a card may be in two lists: the same 1)
+            for c in cards:
+                obs[piece + c] = 1.0
+    if game:
+        _encode_game_state(obs, s, seat, playing, pens)
+    return obs
+
+
+def _encode_pitch_state(obs: np.ndarray, s: rules.GameState, seat: int, playing: bool) -> None:
+    """The pitch in progress: the count, the Fatigue Track, the Ace Pitch, the secret pitch
+    (its pitcher's manager only), the reveal, the tokens, the abilities and grants, the dice."""
+    b = s.board
     obs[_BALLS + s.balls] = 1.0
     obs[_STRIKES + s.strikes] = 1.0
     bottom = s.fatigue_rows - 1
@@ -333,7 +365,6 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
         obs[_EXHAUSTED + i] = float(row >= bottom)
     obs[_RELIEVER] = float(s.ceiling > 0)
     obs[_TRACK] = s.fatigue_rows / 10.0
-    playing = s.pitcher >= 0
     if playing:
         obs[_ACE + ace_pitch(s.cards.card(s.pitcher))] = 1.0
     if seat == b.fielding and s.secret >= 0:            # the pitcher's own secret
@@ -360,30 +391,6 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
     obs[_DICE + 1] = s.control_natural / 6.0
     obs[_DICE + 2] = s.swing / 6.0
     obs[_DICE + 3] = s.swing_natural / 6.0
-    game = s.mode == "game"
-    slot = s.order[b.batting]
-    if playing:
-        obs[_PITCHER_CARD + s.pitcher] = 1.0
-        batter = s.batter_card
-        if batter >= 0:
-            obs[_BATTER_CARD + batter] = 1.0
-        if game:
-            obs[_O["game_slot"] + slot] = 1.0
-    if not game:
-        obs[_BATTER_SLOT + slot] = 1.0
-    obs[_PA] = min(s.pa, 8) / 8.0
-    if game:        # (relief_ready with each bullpen worked out once)
-        pens = (rules.bullpen(s, 0), rules.bullpen(s, 1)) if playing else ((), ())
-        obs[_SUBSTITUTE] = float(bool(pens[b.fielding]))
-    else:
-        obs[_SUBSTITUTE] = float(relief_ready(s))
-    for piece, t in ((_OWN_CARDS, seat), (_OPP_CARDS, 1 - seat)):
-        for cards in held_cards(s, t):      # (a card may be in two lists: the same 1)
-            for c in cards:
-                obs[piece + c] = 1.0
-    if game:
-        _encode_game_state(obs, s, seat, playing, pens)
-    return obs
 
 
 #: per side ("own", "opp"): the offsets of its lineup, bench, bullpen, mound, pitcher's slot
@@ -635,7 +642,6 @@ class BottomNinthEnv(BaseballAECEnv):
             lines.append(f"{half} of the {ordinal(b.inning)}{batting}, {b.outs} out, {runners}.")
             if s.pitcher >= 0:
                 p = cs.card(s.pitcher)
-                from .cards import ace_pitch
                 lines.append(f"Pitching: {p.name} ({p.role}), Ace {PITCH_LABELS[ace_pitch(p)]}; fatigue "
                              f"direction row {s.fatigue[0]}, location row {s.fatigue[1]} of "
                              f"{s.fatigue_rows} (bottom = exhausted){'; a reliever' if s.ceiling else ''}.")

@@ -1045,19 +1045,18 @@ def new_long_game(dice: Dice | ScriptedDice, cards: CardSet, faces: tuple[str, .
                       n_pitchers=pitchers, use_support=support)
     if teams == "default":
         preset_teams(state)
-        if support:
-            state.support = [0, 1]
     run(state)
     return state
 
 
 def preset_teams(state: GameState) -> None:
     """The longer game's presets (``teams="default"``): the first legal pick at every choice
-    of the "choose" set-up. No die is rolled and nothing but the card set, the support
-    cards and the team sizes decides them, so they are worked out once for each and copied
-    into every new game (each pick checks that both teams can still be completed)."""
+    of the "choose" set-up (each pick checks that both teams can still be completed), and
+    with support cards the first two. No die is rolled and nothing but the card set, the
+    support cards and the team sizes decides them, so they are worked out once for each
+    and copied into every new game."""
     key = (id(state.cards), id(state.supports), state.n_batters, state.n_pitchers,
-           state.use_support)
+           state.use_support, state.draft)
     known = _PRESETS.get(key)
     if known is None or known[0] is not state.cards or known[1] is not state.supports:
         state.step = "game_select"
@@ -1066,19 +1065,22 @@ def preset_teams(state: GameState) -> None:
             if state.pending is not None:
                 d, state.pending = state.pending, None
                 CHOICES[d.kind](state, d, d.legal[0])
-        if len(_PRESETS) > 64:
+        if len(_PRESETS) >= 64:       # (a few card sets a process: never more than 64 kept)
             _PRESETS.clear()
-        known = _PRESETS[key] = (state.cards, state.supports,
-                                 tuple(tuple(x) for x in state.lineups),
-                                 tuple(tuple(x) for x in state.benches),
-                                 tuple(tuple(x) for x in state.staffs))
-        return
-    state.lineups = [list(x) for x in known[2]]
-    state.benches = [list(x) for x in known[3]]
-    state.staffs = [list(x) for x in known[4]]
-    state.step = "play_ball"
+        _PRESETS[key] = (state.cards, state.supports, tuple(tuple(x) for x in state.lineups),
+                         tuple(tuple(x) for x in state.benches),
+                         tuple(tuple(x) for x in state.staffs))
+    else:
+        state.lineups = [list(x) for x in known[2]]
+        state.benches = [list(x) for x in known[3]]
+        state.staffs = [list(x) for x in known[4]]
+        state.step = "play_ball"
+    if state.use_support:
+        state.support = [0, 1]
 
 
+#: preset_teams' teams, by (card set, support set, batters, pitchers, support, draft): the
+#: card set and the support set themselves, then the lineups, benches and staffs
 _PRESETS: dict[tuple, tuple] = {}
 
 

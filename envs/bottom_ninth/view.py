@@ -159,7 +159,8 @@ class BottomNinthView:
 def held_cards(state: GameState, seat: int) -> tuple[list[int], ...]:
     """The lists of card indices that make up ``seat``'s team: the longer game's drafted
     cards, lineup, bench and staff (a card may be in more than one), the duel's drafted
-    cards, or its lineup (home) / its two pitchers (away)."""
+    cards, or its lineup (home) / its two pitchers (away). They are the state's own lists:
+    read them, never change them."""
     if state.mode == "game":
         return (state.drafted[seat], state.lineups[seat], state.benches[seat], state.staffs[seat])
     if state.draft:
@@ -171,7 +172,7 @@ def team_cards(state: GameState, seat: int) -> tuple[int, ...]:
     """The card indices on ``seat``'s team (:func:`held_cards`): the longer game's in index
     order, the duel's in the order of their list."""
     held = held_cards(state, seat)
-    if len(held) > 1:
+    if state.mode == "game":
         return tuple(sorted(set().union(*held)))
     return tuple(held[0])
 

@@ -293,7 +293,9 @@ def encode_view(view: PokemonBaseballView) -> np.ndarray:
     return obs
 
 
-_HIDDEN_FIELD, _HIDDEN_LINEUP = (-1,) * 10, (-1,) * 9
+# the opponent's positions and lineup before play begins: lists like the state's, so that a
+# memo's copy compares equal (never written)
+_HIDDEN_FIELD, _HIDDEN_LINEUP = [-1] * 10, [-1] * 9
 
 
 class _RosterMemo:
@@ -335,7 +337,7 @@ class _RosterMemo:
                                                  tuple(state.innings_pitched[t]))
             self.status, self.resting = list(state.status[t]), list(state.resting[t])
             self.injured, self.innings = list(state.injured[t]), list(state.innings_pitched[t])
-        elif state.innings_pitched[t] != self.innings:     # (a new inning: only this column)
+        elif state.innings_pitched[t] != self.innings:     # (only innings pitched: its column)
             block[:n, _F["innings_pitched"]] = _innings_column(state.innings_pitched[t])
             self.innings = list(state.innings_pitched[t])
         if state.starter[t] != self.starter:
@@ -419,8 +421,8 @@ class PokemonBaseballEnv(BaseballAECEnv):
 
     def _encode(self, seat: int) -> np.ndarray:
         """``encode_view(view(seat))``, read off the state without building the view, each
-        team's block kept while its inputs stay the same (the decisions of a plate
-        appearance share them); the contract suite checks the two agree at every decision."""
+        team's roster block kept between decisions and brought up to date where it changed
+        (:meth:`_rows`); the contract suite checks the two agree at every decision."""
         s = self.state_
         self._sync_teams()
         b, d = s.board, s.pending
