@@ -320,10 +320,8 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
     b, d = s.board, s.pending
     obs = np.zeros(OBS.size, dtype=np.float32)
     mine = d is not None and d.actor == seat and not b.over
-    bases = b.bases
     encode_situation(obs, _O, seat, _KIND_INDEX[d.kind] if mine else None, b.inning, b.half,
-                     b.outs, (bases[0] is not None, bases[1] is not None, bases[2] is not None),
-                     b.runs)
+                     b.outs, b.bases, b.runs)
     playing = s.pitcher >= 0
     _encode_pitch_state(obs, s, seat, playing)
     game = s.mode == "game"

@@ -427,11 +427,10 @@ class PokemonBaseballEnv(BaseballAECEnv):
         self._sync_teams()
         b, d = s.board, s.pending
         mine = d is not None and d.actor == seat and not b.over
-        bases = b.bases
         obs = np.zeros(OBS.size, dtype=np.float32)
         _encode_head(obs, seat, d.kind if mine else None, d.subject if mine else -1, b.inning,
-                     b.half, b.outs, (bases[0] is not None, bases[1] is not None, bases[2] is not None),
-                     b.runs, s.started, s.dh, b.innings, s.fielder if s.step == "end_pa" else 0)
+                     b.half, b.outs, b.bases, b.runs, s.started, s.dh, b.innings,
+                     s.fielder if s.step == "end_pa" else 0)
         obs[_OWN] = self._rows(seat, seat)
         obs[_OPP] = self._rows(seat, 1 - seat)
         return obs
