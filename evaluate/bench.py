@@ -12,6 +12,7 @@ Run it with::
     python -m dugout.evaluate.bench --json bench.json
     python -m dugout.evaluate.bench --rounds 6       # and each AEC env against tictactoe_v3
                                                      # in 6 alternating rounds
+    python -m dugout.evaluate.bench --rounds 6 --split   # and where a decision's time goes
 
 What is measured
 ----------------
@@ -75,6 +76,16 @@ and the median ratio and its range are printed (in the JSON figures: ``interleav
 per env key, with each round's ratio). The Showdown basic game's two decisions a game make
 its rounds short and its ratio noisy.
 
+``--split`` (with ``--rounds R``) says where an AEC env's decision goes. In each round the
+same games are played three ways: through the env, through the env with its observation
+vectors left blank (zeros; masks, rewards and infos as they are), and through the engine
+alone; then ``tictactoe_v3`` for as many decisions. A decision's time, counted in tictactoe
+decisions, is then the engine's, plus the observation's (the env's less the blank env's),
+plus the rest of the AEC API's (the blank env's less the engine's: ``agent_iter``, ``last``,
+``step``, infos, masks and the benchmark's own loop, which tictactoe pays too). The medians
+are printed (in the JSON figures: ``cost_split``, per env key). The blank env's ratio is
+what an env would reach if its observation cost nothing.
+
 Every figure counts:
 
 * decisions: calls of ``step`` with an action (not the ``step(None)`` calls that retire
@@ -108,6 +119,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -163,14 +175,33 @@ def plate_appearances(game: rules.GameState | gs_rules.GameState | sd_rules.Game
     return sum(line.pa for team in game.box.lines for line in team)
 
 
-def thats_baseball_aec() -> PlayGame:
-    env = thats_baseball_v0.env(teams=TEAMS, innings=INNINGS)
+def without_observations(env: Any) -> Any:
+    """``env`` with its observation vectors left at zeros (action masks, rewards and infos as
+    they are): what a decision costs besides encoding the observation (``--split``)."""
+    base = env.unwrapped
+    size = base.obs_spec.size
+
+    def blank(seat: int) -> np.ndarray:
+        return np.zeros(size, dtype=np.float32)
+
+    base._encode = blank
+    return env
+
+
+def _aec(env: Any, observations: bool) -> PlayGame:
+    """Random play of ``env``, a dugout AEC env (its observations blank unless ``observations``)."""
+    if not observations:
+        without_observations(env)
 
     def play(rng: random.Random, seed: int) -> tuple[int, int]:
         decisions = play_aec_game(env, rng, seed)
         return decisions, plate_appearances(env.unwrapped.game)
 
     return play
+
+
+def thats_baseball_aec(observations: bool = True) -> PlayGame:
+    return _aec(thats_baseball_v0.env(teams=TEAMS, innings=INNINGS), observations)
 
 
 def thats_baseball_engine() -> PlayGame:
@@ -187,14 +218,8 @@ def thats_baseball_engine() -> PlayGame:
     return play
 
 
-def grand_slam_aec() -> PlayGame:
-    env = grand_slam_v0.env(innings=INNINGS)
-
-    def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        decisions = play_aec_game(env, rng, seed)
-        return decisions, plate_appearances(env.unwrapped.game)
-
-    return play
+def grand_slam_aec(observations: bool = True) -> PlayGame:
+    return _aec(grand_slam_v0.env(innings=INNINGS), observations)
 
 
 def grand_slam_engine() -> PlayGame:
@@ -209,15 +234,9 @@ def grand_slam_engine() -> PlayGame:
     return play
 
 
-def showdown_aec(level: str) -> PlayGame:
+def showdown_aec(level: str, observations: bool = True) -> PlayGame:
     """MLB Showdown at ``level`` ("advanced", "basic" or "expert") through ``showdown_v0.env``."""
-    env = showdown_v0.env(level=level, teams=SHOWDOWN_TEAMS, innings=INNINGS)
-
-    def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        decisions = play_aec_game(env, rng, seed)
-        return decisions, plate_appearances(env.unwrapped.game)
-
-    return play
+    return _aec(showdown_v0.env(level=level, teams=SHOWDOWN_TEAMS, innings=INNINGS), observations)
 
 
 def showdown_engine(level: str) -> PlayGame:
@@ -236,16 +255,10 @@ def showdown_engine(level: str) -> PlayGame:
     return play
 
 
-def bottom_ninth_aec(mode: str) -> PlayGame:
+def bottom_ninth_aec(mode: str, observations: bool = True) -> PlayGame:
     """Bottom of the 9th through ``bottom_ninth_v0.env``: the duel (one half inning, the
     default teams) or the Longer Game (three innings)."""
-    env = bottom_ninth_v0.env(mode=mode)
-
-    def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        decisions = play_aec_game(env, rng, seed)
-        return decisions, plate_appearances(env.unwrapped.game)
-
-    return play
+    return _aec(bottom_ninth_v0.env(mode=mode), observations)
 
 
 def bottom_ninth_engine(mode: str) -> PlayGame:
@@ -282,14 +295,8 @@ def thats_baseball_batched(budget: Budget, seed: int) -> Result:
                   r["games"], r["decisions"], None, r["seconds"])
 
 
-def pokemon_baseball_aec() -> PlayGame:
-    env = pokemon_baseball_v0.env(teams=POKEMON_TEAMS, innings=INNINGS)
-
-    def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        decisions = play_aec_game(env, rng, seed)
-        return decisions, plate_appearances(env.unwrapped.game)
-
-    return play
+def pokemon_baseball_aec(observations: bool = True) -> PlayGame:
+    return _aec(pokemon_baseball_v0.env(teams=POKEMON_TEAMS, innings=INNINGS), observations)
 
 
 def pokemon_baseball_engine() -> PlayGame:
@@ -399,6 +406,53 @@ def interleaved(key: str, label: str, play: PlayGame, peer: PlayGame, rounds: in
             "rounds": ratios}
 
 
+def cost_split(key: str, play: PlayGame, blank: PlayGame, engine: PlayGame, peer: PlayGame,
+               rounds: int, budget: Budget, seed: int) -> dict[str, Any]:
+    """Where a decision of an AEC env goes (``--split``). Each of ``rounds`` rounds times the
+    same games three ways (``play``: the env; ``blank``: the env with blank observations,
+    :func:`without_observations`; ``engine``: its rules engine alone), then ``tictactoe_v3``
+    (``peer``) for as many decisions as the env made. A decision's time, in tictactoe
+    decisions, splits into the engine's, the observation's (the env's less the blank env's)
+    and the rest of the AEC API's (the blank env's less the engine's, the benchmark's own loop
+    included); each round gives the three and the ratios, and the medians are returned."""
+    per_round: dict[str, list[float]] = {name: [] for name in SPLIT_FIGURES}
+    for r in range(rounds):
+        at = seed + r * 100_003         # each round its own games, the same for all three
+        mine = measure(key, "env", play, budget, at)
+        rates = {"env": mine.rate(mine.decisions)}
+        for name, player in (("blank", blank), ("engine", engine)):
+            result = measure(key, name, player, budget, at)
+            rates[name] = result.rate(result.decisions)
+        theirs = measure("tictactoe_v3", "tictactoe_v3", peer, Budget(decisions=mine.decisions), at)
+        unit = theirs.rate(theirs.decisions)
+        ratio = {name: rate / unit for name, rate in rates.items()}
+        per_round["ratio"].append(ratio["env"])
+        per_round["blank_ratio"].append(ratio["blank"])
+        per_round["engine_ratio"].append(ratio["engine"])
+        per_round["engine"].append(1 / ratio["engine"])
+        per_round["observation"].append(1 / ratio["env"] - 1 / ratio["blank"])
+        per_round["aec"].append(1 / ratio["blank"] - 1 / ratio["engine"])
+    return {"median": {name: statistics.median(v) for name, v in per_round.items()},
+            "rounds": per_round}
+
+
+#: ``cost_split``'s figures: decisions/s against tictactoe_v3 of the env, the env with blank
+#: observations and the engine; a decision's time in tictactoe decisions in the engine, the
+#: observation and the rest of the AEC API
+SPLIT_FIGURES = ("ratio", "blank_ratio", "engine_ratio", "engine", "observation", "aec")
+
+
+def format_split(key: str, split: dict[str, Any]) -> str:
+    """One env's line of the ``--split`` table."""
+    m = split["median"]
+    total = m["engine"] + m["observation"] + m["aec"]
+    return (f"  {key}: {total:.2f} = engine {m['engine']:.2f} ({m['engine'] / total:.0%})"
+            f" + observation {m['observation']:.2f} ({m['observation'] / total:.0%})"
+            f" + AEC loop {m['aec']:.2f} ({m['aec'] / total:.0%}); "
+            f"{m['ratio']:.2f}x, {m['blank_ratio']:.2f}x with blank observations, "
+            f"{m['engine_ratio']:.2f}x the engine alone")
+
+
 # -- output -----------------------------------------------------------------------------------
 COLUMNS = ("env", "games", "decisions", "PA", "seconds", "decisions/s", "PA/s", "games/s")
 
@@ -441,6 +495,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "alternating the two in this process (1/R of the games, at least "
                              "one, or of the seconds, each) and print the median ratio and its "
                              "range (default 0: off)")
+    parser.add_argument("--split", action="store_true",
+                        help="with --rounds R: also time each dugout AEC env with blank "
+                             "observations and its engine alone, in the same R rounds, and "
+                             "print where a decision's time goes (engine, observation, the "
+                             "rest of the AEC API)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
     args = parser.parse_args(argv)
     if args.seconds is None and args.games < 1:
@@ -451,6 +510,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--seed must be non-negative")
     if args.rounds < 0:
         parser.error("--rounds must be non-negative")
+    if args.split and not args.rounds:
+        parser.error("--split needs --rounds R (R >= 1)")
     return args
 
 
@@ -479,17 +540,17 @@ def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
         ("thats_baseball_engine", "thats_baseball engine", thats_baseball_engine),
         ("grand_slam_v0", "grand_slam_v0 (AEC)", grand_slam_aec),
         ("grand_slam_engine", "grand_slam engine", grand_slam_engine),
-        ("showdown_v0", "showdown_v0 (AEC)", lambda: showdown_aec("advanced")),
-        ("showdown_engine", "showdown engine", lambda: showdown_engine("advanced")),
-        ("showdown_basic_v0", "showdown_basic_v0 (AEC)", lambda: showdown_aec("basic")),
-        ("showdown_basic_engine", "showdown_basic engine", lambda: showdown_engine("basic")),
-        ("showdown_expert_v0", "showdown_expert_v0 (AEC)", lambda: showdown_aec("expert")),
-        ("showdown_expert_engine", "showdown_expert engine", lambda: showdown_engine("expert")),
-        ("bottom_ninth_v0", "bottom_ninth_v0 (AEC, duel)", lambda: bottom_ninth_aec("duel")),
-        ("bottom_ninth_engine", "bottom_ninth engine (duel)", lambda: bottom_ninth_engine("duel")),
-        ("bottom_ninth_game_v0", "bottom_ninth_v0 (AEC, game)", lambda: bottom_ninth_aec("game")),
+        ("showdown_v0", "showdown_v0 (AEC)", partial(showdown_aec, "advanced")),
+        ("showdown_engine", "showdown engine", partial(showdown_engine, "advanced")),
+        ("showdown_basic_v0", "showdown_basic_v0 (AEC)", partial(showdown_aec, "basic")),
+        ("showdown_basic_engine", "showdown_basic engine", partial(showdown_engine, "basic")),
+        ("showdown_expert_v0", "showdown_expert_v0 (AEC)", partial(showdown_aec, "expert")),
+        ("showdown_expert_engine", "showdown_expert engine", partial(showdown_engine, "expert")),
+        ("bottom_ninth_v0", "bottom_ninth_v0 (AEC, duel)", partial(bottom_ninth_aec, "duel")),
+        ("bottom_ninth_engine", "bottom_ninth engine (duel)", partial(bottom_ninth_engine, "duel")),
+        ("bottom_ninth_game_v0", "bottom_ninth_v0 (AEC, game)", partial(bottom_ninth_aec, "game")),
         ("bottom_ninth_game_engine", "bottom_ninth engine (game)",
-         lambda: bottom_ninth_engine("game")),
+         partial(bottom_ninth_engine, "game")),
         ("pokemon_baseball_v0", "pokemon_baseball_v0 (AEC)", pokemon_baseball_aec),
         ("pokemon_baseball_engine", "pokemon_baseball engine", pokemon_baseball_engine),
     ]
@@ -585,6 +646,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
               f"process: median (range)")
         for key, r in rounds.items():
             print(f"  {key}: {r['median']:.2f}x ({r['min']:.2f}-{r['max']:.2f}x)")
+    splits: dict[str, Any] = {}
+    if peer is not None and args.split:
+        makers = {key: make for key, _, make in dugout_runs()}
+        for engine_key, key in ENGINE_PAIRS:
+            splits[key] = cost_split(key, makers[key](), makers[key](observations=False),
+                                     makers[engine_key](), peer, args.rounds, round_budget,
+                                     args.seed)
+        print(f"Where a decision's time goes, in tictactoe_v3 decisions (medians of {args.rounds} "
+              f"rounds; the AEC loop includes the benchmark's own):")
+        for key, split in splits.items():
+            print(format_split(key, split))
 
     figures: dict[str, Any] = {
         "settings": {"games": None if args.seconds is not None else args.games,
@@ -597,6 +669,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "results": {r.key: r.figures() for r in results},
         **all_ratios,
         "interleaved_ratios": rounds,
+        "cost_split": splits,
         "comparison_missing": missing,
     }
     if args.json:

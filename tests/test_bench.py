@@ -9,10 +9,14 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import random
 import sys
 
+import numpy as np
 import pytest
 
+from dugout.envs import bottom_ninth_v0, grand_slam_v0, pokemon_baseball_v0, showdown_v0
+from dugout.envs import thats_baseball_v0
 from dugout.evaluate import bench
 
 RATES = ("decisions_per_s", "plate_appearances_per_s", "games_per_s")
@@ -211,3 +215,109 @@ def test_rounds_must_not_be_negative(capsys):
     with pytest.raises(SystemExit):
         bench.main(["--rounds", "-1"])
     assert "--rounds must be non-negative" in capsys.readouterr().err
+
+
+def test_split_needs_rounds(capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["--split"])
+    assert "--split needs --rounds" in capsys.readouterr().err
+
+
+ENV_MAKERS = {
+    "thats_baseball": lambda: thats_baseball_v0.env(teams=bench.TEAMS),
+    "grand_slam": grand_slam_v0.env,
+    "showdown": lambda: showdown_v0.env(teams=bench.SHOWDOWN_TEAMS),
+    "showdown_expert": lambda: showdown_v0.env(level="expert", teams=bench.SHOWDOWN_TEAMS),
+    "bottom_ninth_game": lambda: bottom_ninth_v0.env(mode="game"),
+    "pokemon_baseball": lambda: pokemon_baseball_v0.env(teams=bench.POKEMON_TEAMS),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENV_MAKERS))
+def test_blank_observations_keep_the_game_and_the_masks(name):
+    """``--split``'s blank env: zeros for every observation, the env's shape and dtype, and
+    otherwise the very same game (masks, rewards, infos), decision by decision."""
+    real, blank = ENV_MAKERS[name](), bench.without_observations(ENV_MAKERS[name]())
+    rng = random.Random(3)
+    steps = 0
+    for seed in (11, 12):
+        real.reset(seed=seed)
+        blank.reset(seed=seed)
+        for agent in real.agent_iter():
+            assert blank.agent_selection == agent, name
+            obs, reward, term, trunc, info = real.last()
+            zobs, zreward, zterm, ztrunc, zinfo = blank.last()
+            assert zobs["observation"].shape == obs["observation"].shape
+            assert zobs["observation"].dtype == np.float32 and not zobs["observation"].any()
+            assert obs["observation"].any()         # the real env's is not blank
+            assert np.array_equal(zobs["action_mask"], obs["action_mask"])
+            assert (zreward, zterm, ztrunc, zinfo) == (reward, term, trunc, info)
+            action = None if term or trunc else bench.pick(rng, np.flatnonzero(obs["action_mask"]))
+            real.step(action)
+            blank.step(action)
+            steps += 1
+        assert not blank.agents
+    assert steps > 20
+
+
+def test_cost_split_times_the_same_games_three_ways_then_tictactoe():
+    """``--split``: per round the env, the blank env and the engine play the same seeds, then
+    tictactoe for as many decisions; the three parts add up to the env's time."""
+    if not _classic_installed():        # (CI installs them: scripts/test.sh, the bench extra)
+        with pytest.raises(ImportError):
+            bench.peer_aec("tictactoe_v3")
+        return
+    calls = []
+
+    def spy(name, inner):
+        def wrapped(rng, seed):
+            out = inner(rng, seed)
+            calls.append((name, seed, out[0]))
+            return out
+        return wrapped
+
+    split = bench.cost_split(
+        "showdown_v0", spy("env", bench.showdown_aec("advanced")),
+        spy("blank", bench.showdown_aec("advanced", observations=False)),
+        spy("engine", bench.showdown_engine("advanced")),
+        spy("tictactoe", bench.peer_aec("tictactoe_v3")), 2, bench.Budget(games=1), seed=4)
+    assert set(split["median"]) == set(bench.SPLIT_FIGURES)
+    rounds = split["rounds"]
+    for r in range(2):
+        parts = rounds["engine"][r] + rounds["observation"][r] + rounds["aec"][r]
+        assert math.isclose(parts, 1 / rounds["ratio"][r])
+        assert math.isclose(rounds["engine"][r], 1 / rounds["engine_ratio"][r])
+        assert all(_positive(rounds[key][r]) for key in ("ratio", "blank_ratio", "engine_ratio"))
+    at = 0
+    for r in range(2):
+        three = calls[at:at + 6]        # a warm-up game and a timed game each
+        assert [name for name, _, _ in three] == ["env", "env", "blank", "blank",
+                                                  "engine", "engine"]
+        # the same games: the same seeds and the same decisions each way
+        assert three[0][1:] == three[2][1:] == three[4][1:]
+        assert three[1][1:] == three[3][1:] == three[5][1:]
+        at += 6
+        start = at
+        while at < len(calls) and calls[at][0] == "tictactoe":
+            at += 1
+        assert sum(d for _, _, d in calls[start + 1:at]) >= three[1][2]
+    assert at == len(calls)
+    line = bench.format_split("showdown_v0", split)
+    assert line.startswith("  showdown_v0: ") and "with blank observations" in line
+
+
+def test_split_run_reports_every_aec_env(capsys):
+    figures = bench.main(["--games", "2", "--rounds", "1", "--split"])
+    printed = capsys.readouterr().out
+    if not _classic_installed():
+        assert figures["cost_split"] == {} and "--rounds needs PettingZoo's tictactoe_v3" in printed
+        return
+    assert list(figures["cost_split"]) == list(AEC_RATIOS)
+    assert "Where a decision's time goes, in tictactoe_v3 decisions" in printed
+    for key, split in figures["cost_split"].items():
+        assert f"  {key}: " in printed
+        for name in bench.SPLIT_FIGURES:
+            only = split["rounds"][name]
+            assert len(only) == 1 and split["median"][name] == only[0]
+        assert all(_positive(split["median"][name]) for name in ("ratio", "blank_ratio",
+                                                                 "engine_ratio", "engine"))
