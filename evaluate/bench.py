@@ -76,15 +76,21 @@ and the median ratio and its range are printed (in the JSON figures: ``interleav
 per env key, with each round's ratio). The Showdown basic game's two decisions a game make
 its rounds short and its ratio noisy.
 
-``--split`` (with ``--rounds R``) says where an AEC env's decision goes. In each round the
-same games are played three ways: through the env, through the env with its observation
-vectors left blank (zeros; masks, rewards and infos as they are), and through the engine
-alone; then ``tictactoe_v3`` for as many decisions. A decision's time, counted in tictactoe
-decisions, is then the engine's, plus the observation's (the env's less the blank env's),
-plus the rest of the AEC API's (the blank env's less the engine's: ``agent_iter``, ``last``,
-``step``, infos, masks and the benchmark's own loop, which tictactoe pays too). The medians
-are printed (in the JSON figures: ``cost_split``, per env key). The blank env's ratio is
-what an env would reach if its observation cost nothing.
+``--split`` (with ``--rounds R``) says where an AEC env's decision goes. In each of the R
+rounds the env's games are played three ways: through the env, through the env with its
+observation vectors left blank (zeros; masks, rewards and infos as they are) and through its
+engine alone, the same games each way; then ``tictactoe_v3`` for as many decisions as the
+env made (the env's ratio of that round, so ``--split`` does not time the rounds twice). A
+decision's time, counted in tictactoe decisions, is the engine's, plus the observation's
+(the env's less the blank env's), plus the rest of the AEC API's (the blank env's less the
+engine's: ``agent_iter``, ``last``, ``step``, infos, masks and the benchmark's own loop,
+which tictactoe pays too). The three ratios (median and range) and the parts' medians are
+printed; in the JSON figures ``cost_split`` holds, per env key, each round's ``ratio``,
+``blank_ratio``, ``engine_ratio`` (decisions/s against tictactoe_v3), ``engine``,
+``observation`` and ``aec`` (tictactoe decisions) and their medians. The parts' medians need
+not add up exactly, and a noisy round can make a small part negative. The blank env's ratio
+is about what the env would reach if its observation cost nothing (it still builds an array
+of zeros and the action mask).
 
 Every figure counts:
 
@@ -177,9 +183,10 @@ def plate_appearances(game: rules.GameState | gs_rules.GameState | sd_rules.Game
 
 def without_observations(env: Any) -> Any:
     """``env`` with its observation vectors left at zeros (action masks, rewards and infos as
-    they are): what a decision costs besides encoding the observation (``--split``)."""
+    they are): what a decision costs besides encoding the observation (``--split``). In a
+    series the series pieces are still encoded after the zeros (``observe``)."""
     base = env.unwrapped
-    size = base.obs_spec.size
+    size = base.OBS.size            # the ruleset's own pieces (a series env adds its own)
 
     def blank(seat: int) -> np.ndarray:
         return np.zeros(size, dtype=np.float32)
@@ -409,48 +416,61 @@ def interleaved(key: str, label: str, play: PlayGame, peer: PlayGame, rounds: in
 def cost_split(key: str, play: PlayGame, blank: PlayGame, engine: PlayGame, peer: PlayGame,
                rounds: int, budget: Budget, seed: int) -> dict[str, Any]:
     """Where a decision of an AEC env goes (``--split``). Each of ``rounds`` rounds times the
-    same games three ways (``play``: the env; ``blank``: the env with blank observations,
-    :func:`without_observations`; ``engine``: its rules engine alone), then ``tictactoe_v3``
-    (``peer``) for as many decisions as the env made. A decision's time, in tictactoe
-    decisions, splits into the engine's, the observation's (the env's less the blank env's)
-    and the rest of the AEC API's (the blank env's less the engine's, the benchmark's own loop
-    included); each round gives the three and the ratios, and the medians are returned."""
+    same games three ways (``play``: the env, until ``budget`` is spent; ``blank``: the env with
+    blank observations, :func:`without_observations`; ``engine``: its rules engine alone; the
+    last two as many games as the first), then ``tictactoe_v3`` (``peer``) for as many
+    decisions as the env made. A decision's time, in tictactoe decisions, splits into the
+    engine's, the observation's (the env's less the blank env's) and the rest of the AEC
+    API's (the blank env's less the engine's, the benchmark's own loop included).
+
+    Returns, per figure of :data:`SPLIT_FIGURES`, each round's value (``rounds``) and their
+    median (``median``); ``ratios`` holds the env's ratios as :func:`interleaved` gives them.
+    The parts' medians need not add up to the whole exactly, and in a noisy round the
+    observation's or the AEC API's part can come out below zero."""
     per_round: dict[str, list[float]] = {name: [] for name in SPLIT_FIGURES}
     for r in range(rounds):
         at = seed + r * 100_003         # each round its own games, the same for all three
         mine = measure(key, "env", play, budget, at)
-        rates = {"env": mine.rate(mine.decisions)}
-        for name, player in (("blank", blank), ("engine", engine)):
-            result = measure(key, name, player, budget, at)
-            rates[name] = result.rate(result.decisions)
+        same_games = Budget(games=mine.games)
+        blanked = measure(key, "blank", blank, same_games, at)
+        alone = measure(key, "engine", engine, same_games, at)
         theirs = measure("tictactoe_v3", "tictactoe_v3", peer, Budget(decisions=mine.decisions), at)
         unit = theirs.rate(theirs.decisions)
-        ratio = {name: rate / unit for name, rate in rates.items()}
-        per_round["ratio"].append(ratio["env"])
-        per_round["blank_ratio"].append(ratio["blank"])
-        per_round["engine_ratio"].append(ratio["engine"])
-        per_round["engine"].append(1 / ratio["engine"])
-        per_round["observation"].append(1 / ratio["env"] - 1 / ratio["blank"])
-        per_round["aec"].append(1 / ratio["blank"] - 1 / ratio["engine"])
+        ratio = mine.rate(mine.decisions) / unit
+        blank_ratio = blanked.rate(blanked.decisions) / unit
+        engine_ratio = alone.rate(alone.decisions) / unit
+        for name, value in (("ratio", ratio), ("blank_ratio", blank_ratio),
+                            ("engine_ratio", engine_ratio), ("engine", 1 / engine_ratio),
+                            ("observation", 1 / ratio - 1 / blank_ratio),
+                            ("aec", 1 / blank_ratio - 1 / engine_ratio)):
+            per_round[name].append(value)
+    env_ratios = per_round["ratio"]
     return {"median": {name: statistics.median(v) for name, v in per_round.items()},
-            "rounds": per_round}
+            "rounds": per_round,
+            "ratios": {"median": statistics.median(env_ratios), "min": min(env_ratios),
+                       "max": max(env_ratios), "rounds": env_ratios}}
 
 
-#: ``cost_split``'s figures: decisions/s against tictactoe_v3 of the env, the env with blank
-#: observations and the engine; a decision's time in tictactoe decisions in the engine, the
-#: observation and the rest of the AEC API
+#: ``cost_split``'s figures: decisions/s against tictactoe_v3 of the env, of the env with
+#: blank observations and of the engine alone; then a decision's time, in tictactoe
+#: decisions, in the engine, in the observation and in the rest of the AEC API
 SPLIT_FIGURES = ("ratio", "blank_ratio", "engine_ratio", "engine", "observation", "aec")
 
 
 def format_split(key: str, split: dict[str, Any]) -> str:
-    """One env's line of the ``--split`` table."""
-    m = split["median"]
+    """One env's line of the ``--split`` table: the three ratios, median (range), then the
+    parts' medians and their shares of the parts' sum."""
+    rounds, m = split["rounds"], split["median"]
+
+    def ratio(name: str) -> str:
+        return f"{m[name]:.2f}x ({min(rounds[name]):.2f}-{max(rounds[name]):.2f}x)"
+
     total = m["engine"] + m["observation"] + m["aec"]
-    return (f"  {key}: {total:.2f} = engine {m['engine']:.2f} ({m['engine'] / total:.0%})"
-            f" + observation {m['observation']:.2f} ({m['observation'] / total:.0%})"
-            f" + AEC loop {m['aec']:.2f} ({m['aec'] / total:.0%}); "
-            f"{m['ratio']:.2f}x, {m['blank_ratio']:.2f}x with blank observations, "
-            f"{m['engine_ratio']:.2f}x the engine alone")
+    return (f"  {key}: {ratio('ratio')}, {ratio('blank_ratio')} with blank observations, "
+            f"{ratio('engine_ratio')} the engine alone; a decision: engine {m['engine']:.2f} "
+            f"({m['engine'] / total:.0%}) + observation {m['observation']:.2f} "
+            f"({m['observation'] / total:.0%}) + rest of the AEC API {m['aec']:.2f} "
+            f"({m['aec'] / total:.0%})")
 
 
 # -- output -----------------------------------------------------------------------------------
@@ -496,10 +516,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "one, or of the seconds, each) and print the median ratio and its "
                              "range (default 0: off)")
     parser.add_argument("--split", action="store_true",
-                        help="with --rounds R: also time each dugout AEC env with blank "
-                             "observations and its engine alone, in the same R rounds, and "
-                             "print where a decision's time goes (engine, observation, the "
-                             "rest of the AEC API)")
+                        help="with --rounds R: in each of the R rounds, also time each dugout "
+                             "AEC env with blank observations and its engine alone on the same "
+                             "games, and print where a decision's time goes (engine, "
+                             "observation, the rest of the AEC API)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
     args = parser.parse_args(argv)
     if args.seconds is None and args.games < 1:
@@ -533,8 +553,9 @@ ENGINE_PAIRS = (("thats_baseball_engine", "thats_baseball_v0"),
                 ("pokemon_baseball_engine", "pokemon_baseball_v0"))
 
 
-def dugout_runs() -> list[tuple[str, str, Callable[[], PlayGame]]]:
-    """Every dugout measurement: (JSON key, table label, factory of its game player)."""
+def dugout_runs() -> list[tuple[str, str, Callable[..., PlayGame]]]:
+    """Every dugout measurement: (JSON key, table label, factory of its game player; an AEC
+    env's factory takes ``observations=False`` for blank observations)."""
     return [
         ("thats_baseball_v0", "thats_baseball_v0 (AEC)", thats_baseball_aec),
         ("thats_baseball_engine", "thats_baseball engine", thats_baseball_engine),
@@ -627,6 +648,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
           f"{_fmt(basic_engine.rate(basic_engine.plate_appearances))} PA/s through the engine")
 
     rounds: dict[str, Any] = {}
+    splits: dict[str, Any] = {}
     peer = None
     if args.rounds:
         try:
@@ -637,26 +659,30 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if peer is not None:
         round_budget = (Budget(seconds=args.seconds / args.rounds) if args.seconds is not None
                         else Budget(games=max(1, args.games // args.rounds)))
-        aec_keys = {key for key, _ in RATIO_KEYS}
-        for key, label, make in dugout_runs():
-            if key in aec_keys:
+        makers = {key: (label, make) for key, label, make in dugout_runs()}
+        engines = {aec_key: engine_key for engine_key, aec_key in ENGINE_PAIRS}
+        for key, _ in RATIO_KEYS:
+            label, make = makers[key]
+            if args.split:      # the same rounds, with the blank env and the engine in each
+                splits[key] = cost_split(key, make(), make(observations=False),
+                                         makers[engines[key]][1](), peer, args.rounds,
+                                         round_budget, args.seed)
+                rounds[key] = splits[key]["ratios"]
+            else:
                 rounds[key] = interleaved(key, label, make(), peer, args.rounds, round_budget,
                                           args.seed)
-        print(f"Decisions/s against tictactoe_v3, alternating in {args.rounds} rounds in this "
-              f"process: median (range)")
+        times = "1 round" if args.rounds == 1 else f"{args.rounds} rounds"
+        print(f"Decisions/s against tictactoe_v3, alternating in {times} in this process: "
+              f"median (range)")
         for key, r in rounds.items():
             print(f"  {key}: {r['median']:.2f}x ({r['min']:.2f}-{r['max']:.2f}x)")
-    splits: dict[str, Any] = {}
-    if peer is not None and args.split:
-        makers = {key: make for key, _, make in dugout_runs()}
-        for engine_key, key in ENGINE_PAIRS:
-            splits[key] = cost_split(key, makers[key](), makers[key](observations=False),
-                                     makers[engine_key](), peer, args.rounds, round_budget,
-                                     args.seed)
-        print(f"Where a decision's time goes, in tictactoe_v3 decisions (medians of {args.rounds} "
-              f"rounds; the AEC loop includes the benchmark's own):")
-        for key, split in splits.items():
-            print(format_split(key, split))
+        if splits:
+            print(f"Where a decision's time goes (--split): decisions/s against tictactoe_v3 of "
+                  f"the env, of the env with blank observations and of its engine alone, median "
+                  f"(range) of the same {times}; then a decision's time in tictactoe_v3 "
+                  f"decisions, medians (the rest of the AEC API includes the benchmark's loop)")
+            for key, split in splits.items():
+                print(format_split(key, split))
 
     figures: dict[str, Any] = {
         "settings": {"games": None if args.seconds is not None else args.games,

@@ -228,16 +228,23 @@ ENV_MAKERS = {
     "grand_slam": grand_slam_v0.env,
     "showdown": lambda: showdown_v0.env(teams=bench.SHOWDOWN_TEAMS),
     "showdown_expert": lambda: showdown_v0.env(level="expert", teams=bench.SHOWDOWN_TEAMS),
+    "showdown_basic": lambda: showdown_v0.env(level="basic", teams=bench.SHOWDOWN_TEAMS),
+    "showdown_cards": lambda: showdown_v0.env(level="expert", teams=bench.SHOWDOWN_TEAMS,
+                                              decks="default"),
+    "bottom_ninth_duel": lambda: bottom_ninth_v0.env(mode="duel"),
     "bottom_ninth_game": lambda: bottom_ninth_v0.env(mode="game"),
     "pokemon_baseball": lambda: pokemon_baseball_v0.env(teams=bench.POKEMON_TEAMS),
+    "pokemon_series": lambda: pokemon_baseball_v0.env(teams=bench.POKEMON_TEAMS, series=3),
 }
 
 
 @pytest.mark.parametrize("name", sorted(ENV_MAKERS))
 def test_blank_observations_keep_the_game_and_the_masks(name):
-    """``--split``'s blank env: zeros for every observation, the env's shape and dtype, and
-    otherwise the very same game (masks, rewards, infos), decision by decision."""
+    """``--split``'s blank env: zeros for every observation of the ruleset's own (a series
+    env's series pieces after them), within the observation space, and otherwise the very
+    same game (masks, rewards, infos), decision by decision."""
     real, blank = ENV_MAKERS[name](), bench.without_observations(ENV_MAKERS[name]())
+    own = blank.unwrapped.OBS.size
     rng = random.Random(3)
     steps = 0
     for seed in (11, 12):
@@ -248,7 +255,9 @@ def test_blank_observations_keep_the_game_and_the_masks(name):
             obs, reward, term, trunc, info = real.last()
             zobs, zreward, zterm, ztrunc, zinfo = blank.last()
             assert zobs["observation"].shape == obs["observation"].shape
-            assert zobs["observation"].dtype == np.float32 and not zobs["observation"].any()
+            assert blank.observation_space(agent)["observation"].contains(zobs["observation"])
+            assert not zobs["observation"][:own].any()
+            assert np.array_equal(zobs["observation"][own:], obs["observation"][own:])
             assert obs["observation"].any()         # the real env's is not blank
             assert np.array_equal(zobs["action_mask"], obs["action_mask"])
             assert (zreward, zterm, ztrunc, zinfo) == (reward, term, trunc, info)
@@ -257,22 +266,21 @@ def test_blank_observations_keep_the_game_and_the_masks(name):
             blank.step(action)
             steps += 1
         assert not blank.agents
-    assert steps > 20
+    # two games: each at least a decision per manager (the basic game's only ones, the
+    # starting pitchers) and the two steps that retire the managers
+    assert steps >= 8
 
 
-def test_cost_split_times_the_same_games_three_ways_then_tictactoe():
-    """``--split``: per round the env, the blank env and the engine play the same seeds, then
-    tictactoe for as many decisions; the three parts add up to the env's time."""
-    if not _classic_installed():        # (CI installs them: scripts/test.sh, the bench extra)
-        with pytest.raises(ImportError):
-            bench.peer_aec("tictactoe_v3")
-        return
+def test_cost_split_times_the_same_games_three_ways_then_the_peer():
+    """``--split``: per round the env, the blank env and the engine play the same games, then
+    the peer (tictactoe_v3 in the benchmark; here Grand Slam's engine, which needs no extra
+    install) for as many decisions; the three parts add up to the env's time."""
     calls = []
 
     def spy(name, inner):
         def wrapped(rng, seed):
             out = inner(rng, seed)
-            calls.append((name, seed, out[0]))
+            calls.append((name, seed, out))
             return out
         return wrapped
 
@@ -280,42 +288,45 @@ def test_cost_split_times_the_same_games_three_ways_then_tictactoe():
         "showdown_v0", spy("env", bench.showdown_aec("advanced")),
         spy("blank", bench.showdown_aec("advanced", observations=False)),
         spy("engine", bench.showdown_engine("advanced")),
-        spy("tictactoe", bench.peer_aec("tictactoe_v3")), 2, bench.Budget(games=1), seed=4)
-    assert set(split["median"]) == set(bench.SPLIT_FIGURES)
+        spy("peer", bench.grand_slam_engine()), 2, bench.Budget(games=2), seed=4)
+    assert set(split["median"]) == set(split["rounds"]) == set(bench.SPLIT_FIGURES)
     rounds = split["rounds"]
     for r in range(2):
         parts = rounds["engine"][r] + rounds["observation"][r] + rounds["aec"][r]
         assert math.isclose(parts, 1 / rounds["ratio"][r])
         assert math.isclose(rounds["engine"][r], 1 / rounds["engine_ratio"][r])
         assert all(_positive(rounds[key][r]) for key in ("ratio", "blank_ratio", "engine_ratio"))
+    assert split["ratios"]["rounds"] == rounds["ratio"]
+    assert split["ratios"]["min"] <= split["ratios"]["median"] <= split["ratios"]["max"]
     at = 0
     for r in range(2):
-        three = calls[at:at + 6]        # a warm-up game and a timed game each
-        assert [name for name, _, _ in three] == ["env", "env", "blank", "blank",
-                                                  "engine", "engine"]
-        # the same games: the same seeds and the same decisions each way
-        assert three[0][1:] == three[2][1:] == three[4][1:]
-        assert three[1][1:] == three[3][1:] == three[5][1:]
-        at += 6
+        three = calls[at:at + 9]        # a warm-up game and two timed games each way
+        assert [name for name, _, _ in three] == ["env"] * 3 + ["blank"] * 3 + ["engine"] * 3
+        # the same games: the same seeds, decisions and plate appearances each way
+        env_games, blank_games, engine_games = ([c[1:] for c in three[i:i + 3]] for i in (0, 3, 6))
+        assert env_games == blank_games == engine_games
+        at += 9
         start = at
-        while at < len(calls) and calls[at][0] == "tictactoe":
+        while at < len(calls) and calls[at][0] == "peer":
             at += 1
-        assert sum(d for _, _, d in calls[start + 1:at]) >= three[1][2]
+        assert sum(out[0] for _, _, out in calls[start + 1:at]) >= sum(
+            out[0] for _, _, out in three[1:3])
     assert at == len(calls)
     line = bench.format_split("showdown_v0", split)
     assert line.startswith("  showdown_v0: ") and "with blank observations" in line
 
 
-def test_split_run_reports_every_aec_env(capsys):
+def test_split_run_reports_every_aec_env(capsys, monkeypatch):
+    if not _classic_installed():        # a stand-in peer, so the split runs here too
+        monkeypatch.setattr(bench, "peer_aec", lambda name: bench.grand_slam_engine())
     figures = bench.main(["--games", "2", "--rounds", "1", "--split"])
     printed = capsys.readouterr().out
-    if not _classic_installed():
-        assert figures["cost_split"] == {} and "--rounds needs PettingZoo's tictactoe_v3" in printed
-        return
     assert list(figures["cost_split"]) == list(AEC_RATIOS)
-    assert "Where a decision's time goes, in tictactoe_v3 decisions" in printed
+    assert "Where a decision's time goes (--split)" in printed
     for key, split in figures["cost_split"].items():
-        assert f"  {key}: " in printed
+        # the split's rounds are the --rounds comparison (not timed twice)
+        assert figures["interleaved_ratios"][key] == split["ratios"]
+        assert printed.count(f"  {key}: ") == 2
         for name in bench.SPLIT_FIGURES:
             only = split["rounds"][name]
             assert len(only) == 1 and split["median"][name] == only[0]
