@@ -4,8 +4,9 @@ need.
 The API and seed tests, rewards, dead steps and max_innings truncation, decision infos
 against masks, views and observations, illegal actions, the docstring's tables and the
 rendering modes are the contract suite's (``test_contract.py``), for every ruleset. Here:
-the view holds exactly the game a manager may see, hidden cards stay hidden, options and the
-deck, and the scorecard.
+the view holds exactly the game a manager may see, hidden cards stay hidden (from the
+observation, the view and the render: ``render_agent``), options and the deck, and the
+scorecard.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import pytest
 from dugout.envs import grand_slam_v0
 from dugout.envs.core import DataError, OptionError
 from dugout.envs.grand_slam import GrandSlamView, rules
-from dugout.envs.grand_slam.cards import CARD_NAMES, N_HAND_TYPES, N_TYPES
+from dugout.envs.grand_slam.cards import CARD_NAMES, CARD_TYPES, N_HAND_TYPES, N_TYPES
+from dugout.envs.core.decisions import Decision
 from dugout.envs.grand_slam.env import OBS, encode_view
 
 from helpers import AGENTS, option_labels, play_out
@@ -166,3 +168,197 @@ def test_ansi_render_scorecard_and_play_by_play():
     quiet = grand_slam_v0.raw_env()
     quiet.reset(seed=2)
     assert quiet.render() is None
+
+
+# -- what a render shows ----------------------------------------------------------------------------
+def _render(env, state):
+    """``env``'s render of ``state`` (a copy is restored: ``state`` stays as it is)."""
+    env.restore(state.clone())
+    return env.render()
+
+
+def _renderers(mode):
+    """Raw envs rendering in ``mode`` for each viewer: None (the manager to act), the two
+    managers and the spectator."""
+    out = {}
+    for viewer in (None, "away", "home", "spectator"):
+        env = grand_slam_v0.raw_env(render_mode=mode, render_agent=viewer)
+        env.reset(seed=0)
+        out[viewer] = env
+    return out
+
+
+def _hand_text(state, seat):
+    held = [CARD_TYPES[c].label for c in range(N_HAND_TYPES) for _ in range(state.hands[seat][c])]
+    return f"{AGENTS[seat]} hand: {', '.join(held) or 'no cards'};"
+
+
+def _hidden_text(state, seat):
+    n = sum(state.hands[seat])
+    return f"{AGENTS[seat]} hand: {n} card{'' if n == 1 else 's'}, hidden;"
+
+
+def test_the_render_shows_the_manager_to_act_only_what_he_may_see(hidden_variants):
+    """DESIGN contracts 5 and 13: a render shows what its viewer may see, by default the
+    manager to act. Two games that differ only in what he cannot see (the other hand, the
+    draw pile's order, the face-down cards) render the same text for him, and the same for
+    the other manager made the viewer only when his own hand is the same; the spectator,
+    who asked to see both hands, sees the difference."""
+    text = _renderers("ansi")
+    checked = differs = 0
+    for _, _, state, other in hidden_variants(range(40), random.Random(1)):
+        actor = state.pending.actor
+        agent, opp = AGENTS[actor], AGENTS[1 - actor]
+        for viewer in (None, agent):
+            a, b = _render(text[viewer], state), _render(text[viewer], other)
+            assert a == b, (viewer, a, b)
+            assert _hand_text(state, actor) in a
+            assert _hand_text(state, 1 - actor) not in a
+            assert _hidden_text(state, 1 - actor) in a
+            assert f"{agent} to decide ({state.pending.kind}): " in a       # his options
+        spectator = _render(text["spectator"], state)
+        assert _hand_text(state, 0) in spectator and _hand_text(state, 1) in spectator
+        if other.hands[1 - actor] != state.hands[1 - actor]:
+            assert spectator != _render(text["spectator"], other)
+            assert _render(text[opp], state) != _render(text[opp], other)
+            differs += 1
+        checked += 1
+    assert checked >= 30 and differs >= 20
+
+
+def _hide_the_deciders_hand(state, rng):
+    """A copy of ``state`` whose deciding manager holds other cards (swapped with cards of
+    the draw pile, whose order is shuffled), with his pending decision offered from that
+    hand: what the other manager cannot see. None where the new hand leaves no choice."""
+    actor = state.pending.actor
+    other = state.clone()
+    hand = other.hands[actor]
+    for _ in range(2):
+        held = [c for c in range(N_HAND_TYPES) if hand[c]]
+        card = rng.choice(held)
+        swap = [i for i, c in enumerate(other.deck) if c != card and c < N_HAND_TYPES]
+        i = rng.choice(swap)
+        hand[card] -= 1
+        hand[other.deck[i]] += 1
+        other.deck[i] = card
+    rng.shuffle(other.deck)
+    assert other.card_census() == state.card_census()
+    legal = tuple(c for c in range(N_HAND_TYPES) if other.hands[actor][c]) + tuple(
+        rules.STACK_ACTION + i for i in range(len(other.stacks[actor])))
+    if len(legal) < 2:
+        return None
+    other.pending = Decision(state.pending.kind, actor, legal)
+    return other
+
+
+def test_a_fixed_viewer_sees_neither_the_hand_nor_the_options_of_the_manager_to_act(hidden_variants):
+    """``render_agent="away"`` (or ``"home"``): a person playing one seat sees his own hand
+    at every step, and of the other manager's decision only who makes it and its kind (its
+    options would name the cards in his hand)."""
+    text = _renderers("ansi")
+    rng = random.Random(2)
+    checked = 0
+    for _, _, state, _ in hidden_variants(range(40), random.Random(3)):
+        other = _hide_the_deciders_hand(state, rng)
+        if other is None or other.hands[state.pending.actor] == state.hands[state.pending.actor]:
+            continue
+        actor = state.pending.actor
+        viewer = AGENTS[1 - actor]
+        a, b = _render(text[viewer], state), _render(text[viewer], other)
+        assert a == b, (a, b)
+        assert _hand_text(state, 1 - actor) in a
+        assert f"{AGENTS[actor]} to decide ({state.pending.kind}).\n" in a + "\n"
+        assert _hidden_text(state, actor) in a and _hand_text(state, actor) not in a
+        # the manager to act and the spectator see the change
+        for seen_by in (None, AGENTS[actor], "spectator"):
+            assert _render(text[seen_by], state) != _render(text[seen_by], other), seen_by
+        checked += 1
+    assert checked >= 20
+
+
+def test_the_picture_shows_what_the_viewer_may_see(hidden_variants):
+    """The same for ``render_mode="rgb_array"``: the twins' pictures are the same pixels for
+    the manager to act (by default and by name) and for the other manager when only the
+    decider's hand differs; the spectator's pictures differ."""
+    pytest.importorskip("matplotlib")
+    picture = _renderers("rgb_array")
+    rng = random.Random(4)
+    shown = hidden = 0
+    for _, _, state, other in hidden_variants(range(12), random.Random(5)):
+        actor = state.pending.actor
+        if other.hands[1 - actor] == state.hands[1 - actor]:
+            continue
+        for viewer in (None, AGENTS[actor]):
+            a, b = _render(picture[viewer], state), _render(picture[viewer], other)
+            assert a.dtype == np.uint8 and a.ndim == 3
+            assert np.array_equal(a, b), viewer
+        assert not np.array_equal(_render(picture["spectator"], state),
+                                  _render(picture["spectator"], other))
+        shown += 1
+        twin = _hide_the_deciders_hand(state, rng)
+        if twin is not None and twin.hands[actor] != state.hands[actor]:
+            viewer = AGENTS[1 - actor]
+            assert np.array_equal(_render(picture[viewer], state), _render(picture[viewer], twin))
+            assert not np.array_equal(_render(picture[None], state), _render(picture[None], twin))
+            hidden += 1
+        if shown >= 6 and hidden >= 3:
+            break
+    assert shown >= 6 and hidden >= 3
+
+
+def test_the_scene_holds_the_viewers_hand_and_options():
+    """What the picture is drawn from: the viewer's hand, the other's size; the options
+    only for the viewer who decides; both hands and the options for the spectator."""
+    env = grand_slam_v0.raw_env(render_mode="rgb_array")
+    env.reset(seed=2)
+    state = env.game
+    actor = state.pending.actor
+    scene = env._scene()
+    assert _hand_text(state, actor) in scene.hand
+    assert _hidden_text(state, 1 - actor) in scene.hand
+    assert len(scene.options) == len(state.pending.legal)
+    env.render_agent = AGENTS[1 - actor]
+    scene = env._scene()
+    assert _hand_text(state, 1 - actor) in scene.hand and _hand_text(state, actor) not in scene.hand
+    assert scene.options == () and scene.to_act.startswith(AGENTS[actor])
+    env.render_agent = "spectator"
+    scene = env._scene()
+    assert _hand_text(state, 0) in scene.hand and _hand_text(state, 1) in scene.hand
+    assert len(scene.options) == len(state.pending.legal)
+
+
+def test_render_agent_by_default_follows_the_manager_to_act(capsys):
+    """``render_mode="human"`` prints after every step for the manager to act next; a
+    finished game shows no hand, whoever looks."""
+    env = grand_slam_v0.env(render_mode="human", innings=1)
+    env.reset(seed=5)
+    capsys.readouterr()
+    seen = set()
+    for _ in range(40):
+        game = env.unwrapped.game
+        if game.pending is None:
+            break
+        env.step(game.pending.legal[0])
+        out = capsys.readouterr().out
+        game = env.unwrapped.game
+        if game.pending is not None:
+            actor = game.pending.actor
+            assert _hand_text(game, actor) in out
+            assert _hidden_text(game, 1 - actor) in out
+            seen.add(actor)
+    assert seen == {0, 1}
+    play_out(env, seed=5)
+    capsys.readouterr()
+    env.unwrapped.render_agent = "spectator"
+    env.render()
+    assert " hand: " not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", ["Away", "both", "", 0, 1, True, ["home"], ("away",)])
+def test_a_bad_render_agent_fails_loudly(bad):
+    with pytest.raises(OptionError, match="render_agent"):
+        grand_slam_v0.env(render_agent=bad)
+    env = grand_slam_v0.raw_env(render_agent="home")
+    with pytest.raises(OptionError, match="render_agent"):
+        env.render_agent = bad
+    assert env.render_agent == "home"

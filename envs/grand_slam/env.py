@@ -25,6 +25,9 @@ may be Python or numpy ints (`dugout.envs.core.check_innings`). `deck` is the ca
 file (at most 1 MiB) holding one; a card type has at most 99 copies, `pinch_hitter` at
 most 4, and the deck at most 999 cards; see `dugout.envs.grand_slam.cards`.
 `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture: core.picture) or None.
+`render_agent` says whose eyes a render sees through (see Rendering below): None (the
+default) for the manager to act, `"away"` or `"home"` for that manager at every step, or
+`"spectator"` for both hands.
 `env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
 raises `IllegalActionError` instead. An unknown option raises `OptionError`, a bad deck
 `DataError`.
@@ -90,6 +93,29 @@ off by `max_innings`. No reward before the end. Every step's `infos[agent]` hold
 `"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box
 score.
 
+## Rendering
+
+A render shows what its viewer may know, like an observation: the line score, the
+runners with the cards that put them on base, the inning and outs, the batter, the size
+of each hand, each manager's PH/RP stacks, the draw pile and discards, the last plays,
+and the hand of the viewer alone. The viewer is `render_agent`:
+
+| `render_agent` | Whose hand is shown | The pending decision's options |
+|---|---|---|
+| None (default) | the manager to act (nobody's once the game is over) | shown |
+| `"away"` / `"home"` | that manager's, at every step | shown when that manager is to act |
+| `"spectator"` | both hands | shown |
+
+The other hand is shown by its size only (`home hand: 3 cards, hidden`), and the options
+of a decision the viewer does not make are left out (they would name the cards in the
+other hand). So two games that differ only in what the viewer cannot see (the other
+hand, the draw pile's order, the face-down cards) render the same text and picture.
+`render_mode="human"` prints after every step, for the manager to act by default: a
+person who plays one seat against a program passes `render_agent="away"` (or `"home"`),
+a hot-seat game between two people keeps the default, and a spectator sees both hands
+only by asking for them with `render_agent="spectator"`. `env.unwrapped.render_agent`
+may be changed between steps.
+
 ## Version History
 
 * v0: first release.
@@ -101,18 +127,19 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aec import BaseballAECEnv
+from ..core.aec import AGENTS, BaseballAECEnv
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
-from ..core.errors import check_innings, check_options
+from ..core.errors import OptionError, check_innings, check_options, show
 from ..core.observation import ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
 from .cards import CARD_TYPES, MAX_STACKS, N_HAND_TYPES, N_TYPES, PINCH_HITTER, load_deck
 from .view import GrandSlamView, view_of
 
-__all__ = ["GrandSlamEnv", "OBS", "PIECES", "encode_view", "describe_play", "option_labels"]
+__all__ = ["GrandSlamEnv", "OBS", "PIECES", "RENDER_AGENTS", "encode_view", "describe_play",
+           "option_labels", "hand_line"]
 
 PIECES = situation_pieces(rules.DECISION_KINDS) + [
     ("hand", N_HAND_TYPES, "own hand: cards of each type (codes 0-15) / 3"),
@@ -133,7 +160,9 @@ __doc__ = __doc__.replace("{table}", OBS.table())
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 
-OPTIONS = ("innings", "max_innings", "deck", "render_mode", "illegal_action", "dice")
+OPTIONS = ("innings", "max_innings", "deck", "render_mode", "render_agent", "illegal_action", "dice")
+#: The viewers a render may be made for, besides None (the manager to act): see the docstring.
+RENDER_AGENTS = ("away", "home", "spectator")
 
 
 def encode_view(view: GrandSlamView) -> np.ndarray:
@@ -169,9 +198,10 @@ class GrandSlamEnv(BaseballAECEnv):
 
     def __init__(self, innings: int = 9, max_innings: int | None = None, deck: Any = "reference",
                  render_mode: str | None = None, illegal_action: str = "raise",
-                 dice: ScriptedDice | None = None, **unknown: Any):
+                 dice: ScriptedDice | None = None, render_agent: str | None = None, **unknown: Any):
         check_options("grand_slam_v0", unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
+        self.render_agent = render_agent
         innings, max_innings = check_innings("grand_slam_v0", innings, max_innings)
         self.innings = innings
         self.max_innings = max_innings
@@ -190,11 +220,45 @@ class GrandSlamEnv(BaseballAECEnv):
     def _option_labels(self, decision: Decision) -> dict[int, str]:
         return option_labels(decision)
 
+    # -- what a render shows -----------------------------------------------------------------
+    @property
+    def render_agent(self) -> str | None:
+        """Whose eyes a render sees through: None (the manager to act), ``"away"``,
+        ``"home"`` or ``"spectator"`` (both hands); see the module docstring."""
+        return self._render_agent
+
+    @render_agent.setter
+    def render_agent(self, value: str | None) -> None:
+        if value is not None and not (isinstance(value, str) and value in RENDER_AGENTS):
+            raise OptionError(f"grand_slam_v0: render_agent must be one of "
+                              f"{', '.join(map(repr, RENDER_AGENTS))} or None (the manager to "
+                              f"act), got {show(value)}")
+        self._render_agent = value
+
+    def render_seats(self) -> tuple[int, ...]:
+        """The seats whose hands a render shows now (0 away, 1 home): the ``render_agent``'s,
+        both for the spectator, or by default the manager to act (none once the game is over)."""
+        viewer = self._render_agent
+        if viewer == "spectator":
+            return (0, 1)
+        if viewer is not None:
+            return (AGENTS.index(viewer),)
+        s = self.state_
+        if s is None or s.pending is None or s.board.over:
+            return ()
+        return (s.pending.actor,)
+
+    def _shows_options(self, seats: tuple[int, ...]) -> bool:
+        """Whether a render for ``seats`` may list the pending decision's options (they name
+        the cards in the hand of the manager who decides)."""
+        d = self.state_.pending
+        return d is not None and d.actor in seats
+
     # -- text -----------------------------------------------------------------------------
     def _scene(self):
         """What ``render_mode="rgb_array"`` draws (see :mod:`.picture`)."""
         from .picture import scene
-        return scene(self, describe_play)
+        return scene(self, describe_play, hand_line)
 
     def _render_text(self) -> str:
         s = self.state_
@@ -209,14 +273,15 @@ class GrandSlamEnv(BaseballAECEnv):
                 for i in range(3) if b.bases[i] is not None)
             lines.append(f"{half} of the {ordinal(b.inning)}, {b.outs} out, {runners}.")
             lines.append(f"At bat for the {rules.TEAM_NAMES[b.half]}: {rules.BATTER_NAMES[s.batter]}.")
-            for seat, agent in enumerate(self.possible_agents):
-                hand = ", ".join(CARD_TYPES[c].label for c in range(N_HAND_TYPES)
-                                 for _ in range(s.hands[seat][c])) or "no cards"
-                lines.append(f"{agent} hand: {hand}; PH/RP stacks: {len(s.stacks[seat])}")
+            seats = self.render_seats()
+            lines.extend(hand_line(s, seat, seat in seats) for seat in (0, 1))
             lines.append(f"Draw pile: {len(s.deck)} cards; discards: {sum(s.discards)}; "
                          f"shuffle after the {ordinal(b.inning + rules.innings_to_shuffle(b.inning) - 1)}.")
             if s.pending is not None:
-                lines.append(self._decision_text())
+                if self._shows_options(seats):
+                    lines.append(self._decision_text())
+                else:
+                    lines.append(f"{AGENTS[s.pending.actor]} to decide ({s.pending.kind}).")
         recent = s.log.plays[-5:]
         if recent:
             lines.append("")
@@ -240,6 +305,19 @@ class GrandSlamEnv(BaseballAECEnv):
                           s.box.render_scorecard(0, innings, label_header="#"), "",
                           s.box.render_scorecard(1, innings, label_header="#"), "",
                           self.play_by_play()])
+
+
+def hand_line(state: rules.GameState, seat: int, shown: bool) -> str:
+    """One manager's hand for a render: its cards when ``shown``, else only how many, and
+    his PH/RP stacks (face up; the cards beneath are face down either way)."""
+    hand = state.hands[seat]
+    if shown:
+        cards = ", ".join(CARD_TYPES[c].label for c in range(N_HAND_TYPES)
+                          for _ in range(hand[c])) or "no cards"
+    else:
+        n = sum(hand)
+        cards = f"{n} card{'' if n == 1 else 's'}, hidden"
+    return f"{AGENTS[seat]} hand: {cards}; PH/RP stacks: {len(state.stacks[seat])}"
 
 
 def option_labels(decision: Decision) -> dict[int, str]:
