@@ -61,6 +61,7 @@ from typing import Any, Sequence
 
 from ..agents import make_agent
 from ..agents.play import play_game
+from ..cli import args
 from ..envs import make
 from ..envs.core.errors import DugoutError
 from ..envs.options import describe_options
@@ -69,7 +70,8 @@ from .backends import (BACKENDS, CHECKPOINT_MODES, INSTALL_HINT, Backend, RayClu
                        ray_installed)
 from .stats import SPRT
 from .tournament import (MatchupResult, TournamentResult, check_agents, check_env_options, crn_check,
-                         env_options_from_flags, labels_for, run_tournament)
+                         env_options_from_flags, labels_for)
+from .tournament import run_tournament as play_round_robin
 
 __all__ = ["main", "tournament", "Console"]
 
@@ -162,7 +164,7 @@ def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0,
     consoles.append(console)
     try:
         try:
-            result = run_tournament(env_id, agents, games, seed=seed, sprt=sprt,
+            result = play_round_robin(env_id, agents, games, seed=seed, sprt=sprt,
                                     env_kwargs=env_kwargs, progress=console, bootstrap=bootstrap,
                                     backend=backend, chunk=chunk)
         finally:
@@ -245,31 +247,34 @@ def replay(env_id: str, seed: int, away: str, home: str, env_kwargs: dict[str, A
     text = head + "\n" + env.unwrapped.scorecard()
     if gif is not None:
         from ..envs.core.picture import write_gif
+        Path(gif).parent.mkdir(parents=True, exist_ok=True)
         path = write_gif(played.frames, gif, fps=fps)
         text += f"\n{len(played.frames)} frames drawn into {path}\n"
     return text
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m dugout.evaluate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{tournament,replay,crn}")
-
-    t = sub.add_parser("tournament", help="round robin of seat-swapped pairs, with a report")
-    t.add_argument("--env", default="thats_baseball_v0", help="environment id (default thats_baseball_v0)")
-    t.add_argument("--agents", nargs="+", required=True,
+# -- the subcommands: dugout tournament / replay / crn --------------------------------------------
+def configure_tournament(t: args.Parser) -> None:
+    """``dugout tournament``'s flags."""
+    t.add_argument("--env", type=args.env_id, default="thats_baseball_v0",
+                   help="environment id (default thats_baseball_v0)")
+    t.add_argument("--agents", nargs="+", required=True, type=args.agent_ref,
                    help="agent names (python -c 'from dugout.agents import agent_names; "
                         "print(agent_names(\"thats_baseball_v0\"))') or ppo:CHECKPOINT_FOLDER")
-    t.add_argument("--games", type=int, default=1000,
-                   help="games per matchup, even (default 1000); with --sprt, the most per matchup")
-    t.add_argument("--seed", type=int, default=0, help="seed of the first pair (default 0)")
+    t.add_argument("--games", type=args.count(4, args.MAX_GAMES, "games a matchup", even=True),
+                   default=1000, help="games per matchup, even (default 1000); with --sprt, the "
+                                      "most per matchup")
+    t.add_argument("--seed", type=args.seed, default=0, help="seed of the first pair (default 0)")
     _where_flags(t, chunk=True)
-    t.add_argument("--out", metavar="DIR", help="write the report folder there")
-    t.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals")
-    t.add_argument("--crn-check", type=int, default=0, metavar="GAMES",
+    t.add_argument("--out", metavar="DIR", type=args.out_dir, help="write the report folder there")
+    t.add_argument("--bootstrap", type=args.count(1, args.MAX_RESAMPLES, "resamples"), default=1000,
+                   help="bootstrap resamples for rating intervals")
+    t.add_argument("--crn-check", type=args.count(0, args.MAX_GAMES, "games a design", even=True),
+                   default=0, metavar="GAMES",
                    help="also measure the interval narrowing from common random numbers on the "
                         "first two agents, over GAMES games per design")
-    t.add_argument("--learning-curve", metavar="PNG", help="a training run's learning_curve.png for the report")
+    t.add_argument("--learning-curve", metavar="PNG", type=args.in_file,
+                   help="a training run's learning_curve.png for the report")
     t.add_argument("--quiet", action="store_true",
                    help="print nothing but errors and, on stderr, the ray backend's lines (the "
                         "connection, a worker that died)")
@@ -278,37 +283,48 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--sprt", action="store_true",
                    help="stop each matchup as soon as one agent is shown better by the margin "
                         "(or neither is)")
-    s.add_argument("--elo0", type=float, help="H0: the better agent is this many Elo better (default 0)")
-    s.add_argument("--elo1", type=float, help="H1: ... this many Elo better (default 30)")
-    s.add_argument("--p0", type=float, help="H0 as a win probability instead of --elo0 (e.g. 0.5)")
-    s.add_argument("--p1", type=float, help="H1 as a win probability instead of --elo1 (e.g. 0.55)")
-    s.add_argument("--alpha", type=float, default=0.05, help="false-positive rate of each test (default 0.05)")
-    s.add_argument("--beta", type=float, default=0.05, help="false-negative rate (default 0.05)")
+    elo = args.real(-2000, 2000, what="Elo")
+    s.add_argument("--elo0", type=elo, help="H0: the better agent is this many Elo better (default 0)")
+    s.add_argument("--elo1", type=elo, help="H1: ... this many Elo better (default 30)")
+    s.add_argument("--p0", type=args.probability, help="H0 as a win probability instead of --elo0 (e.g. 0.5)")
+    s.add_argument("--p1", type=args.probability, help="H1 as a win probability instead of --elo1 (e.g. 0.55)")
+    s.add_argument("--alpha", type=args.probability, default=0.05,
+                   help="false-positive rate of each test (default 0.05)")
+    s.add_argument("--beta", type=args.probability, default=0.05,
+                   help="false-negative rate (default 0.05)")
 
-    r = sub.add_parser("replay", help="the box score and play-by-play of one game")
-    r.add_argument("--env", default="thats_baseball_v0", help="environment id")
-    r.add_argument("--seed", type=int, required=True, help="the game's seed")
-    r.add_argument("--agents", nargs=2, required=True, metavar=("AWAY", "HOME"), help="the two managers")
+
+def configure_replay(r: args.Parser) -> None:
+    """``dugout replay``'s flags."""
+    r.add_argument("--env", type=args.env_id, default="thats_baseball_v0", help="environment id")
+    r.add_argument("--seed", type=args.seed, required=True, help="the game's seed")
+    r.add_argument("--agents", nargs=2, required=True, type=args.agent_ref, metavar=("AWAY", "HOME"),
+                   help="the two managers")
     _rules_flags(r)
-    r.add_argument("--gif", metavar="FILE", help="also draw the game into this animated GIF "
-                   "(a frame after the reset and after every step)")
-    r.add_argument("--fps", type=float, default=2.0, help="frames a second of --gif (default 2)")
+    r.add_argument("--gif", metavar="FILE", type=args.out_file,
+                   help="also draw the game into this animated GIF (a frame after the reset and "
+                        "after every step)")
+    r.add_argument("--fps", type=args.real(0, 50, lo_open=True, what="frames a second; a GIF's "
+                                           "shortest frame is 20 ms"),
+                   default=2.0, help="frames a second of --gif (default 2)")
 
-    c = sub.add_parser("crn", help="interval narrowing from common random numbers")
-    c.add_argument("--env", default="thats_baseball_v0", help="environment id")
-    c.add_argument("--agents", nargs=2, required=True, metavar=("A", "B"))
-    c.add_argument("--games", type=int, default=4000, help="games per design, even (default 4000)")
-    c.add_argument("--seed", type=int, default=0)
+
+def configure_crn(c: args.Parser) -> None:
+    """``dugout crn``'s flags."""
+    c.add_argument("--env", type=args.env_id, default="thats_baseball_v0", help="environment id")
+    c.add_argument("--agents", nargs=2, required=True, type=args.agent_ref, metavar=("A", "B"))
+    c.add_argument("--games", type=args.count(4, args.MAX_GAMES, "games a design", even=True),
+                   default=4000, help="games per design, even (default 4000)")
+    c.add_argument("--seed", type=args.seed, default=0)
     _where_flags(c)
     _rules_flags(c)
-    return parser
 
 
-def _where_flags(parser: argparse.ArgumentParser, chunk: bool = False) -> None:
+def _where_flags(parser: args.Parser, chunk: bool = False) -> None:
     """``--workers``, ``--backend``, ``--address``, ``--checkpoints`` (and ``--chunk``): where
     the games are played. The results are the same whatever they say."""
     g = parser.add_argument_group("where the games are played (the results are the same)")
-    g.add_argument("--workers", type=int, default=None,
+    g.add_argument("--workers", type=args.workers, default=None,
                    help="worker processes (default 1); with --backend ray, the CPUs of the Ray "
                         "instance started here, or with --address at most this many tasks at once "
                         "(default: all the cluster's CPUs)")
@@ -322,151 +338,129 @@ def _where_flags(parser: argparse.ArgumentParser, chunk: bool = False) -> None:
                    help="with --backend ray: send trained managers' checkpoints through Ray's "
                         "object store (ship, default) or load them by a path every node sees (shared)")
     if chunk:
-        g.add_argument("--chunk", type=int, default=25,
+        g.add_argument("--chunk", type=args.count(1, 10**6, "seed pairs a task"), default=25,
                        help="seed pairs per task (default 25, 50 games); larger chunks spread "
                             "the per-task overhead of a cluster over more games")
 
 
-def _rules_flags(parser: argparse.ArgumentParser) -> None:
+def _rules_flags(parser: args.Parser) -> None:
     """``--teams`` and ``--env-option``: the env's options, the rules the games are played under."""
     g = parser.add_argument_group("rules (the env's options)")
     g.add_argument("--teams", nargs=2, metavar=("AWAY", "HOME"),
                    help="the env's teams option: two team names or files (That's Baseball, Showdown)")
     g.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                   type=args.env_option,
                    help="an env option, repeatable (e.g. level=basic, innings=7, dh=true); VALUE "
                         "is read as JSON when it parses, else as a plain string")
 
 
-def sprt_from_args(args: argparse.Namespace) -> SPRT | None:
-    if not args.sprt:
-        if any(getattr(args, k) is not None for k in ("elo0", "elo1", "p0", "p1")):
-            raise ValueError("--elo0/--elo1/--p0/--p1 set the margin of --sprt; add --sprt")
+def sprt_from_args(ns: argparse.Namespace) -> SPRT | None:
+    if not ns.sprt:
+        if any(getattr(ns, k) is not None for k in ("elo0", "elo1", "p0", "p1")):
+            raise args.UsageError("--sprt", "--elo0/--elo1/--p0/--p1 set the margin of --sprt; "
+                                             "add --sprt")
         return None
-    if args.p0 is not None or args.p1 is not None:
-        if args.elo0 is not None or args.elo1 is not None:
-            raise ValueError("give the SPRT margin as --elo0/--elo1 or as --p0/--p1, not both")
-        if args.p0 is None or args.p1 is None:
-            raise ValueError("--p0 and --p1 go together")
-        return SPRT(args.p0, args.p1, args.alpha, args.beta)
-    return SPRT.from_elo(0.0 if args.elo0 is None else args.elo0,
-                         30.0 if args.elo1 is None else args.elo1, args.alpha, args.beta)
+    if ns.p0 is not None or ns.p1 is not None:
+        if ns.elo0 is not None or ns.elo1 is not None:
+            raise args.UsageError("--p0", "give the SPRT margin as --elo0/--elo1 or as --p0/--p1, "
+                                          "not both")
+        if ns.p0 is None or ns.p1 is None:
+            raise args.UsageError("--p0", "--p0 and --p1 go together")
+        return SPRT(ns.p0, ns.p1, ns.alpha, ns.beta)
+    return SPRT.from_elo(0.0 if ns.elo0 is None else ns.elo0,
+                         30.0 if ns.elo1 is None else ns.elo1, ns.alpha, ns.beta)
 
 
-def _check_out(out: str) -> None:
-    """The report folder must be a folder that can be made: checked before any game is played."""
-    path = Path(out)
-    for part in [path, *path.parents]:
-        if part.exists():
-            if not part.is_dir():
-                raise ValueError(f"--out {out}: {part} is a file, not a folder")
-            break
+def _check_rules_and_agents(ns: argparse.Namespace) -> None:
+    """The rules (``--env-option``, ``--teams``: the env is built once with them and sets
+    ``ns.env_kwargs``) and the agents (known to the env; a checkpoint loads and fits it)."""
+    ns.env_kwargs = env_options_from_flags(ns.env, ns.env_option, ns.teams)
+    ns.agents = [str(a) for a in ns.agents]
     try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f"--out {out}: cannot make the folder ({error.strerror})") from None
+        check_agents(ns.env, ns.agents, ns.env_kwargs)
+    except (ValueError, DugoutError) as error:
+        raise args.UsageError("--agents", str(error)) from None
 
 
-def check_args(args: argparse.Namespace) -> None:
-    """Every numeric flag and path, and the rules (``--env-option``, ``--teams``: the env is
-    built once with them and sets ``args.env_kwargs``), checked before any game is played;
-    a ``ValueError`` naming the flag."""
-    def need(ok: bool, flag: str, what: str) -> None:
-        if not ok:
-            raise ValueError(f"{flag} must be {what}, got {getattr(args, flag[2:].replace('-', '_'))}")
-
-    need(args.seed >= 0, "--seed", "a non-negative integer")
-    if args.command in ("tournament", "crn"):
-        need(args.games >= 4 and args.games % 2 == 0, "--games",
-             "an even number, at least 4 (two seat-swapped games a pair)")
-        _check_where(args, need)
-    if args.command == "replay" and args.gif is not None:
-        _check_gif(args.env, args.gif, args.fps)
-    if args.command == "tournament":
-        _check_tournament(args, need)
-    # the rules: the env is built once with them (the env's own checks)
-    args.env_kwargs = env_options_from_flags(args.env, args.env_option, args.teams)
-    if args.command == "tournament" and args.out is not None:
-        _check_out(args.out)                  # last: it makes the folder
+def check_tournament(ns: argparse.Namespace) -> None:
+    """Every flag of ``dugout tournament``, checked before any game is played."""
+    _check_where(ns)
+    ns.sprt_test = sprt_from_args(ns)
+    _check_rules_and_agents(ns)
 
 
-def _check_where(args: argparse.Namespace, need) -> None:
-    """``--workers``, ``--chunk``, and ``--address``/``--checkpoints`` only with ``--backend
-    ray``, which needs Ray installed (the cluster itself is reached before the first game)."""
-    need(args.workers is None or args.workers >= 1, "--workers", "at least 1")
-    need(getattr(args, "chunk", 1) >= 1, "--chunk", "at least 1 (seed pairs per task)")
-    if args.backend != "ray":
-        if args.address is not None:
-            raise ValueError(f"--address {args.address}: the address of a Ray cluster goes with "
-                             f"--backend ray (this run's backend is {args.backend})")
-        if args.checkpoints != "ship":
-            raise ValueError(f"--checkpoints {args.checkpoints}: how checkpoints reach Ray "
-                             f"workers; it goes with --backend ray")
+def check_replay(ns: argparse.Namespace) -> None:
+    if ns.gif is not None:
+        _check_gif(ns.env)
+    _check_rules_and_agents(ns)
+
+
+def check_crn(ns: argparse.Namespace) -> None:
+    _check_where(ns)
+    _check_rules_and_agents(ns)
+
+
+def _check_where(ns: argparse.Namespace) -> None:
+    """``--address``/``--checkpoints`` only with ``--backend ray``, which needs Ray installed
+    (the cluster itself is reached before the first game)."""
+    if ns.backend != "ray":
+        if ns.address is not None:
+            raise args.UsageError("--address", f"--address {ns.address}: the address of a Ray cluster goes "
+                                               f"with --backend ray (this run's backend is {ns.backend})")
+        if ns.checkpoints != "ship":
+            raise args.UsageError("--checkpoints", f"--checkpoints {ns.checkpoints}: how checkpoints reach Ray "
+                                                   f"workers; it goes with --backend ray")
     elif not ray_installed():
-        raise ValueError(f"--backend ray needs Ray, which is not installed here: {INSTALL_HINT}")
+        raise args.UsageError("--backend", f"--backend ray needs Ray, which is not installed here: {INSTALL_HINT}")
 
 
-def _check_tournament(args: argparse.Namespace, need) -> None:
-    need(args.bootstrap >= 1, "--bootstrap", "at least 1 (resamples for the rating intervals)")
-    need(args.crn_check >= 0 and args.crn_check % 2 == 0, "--crn-check",
-         "0 (none) or an even number of games")
-    for flag in ("--alpha", "--beta", "--p0", "--p1"):
-        value = getattr(args, flag[2:])
-        need(value is None or 0 < value < 1, flag, "a probability strictly between 0 and 1")
-    if args.learning_curve is not None and not Path(args.learning_curve).is_file():
-        raise ValueError(f"--learning-curve {args.learning_curve}: no such file")
-
-
-def _check_gif(env_id: str, gif: str, fps: float) -> None:
-    """``replay --gif``: the env must draw pictures and the file's folder must exist."""
+def _check_gif(env_id: str) -> None:
+    """``replay --gif``: the env must draw pictures and matplotlib and Pillow be there."""
     import importlib.util
     from ..envs import spec
-    if not 0 < fps <= 50:
-        raise ValueError(f"--fps must be more than 0 and at most 50 frames a second (a GIF's "
-                         f"shortest frame is 20 ms), got {fps}")
-    try:
-        modes = spec(env_id).env_class.metadata.get("render_modes", [])
-    except DugoutError:
-        return                               # an unknown env: said by the next check
+    modes = spec(env_id).env_class.metadata.get("render_modes", [])
     if "rgb_array" not in modes:
-        raise ValueError(f"--gif: {env_id} cannot draw pictures (render modes {', '.join(modes)}; "
-                         f"no 'rgb_array')")
-    try:
-        from ..envs.core import picture   # noqa: F401  (write_gif)
-    except ImportError as error:
-        raise ValueError(f"--gif: cannot write a GIF here ({error})") from None
+        raise args.UsageError("--gif", f"{env_id} cannot draw pictures (render modes "
+                                       f"{', '.join(modes)}; no 'rgb_array')")
     missing = [name for name in ("matplotlib", "PIL") if importlib.util.find_spec(name) is None]
     if missing:
-        raise ValueError(f"--gif: drawing needs matplotlib and Pillow ({', '.join(missing)} missing: "
-                         f"pip install dugout[plots])")
-    path = Path(gif)
-    if path.is_dir():
-        raise ValueError(f"--gif {gif}: is a folder; give a file name such as game.gif")
-    if not path.parent.is_dir():
-        raise ValueError(f"--gif {gif}: no folder {path.parent}")
+        raise args.UsageError("--gif", f"drawing needs matplotlib and Pillow ({', '.join(missing)} "
+                                       f"missing: pip install dugout-baseball[plots])")
+
+
+def run_tournament(ns: argparse.Namespace) -> TournamentResult:
+    return tournament(ns.env, ns.agents, ns.games, ns.seed, ns.workers, ns.sprt_test, ns.out,
+                      ns.crn_check, ns.bootstrap, ns.learning_curve, ns.quiet,
+                      env_kwargs=ns.env_kwargs, backend=ns.backend, address=ns.address,
+                      chunk=ns.chunk, checkpoints=ns.checkpoints)
+
+
+def run_replay(ns: argparse.Namespace) -> str:
+    text = replay(ns.env, ns.seed, *ns.agents, env_kwargs=ns.env_kwargs, gif=ns.gif, fps=ns.fps)
+    print(text)
+    return text
+
+
+def run_crn(ns: argparse.Namespace) -> dict[str, Any]:
+    with make_backend(ns.backend, ns.workers, ns.address, checkpoints=ns.checkpoints) as backend:
+        result = crn_check(ns.env, ns.agents[0], ns.agents[1], ns.games, ns.seed,
+                           env_kwargs=ns.env_kwargs, backend=backend)
+    print(report.crn_table(result))
+    return result
+
+
+SUBCOMMANDS = {"tournament": (configure_tournament, check_tournament, run_tournament),
+               "replay": (configure_replay, check_replay, run_replay),
+               "crn": (configure_crn, check_crn, run_crn)}
 
 
 def main(argv: Sequence[str] | None = None) -> Any:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    try:
-        check_args(args)
-        env_kwargs = args.env_kwargs
-        if args.command == "tournament":
-            return tournament(args.env, args.agents, args.games, args.seed, args.workers,
-                              sprt_from_args(args), args.out, args.crn_check, args.bootstrap,
-                              args.learning_curve, args.quiet, env_kwargs=env_kwargs,
-                              backend=args.backend, address=args.address, chunk=args.chunk,
-                              checkpoints=args.checkpoints)
-        if args.command == "replay":
-            text = replay(args.env, args.seed, *args.agents, env_kwargs=env_kwargs, gif=args.gif,
-                          fps=args.fps)
-            print(text)
-            return text
-        with make_backend(args.backend, args.workers, args.address,
-                          checkpoints=args.checkpoints) as backend:
-            result = crn_check(args.env, args.agents[0], args.agents[1], args.games, args.seed,
-                               env_kwargs=env_kwargs, backend=backend)
-        print(report.crn_table(result))
-        return result
-    except (ValueError, DugoutError) as error:   # bad flags, TournamentError, CheckpointError, options
-        parser.error(str(error))
+    """``python -m dugout.evaluate {tournament,replay,crn} ...``: the same as ``dugout
+    tournament ...`` (and replay, crn)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in SUBCOMMANDS:
+        sys.stderr.write("dugout: error: python -m dugout.evaluate takes tournament, replay or crn "
+                         f"first, got {argv[0] if argv else 'nothing'!r}\n")
+        raise SystemExit(2)
+    configure, check, run = SUBCOMMANDS[argv[0]]
+    return args.invoke(f"dugout {argv[0]}", configure, check, run, argv[1:], __doc__)

@@ -34,6 +34,11 @@ want="$(cat pyproject.toml | sha256sum | cut -d' ' -f1) $target"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing dugout $target"
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
+  # the project's distribution was once called "dugout" (a name another project holds on
+  # the package index): a venv made then loses it, so only one install maps `dugout`
+  if "$VENV/bin/python" -m pip show dugout >/dev/null 2>&1; then
+    "$VENV/bin/python" -m pip uninstall --quiet --yes dugout
+  fi
   # torch (in the `train` extra) is pinned to 2.13.0: pip takes its CPU wheel locally.
   "$VENV/bin/python" -m pip install --quiet -e "$target"
   echo "$want" > "$stamp"

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"envs": "dugout.envs", "agents": "dugout.agents", "train": "dugout.train",
            "vector": "dugout.vector", "evaluate": "dugout.evaluate",
-           "integrations": "dugout.integrations"}
+           "integrations": "dugout.integrations", "cli": "dugout.cli"}
 
 
 def _modules() -> dict[str, Path]:
@@ -78,9 +78,15 @@ GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
 def floor(name: str) -> int:
     """0 the core (and the root package: only ``__version__``), 1 the rulesets and the env
     registry, 2 the agents and the batched engines (``dugout.vector``: its Gymnasium env plays
-    the agents' heuristic), 3 train, evaluate and the integrations with other libraries."""
+    the agents' heuristic) and the shared argument checks (``dugout.cli.args``), 3 train,
+    evaluate and the integrations with other libraries, 4 the entry points (the ``dugout``
+    command and the ``python -m`` modules)."""
     if name == "dugout":
         return 0
+    if name == "dugout.cli.main" or name.endswith(".__main__"):
+        return 4                  # entry points: the dugout command and the python -m aliases
+    if name in ("dugout.cli", "dugout.cli.args"):
+        return 2                  # the shared argument checks: on the envs and AgentRef
     if name.startswith("dugout.envs.core"):
         return 0
     if name.startswith("dugout.envs"):

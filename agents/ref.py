@@ -1,0 +1,70 @@
+"""A manager named in text, parsed once: :class:`AgentRef`.
+
+The command line, the registry, tournaments, the backends and the solvers all name
+managers the same way::
+
+    random, heuristic, never-steal, solver   a manager the env's registry knows by name
+    ppo:PATH                                 a trained manager's checkpoint folder
+
+``AgentRef.parse(text)`` checks the form (a known prefix, a non-empty argument, no
+blanks in a name); whether the env knows a name, and whether a checkpoint loads and fits
+the env, are the registry's checks (:func:`dugout.agents.make_agent`), made where the
+env is known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["AgentRef", "PREFIXES"]
+
+#: The prefixes a reference may take, and what follows each.
+PREFIXES = {"ppo": "a trained manager's checkpoint folder (ppo:PATH)"}
+
+
+@dataclass(frozen=True)
+class AgentRef:
+    """A manager: ``kind`` is ``"name"`` (a registered name, in ``name``) or a prefix of
+    :data:`PREFIXES` (``"ppo"``, its argument in ``arg``). ``str(ref)`` is the text it was
+    parsed from."""
+
+    kind: str
+    name: str = ""
+    arg: str = ""
+
+    @classmethod
+    def parse(cls, text: Any) -> "AgentRef":
+        """The reference ``text`` names; a ``ValueError`` says what is wrong with it."""
+        if isinstance(text, AgentRef):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"a manager is named by text, got {type(text).__name__} {text!r}")
+        if not text.strip():
+            raise ValueError("an empty manager name")
+        prefix, sep, arg = text.partition(":")
+        if sep and prefix in PREFIXES:
+            if not arg.strip():
+                raise ValueError(f"{text!r}: {prefix}: needs {PREFIXES[prefix]}")
+            return cls(prefix, "", arg)
+        if sep:
+            raise ValueError(f"{text!r}: unknown prefix {prefix!r}; a manager is a name or "
+                             + ", ".join(PREFIXES[p] for p in PREFIXES))
+        if text != text.strip() or any(c.isspace() for c in text):
+            raise ValueError(f"{text!r}: a manager's name has no blanks")
+        return cls("name", text)
+
+    @property
+    def is_checkpoint(self) -> bool:
+        """A trained manager loaded from a checkpoint folder (``ppo:PATH``)."""
+        return self.kind == "ppo"
+
+    @property
+    def path(self) -> str:
+        """The checkpoint folder of a ``ppo:PATH`` reference."""
+        if not self.is_checkpoint:
+            raise ValueError(f"{self}: only a trained manager (ppo:PATH) has a checkpoint")
+        return self.arg
+
+    def __str__(self) -> str:
+        return self.name if self.kind == "name" else f"{self.kind}:{self.arg}"

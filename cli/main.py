@@ -1,0 +1,173 @@
+"""The ``dugout`` command: one entry point, a subcommand for each thing people do.
+
+    dugout --help                       the subcommands, one line each
+    dugout tournament --help            one subcommand's flags
+    dugout tournament --agents random heuristic --games 400
+
+A subcommand lives in the module that does its work, as three functions (named with the
+subcommand's key where a module holds several, e.g. ``configure_tournament``):
+
+* ``configure(parser)`` adds its flags, every one typed by :mod:`dugout.cli.args`;
+* ``check(args)`` (optional) checks what needs several flags or reads a file (a checkpoint,
+  a card file, the env built once with its options), raising ``UsageError``, ``ValueError``
+  or a ``DugoutError`` that names the flag;
+* ``run(args)`` does the work.
+
+Parsing and checking finish before ``run`` starts, and neither writes anything: a bad flag
+is one line on stderr, ``dugout SUBCOMMAND: error: ...``, exit status 2, nothing left
+behind. A subcommand's module is imported only when that subcommand runs, so ``dugout
+--help`` is quick and needs none of the optional extras. The ``python -m`` entry points
+and each module's ``main(argv)`` are aliases: they run the same three functions through
+:func:`dugout.cli.args.invoke`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .args import Parser, invoke
+
+__all__ = ["Command", "COMMANDS", "main", "run_command", "parser_for", "command_for"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name (one or two words), the module that does it, the key of its
+    functions in that module (``configure_KEY``...; none: ``configure``...), its one-line
+    summary, and a cheap valid argument list (the bad-argument tests' base)."""
+
+    name: str
+    module: str
+    summary: str
+    key: str = ""
+    example: tuple[str, ...] = ()
+
+    def function(self, what: str) -> Callable[..., Any] | None:
+        module = importlib.import_module(self.module)
+        return getattr(module, f"{what}_{self.key}" if self.key else what, None)
+
+
+def _c(name: str, module: str, summary: str, key: str = "", example: Sequence[str] = ()) -> Command:
+    return Command(name, module, summary, key, tuple(example))
+
+
+#: Every subcommand, in the order ``dugout --help`` lists them.
+COMMANDS: dict[str, Command] = {c.name: c for c in [
+    _c("pipeline", "dugout.evaluate.main",
+       "the main job: train a manager briefly, then a tournament on every ruleset, with a report",
+       example=["--envs", "thats_baseball_v0", "--timesteps", "0"]),
+    _c("tournament", "dugout.evaluate.cli", "a round robin of seat-swapped pairs, with a report",
+       "tournament", ["--agents", "random", "heuristic", "--games", "4"]),
+    _c("replay", "dugout.evaluate.cli", "the box score and play-by-play of one game (or a GIF)",
+       "replay", ["--seed", "1", "--agents", "random", "heuristic"]),
+    _c("crn", "dugout.evaluate.cli", "how much common random numbers narrow the interval", "crn",
+       ["--agents", "random", "heuristic", "--games", "4"]),
+    _c("challenge", "dugout.evaluate.manager_challenge",
+       "managers in the solo Manager Challenge: Manager Points over many campaigns",
+       example=["--campaigns", "1", "--agents", "random"]),
+    _c("train", "dugout.train.ppo", "train a manager: MaskablePPO self-play (stable-baselines3)",
+       example=["--timesteps", "64"]),
+    _c("train vector", "dugout.train.vector_ppo",
+       "train a That's Baseball manager on the batched engine (thousands of games at once)",
+       example=["--timesteps", "64"]),
+    _c("train challenge", "dugout.train.single", "train a Manager Challenge manager (single agent)",
+       example=["--timesteps", "64"]),
+    _c("train rllib", "dugout.train.rllib",
+       "train against a league of past snapshots on Ray RLlib (the rllib extra)",
+       example=["--iterations", "1"]),
+    _c("solve thats_baseball", "dugout.agents.solvers.thats_baseball.cli",
+       "That's Baseball's exact solution, and each manager's gap to it", example=["--innings", "1"]),
+    _c("solve bottom_ninth", "dugout.agents.solvers.bottom_ninth.cli",
+       "Bottom of the 9th's duel solved exactly, and each manager's exploitability",
+       example=["--agents"]),
+    _c("verify thats_baseball", "dugout.agents.solvers.thats_baseball.check",
+       "check That's Baseball's solution against simulated games", example=["--games", "100"]),
+    _c("verify bottom_ninth", "dugout.agents.solvers.bottom_ninth.check",
+       "check Bottom of the 9th's solution against simulated games", example=["--games", "100"]),
+    _c("tables", "dugout.agents.value_tables.__main__",
+       "a ruleset's value tables: run and win expectancy by situation", example=["--innings", "1"]),
+    _c("bench", "dugout.evaluate.bench", "decisions a second of every env, against PettingZoo's",
+       example=["--games", "1"]),
+    _c("bench vector", "dugout.vector.bench", "the batched engine's games a second",
+       example=["--sizes", "4", "--seconds", "0.1"]),
+    _c("bench train", "dugout.train.speed", "training speed: the batched trainer against SB3's",
+       example=["--rounds", "1"]),
+    _c("bench scaling", "dugout.evaluate.scaling",
+       "how tournaments scale with workers on Ray (the ray extra)", example=["--games", "4"]),
+    _c("cards", "dugout.evaluate.bottom_ninth_cards",
+       "Bottom of the 9th's cards measured: each batter against each pitcher",
+       example=["--pas", "1"]),
+    _c("calibrate", "dugout.evaluate.calibrate_showdown",
+       "Showdown's simulated seasons against the real ones", example=["--games", "2"]),
+    _c("runs-fit", "dugout.evaluate.runs_fit",
+       "fit Showdown cards from real statistics to a season's runs", example=["--season", "2004"]),
+    _c("realstats", "dugout.envs.realstats.__main__",
+       "cards for a real team and season from the Lahman database", example=["--season", "2004", "--list"]),
+]}
+
+
+def command_for(argv: Sequence[str]) -> tuple[Command | None, list[str]]:
+    """The subcommand ``argv`` starts with (two words before one) and the rest of it."""
+    argv = list(argv)
+    if len(argv) >= 2 and f"{argv[0]} {argv[1]}" in COMMANDS:
+        return COMMANDS[f"{argv[0]} {argv[1]}"], argv[2:]
+    if argv and argv[0] in COMMANDS:
+        return COMMANDS[argv[0]], argv[1:]
+    return None, argv
+
+
+def parser_for(command: Command) -> Parser:
+    """The subcommand's parser, with its flags (for the tests and ``--help``)."""
+    module = importlib.import_module(command.module)
+    parser = Parser(prog=f"dugout {command.name}", description=module.__doc__)
+    command.function("configure")(parser)
+    return parser
+
+
+def run_command(name: str, argv: Sequence[str] | None = None) -> Any:
+    """Run subcommand ``name`` with ``argv`` (default: ``sys.argv[1:]``), as ``dugout NAME
+    ...`` does, and return what its ``run`` returns."""
+    command = COMMANDS[name]
+    module = importlib.import_module(command.module)
+    return invoke(f"dugout {command.name}", command.function("configure"),
+                  command.function("check"), command.function("run"), argv, module.__doc__)
+
+
+def _overview() -> str:
+    width = max(len(name) for name in COMMANDS)
+    rows = "\n".join(f"  {name:<{width}}  {c.summary}" for name, c in COMMANDS.items())
+    return ("usage: dugout SUBCOMMAND [flags]    (dugout SUBCOMMAND --help: its flags)\n\n"
+            "Reinforcement-learning environments for tabletop baseball games, the managers that\n"
+            "play them, and the harness that compares them.\n\nsubcommands:\n" + rows + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console entry point: ``dugout SUBCOMMAND [flags]``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(_overview(), end="")
+        return 0
+    if argv[0] == "--version":
+        from .. import __version__
+        print(f"dugout {__version__}")
+        return 0
+    command, rest = command_for(argv)
+    if command is None:
+        groups = sorted({n.split()[0] for n in COMMANDS if " " in n})
+        known = ", ".join(COMMANDS)
+        if argv[0] in groups:
+            members = [n for n in COMMANDS if n.split()[0] == argv[0]]
+            message = f"{argv[0]} takes one of: {', '.join(members)}"
+        else:
+            message = f"unknown subcommand {argv[0]!r}; known: {known}"
+        sys.stderr.write(f"dugout: error: {message}\n")
+        return 2
+    run_command(command.name, rest)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
