@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from ..envs import env_ids
 from .base import Managers
+from .ref import AgentRef
 from .random_agent import RandomAgent
 
 __all__ = ["make_agent", "agent_names", "register", "managers", "Managers", "MANAGER_MODULES"]
@@ -95,19 +96,25 @@ def agent_names(env_id: str) -> list[str]:
     return sorted(_load(env_id))
 
 
-def make_agent(env_id: str, name: str, seed: int | None = None):
+def make_agent(env_id: str, name: "str | AgentRef", seed: int | None = None):
     """A new agent ``name`` for ``env_id`` (seeded where it draws random numbers).
 
-    ``ppo:PATH`` loads a trained manager from a checkpoint folder
-    (:class:`dugout.agents.policy.PolicyAgent`); it must have been trained on ``env_id``.
+    ``name`` is a manager's name or an :class:`~dugout.agents.ref.AgentRef` (parsed from
+    the name when given as text). ``ppo:PATH`` loads a trained manager from a checkpoint
+    folder (:class:`dugout.agents.policy.PolicyAgent`); it must have been trained on
+    ``env_id``.
     """
     factories = _load(env_id)
-    if isinstance(name, str) and name.startswith("ppo:"):
-        from .policy import PolicyAgent
-        return PolicyAgent.load(name[4:], env_id=env_id, seed=seed)
     try:
-        factory = factories[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown agent {name!r} for {env_id}; known agents: "
+        ref = AgentRef.parse(name)
+    except ValueError as error:
+        raise ValueError(f"unknown agent for {env_id}: {error}") from None
+    if ref.is_checkpoint:
+        from .policy import PolicyAgent
+        return PolicyAgent.load(ref.path, env_id=env_id, seed=seed)
+    try:
+        factory = factories[ref.name]
+    except KeyError:
+        raise ValueError(f"unknown agent {ref.name!r} for {env_id}; known agents: "
                          f"{', '.join(sorted(factories))}") from None
     return factory(seed)
