@@ -6,8 +6,10 @@ stays full. The count is decisions taken (one per live game per ``step``); the t
 ``step``, the resets and drawing the actions (and, reported apart, ``step`` and ``reset``
 alone), not ``observe``, which is timed apart, per call of the whole batch.
 
-    OMP_NUM_THREADS=1 python -m dugout.vector.bench            # B = 1,024, 4,096, 16,384
-    OMP_NUM_THREADS=1 python -m dugout.vector.bench --sizes 4096 --seconds 10
+    OMP_NUM_THREADS=1 dugout bench vector            # B = 1,024, 4,096, 16,384
+    OMP_NUM_THREADS=1 dugout bench vector --sizes 4096 --seconds 10
+
+(``python -m dugout.vector.bench`` is the same.)
 
 Run it alone: numpy ops on one core are what it measures. ``bench`` returns the numbers
 for a script.
@@ -18,13 +20,21 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 import time
+from typing import Sequence
 
 import numpy as np
 
+from ..cli import args
 from .thats_baseball import BatchedGames
 
-__all__ = ["bench", "random_actions"]
+__all__ = ["bench", "random_actions", "configure", "run", "main"]
+
+#: The largest batch a run may time: about a million games at once.
+MAX_SIZE = 2**20
+#: The longest a size may be timed: an hour.
+MAX_SECONDS = 3600.0
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -87,20 +97,38 @@ def bench(num_games: int, seconds: float | None = 3.0, seed: int = 0, observe: b
     return out
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384])
-    parser.add_argument("--seconds", type=float, default=5.0)
-    args = parser.parse_args(argv)
+def configure(parser: args.Parser) -> None:
+    """``dugout bench vector``'s flags."""
+    parser.add_argument("--sizes", type=args.count(1, MAX_SIZE, "games in a batch"), nargs="+",
+                        default=[1024, 4096, 16384], metavar="B",
+                        help=f"batch sizes to time, each from 1 to {MAX_SIZE:,} games "
+                             f"(default 1024 4096 16384)")
+    parser.add_argument("--seconds", type=args.real(0, MAX_SECONDS, lo_open=True,
+                                                    what="seconds a size"),
+                        default=5.0, metavar="S",
+                        help=f"seconds to time each size, more than 0 and at most "
+                             f"{MAX_SECONDS:g} (default 5)")
+
+
+def run(ns: argparse.Namespace) -> list[dict[str, float]]:
+    """Time each size; print a line for each and return the figures."""
     print(f"numpy {np.__version__}, Python {platform.python_version()}, "
           f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
-    for size in args.sizes:
-        r = bench(size, args.seconds)
+    results = []
+    for size in ns.sizes:
+        r = bench(size, ns.seconds)
+        results.append(r)
         print(f"B={size:>6,}: {r['decisions_per_s']:>10,.0f} decisions/s "
               f"(engine alone {r['engine_decisions_per_s']:>10,.0f})  "
               f"{r['games_per_s']:>7,.0f} games/s  {r['decisions_per_game']:.1f} decisions/game  "
               f"{r['steps_per_s']:>6,.1f} steps/s  observe {r['observe_s'] * 1e3:.2f} ms")
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> list[dict[str, float]]:
+    """``python -m dugout.vector.bench``: the same as ``dugout bench vector``."""
+    return args.invoke("dugout bench vector", configure, None, run, argv, __doc__)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
