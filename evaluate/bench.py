@@ -6,13 +6,14 @@ PettingZoo's own ``tictactoe_v3`` and ``texas_holdem_v4``.
 
 Run it with::
 
-    python -m dugout.evaluate.bench                  # 300 games per mode
-    python -m dugout.evaluate.bench --games 1000
-    python -m dugout.evaluate.bench --seconds 5      # about 5 s per measurement
-    python -m dugout.evaluate.bench --json bench.json
-    python -m dugout.evaluate.bench --rounds 6       # and each AEC env against tictactoe_v3
-                                                     # in 6 alternating rounds
-    python -m dugout.evaluate.bench --rounds 6 --split   # and where a decision's time goes
+    dugout bench                  # 300 games per mode
+    dugout bench --games 1000
+    dugout bench --seconds 5      # about 5 s per measurement
+    dugout bench --json bench.json
+    dugout bench --rounds 6       # and each AEC env against tictactoe_v3 in 6 alternating rounds
+    dugout bench --rounds 6 --split   # and where a decision's time goes
+
+(``python -m dugout.evaluate.bench`` is the same.)
 
 What is measured
 ----------------
@@ -123,13 +124,16 @@ import json
 import platform
 import random
 import statistics
+import sys
 import time
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..cli import args
 from ..envs import bottom_ninth_v0, grand_slam_v0, pokemon_baseball_v0, showdown_v0, thats_baseball_v0
 from ..envs.core.dice import Dice
 from ..envs.grand_slam import rules as gs_rules
@@ -138,7 +142,7 @@ from ..envs.showdown import rules as sd_rules
 from ..envs.thats_baseball import rules
 from ..envs.thats_baseball.cards import load_team
 
-__all__ = ["main", "Budget", "Result", "measure", "pick"]
+__all__ = ["main", "configure", "check", "run", "Budget", "Result", "measure", "pick"]
 
 TEAMS = ("sample", "reds")       # away, home: the env's default pairing
 SHOWDOWN_TEAMS = ("nya2004", "bos2004")   # away, home: the 2004 Yankees at the Red Sox
@@ -497,42 +501,44 @@ def format_table(results: list[Result]) -> str:
 
 
 # -- the run ----------------------------------------------------------------------------------
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m dugout.evaluate.bench",
-        description="Time random-vs-random That's Baseball, Grand Slam and MLB Showdown (basic "
-                    "and advanced) games, AEC env and engine, against PettingZoo's "
-                    "tictactoe_v3 and texas_holdem_v4.")
+#: The most rounds of ``--rounds``.
+MAX_ROUNDS = 1000
+#: The longest one measurement may be timed (``--seconds``): an hour.
+MAX_SECONDS = 3600.0
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout bench``'s flags."""
     size = parser.add_mutually_exclusive_group()
-    size.add_argument("--games", type=int, default=300, metavar="N",
-                      help="games per dugout mode (default 300)")
-    size.add_argument("--seconds", type=float, metavar="S",
-                      help="instead of a game count: play about S seconds per measurement")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the action picker and of the first game (default 0)")
-    parser.add_argument("--rounds", type=int, default=0, metavar="R",
+    size.add_argument("--games", type=args.count(1, args.MAX_GAMES, "games a mode"), default=300,
+                      metavar="N", help=f"games per dugout mode, from 1 to {args.MAX_GAMES:,} "
+                                        f"(default 300)")
+    size.add_argument("--seconds", type=args.real(0, MAX_SECONDS, lo_open=True,
+                                                  what="seconds a measurement"),
+                      metavar="S", help=f"instead of a game count: play about S seconds per "
+                                        f"measurement, more than 0 and at most {MAX_SECONDS:g}")
+    parser.add_argument("--seed", type=args.seed, default=0,
+                        help=f"seed of the action picker and of the first game, from 0 to "
+                             f"{args.MAX_SEED} (default 0)")
+    parser.add_argument("--rounds", type=args.integer(0, MAX_ROUNDS, "rounds"), default=0,
+                        metavar="R",
                         help="also compare each dugout AEC env with tictactoe_v3 in R rounds "
                              "alternating the two in this process (1/R of the games, at least "
                              "one, or of the seconds, each) and print the median ratio and its "
-                             "range (default 0: off)")
+                             f"range; 0 to {MAX_ROUNDS} (default 0: off)")
     parser.add_argument("--split", action="store_true",
                         help="with --rounds R: in each of the R rounds, also time each dugout "
                              "AEC env with blank observations and its engine alone on the same "
                              "games, and print where a decision's time goes (engine, "
                              "observation, the rest of the AEC API)")
-    parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
-    args = parser.parse_args(argv)
-    if args.seconds is None and args.games < 1:
-        parser.error("--games must be at least 1")
-    if args.seconds is not None and not args.seconds > 0:
-        parser.error("--seconds must be positive")
-    if args.seed < 0:
-        parser.error("--seed must be non-negative")
-    if args.rounds < 0:
-        parser.error("--rounds must be non-negative")
-    if args.split and not args.rounds:
-        parser.error("--split needs --rounds R (R >= 1)")
-    return args
+    parser.add_argument("--json", metavar="PATH", type=args.out_file,
+                        help="also write the figures to PATH as JSON")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """What needs more than one flag: ``--split`` goes with ``--rounds``."""
+    if ns.split and not ns.rounds:
+        raise args.UsageError("--split", "--split needs --rounds R (R >= 1)")
 
 
 # The dugout AEC envs compared with the peers: (result key, JSON key of its ratios).
@@ -578,30 +584,34 @@ def dugout_runs() -> list[tuple[str, str, Callable[..., PlayGame]]]:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """``python -m dugout.evaluate.bench``: the same as ``dugout bench``; the figures."""
+    return args.invoke("dugout bench", configure, check, run, argv, __doc__)
+
+
+def run(ns: argparse.Namespace) -> dict[str, Any]:
     """Run the benchmark, print the table, and return the figures."""
-    args = parse_args(argv)
-    if args.seconds is not None:
-        budget = Budget(seconds=args.seconds)
-        size = f"about {args.seconds:g} s per measurement"
+    if ns.seconds is not None:
+        budget = Budget(seconds=ns.seconds)
+        size = f"about {ns.seconds:g} s per measurement"
     else:
-        budget = Budget(games=args.games)
-        size = f"{args.games} games per mode"
+        budget = Budget(games=ns.games)
+        size = f"{ns.games} games per mode"
     print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}), Harry's Grand Slam Baseball and MLB "
           f"Showdown advanced and basic ({SHOWDOWN_TEAMS[0]} at {SHOWDOWN_TEAMS[1]}), "
-          f"{INNINGS} innings, random vs random, {size}, seed {args.seed}")
+          f"{INNINGS} innings, random vs random, {size}, seed {ns.seed}")
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
     print()
 
-    results = [measure(key, label, make(), budget, args.seed)
+    results = [measure(key, label, make(), budget, ns.seed)
                for key, label, make in dugout_runs()]
     results.append(thats_baseball_batched(
-        budget if args.seconds is not None
-        else Budget(decisions=min(BATCH_DECISIONS, 20_000 * args.games)), args.seed))
+        budget if ns.seconds is not None
+        else Budget(decisions=min(BATCH_DECISIONS, 20_000 * ns.games)), ns.seed))
     by_key = {r.key: r for r in results}
     n_dugout = len(results)
 
     # The peers play as many decisions as the longest dugout AEC run (or as long, with --seconds).
-    peer_budget = budget if args.seconds is not None else Budget(
+    peer_budget = budget if ns.seconds is not None else Budget(
         decisions=max(by_key[key].decisions for key, _ in RATIO_KEYS))
     missing = None
     try:
@@ -611,7 +621,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                    f"({error}); install them with `{INSTALL_HINT}`.")
     else:
         for name, play in peers:
-            results.append(measure(name, f"{name} (AEC)", play, peer_budget, args.seed))
+            results.append(measure(name, f"{name} (AEC)", play, peer_budget, ns.seed))
 
     print(format_table(results))
     print()
@@ -650,28 +660,28 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     rounds: dict[str, Any] = {}
     splits: dict[str, Any] = {}
     peer = None
-    if args.rounds:
+    if ns.rounds:
         try:
             peer = peer_aec("tictactoe_v3")
         except ImportError as error:
             print(f"--rounds needs PettingZoo's tictactoe_v3 ({error}); install it with "
                   f"`{INSTALL_HINT}`.")
     if peer is not None:
-        round_budget = (Budget(seconds=args.seconds / args.rounds) if args.seconds is not None
-                        else Budget(games=max(1, args.games // args.rounds)))
+        round_budget = (Budget(seconds=ns.seconds / ns.rounds) if ns.seconds is not None
+                        else Budget(games=max(1, ns.games // ns.rounds)))
         makers = {key: (label, make) for key, label, make in dugout_runs()}
         engines = {aec_key: engine_key for engine_key, aec_key in ENGINE_PAIRS}
         for key, _ in RATIO_KEYS:
             label, make = makers[key]
-            if args.split:      # the same rounds, with the blank env and the engine in each
+            if ns.split:      # the same rounds, with the blank env and the engine in each
                 splits[key] = cost_split(key, make(), make(observations=False),
-                                         makers[engines[key]][1](), peer, args.rounds,
-                                         round_budget, args.seed)
+                                         makers[engines[key]][1](), peer, ns.rounds,
+                                         round_budget, ns.seed)
                 rounds[key] = splits[key]["ratios"]
             else:
-                rounds[key] = interleaved(key, label, make(), peer, args.rounds, round_budget,
-                                          args.seed)
-        times = "1 round" if args.rounds == 1 else f"{args.rounds} rounds"
+                rounds[key] = interleaved(key, label, make(), peer, ns.rounds, round_budget,
+                                          ns.seed)
+        times = "1 round" if ns.rounds == 1 else f"{ns.rounds} rounds"
         print(f"Decisions/s against tictactoe_v3, alternating in {times} in this process: "
               f"median (range)")
         for key, r in rounds.items():
@@ -685,8 +695,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                 print(format_split(key, split))
 
     figures: dict[str, Any] = {
-        "settings": {"games": None if args.seconds is not None else args.games,
-                     "seconds": args.seconds, "seed": args.seed, "rounds": args.rounds,
+        "settings": {"games": None if ns.seconds is not None else ns.games,
+                     "seconds": ns.seconds, "seed": ns.seed, "rounds": ns.rounds,
                      "teams": list(TEAMS), "showdown_teams": list(SHOWDOWN_TEAMS),
                      "pokemon_teams": list(POKEMON_TEAMS),
                      "innings": INNINGS},
@@ -698,13 +708,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "cost_split": splits,
         "comparison_missing": missing,
     }
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
+    if ns.json:
+        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
+        with open(ns.json, "w", encoding="utf-8") as f:
             json.dump(figures, f, indent=2)
             f.write("\n")
-        print(f"Figures written to {args.json}")
+        print(f"Figures written to {ns.json}")
     return figures
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -214,7 +214,8 @@ def test_interleaved_rounds_alternate_with_tictactoe():
 def test_rounds_must_not_be_negative(capsys):
     with pytest.raises(SystemExit):
         bench.main(["--rounds", "-1"])
-    assert "--rounds must be non-negative" in capsys.readouterr().err
+    assert "--rounds: must be a whole number from 0 to 1000 (rounds), got '-1'" in \
+        capsys.readouterr().err
 
 
 def test_split_needs_rounds(capsys):
