@@ -52,6 +52,7 @@ import numpy as np
 
 from ..agents.play import PairRecord
 from ..agents.play import play_pairs as _play_pairs
+from ..agents.ref import AgentRef
 from ..agents.registry import agent_names, make_agent
 from ..envs import ENV_IDS, make
 from ..envs import options as _options
@@ -86,7 +87,7 @@ def _env(env_id: str, env_kwargs: dict[str, Any] | None):
 def _checkpoint_content(name: str) -> str | None:
     """What a trained manager's checkpoint (``ppo:PATH``) holds now: a hash of its
     ``meta.json`` and ``policy.pt`` (None when they cannot be read: loading it says why)."""
-    folder = Path(name[4:])
+    folder = Path(AgentRef.parse(name).path)
     if folder.is_file():
         folder = folder.parent
     h = hashlib.sha256()
@@ -105,10 +106,11 @@ def _agent(env_id: str, name: str, role: str):
     in place (a worker process that outlives a run: Ray's, or this process between runs)
     is loaded again."""
     key = (env_id, name, role)
-    content = _checkpoint_content(name) if name.startswith("ppo:") else None
+    trained = AgentRef.parse(name).is_checkpoint
+    content = _checkpoint_content(name) if trained else None
     cached = _AGENTS.get(key)
-    if cached is None or cached[0] != content or (content is None and name.startswith("ppo:")):
-        if name.startswith("ppo:"):
+    if cached is None or cached[0] != content or (content is None and trained):
+        if trained:
             import torch
             torch.set_num_threads(1)      # small networks; two workers must not fight for cores
         _AGENTS[key] = (content, make_agent(env_id, name))
@@ -174,10 +176,14 @@ def check_agents(env_id: str, names: Sequence[str], env_kwargs: dict[str, Any] |
     for name in names:
         if not isinstance(name, str):
             raise TournamentError(f"agents are given by name, got {name!r}")
-        if name.startswith("ppo:"):
-            agent = make_agent(env_id, name)   # CheckpointError: missing, damaged, or another env
+        try:
+            ref = AgentRef.parse(name)
+        except ValueError as error:
+            raise TournamentError(f"unknown agent for {env_id}: {error}") from None
+        if ref.is_checkpoint:
+            agent = make_agent(env_id, ref)    # CheckpointError: missing, damaged, or another env
             _check_sizes(env_id, name, agent, env_kwargs)
-        elif name not in known:
+        elif ref.name not in known:
             raise TournamentError(f"unknown agent {name!r} for {env_id}; known: "
                                   f"{', '.join(known)}, or ppo:PATH for a trained manager")
 
@@ -202,10 +208,11 @@ def labels_for(names: Sequence[str]) -> list[str]:
     """Display labels: the names, a checkpoint shortened to ``ppo:<its run folder>``, and
     ``#2``, ``#3`` after repeats (``random``, ``random#2``)."""
     def short(name: str) -> str:
-        if not name.startswith("ppo:"):
+        ref = AgentRef.parse(name)
+        if not ref.is_checkpoint:
             return name
-        parts = [p for p in name[4:].replace("\\", "/").split("/") if p and p not in (".", "model")]
-        return "ppo:" + (parts[-1] if parts else name[4:])
+        parts = [p for p in ref.path.replace("\\", "/").split("/") if p and p not in (".", "model")]
+        return "ppo:" + (parts[-1] if parts else ref.path)
 
     shorts = [short(n) for n in names]
     # two different checkpoints in folders of the same name: keep their full names
