@@ -1,12 +1,13 @@
 """How a tournament scales: games per second on one worker, on a pool of worker processes and on
 Ray, the Ray overhead per chunk, and a projection of a large tournament over N machines.
 
-    python -m dugout.evaluate.scaling                      # That's Baseball, three managers
-    python -m dugout.evaluate.scaling --games 2000 --json scaling.json
-    python -m dugout.evaluate.scaling --env showdown_v0 --agents random heuristic --games 400
+    dugout bench scaling                      # That's Baseball, three managers
+    dugout bench scaling --games 2000 --json scaling.json
+    dugout bench scaling --env showdown_v0 --agents random heuristic --games 400
 
-Needs Ray (``pip install 'dugout[ray]'``; ``.venv-rllib`` has it). Everything is measured in
-this one run, on this machine, one thing at a time:
+(``python -m dugout.evaluate.scaling`` is the same.) Needs Ray (the ray extra; without it
+the command stops before any game with a one-line error saying so). Everything is measured
+in this one run, on this machine, one thing at a time:
 
 1. **Games per second** of the same round robin (``--agents``, ``--games`` a matchup, chunks of
    ``--chunk`` seed pairs) played inline (``--workers 1``), by a pool of ``--cpus`` worker
@@ -40,13 +41,22 @@ import argparse
 import json
 import math
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Any, Sequence
 
-from .backends import RayCluster, ray_installed
-from .tournament import run_tournament
+from ..cli import args
+from ..envs.core.errors import DugoutError
+from .backends import INSTALL_HINT, RayCluster, ray_installed
+from .tournament import check_agents, run_tournament
 
-__all__ = ["measure", "projection", "main"]
+__all__ = ["measure", "projection", "configure", "check", "run", "main"]
+
+#: The most games a projection may be made for.
+MAX_PROJECT = 10**12
+#: The most seed pairs a chunk.
+MAX_CHUNK = 10**6
 
 
 def _noop(i: int) -> int:
@@ -201,46 +211,78 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m dugout.evaluate.scaling",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="thats_baseball_v0")
-    parser.add_argument("--agents", nargs="+", default=["random", "heuristic", "never-steal"])
-    parser.add_argument("--games", type=int, default=600, help="games a matchup (default 600)")
-    parser.add_argument("--chunk", type=int, default=25, help="seed pairs a chunk (default 25)")
-    parser.add_argument("--cpus", type=int, default=2,
-                        help="process-pool workers and Ray CPUs (default 2)")
-    parser.add_argument("--overhead-games", type=int, default=200,
-                        help="games a matchup for the overhead measurement (default 200)")
-    parser.add_argument("--project", type=int, default=1_000_000, help="games to project")
-    parser.add_argument("--cores", type=int, default=os.cpu_count() or 2,
-                        help="cores per machine in the projection (default: this machine's)")
-    parser.add_argument("--json", metavar="PATH", help="also write the figures there")
-    args = parser.parse_args(argv)
-    for flag in ("games", "overhead_games"):
-        value = getattr(args, flag)
-        if value < 4 or value % 2:
-            parser.error(f"--{flag.replace('_', '-')} must be an even number, at least 4, got {value}")
-    for flag in ("chunk", "cpus", "project", "cores"):
-        if getattr(args, flag) < 1:
-            parser.error(f"--{flag} must be at least 1, got {getattr(args, flag)}")
+def configure(parser: args.Parser) -> None:
+    """``dugout bench scaling``'s flags."""
+    parser.add_argument("--env", type=args.env_id, default="thats_baseball_v0",
+                        help="environment id (default thats_baseball_v0)")
+    parser.add_argument("--agents", nargs="+", type=args.agent_ref,
+                        default=["random", "heuristic", "never-steal"],
+                        help="two or more managers the env knows, or ppo:CHECKPOINT_FOLDER "
+                             "(default random heuristic never-steal)")
+    games = args.count(4, args.MAX_GAMES, "games a matchup", even=True)
+    parser.add_argument("--games", type=games, default=600,
+                        help=f"games a matchup, even, from 4 to {args.MAX_GAMES:,} (default 600)")
+    parser.add_argument("--chunk", type=args.count(1, MAX_CHUNK, "seed pairs a chunk"), default=25,
+                        help=f"seed pairs a chunk, from 1 to {MAX_CHUNK:,} (default 25)")
+    parser.add_argument("--cpus", type=args.workers, default=2,
+                        help=f"process-pool workers and Ray CPUs, from 1 to {args.MAX_WORKERS} "
+                             f"(default 2)")
+    parser.add_argument("--overhead-games", type=games, default=200,
+                        help="games a matchup for the overhead measurement, even, from 4 to "
+                             f"{args.MAX_GAMES:,} (default 200)")
+    parser.add_argument("--project", type=args.count(1, MAX_PROJECT, "games to project"),
+                        default=1_000_000,
+                        help=f"games to project, from 1 to {MAX_PROJECT:,} (default 1,000,000)")
+    parser.add_argument("--cores", type=args.count(1, args.MAX_WORKERS, "cores a machine"),
+                        default=os.cpu_count() or 2,
+                        help=f"cores per machine in the projection, from 1 to {args.MAX_WORKERS} "
+                             f"(default: this machine's)")
+    parser.add_argument("--json", metavar="PATH", type=args.out_file,
+                        help="also write the figures there")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """The managers (two or more, each known to the env; a checkpoint loads and fits it),
+    then Ray, before any game."""
+    ns.agents = [str(a) for a in ns.agents]
+    if len(ns.agents) < 2:
+        raise args.UsageError("--agents", f"a round robin needs two managers or more, got "
+                                          f"{' '.join(ns.agents)}")
+    twice = sorted({a for a in ns.agents if ns.agents.count(a) > 1})
+    if twice:
+        raise args.UsageError("--agents", f"{', '.join(twice)} given twice; each manager plays once")
+    try:
+        check_agents(ns.env, ns.agents, {})
+    except (ValueError, DugoutError) as error:
+        raise args.UsageError("--agents", str(error)) from None
     if not ray_installed():
-        parser.error("the scaling measurement needs Ray: pip install 'dugout[ray]'")
+        raise args.UsageError("", f"the scaling measurement needs Ray, which is not installed "
+                                  f"here: {INSTALL_HINT}")
+
+
+def run(ns: argparse.Namespace) -> dict[str, Any]:
+    """Measure, project, print the report; the figures (written to ``--json`` too)."""
     load = os.getloadavg()
-    figures = measure(args.env, args.agents, args.games, args.chunk, args.cpus,
-                      args.overhead_games)
+    figures = measure(ns.env, ns.agents, ns.games, ns.chunk, ns.cpus, ns.overhead_games)
     figures["load_average_before_and_after"] = [load[0], os.getloadavg()[0]]
-    rows = projection(figures, args.project, args.cores)
-    figures["projection"] = {"games": args.project, "cores_per_machine": args.cores, "rows": rows}
-    print(_report(figures, rows, args.project, args.cores))
+    rows = projection(figures, ns.project, ns.cores)
+    figures["projection"] = {"games": ns.project, "cores_per_machine": ns.cores, "rows": rows}
+    print(_report(figures, rows, ns.project, ns.cores))
     print(f"(load average {load[0]:.2f} before, {os.getloadavg()[0]:.2f} after: other work on this "
           f"machine slows every figure)")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
+    if ns.json:
+        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
+        with open(ns.json, "w", encoding="utf-8") as f:
             json.dump(figures, f, indent=2)
             f.write("\n")
     return figures
 
 
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """``python -m dugout.evaluate.scaling``: the same as ``dugout bench scaling``."""
+    return args.invoke("dugout bench scaling", configure, check, run, argv,
+                       __doc__.split("\n\n")[0])
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
