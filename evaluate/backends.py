@@ -42,6 +42,18 @@ raises an exception is a bug, not a failure of the cluster: its exception is rai
 with the remote traceback. A worker that dies more than ``max_retries`` times on the same
 task stops the run with a :class:`BackendError` naming the task.
 
+What happens when this machine's raylet dies
+--------------------------------------------
+The raylet is the Ray process on the driver's own node, through which every task of this
+process is scheduled. When it dies (killed, out of memory), Ray cannot run anything more
+from this process: every task in flight, and every task sent again, ends with Ray's
+``LocalRayletDiedError``, so nothing is retried. The results that had already arrived
+are accepted as usual (in key order), nothing more is sent, and the run stops with a
+:class:`RayletDiedError` (a :class:`BackendError` and a
+:class:`~dugout.envs.core.errors.DugoutError`): one line saying what happened and how many
+of the tasks sent had finished (:attr:`RayletDiedError.finished`). A tournament has no
+result for the games it did not play, so it stops there and writes no report.
+
 Trained managers on other machines
 ----------------------------------
 A tournament's agents are rebuilt in the workers from their names. A trained manager,
@@ -73,11 +85,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
+from ..envs.core.errors import DugoutError
 from ..integrations.ray_cluster import check_reachable, host_port
 
-__all__ = ["BACKENDS", "CHECKPOINT_MODES", "BackendError", "Backend", "Inline", "ProcessPool",
-           "RayCluster", "make_backend", "check_backend", "CheckpointFiles", "start_method",
-           "ray_installed", "INSTALL_HINT", "checkpoint_root"]
+__all__ = ["BACKENDS", "CHECKPOINT_MODES", "BackendError", "RayletDiedError", "Backend", "Inline",
+           "ProcessPool", "RayCluster", "make_backend", "check_backend", "CheckpointFiles",
+           "start_method", "ray_installed", "INSTALL_HINT", "checkpoint_root"]
 
 #: The backend names the command lines take (``--backend``).
 BACKENDS = ("process", "ray")
@@ -92,6 +105,16 @@ Accept = Callable[[Any, Any], None]
 class BackendError(ValueError):
     """A backend that cannot run: an unknown name, ``address`` without Ray, Ray missing, a
     cluster that cannot be reached, or a task whose worker kept dying."""
+
+
+class RayletDiedError(BackendError, DugoutError):
+    """The Ray raylet of this machine died mid-run: Ray can run nothing more from this
+    process, so the run stopped. ``finished`` of the ``sent`` tasks (each counted once,
+    retries aside) had finished and their results been accepted; the others were lost."""
+
+    def __init__(self, message: str, finished: int = 0, sent: int = 0):
+        super().__init__(message)
+        self.finished, self.sent = finished, sent
 
 
 def ray_installed() -> bool:
@@ -451,18 +474,23 @@ class RayCluster(Backend):
             self._remote[fn] = ray.remote(num_cpus=1, max_retries=0)(fn)
         remote = self._remote[fn]
         died = _retryable(ray)
+        raylet_died = ray.exceptions.LocalRayletDiedError
         running: dict[Any, tuple[Any, tuple, int]] = {}      # ref -> (key, args, attempt)
+        sent = finished = 0                     # tasks drawn from `tasks`; results accepted
+        lost: Exception | None = None           # Ray's error: this machine's raylet died
 
         def submit(key, args, attempt: int) -> None:
             running[remote.remote(*args)] = (key, args, attempt)
             self.tasks_sent += 1
 
         def fill() -> None:
+            nonlocal sent
             while len(running) < 2 * self.slots:
                 try:
                     key, args = next(tasks)
                 except StopIteration:
                     return
+                sent += 1
                 submit(key, args, 0)
 
         try:
@@ -472,18 +500,31 @@ class RayCluster(Backend):
                 if rest:                        # whatever else is done too, in key order
                     more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
                     ready += more
+                again = []                      # tasks whose worker died, sent again below
                 for ref in sorted(ready, key=lambda r: running[r][0]):
                     key, args, attempt = running.pop(ref)
                     try:
                         result = ray.get(ref)
+                    except raylet_died as error:      # no retry could run; the rest still counts
+                        lost = lost or error
+                        continue
                     except died as error:
-                        self._retry(key, args, attempt, error, describe, submit)
+                        again.append((key, args, attempt, error))
                         continue
                     accept(key, result)
+                    finished += 1
+                if lost is not None:
+                    raise _raylet_died(lost, finished, sent)
+                for key, args, attempt, error in again:
+                    self._retry(key, args, attempt, error, describe, submit)
                 fill()
         finally:
             for ref in running:                 # stopped early (an error, Ctrl-C): cancel the rest
-                ray.cancel(ref, force=True)
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:
+                    if lost is None:            # with the raylet gone, nothing is left to cancel
+                        raise
 
     def _retry(self, key, args, attempt: int, error: Exception, describe, submit) -> None:
         what = describe(key)
@@ -495,6 +536,15 @@ class RayCluster(Backend):
         self.log(f"Ray: the worker playing {what} died ({type(error).__name__}); sending it "
                  f"again (retry {attempt + 1} of {self.max_retries}); its results count once")
         submit(key, args, attempt + 1)
+
+
+def _raylet_died(error: Exception, finished: int, sent: int) -> RayletDiedError:
+    """The one line for a run stopped by the death of this machine's raylet."""
+    return RayletDiedError(
+        f"the Ray raylet on this machine died mid-run ({type(error).__name__}: "
+        f"{_first_line(error)}); Ray cannot run tasks from this process any more, so the run "
+        f"stopped with {finished} of the {sent} task(s) sent finished; the others were lost",
+        finished, sent)
 
 
 def _first_line(error: BaseException) -> str:

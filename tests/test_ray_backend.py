@@ -1,7 +1,8 @@
 """The ray backend (:mod:`dugout.evaluate.backends`): tournaments, CRN checks and the Showdown
 calibration as Ray tasks give the very numbers of ``--workers 1``; a worker killed mid-run
-has its chunk played again and counted once; a worker that keeps dying, a cluster that
-does not answer and an address that is not one stop with a clear error; trained managers'
+has its chunk played again and counted once; a worker that keeps dying, the death of this
+machine's raylet, a cluster that does not answer and an address that is not one stop with a
+clear error; trained managers'
 checkpoints reach the workers through the object store; and nothing imports Ray unless
 the ray backend is used.
 
@@ -23,7 +24,8 @@ import pytest
 
 from dugout.evaluate import calibrate_showdown as cal
 from dugout.evaluate import cli
-from dugout.evaluate.backends import BackendError, CheckpointFiles, RayCluster
+from dugout.envs.core.errors import DugoutError
+from dugout.evaluate.backends import BackendError, CheckpointFiles, RayCluster, RayletDiedError
 from dugout.evaluate.stats import SPRT
 from dugout.evaluate.tournament import crn_check, run_tournament
 
@@ -191,6 +193,113 @@ def test_a_worker_that_keeps_dying_stops_the_run_naming_the_task(ray_session):
     with pytest.raises(ValueError, match="no such manager"):
         failing.run(_fail, iter([(0, ("no such manager",))]), lambda key, result: None)
     assert failing.retries == 0
+
+
+# -- this machine's raylet dies ---------------------------------------------------------------------
+# A run in a process of its own (the raylet's death leaves Ray unusable in the process that
+# started it): the command line on a local Ray instance of one CPU, whose raylet is killed
+# (SIGKILL) as soon as the first chunk's result is accepted.
+_KILL_THE_RAYLET = """
+import os, signal, sys
+from pathlib import Path
+from dugout.evaluate import cli
+from dugout.evaluate.backends import RayCluster
+
+def raylet() -> int:
+    # the raylet of the instance this process started: a child of it
+    for proc in Path("/proc").iterdir():
+        try:
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            name = (proc / "cmdline").read_bytes().split(b"\\0")[0]
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == os.getpid() and name.endswith(b"/raylet"):
+            return int(proc.name)
+    raise SystemExit("no raylet among this process's children")
+
+run, killed = RayCluster.run, []
+
+def run_and_kill(self, fn, tasks, accept, describe=str):
+    def accept_then_kill(key, result):
+        accept(key, result)
+        if not killed:
+            killed.append(raylet())
+            os.kill(killed[0], signal.SIGKILL)
+            print(f"killed the raylet after {key}", file=sys.stderr, flush=True)
+    return run(self, fn, tasks, accept_then_kill, describe)
+
+RayCluster.run = run_and_kill
+cli.main(sys.argv[1:])
+"""
+
+
+def test_the_raylet_killed_mid_run_stops_it_with_one_line(tmp_path):
+    """SIGKILL this machine's raylet mid-run: Ray cannot run anything more from the driver,
+    so the tournament stops at once with one line (exit status 2, no traceback) saying so
+    and how many chunks had finished, and writes no report of a tournament it did not play."""
+    out = tmp_path / "report"
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env.pop("RAY_ADDRESS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _KILL_THE_RAYLET, "tournament", "--agents", "random",
+         "heuristic", "--games", "400", "--chunk", "2", "--bootstrap", "10", "--quiet",
+         "--backend", "ray", "--workers", "1", "--out", str(out)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    assert "killed the raylet after (0, " in done.stderr, (done.stdout, done.stderr)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "the Ray raylet on this machine died mid-run (LocalRayletDiedError" in line, line
+    assert "cannot run tasks from this process any more" in line, line
+    finished, sent = (int(n) for n in line.split("stopped with ")[1].split(" task(s)")[0]
+                      .split(" of the "))
+    assert 1 <= finished < sent <= 100, line          # 100 chunks of 2 pairs; 2 in flight
+    assert not (out / "results.json").exists()
+
+
+def test_a_dead_raylet_stops_the_run_with_what_finished(ray_session, monkeypatch, tmp_path,
+                                                         capsys):
+    """The same death, at the backend's boundary: from the fourth result on, every
+    ``ray.get`` raises Ray's LocalRayletDiedError (what it does once the raylet is gone). The
+    three results before count, nothing is retried or sent again, and the error is a
+    DugoutError the command line prints as one line (exit status 2) without a report."""
+    import ray
+    real_get = ray.get
+    gets: list[int] = []
+
+    def get(ref, *args, **kwargs):
+        gets.append(1)
+        if len(gets) > 3:
+            raise ray.exceptions.LocalRayletDiedError()
+        return real_get(ref, *args, **kwargs)
+
+    monkeypatch.setattr(ray, "get", get)
+    lines, log = _lines()
+    backend = RayCluster(log=log)
+    progress: list[int] = []
+    with pytest.raises(RayletDiedError) as error:
+        run_tournament(TB, ["heuristic", "random"], games=80, seed=7, chunk=2, bootstrap=20,
+                       backend=backend, progress=lambda games, finished: progress.append(games))
+    assert isinstance(error.value, DugoutError) and isinstance(error.value, BackendError)
+    assert progress == [4, 8, 12]                       # three chunks of two pairs, counted
+    assert error.value.finished == 3 and error.value.sent == backend.tasks_sent
+    assert 3 < error.value.sent <= 3 + 2 * backend.slots and backend.retries == 0
+    message = str(error.value)
+    assert "\n" not in message and f"stopped with 3 of the {error.value.sent} task(s)" in message
+    assert not any("sending it again" in line for line in lines), lines
+
+    # the command line: one line, exit status 2, no report
+    gets.clear()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["tournament", "--agents", "random", "heuristic", "--games", "80", "--chunk",
+                  "2", "--bootstrap", "10", "--quiet", "--backend", "ray",
+                  "--out", str(tmp_path / "report")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "the Ray raylet on this machine died mid-run (LocalRayletDiedError" in err[-1], err
+    assert "stopped with 3 of the" in err[-1]
+    assert not (tmp_path / "report" / "results.json").exists()
 
 
 # -- bad input -----------------------------------------------------------------------------------
