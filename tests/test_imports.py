@@ -247,3 +247,20 @@ def test_the_rllib_recipe_without_ray_says_how_to_install_it():
     from dugout.integrations import rllib
     with pytest.raises(ImportError, match=r"pip install 'dugout\[rllib\]'"):
         rllib.DugoutMultiAgentEnv({"env_id": "thats_baseball_v0"})
+
+
+def test_the_registry_imports_an_env_only_when_it_is_made():
+    """``dugout.envs`` lists every id and spec, of both kinds (the AEC rulesets and the
+    single-agent Manager Challenge), without importing a ruleset; ``make`` imports the one
+    it makes."""
+    code = ("import sys, dugout.envs as e\n"
+            "ids = e.env_ids('all')\n"
+            "kinds = [e.spec(i, kind=None).kind for i in ids]\n"
+            "assert 'manager_challenge_v0' in ids and 'gymnasium' in kinds and 'aec' in kinds\n"
+            "before = sorted(m for m in sys.modules if m.startswith('dugout.envs.') and "
+            "m.count('.') >= 2 and m.split('.')[2] not in ('core', 'registry'))\n"
+            "e.make('manager_challenge_v0')\n"
+            "print(' '.join(before), '|', 'dugout.envs.bottom_ninth.challenge' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["|", "True"]

@@ -1040,3 +1040,51 @@ def test_the_deck_order_reaches_no_observation_info_or_render(level):
             if term:
                 break
     assert {"guess", "batter_ability", "select_batter"} <= checked
+
+
+# -- the registry, pictures and seeds -------------------------------------------------------------------
+def test_made_by_its_id_in_the_one_registry():
+    """The README's id makes the env through ``dugout.envs.make``; the registry says it is a
+    single-agent Gymnasium env, so what expects the AEC API (``ENV_IDS``, ``env_ids()``,
+    ``spec()``) never sees it."""
+    import dugout.envs as envs
+    from dugout.envs.core.errors import UnknownEnvError
+    env = envs.make("manager_challenge_v0", cards=sample_cards(), solo_cards=solo_data(),
+                    level="veteran", reward="win")
+    assert isinstance(env, ManagerChallengeEnv) and env.level == VETERAN and env.reward_kind == "win"
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.contains(obs) and info["decision"]["kind"] == "select_batter"
+    assert "manager_challenge_v0" in envs.SINGLE_AGENT_IDS
+    assert "manager_challenge_v0" in envs.env_ids("gymnasium") and "manager_challenge_v0" in envs.env_ids("all")
+    assert "manager_challenge_v0" not in envs.ENV_IDS and "manager_challenge_v0" not in envs.env_ids()
+    assert envs.env_ids() == envs.ENV_IDS and set(envs.env_ids("all")) == set(envs.ENV_IDS) | {"manager_challenge_v0"}
+    found = envs.spec("manager_challenge_v0", kind=None)
+    assert found.kind == "gymnasium" and found.env_class is ManagerChallengeEnv
+    assert envs.spec("manager_challenge_v0", kind="gymnasium") is found
+    assert GYM_IDS[manager_challenge_v0.GYM_ID].endswith(":" + found.env_class.__name__)
+    with pytest.raises(UnknownEnvError, match="single-agent Gymnasium"):
+        envs.spec("manager_challenge_v0")                 # the AEC lookup refuses it, by name
+    with pytest.raises(UnknownEnvError, match="AEC"):
+        envs.spec("showdown_v0", kind="gymnasium")
+    with pytest.raises(OptionError, match="raw"):
+        envs.make("manager_challenge_v0", raw=True)
+    with pytest.raises(OptionError, match="'colour'"):
+        envs.make("manager_challenge_v0", colour="red")
+    with pytest.raises(UnknownEnvError, match="manager_challenge_v0"):
+        envs.make("manager_challenge_v1")                 # the known ids include it
+    with pytest.raises(OptionError, match="kind"):
+        envs.env_ids("solo")
+
+
+def test_a_single_agent_env_can_be_registered():
+    import dugout.envs as envs
+    from dugout.envs import registry
+    try:
+        envs.register_env("my_challenge_v0", "dugout.envs.manager_challenge_v0", kind="gymnasium")
+        assert envs.env_ids("gymnasium")[-1] == "my_challenge_v0"
+        assert "my_challenge_v0" not in envs.env_ids()
+        assert isinstance(envs.make("my_challenge_v0"), ManagerChallengeEnv)
+        with pytest.raises(OptionError, match="kind"):
+            envs.register_env("my_challenge_v0", "dugout.envs.manager_challenge_v0", kind="solo")
+    finally:
+        registry._SPECS.pop("my_challenge_v0", None)
