@@ -1088,3 +1088,143 @@ def test_a_single_agent_env_can_be_registered():
             envs.register_env("my_challenge_v0", "dugout.envs.manager_challenge_v0", kind="solo")
     finally:
         registry._SPECS.pop("my_challenge_v0", None)
+
+
+def _frames(env, steps, seed):
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    frames = [env.render()]
+    c = env.campaign
+    for _ in range(steps):
+        env.step(rng.choice(c.pending.legal))
+        frames.append(env.render())
+        if c.over:
+            break
+    return frames
+
+
+def test_rgb_array_draws_a_picture_at_every_step():
+    pytest.importorskip("matplotlib")
+    from dugout.envs.core.picture import DEFAULT_SIZE
+    env = ManagerChallengeEnv(cards=sample_cards(), solo_cards=solo_data(), render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"] and env.metadata["render_fps"] > 0
+    frames = _frames(env, 12, seed=2)
+    for f in frames:
+        assert isinstance(f, np.ndarray) and f.dtype == np.uint8
+        assert f.shape == (DEFAULT_SIZE[1], DEFAULT_SIZE[0], 3)
+    assert sum(not np.array_equal(a, b) for a, b in zip(frames, frames[1:])) >= len(frames) // 2
+    # the scene is the text's: the campaign, the situation, the decision and its options
+    scene = env._scene()
+    text = env.render_text()
+    assert scene.title in text and scene.notes[0] in text
+    c = env.campaign
+    if not c.over:
+        assert scene.to_act == f"home to decide: {c.pending.kind}"
+        assert len(scene.options) == len(c.pending.legal)
+    # and the end of a campaign
+    while not c.over:
+        env.step(c.pending.legal[-1])
+    assert env._scene().final.endswith(f"{c.mp} MP ({c.band}).")
+    assert env.render().shape == frames[0].shape
+    with pytest.raises(OptionError, match="render_mode"):
+        ManagerChallengeEnv(render_mode="rgb")
+
+
+def test_the_picture_never_shows_the_deck_order_or_a_hidden_discard_pile():
+    """Twins whose Pitcher deck is in another order (and at Manager of the Year, whose
+    discard pile holds other cards) draw the same pixels."""
+    pytest.importorskip("matplotlib")
+    for level in ("standard", "manager_of_the_year"):
+        env = ManagerChallengeEnv(level=level, render_mode="rgb_array")
+        twin = ManagerChallengeEnv(level=level, render_mode="rgb_array")
+        env.reset(seed=4)
+        twin.reset(seed=4)
+        rng = random.Random(4)
+        c = env.campaign
+        checked = 0
+        while checked < 3:
+            env.step(rng.choice(c.pending.legal))
+            if c.pending is None or c.pending.kind != "guess" or len(c.game.deck) < 2:
+                continue
+            saved = env.save()
+            g = saved.game
+            g.deck = list(reversed(g.deck))
+            if level == "manager_of_the_year" and g.discard:
+                g.deck[0], g.discard[-1] = g.discard[-1], g.deck[0]
+            twin.restore(saved)
+            assert np.array_equal(env.render(), twin.render())
+            checked += 1
+
+
+class _StubClip:
+    """moviepy's ImageSequenceClip, as RecordVideo calls it, keeping the frames."""
+    clips: list = []
+
+    def __init__(self, frames, fps):
+        self.frames, self.fps = list(frames), fps
+        _StubClip.clips.append(self)
+
+    def write_videofile(self, path, logger=None):
+        with open(path, "wb") as f:
+            f.write(b"stub video")
+
+
+def test_record_video_films_a_campaign(tmp_path, monkeypatch):
+    """Gymnasium's RecordVideo takes the env (its render_mode check passes) and films it:
+    with moviepy when installed, else with a stand-in for moviepy's clip writer that keeps
+    the frames it is given."""
+    pytest.importorskip("matplotlib")
+    import importlib.util
+    import sys
+    import types
+    from gymnasium.wrappers import RecordVideo
+    with pytest.raises(ValueError, match="Render mode"):
+        RecordVideo(ManagerChallengeEnv(render_mode="ansi"), str(tmp_path / "no"))
+    real = importlib.util.find_spec("moviepy") is not None
+    if not real:
+        from gymnasium.error import DependencyNotInstalled
+        with pytest.raises(DependencyNotInstalled):     # past the render_mode check
+            RecordVideo(ManagerChallengeEnv(render_mode="rgb_array"), str(tmp_path / "no"))
+        module = types.ModuleType("moviepy.video.io.ImageSequenceClip")
+        module.ImageSequenceClip = _StubClip
+        for name in ("moviepy", "moviepy.video", "moviepy.video.io"):
+            monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+        _StubClip.clips = []
+    env = ManagerChallengeEnv(cards=sample_cards(), solo_cards=solo_data(), render_mode="rgb_array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = RecordVideo(env, str(tmp_path / "videos"), episode_trigger=lambda k: True,
+                          video_length=8, name_prefix="challenge")
+        env.reset(seed=1)
+        for _ in range(10):
+            env.step(env.unwrapped.campaign.pending.legal[0])
+        env.close()
+    videos = sorted((tmp_path / "videos").glob("challenge-episode-0*.mp4"))
+    assert videos and videos[0].stat().st_size > 0
+    if not real:
+        (clip,) = _StubClip.clips
+        assert clip.fps == env.unwrapped.metadata["render_fps"]
+        assert len(clip.frames) == 9                       # the reset's and 8 steps' frames
+        assert all(f.dtype == np.uint8 and f.shape == clip.frames[0].shape and f.ndim == 3
+                   for f in clip.frames)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "1", True, False, 2**32, 10**30,
+                                  np.int64(-1), np.uint64(2**32), np.float64(3.0), [1], object()])
+def test_a_bad_seed_raises_the_projects_error_naming_it_and_the_range(seed):
+    env = ManagerChallengeEnv(cards=sample_cards(), solo_cards=solo_data())
+    with pytest.raises(OptionError, match=r"reset\(seed=\.\.\.\).*0 to 2\*\*32-1") as caught:
+        env.reset(seed=seed)
+    from dugout.envs.core.errors import show
+    assert show(seed) in str(caught.value)
+    assert env.campaign is None                            # nothing was set up
+
+
+def test_seeds_in_range_numpy_integers_included():
+    env = ManagerChallengeEnv(cards=sample_cards(), solo_cards=solo_data(), first_game="random")
+    twin = ManagerChallengeEnv(cards=sample_cards(), solo_cards=solo_data(), first_game="random")
+    for seed, same in ((7, np.int64(7)), (0, np.uint8(0)), (2**32 - 1, np.uint32(2**32 - 1)),
+                       (12, np.array(12)[()])):
+        assert _trajectory(env, seed, steps=20) == _trajectory(twin, same, steps=20)
+    env.reset(seed=None)                                   # None goes on from the generator

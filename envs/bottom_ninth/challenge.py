@@ -26,12 +26,19 @@ game lost, at its end). `first_game` is `"home_opener"` (the rulebook's first so
 duel's card set (`"builtin"`, a path or a dict), `solo_cards` the Situation and Effect
 cards and the Solo Pitch charts (`"builtin"`: `data/solo.json`, a path or a dict; see
 `dugout.envs.bottom_ninth.solo_cards`); a bad set raises `DataError` naming the file, the
-card and the field. `pitch_faces` and `out_rule` are the duel's. `render_mode` is `"ansi"`,
-`"human"` or None. An unknown option or a bad value raises `OptionError`. `illegal_action`
+card and the field. `pitch_faces` and `out_rule` are the duel's. `render_mode` is `"ansi"`
+(`render()` returns the text), `"human"` (prints it after every step), `"rgb_array"` (a
+picture, `core.picture`: an `H x W x 3` uint8 array, so Gymnasium's `RecordVideo` can film a
+campaign; it shows what the text shows, never the Pitcher deck's order) or None. An unknown
+option or a bad value raises `OptionError`. `illegal_action`
 is `"lose"` (the default, PettingZoo classic's convention, which Gymnasium's and SB3's
 `check_env` rely on: an illegal action ends the campaign at once, the games not played
 count as lost, the step's reward is -1 and `info["illegal_action"]` says why) or `"raise"`
 (an `IllegalActionError` naming the decision and the legal actions).
+
+`reset(seed=...)` takes None or an int from 0 to 2**32-1 (a Python or numpy integer); any
+other seed raises `OptionError` naming it. As Gymnasium has it, a reset without a seed
+goes on from the generator of the last seeded one.
 
 ## The episode
 
@@ -97,6 +104,7 @@ from ..core.decisions import action_mask
 from ..core.dice import Dice, ScriptedDice
 from ..core.errors import IllegalActionError, OptionError, check_options, show
 from ..core.observation import ObservationSpec
+from ..core.picture import Scene, half_name
 from ..core.scorebook import ordinal
 from . import rules, solo
 from .cards import MAX_CARDS, PITCH_LABELS, load_cards
@@ -104,9 +112,12 @@ from .env import PIECES, _check_faces, describe_play, encode_view
 from .solo_cards import MAX_SOLO_CARDS, load_solo
 from .view import BottomNinthView, view_of
 
-__all__ = ["ManagerChallengeEnv", "ChallengeView", "OBS", "encode_challenge", "challenge_view"]
+__all__ = ["ManagerChallengeEnv", "ChallengeView", "OBS", "encode_challenge", "challenge_view",
+           "check_seed", "MAX_SEED"]
 
 NAME = "manager_challenge_v0"
+#: The largest seed ``reset(seed=...)`` takes (seeds are 0 to 2**32-1).
+MAX_SEED = 2**32 - 1
 _MAX_DECK = 2 * MAX_SOLO_CARDS
 SOLO_PIECES = [
     ("solo_decision", len(rules.SOLO_DECISION_KINDS), "one-hot decision kind: "
@@ -256,6 +267,20 @@ def encode_challenge(view: ChallengeView) -> np.ndarray:
     return obs
 
 
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as a Python int (None stays None): an int from 0 to 2**32-1, a Python or numpy
+    integer; anything else (a bool, a float, a string, a negative or larger int) raises
+    ``OptionError`` naming the seed and the range, as the AEC envs' ``reset`` does, before
+    Gymnasium's own check could raise its error."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"{NAME}: reset(seed=...) needs None or an int from 0 to 2**32-1 "
+                          f"({MAX_SEED}), got {show(seed)}")
+    return int(seed)
+
+
 def _card_slot(card: int, n_situations: int) -> int:
     """A deck card's place in the observation: Situations 0-23, Effects 24-47."""
     return card if card < n_situations else MAX_SOLO_CARDS + card - n_situations
@@ -264,7 +289,7 @@ def _card_slot(card: int, n_situations: int) -> int:
 class ManagerChallengeEnv(gymnasium.Env):
     """See the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": NAME, "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": NAME, "render_fps": 4}
     ACTION_MEANINGS = rules.SOLO_ACTIONS
     OBS = OBS
     VIEW = ChallengeView
@@ -284,8 +309,9 @@ class ManagerChallengeEnv(gymnasium.Env):
             raise OptionError(f"{NAME}: first_game must be 'home_opener' or 'random', got {show(first_game)}")
         if out_rule not in ("lead_runner", "batter"):
             raise OptionError(f"{NAME}: out_rule must be 'lead_runner' or 'batter', got {show(out_rule)}")
-        if render_mode not in (None, "ansi", "human"):
-            raise OptionError(f"{NAME}: render_mode must be 'ansi', 'human' or None, got {show(render_mode)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(f"{NAME}: render_mode must be 'ansi', 'human', 'rgb_array' or None, "
+                              f"got {show(render_mode)}")
         if illegal_action not in ("lose", "raise"):
             raise OptionError(f"{NAME}: illegal_action must be 'lose' or 'raise', got {show(illegal_action)}")
         self.illegal_action = illegal_action
@@ -312,7 +338,7 @@ class ManagerChallengeEnv(gymnasium.Env):
 
     # -- the Gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         if options:
             raise OptionError(f"{NAME}: reset takes no options, got {show(options)}")
         if self._script is not None:
@@ -368,6 +394,9 @@ class ManagerChallengeEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn(f"{NAME}: render() was called with render_mode=None")
             return None
+        if self.render_mode == "rgb_array":
+            from ..core.picture import draw      # matplotlib is imported only to draw
+            return draw(self._scene())
         text = self.render_text()
         if self.render_mode == "human":
             print(text)
@@ -430,6 +459,59 @@ class ManagerChallengeEnv(gymnasium.Env):
                 "wins": c.wins, "losses": len(c.results) - c.wins, "mp": c.mp,
                 "illegal_action": self._illegal, "game_result": self._game_result, "band": c.band if c.over else "",
                 "score": {"away": c.game.board.runs[0], "home": c.game.board.runs[1]}}
+
+    def _scene(self) -> Scene:
+        """What ``render_mode="rgb_array"`` draws: what :meth:`render_text` shows (the campaign,
+        the line score, the runners, the at-bat, the pitcher and the deck's size, the
+        decision and the last play), as a :class:`~dugout.envs.core.picture.Scene`."""
+        c = self._require()
+        g = c.game
+        b = g.board
+        lineup = [g.cards.card(i).name for i in g.lineup]
+        names = lineup + ["?"] * (rules.LINEUP_SIZE - len(lineup))
+        runners = tuple(None if r is None else names[r] for r in b.bases)
+        sit = g.solo.situations[g.situation]
+        eff = g.solo.effects[g.effect]
+        record = ("Record " + " ".join("W" if r else "L" for r in c.results)
+                  if c.results else "No game finished yet")
+        at_bat = count = hand = ""
+        to_act, options = "", ()
+        if not b.over:
+            if len(g.lineup) == rules.LINEUP_SIZE:
+                at_bat = f"At bat: {names[g.order[1]]}"
+                count = f"Count {g.balls}-{g.strikes}"
+            if g.pitcher >= 0:
+                p = g.cards.card(g.pitcher)
+                hand = (f"Pitching: {p.name}, Ace {PITCH_LABELS[solo.ace_pitch(p)]}. Deck "
+                        f"{len(g.deck)} cards, discard pile {len(g.discard)}")
+        final = ""
+        if b.over:
+            final = "The home team wins." if b.winner == 1 else "The visitors win."
+        if c.over:
+            ended = "Forfeit: an illegal action ended the campaign. " if self._illegal else ""
+            final = (f"{final} {ended}Campaign over: {c.wins} won, {len(c.results) - c.wins} "
+                     f"lost, {c.mp} MP ({c.band}).").strip()
+        elif g.pending is not None:
+            to_act = f"home to decide: {g.pending.kind}"
+            labels = rules.option_labels(g, g.pending)
+            options = tuple(f"{a}: {labels[a]}" for a in g.pending.legal)
+        last = g.last
+        if g.log.plays:
+            play = g.log.plays[-1]
+            last = (f"{half_name(play.inning, play.half)}: {describe_play(g, play)}"
+                    + (f" ({g.last})" if g.last else ""))
+        return Scene(
+            title=f"Manager Challenge ({solo.LEVELS[g.level]}): game {len(c.played)} of {solo.GAMES}",
+            series=f"{record}; {c.mp} MP",
+            teams=tuple(rules.TEAM_NAMES), innings=int(b.innings), inning=int(b.inning),
+            half=int(b.half), outs=int(b.outs), runners=runners,
+            line_score=(tuple(int(r) for r in b.line[0]), tuple(int(r) for r in b.line[1])),
+            runs=(int(b.runs[0]), int(b.runs[1])),
+            hits=(int(g.box.hits[0]), int(g.box.hits[1])),
+            errors=(int(g.box.errors[0]), int(g.box.errors[1])),
+            at_bat=at_bat, count=count, hand=hand,
+            notes=(f"Situation: {sit.name}", f"Effect: {eff.name}"),
+            to_act=to_act, options=options, last_play=last, final=final)
 
     def render_text(self) -> str:
         """The campaign, the game's line score and situation, the deck and the decision."""
