@@ -2,13 +2,19 @@
 campaigns, every manager on the same seeds (common random numbers: campaign ``k`` starts
 from seed ``seed + k`` for each).
 
-    python -m dugout.evaluate.manager_challenge --campaigns 10000 --agents random heuristic
-    python -m dugout.evaluate.manager_challenge --agents heuristic runs/manager_challenge_v0/model \\
+    dugout challenge --campaigns 10000 --agents random heuristic
+    dugout challenge --agents heuristic ppo:runs/manager_challenge_v0/model \\
         --env-option level=veteran --workers 2 --json results.json
 
-An agent is ``random``, ``heuristic`` or the folder of a trained checkpoint
-(``PolicyAgent.load``). Intervals are 95%: normal for the mean MP (from the sample's standard
-deviation), Wilson for each band's share.
+(``python -m dugout.evaluate.manager_challenge`` is the same.) An agent is ``random``,
+``heuristic`` or a trained manager's checkpoint folder, ``ppo:PATH`` (a bare folder that
+exists is read as one too), which must have been trained on the Manager Challenge with
+observations and actions of the env so built (``PolicyAgent.load``). ``--env-option
+KEY=VALUE`` (repeat it) sets one of the env's options (``level=veteran``, ``reward=win``);
+the env is built once with them before any campaign, and ``render_mode``,
+``illegal_action`` and ``dice`` are the harness's own and refused. Intervals are 95%:
+normal for the mean MP (from the sample's standard deviation), Wilson for each band's
+share.
 """
 
 from __future__ import annotations
@@ -19,22 +25,29 @@ import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from pathlib import Path
+from typing import Any, Sequence
 
-from ..envs.options import parse_env_option
+from ..cli import args
+from ..envs.core.errors import DugoutError
+from ..envs.options import describe_options, parse_env_option
 from .stats import wilson_interval
 
-__all__ = ["run", "summarize", "main"]
+__all__ = ["play_campaigns", "summarize", "table", "configure", "check", "run", "main"]
+
+ENV_ID = "manager_challenge_v0"
 
 BANDS = ("fired", "playoffs", "true_victory", "carried_off")
 
 
 def _agent(name: str):
+    """The manager ``name`` names: a built-in one, or a checkpoint folder (``ppo:PATH`` or
+    the bare folder)."""
     from ..agents.manager_challenge import MANAGERS
     if name in MANAGERS:
         return MANAGERS[name]()
     from ..agents.policy import PolicyAgent
-    return PolicyAgent.load(name, "manager_challenge_v0")
+    return PolicyAgent.load(name.removeprefix("ppo:"), ENV_ID)
 
 
 def _chunk(args: tuple) -> list[dict[str, Any]]:
@@ -46,8 +59,8 @@ def _chunk(args: tuple) -> list[dict[str, Any]]:
     return [dict(play_campaign(env, agent, s)) for s in seeds]
 
 
-def run(name: str, campaigns: int, seed: int = 0, options: dict | None = None,
-        workers: int = 1, chunk: int = 250) -> list[dict[str, Any]]:
+def play_campaigns(name: str, campaigns: int, seed: int = 0, options: dict | None = None,
+                   workers: int = 1, chunk: int = 250) -> list[dict[str, Any]]:
     """``campaigns`` campaigns of manager ``name`` from seeds ``seed``, ``seed + 1``, ...,
     in seed order whatever ``workers`` is."""
     options = dict(options or {})
@@ -88,37 +101,101 @@ def table(results: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    parser = argparse.ArgumentParser(prog="python -m dugout.evaluate.manager_challenge", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--agents", nargs="+", default=["random", "heuristic"])
-    parser.add_argument("--campaigns", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--json", default="", help="write the summaries to this file")
-    args = parser.parse_args(argv)
-    if args.campaigns < 1:
-        parser.error(f"--campaigns must be at least 1, got {args.campaigns}")
+def configure(parser: args.Parser) -> None:
+    """``dugout challenge``'s flags."""
+    parser.add_argument("--agents", nargs="+", type=args.agent_ref, default=["random", "heuristic"],
+                        help="managers: random, heuristic or ppo:CHECKPOINT_FOLDER (default "
+                             "random heuristic)")
+    parser.add_argument("--campaigns", type=args.count(1, args.MAX_GAMES, "campaigns"),
+                        default=1000, help=f"campaigns a manager, from 1 to {args.MAX_GAMES:,} "
+                                           f"(default 1000)")
+    parser.add_argument("--seed", type=args.seed, default=0,
+                        help="the first campaign's seed; campaign k plays seed + k, and the last "
+                             f"must be at most {args.MAX_SEED} (default 0)")
+    parser.add_argument("--workers", type=args.workers, default=1,
+                        help=f"worker processes, from 1 to {args.MAX_WORKERS} (default 1)")
+    parser.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                        type=args.env_option,
+                        help="an env option, repeatable (level=veteran, reward=win, ...); VALUE is "
+                             "read as JSON when it parses, else as a plain string")
+    parser.add_argument("--json", metavar="FILE", type=args.out_file,
+                        help="write the summaries to this file")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """The seeds, the env built once with ``--env-option``, and each manager (known, or a
+    checkpoint that loads and fits the env), before any campaign. Sets ``ns.options`` (the
+    env's options) and ``ns.agents`` (the managers' names as given)."""
+    last = ns.seed + ns.campaigns - 1
+    if last > args.MAX_SEED:
+        raise args.UsageError("--seed", f"campaigns play seeds {ns.seed} to {last}; the last must "
+                                        f"be at most {args.MAX_SEED}: lower --seed or --campaigns")
+    options: dict[str, Any] = {}
+    for text in ns.env_option:
+        key, value = parse_env_option(text)
+        if key in options:
+            raise args.UsageError("--env-option", f"{key} given twice")
+        options[key] = value
+    from ..envs.bottom_ninth.challenge import ManagerChallengeEnv
     try:
-        options = dict(parse_env_option(t) for t in args.env_option)
-        from ..envs.bottom_ninth.challenge import ManagerChallengeEnv
-        ManagerChallengeEnv(**options)
-        for name in args.agents:
-            _agent(name)
-    except (ValueError, TypeError) as e:
-        parser.error(str(e))
+        env = ManagerChallengeEnv(**options)
+    except (DugoutError, ValueError, TypeError) as error:
+        raise args.UsageError("--env-option", str(error)) from None
+    ns.options = options
+    ns.agents = [_checked_agent(ref, env, options) for ref in ns.agents]
+    twice = sorted({a for a in ns.agents if ns.agents.count(a) > 1})
+    if twice:
+        raise args.UsageError("--agents", f"{', '.join(twice)} given twice; each manager plays once")
+
+
+def _checked_agent(ref: Any, env: Any, options: dict[str, Any]) -> str:
+    """``ref``'s name, once the manager it names is known or its checkpoint loads and takes
+    ``env``'s observations and actions; a ``UsageError`` naming ``--agents`` if not."""
+    from ..agents.manager_challenge import MANAGERS
+    from ..agents.ref import AgentRef
+    ref = AgentRef.parse(ref)
+    name = str(ref)
+    if not ref.is_checkpoint:
+        if ref.name in MANAGERS:
+            return name
+        if not Path(ref.name).is_dir():
+            raise args.UsageError("--agents", f"unknown manager {name!r} for {ENV_ID}; known: "
+                                              f"{', '.join(sorted(MANAGERS))}, or ppo:PATH for a "
+                                              f"trained manager's checkpoint folder")
+    try:
+        agent = _agent(name)
+    except (DugoutError, ValueError, OSError) as error:
+        raise args.UsageError("--agents", f"{name}: {error}") from None
+    meta = getattr(agent, "meta", None) or {}
+    obs, actions = int(env.observation_space.shape[0]), int(env.action_space.n)
+    if "obs_size" in meta and (meta["obs_size"], meta["n_actions"]) != (obs, actions):
+        raise args.UsageError("--agents", f"{name} was trained with observations of size "
+                                          f"{meta['obs_size']} and {meta['n_actions']} actions; "
+                                          f"{ENV_ID} with {describe_options(options)} has "
+                                          f"observations of size {obs} and {actions} actions")
+    return name
+
+
+def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Every manager's campaigns; print the table (and write ``--json``); the summaries."""
     results = {}
-    for name in args.agents:
+    for name in ns.agents:
         t = time.perf_counter()
-        results[name] = summarize(run(name, args.campaigns, args.seed, options, args.workers))
+        results[name] = summarize(play_campaigns(name, ns.campaigns, ns.seed, ns.options,
+                                                 ns.workers))
         results[name]["seconds"] = round(time.perf_counter() - t, 1)
-        print(f"{name}: {args.campaigns} campaigns in {results[name]['seconds']} s", file=sys.stderr)
+        print(f"{name}: {ns.campaigns} campaigns in {results[name]['seconds']} s", file=sys.stderr)
     print(table(results))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"options": options, "seed": args.seed, "results": results}, f, indent=2)
+    if ns.json:
+        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
+        with open(ns.json, "w", encoding="utf-8") as f:
+            json.dump({"options": ns.options, "seed": ns.seed, "results": results}, f, indent=2)
     return results
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+    """``python -m dugout.evaluate.manager_challenge``: the same as ``dugout challenge``."""
+    return args.invoke("dugout challenge", configure, check, run, argv, __doc__)
 
 
 if __name__ == "__main__":

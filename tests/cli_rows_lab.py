@@ -5,13 +5,48 @@ load but are wrong, agents the env does not know)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cli_table import Row
 from dugout.evaluate.backends import ray_installed
 
 
+def _checkpoint(env_id: str, obs_size: int, n_actions: int):
+    """A fixture: ``{tmp}/run``, a checkpoint folder trained (so its meta says) on ``env_id``
+    with observations of ``obs_size`` and ``n_actions`` actions, no hidden layer."""
+    def setup(tmp: Path) -> None:
+        import torch
+        run = tmp / "run"
+        run.mkdir()
+        (run / "meta.json").write_text(json.dumps({
+            "env_id": env_id, "obs_size": obs_size, "n_actions": n_actions, "net_arch": [],
+            "activation": "Tanh"}))
+        torch.save({"0.weight": torch.zeros(n_actions, obs_size), "0.bias": torch.zeros(n_actions)},
+                   run / "policy.pt")
+    return setup
+
+
+def _damaged_checkpoint(tmp: Path) -> None:
+    (tmp / "run").mkdir()
+    (tmp / "run" / "meta.json").write_text("{not json")
+
+
 ROWS: list[Row] = [
+    # challenge: the seeds, the env's options (the env built once), the managers against it
+    Row("challenge", ("--seed", "4294967295", "--campaigns", "2"), "--seed", "at most 4294967295"),
+    Row("challenge", ("--env-option", "level=nope"), "--env-option", "level must be one of"),
+    Row("challenge", ("--env-option", "nope=1"), "--env-option", "unknown option"),
+    Row("challenge", ("--env-option", "level=veteran", "--env-option", "level=rookie"),
+        "--env-option", "given twice"),
+    Row("challenge", ("--agents", "nobody"), "--agents", "unknown manager 'nobody'"),
+    Row("challenge", ("--agents", "random", "random"), "--agents", "given twice"),
+    Row("challenge", ("--agents", "ppo:{tmp}/no-such-run"), "--agents", "no-such-run"),
+    Row("challenge", ("--agents", "ppo:{tmp}/run"), "--agents", "trained on thats_baseball_v0",
+        _checkpoint("thats_baseball_v0", 10, 5)),
+    Row("challenge", ("--agents", "ppo:{tmp}/run"), "--agents", "observations of size 7",
+        _checkpoint("manager_challenge_v0", 7, 116)),
+    Row("challenge", ("--agents", "{tmp}/run"), "--agents", "meta.json", _damaged_checkpoint),
     # bench: --split times the rounds of --rounds
     Row("bench", ("--split",), "--split", "needs --rounds"),
     # bench scaling: the round robin's managers, checked against the env before Ray
