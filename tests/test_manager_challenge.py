@@ -951,8 +951,8 @@ def test_training_path_on_a_tiny_budget_is_reproducible(tmp_path):
 
 def test_evaluation_cli_same_numbers_with_workers(tmp_path):
     from dugout.evaluate import manager_challenge as mc
-    one = mc.run("heuristic", 6, seed=3, workers=1, chunk=2)
-    two = mc.run("heuristic", 6, seed=3, workers=2, chunk=2)
+    one = mc.play_campaigns("heuristic", 6, seed=3, workers=1, chunk=2)
+    two = mc.play_campaigns("heuristic", 6, seed=3, workers=2, chunk=2)
     assert one == two and len(one) == 6
     out = tmp_path / "r.json"
     results = mc.main(["--agents", "random", "heuristic", "--campaigns", "4", "--json", str(out)])
@@ -961,6 +961,30 @@ def test_evaluation_cli_same_numbers_with_workers(tmp_path):
     assert json.loads(out.read_text())["results"]["heuristic"]["campaigns"] == 4
     with pytest.raises(SystemExit):
         mc.main(["--agents", "nobody", "--campaigns", "2"])
+
+
+def test_evaluation_cli_plays_a_checkpoint_named_either_way(tmp_path, capsys):
+    """A trained manager is ``ppo:PATH`` (a bare checkpoint folder is read as one too); its
+    sizes are checked against the env before any campaign."""
+    import torch
+    from dugout.envs.bottom_ninth.challenge import ManagerChallengeEnv
+    from dugout.evaluate import manager_challenge as mc
+    env = ManagerChallengeEnv()
+    obs, actions = int(env.observation_space.shape[0]), int(env.action_space.n)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "meta.json").write_text(json.dumps({"env_id": "manager_challenge_v0", "obs_size": obs,
+                                               "n_actions": actions, "net_arch": [],
+                                               "activation": "Tanh"}))
+    torch.save({"0.weight": torch.zeros(actions, obs), "0.bias": torch.zeros(actions)},
+               run / "policy.pt")
+    results = mc.main(["--agents", f"ppo:{run}", str(run), "--campaigns", "1"])
+    assert set(results) == {f"ppo:{run}", str(run)}
+    assert results[f"ppo:{run}"]["mp"] == results[str(run)]["mp"]
+    with pytest.raises(SystemExit) as exit_:
+        mc.main(["--agents", f"ppo:{run}", "--env-option", "level=rookie"])
+    assert exit_.value.code == 2
+    assert "--env-option" in capsys.readouterr().err
 
 
 # -- review follow-ups --------------------------------------------------------------------------------
