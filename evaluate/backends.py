@@ -102,12 +102,14 @@ Task = tuple[Hashable, tuple]
 Accept = Callable[[Any, Any], None]
 
 
-class BackendError(ValueError):
+class BackendError(DugoutError, ValueError):
     """A backend that cannot run: an unknown name, ``address`` without Ray, Ray missing, a
-    cluster that cannot be reached, or a task whose worker kept dying."""
+    cluster that cannot be reached, or a task whose worker kept dying. A
+    :class:`~dugout.envs.core.errors.DugoutError` (the command lines print it as one line,
+    also when the run itself meets it) and a ``ValueError``."""
 
 
-class RayletDiedError(BackendError, DugoutError):
+class RayletDiedError(BackendError):
     """The Ray raylet of this machine died mid-run: Ray can run nothing more from this
     process, so the run stopped. ``finished`` of the ``sent`` tasks (each counted once,
     retries aside) had finished and their results been accepted; the others were lost."""
