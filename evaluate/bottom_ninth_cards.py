@@ -1,10 +1,14 @@
-"""Bottom of the 9th card balance: every batter card against every pitcher card (issue 17).
+"""Bottom of the 9th card balance: every batter card against every pitcher card.
 
 Run it with::
 
-    python -m dugout.evaluate.bottom_ninth_cards                     # the built-in set
-    python -m dugout.evaluate.bottom_ninth_cards --pas 20 --seed 1 --out balance/
-    python -m dugout.evaluate.bottom_ninth_cards --cards my_cards.json
+    dugout cards                     # the built-in set
+    dugout cards --pas 20 --seed 1 --out balance/
+    dugout cards --cards my_cards.json
+
+(``python -m dugout.evaluate.bottom_ninth_cards`` is the same.) The card file is read and
+checked like the env's own (``bottom_ninth_v0(cards=...)``), and the cards named by
+``--batters``/``--pitchers`` must be in it, before any plate appearance is played.
 
 What is measured
 ----------------
@@ -64,8 +68,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["measure", "main", "all_either", "lineup_for", "substitute_for", "first_pa",
-           "wilson", "markdown", "DEFAULT_PAS", "REACHED", "OUTLIER_POINTS"]
+from ..cli import args
+
+__all__ = ["measure", "main", "configure", "check", "run", "card_set", "chosen", "all_either",
+           "lineup_for", "substitute_for", "first_pa", "wilson", "markdown", "DEFAULT_PAS",
+           "REACHED", "OUTLIER_POINTS"]
 
 #: plate appearances per (batter, pitcher) pair by default: with the built-in 20 x 12 set a
 #: batter card pools 12 x 100 = 1,200 (a 95% interval of about +-2.8 points on the reached
@@ -81,21 +88,64 @@ ENV_ID = "bottom_ninth_v0"
 
 
 # -- the card set -------------------------------------------------------------------------------
-def _raw_cards(cards: Any) -> dict:
-    """The JSON data of a card set: "builtin", a path, or a dict."""
+def _raw_cards(cards: Any) -> tuple[dict, str]:
+    """The JSON data of a card set ("builtin", a path, or a dict) and its name for messages.
+    A file is read through the checked loader (:func:`~dugout.envs.core.datafile.
+    read_json_file`): a missing, damaged, too deep or non-UTF-8 file is a ``DataError``
+    naming it."""
     from ..envs.bottom_ninth.cards import BUILTIN_PATH
+    from ..envs.core.datafile import check_plain_data, read_json_file
+    from ..envs.core.errors import DataError
     if isinstance(cards, dict):
-        return copy.deepcopy(cards)
-    path = BUILTIN_PATH if cards == "builtin" else Path(cards)
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+        check_plain_data(cards, "card set")
+        data, source = copy.deepcopy(cards), "card set"
+    else:
+        path = BUILTIN_PATH if isinstance(cards, str) and cards == "builtin" else Path(cards)
+        data, source = read_json_file(path, "card"), f"card file {str(path)!r}"
+    if not isinstance(data, dict):
+        raise DataError(f"{source}: must be a JSON object (set, version, batters, pitchers), "
+                        f"not {type(data).__name__}")
+    return data, source
+
+
+def card_set(cards: Any = "builtin") -> tuple[dict, Any, dict[str, Any]]:
+    """The set measured: its data with every pitcher's role "either" (:func:`all_either`),
+    the validated :class:`~dugout.envs.bottom_ninth.cards.CardSet` of that data, and each
+    pitcher's own role in the set. A bad set is a ``DataError`` naming the file, the card
+    and the field."""
+    from ..envs.bottom_ninth.cards import parse_cards
+    raw, source = _raw_cards(cards)
+    pitchers = raw.get("pitchers")
+    roles = {q.get("id"): q.get("role") for q in pitchers if isinstance(q, dict)} \
+        if isinstance(pitchers, list) else {}
+    data = all_either(raw)
+    return data, parse_cards(data, source), roles
 
 
 def all_either(data: dict) -> dict:
     """A copy of card-set data with every pitcher's role "either" (any card may start)."""
     out = copy.deepcopy(data)
-    for p in out["pitchers"]:
-        p["role"] = "either"
+    for p in out.get("pitchers", []) if isinstance(out.get("pitchers"), list) else ():
+        if isinstance(p, dict):
+            p["role"] = "either"
     return out
+
+
+def chosen(cardset, batters: Sequence[str] | None = None,
+           pitchers: Sequence[str] | None = None) -> tuple[list[int], list[int]]:
+    """The indices of the batter and pitcher cards measured (every card without a choice);
+    a ``ValueError`` naming the first id that is not a card of the set, or a card that
+    cannot be measured (no legal lineup holds the batter, no substitute for the pitcher)."""
+    ids_b = [c.id for c in cardset.batters]
+    ids_p = [c.id for c in cardset.pitchers]
+    for what, given, ids in (("batter", batters, ids_b), ("pitcher", pitchers, ids_p)):
+        for cid in given or ():
+            if cid not in ids:
+                raise ValueError(f"{cid!r} is not a {what} card of the set {cardset.name!r}; its "
+                                 f"{what}s: {', '.join(ids)}")
+    use_b = [i for i, c in enumerate(ids_b) if batters is None or c in batters]
+    use_p = [i for i, c in enumerate(ids_p) if pitchers is None or c in pitchers]
+    return use_b, use_p
 
 
 def lineup_for(cardset, b: int) -> list[str]:
@@ -236,21 +286,12 @@ def measure(cards: Any = "builtin", pas: int = DEFAULT_PAS, seed: int = 0,
     docstring); ``progress(done, total)`` is called after each pair."""
     from ..envs import bottom_ninth_v0
     from ..agents.bottom_ninth import win_table
-    from ..envs.bottom_ninth.cards import load_cards
     if isinstance(pas, bool) or not isinstance(pas, int) or pas < 1:
         raise ValueError(f"pas must be a positive int, got {pas!r}")
-    raw = _raw_cards(cards)
-    roles = {p.get("id"): p.get("role") for p in raw.get("pitchers", []) if isinstance(p, dict)}
-    data = all_either(raw)
-    cardset = load_cards(data)
+    data, cardset, roles = card_set(cards)
     ids_b = [c.id for c in cardset.batters]
     ids_p = [c.id for c in cardset.pitchers]
-    for what, given, ids in (("batter", batters, ids_b), ("pitcher", pitchers, ids_p)):
-        for cid in given or ():
-            if cid not in ids:
-                raise ValueError(f"{cid!r} is not a {what} card of the set {cardset.name!r}")
-    use_b = [i for i, c in enumerate(ids_b) if batters is None or c in batters]
-    use_p = [i for i, c in enumerate(ids_p) if pitchers is None or c in pitchers]
+    use_b, use_p = chosen(cardset, batters, pitchers)
     managers = _managers()
     table = win_table()                      # blank cards, the default faces and out rule
     pairs = []
@@ -281,8 +322,8 @@ def measure(cards: Any = "builtin", pas: int = DEFAULT_PAS, seed: int = 0,
     rows_b = _aggregate(pairs, "batter", cardset.batters, roles)
     rows_p = _aggregate(pairs, "pitcher", cardset.pitchers, roles)
     summary = {"batters": _judge(rows_b), "pitchers": _judge(rows_p)}
-    return {"set": cardset.name, "cards": "builtin" if cards == "builtin" else
-            ("dict" if isinstance(cards, dict) else str(cards)),
+    return {"set": cardset.name, "cards": "builtin" if isinstance(cards, str) and cards == "builtin"
+            else ("dict" if isinstance(cards, dict) else str(cards)),
             "roles": "every pitcher's role set to 'either' for the measurement",
             "managers": {"away": "heuristic", "home": "heuristic"},
             "situation": "bottom of the 9th, 0 outs, bases empty, 0-0, fresh fatigue (first PA)",
@@ -347,56 +388,84 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _command(args: argparse.Namespace) -> str:
-    parts = ["python -m dugout.evaluate.bottom_ninth_cards", f"--pas {args.pas}", f"--seed {args.seed}"]
-    if args.cards != "builtin":
-        parts.append(f"--cards {args.cards}")
+def _command(ns: argparse.Namespace) -> str:
+    parts = ["dugout cards", f"--pas {ns.pas}", f"--seed {ns.seed}"]
+    if str(ns.cards) != "builtin":
+        parts.append(f"--cards {ns.cards}")
     for flag in ("batters", "pitchers"):
-        if getattr(args, flag):
-            parts.append(f"--{flag} " + " ".join(getattr(args, flag)))
+        if getattr(ns, flag):
+            parts.append(f"--{flag} " + " ".join(getattr(ns, flag)))
     return " ".join(parts)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m dugout.evaluate.bottom_ninth_cards",
-        description="Bottom of the 9th card balance: the first plate appearance of every batter "
-                    "card against every pitcher card, heuristic managers on both sides.")
-    parser.add_argument("--pas", type=int, default=DEFAULT_PAS, metavar="N",
-                        help=f"plate appearances per (batter, pitcher) pair (default {DEFAULT_PAS})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    parser.add_argument("--cards", default="builtin", metavar="FILE",
-                        help="a card-set JSON file (default: the built-in set)")
+#: The most plate appearances a pair.
+MAX_PAS = 10**6
+
+
+def _card_file(text: str) -> Any:
+    return "builtin" if text == "builtin" else args.in_file(text)
+
+
+#: ``--cards``: ``builtin`` or a card-set file to read (its content is checked in ``check``).
+card_file = args.ArgType("file", _card_file, bad=[""], paths="in_file")
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout cards``'s flags."""
+    parser.add_argument("--pas", type=args.count(1, MAX_PAS, "plate appearances a pair"),
+                        default=DEFAULT_PAS, metavar="N",
+                        help=f"plate appearances per (batter, pitcher) pair, from 1 to "
+                             f"{MAX_PAS:,} (default {DEFAULT_PAS})")
+    parser.add_argument("--seed", type=args.seed, default=0,
+                        help=f"seed of the run, from 0 to {args.MAX_SEED} (default 0)")
+    parser.add_argument("--cards", type=card_file, default="builtin", metavar="FILE",
+                        help="a card-set JSON file (default builtin: the built-in set)")
     parser.add_argument("--batters", nargs="+", metavar="ID", help="only these batter cards")
     parser.add_argument("--pitchers", nargs="+", metavar="ID", help="only these pitcher cards")
-    parser.add_argument("--out", metavar="DIR", help="write DIR/results.json and DIR/report.md")
+    parser.add_argument("--out", metavar="DIR", type=args.out_dir,
+                        help="write DIR/results.json and DIR/report.md")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    args = parser.parse_args(argv)
-    if args.pas < 1:
-        parser.error("--pas must be at least 1")
-    if args.seed < 0:
-        parser.error("--seed must be non-negative")
-    return args
 
 
-def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+def check(ns: argparse.Namespace) -> None:
+    """The card set (read and validated), the cards chosen and each one's lineup and
+    substitute, before any plate appearance."""
+    from ..envs.core.errors import DugoutError
+    try:
+        _, cardset, _ = card_set(ns.cards)
+    except (DugoutError, ValueError) as error:
+        raise args.UsageError("--cards", str(error)) from None
+    try:
+        use_b, use_p = chosen(cardset, ns.batters, ns.pitchers)
+    except ValueError as error:
+        flag = "--batters" if "is not a batter card" in str(error) else "--pitchers"
+        raise args.UsageError(flag, str(error)) from None
+    try:
+        for b in use_b:
+            lineup_for(cardset, b)
+        for p in use_p:
+            substitute_for(cardset, p)
+    except ValueError as error:
+        raise args.UsageError("--cards", f"{ns.cards}: {error}") from None
+
+
+def run(ns: argparse.Namespace) -> dict[str, Any]:
     """Measure, print the Markdown table, write ``--out``; returns the figures."""
-    args = parse_args(argv)
 
     def progress(done: int, total: int) -> None:
-        if not args.quiet and (done == total or done % 12 == 0):
+        if not ns.quiet and (done == total or done % 12 == 0):
             print(f"\r{done}/{total} pairs", end="\n" if done == total else "", file=sys.stderr,
                   flush=True)
 
-    results = measure(args.cards, args.pas, args.seed, args.batters, args.pitchers, progress)
-    command = _command(args)
+    results = measure(ns.cards, ns.pas, ns.seed, ns.batters, ns.pitchers, progress)
+    command = _command(ns)
     results["command"] = command
     table = markdown(results)
     print(table)
     print(f"\n{results['plate_appearances']} plate appearances in {results['elapsed_s']:.1f} s. "
           f"Reproduce: `{command}`")
-    if args.out:
-        out = Path(args.out)
+    if ns.out:
+        out = Path(ns.out)
         out.mkdir(parents=True, exist_ok=True)
         (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         (out / "report.md").write_text(
@@ -406,5 +475,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     return results
 
 
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """``python -m dugout.evaluate.bottom_ninth_cards``: the same as ``dugout cards``."""
+    return args.invoke("dugout cards", configure, check, run, argv, __doc__)
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -32,7 +32,42 @@ def _damaged_checkpoint(tmp: Path) -> None:
     (tmp / "run" / "meta.json").write_text("{not json")
 
 
+def _card_file(content: bytes):
+    """A fixture: ``{tmp}/cards.json`` holding ``content``."""
+    def setup(tmp: Path) -> None:
+        (tmp / "cards.json").write_bytes(content)
+    return setup
+
+
+def _builtin_cards_with(change):
+    """A fixture: ``{tmp}/cards.json``, the built-in card set changed by ``change(data)``."""
+    def setup(tmp: Path) -> None:
+        from dugout.envs.bottom_ninth.cards import BUILTIN_PATH
+        data = json.loads(BUILTIN_PATH.read_text(encoding="utf-8"))
+        change(data)
+        (tmp / "cards.json").write_text(json.dumps(data), encoding="utf-8")
+    return setup
+
+
 ROWS: list[Row] = [
+    # cards: the card file read through the checked loader and validated, the cards chosen
+    Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "nest 5000 deep",
+        _card_file(b"[" * 5000 + b"]" * 5000)),
+    Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "not UTF-8",
+        _card_file(b'{"set": "\xff"}')),
+    Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "not valid JSON",
+        _card_file(b'{"set": ')),
+    Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "must be a JSON object",
+        _card_file(b"[1, 2]")),
+    Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "version",
+        _builtin_cards_with(lambda d: d.update(version=2))),
+    Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "pitchers[0]",
+        _builtin_cards_with(lambda d: d["pitchers"].__setitem__(0, 3))),
+    Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "six batters",
+        _builtin_cards_with(lambda d: d.update(batters=d["batters"][:2]))),
+    Row("cards", ("--batters", "zz"), "--batters", "'zz' is not a batter card"),
+    Row("cards", ("--pitchers", "b01"), "--pitchers", "'b01' is not a pitcher card"),
+    Row("cards", ("--batters", "b01", "--pitchers", "p01", "zz"), "--pitchers", "'zz'"),
     # challenge: the seeds, the env's options (the env built once), the managers against it
     Row("challenge", ("--seed", "4294967295", "--campaigns", "2"), "--seed", "at most 4294967295"),
     Row("challenge", ("--env-option", "level=nope"), "--env-option", "level must be one of"),
