@@ -85,6 +85,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
+from ..agents.ref import AgentRef
 from ..envs.core.errors import DugoutError
 from ..integrations.ray_cluster import check_reachable, host_port
 
@@ -267,9 +268,7 @@ class CheckpointFiles:
     @classmethod
     def read(cls, name: str, root: str | os.PathLike | None = None) -> "CheckpointFiles":
         """The checkpoint of ``ppo:PATH`` (a folder, or a file in it, as ``make_agent`` takes)."""
-        if not name.startswith("ppo:"):
-            raise ValueError(f"only a trained manager (ppo:PATH) has a checkpoint, not {name!r}")
-        folder = Path(name[4:])
+        folder = Path(AgentRef.parse(name).path)   # ValueError: not a trained manager
         if folder.is_file():
             folder = folder.parent
         files = []
@@ -303,7 +302,7 @@ class CheckpointFiles:
         for copy in range(_MAX_COPIES):
             folder = root / (self.digest if copy == 0 else f"{self.digest}.{copy}")
             if self._holds(folder) or self._install(root, folder):
-                return f"ppo:{folder}"
+                return str(AgentRef("ppo", arg=str(folder)))
         raise BackendError(f"{self.name}: {_MAX_COPIES} folders under {root} are named for this "
                            f"checkpoint and none holds its files; remove them")
 
@@ -458,10 +457,11 @@ class RayCluster(Backend):
         ray = self.connect()
         out = {}
         for name in names:
-            if not name.startswith("ppo:"):
+            ref = AgentRef.parse(name)
+            if not ref.is_checkpoint:
                 out[name] = name
             elif self.checkpoints == "shared":
-                out[name] = "ppo:" + os.path.abspath(name[4:])
+                out[name] = str(AgentRef(ref.kind, arg=os.path.abspath(ref.path)))
             else:                           # read now: a checkpoint rewritten since is sent anew
                 files = CheckpointFiles.read(name, self.checkpoint_root)
                 if files.digest not in self._shipped:
