@@ -161,7 +161,7 @@ def test_thats_baseball_scene_of_a_known_state():
 
 def test_grand_slam_scene_of_a_known_state():
     from dugout.envs.grand_slam.cards import CARD_TYPES
-    env = envs.make("grand_slam_v0", raw=True, render_mode="rgb_array")
+    env = envs.make("grand_slam_v0", raw=True, render_mode="rgb_array", render_agent="spectator")
     env.reset(seed=7)
     state = env.game.clone()
     state.runner_cards = [None] * 9
