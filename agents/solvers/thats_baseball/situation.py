@@ -11,6 +11,7 @@ from ....envs.core.scorebook import BoxScore, PlayLog
 from ....envs.thats_baseball import rules
 from ....envs.thats_baseball.cards import Batter, Team
 from ....envs.thats_baseball.view import make_view
+from .chart import check_innings
 
 __all__ = ["situation", "play_out"]
 
@@ -23,7 +24,8 @@ def situation(lineups: Sequence[Sequence[int]], seed: int, *, innings: int = 9, 
               half: int = 0, outs: int = 0, bases: int = 0, score: tuple[int, int] = (0, 0),
               order: tuple[int, int] = (0, 0)) -> rules.GameState:
     """An engine game at the start of a plate appearance in the given situation, with
-    dice ``Dice(seed)``, played on to its first decision."""
+    dice ``Dice(seed)``, played on to its first decision; ``innings`` is 1 to 9 (MAX_INNINGS)."""
+    innings = check_innings(innings)
     teams = (_team("away", lineups[0]), _team("home", lineups[1]))
     board = Scoreboard(innings=innings)
     board.inning, board.half, board.outs = inning, half, outs

@@ -169,6 +169,7 @@ def solve(away: Any, home: Any, innings: int = 9, bound: int = DEFAULT_BOUND,
 def cached_solution(lineups: tuple[tuple[int, ...], tuple[int, ...]], innings: int = 9,
                     bound: int = DEFAULT_BOUND, use_disk: bool = True) -> Solution:
     """The solution for two lineups, kept in memory and on disk (``$DUGOUT_CACHE``)."""
+    check_game(innings, bound)
     lineups = (check_lineup(lineups[0], "away"), check_lineup(lineups[1], "home"))
     return load_or_solve(cache_path([list(x) for x in lineups], innings, bound),
                          lambda path: Solution.load(path, lineups, innings, bound),
