@@ -571,6 +571,28 @@ def test_cli_loads_and_reports(blank, tmp_path, capsys):
         main(["--away", "bs,br", "--home", ",".join(f"bb{i}" for i in range(6)),
               "--env-option", f"cards={cards}", "--env-option", "fatigue_rows=4",
               "--load", str(saved), "--agents"])
+    assert f"--load {saved}: {saved}: solved for" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("meta, says", [
+    ({"env_id": "thats_baseball_v0", "obs_size": 10, "n_actions": 5}, "trained on thats_baseball_v0"),
+    (None, "expected a folder with meta.json"),
+])
+def test_cli_checks_each_manager_before_the_solve(tmp_path, monkeypatch, capsys, meta, says):
+    """A checkpoint of another env (or none at all) once failed only after the whole solve:
+    each manager is checked first, and nothing is solved or written."""
+    from dugout.agents.solvers.bottom_ninth import cli
+    monkeypatch.setattr(cli, "solve", lambda duel: pytest.fail("solved before checking --agents"))
+    run = tmp_path / "run"
+    run.mkdir()
+    if meta is not None:
+        (run / "meta.json").write_text(json.dumps({**meta, "net_arch": [], "activation": "Tanh"}))
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--agents", "random", f"ppo:{run}", "--save", str(tmp_path / "new" / "s.npz")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and len(err) == 1
+    assert err[0].startswith("dugout solve bottom_ninth: error: --agents") and says in err[0]
+    assert not (tmp_path / "new").exists()                   # --save's folder is made by the run
 
 
 def test_solve_games_near_ties():

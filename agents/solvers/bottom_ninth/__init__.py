@@ -76,9 +76,10 @@ Modules
 ``evaluation``            :func:`evaluate`, :func:`exploitability`
 ``agent``                 :class:`EquilibriumAgent` (``make_agent("bottom_ninth_v0", "solver")``)
 ``situation``             a stare-down set up in the engine and played out
-``cli``, ``__main__``     ``python -m dugout.agents.solvers.bottom_ninth``
-``check``                 ``python -m dugout.agents.solvers.bottom_ninth.check``: solved values
-                          against 100,000 simulated games per state
+``cli``, ``__main__``     ``dugout solve bottom_ninth`` (``python -m dugout.agents.solvers.bottom_ninth``)
+``check``                 ``dugout verify bottom_ninth`` (``python -m ...bottom_ninth.check``,
+                          :func:`~.check.verify`): solved values against 100,000 simulated
+                          games per state
 ========================  ===============================================================
 """
 

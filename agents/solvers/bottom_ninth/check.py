@@ -1,12 +1,15 @@
-"""Check the Bottom of the 9th solver against simulation: games from several stare-down
-states, the EquilibriumAgent managing both sides through the engine itself.
+"""``dugout verify bottom_ninth``: check the Bottom of the 9th solver against simulation,
+games from several stare-down states, the EquilibriumAgent managing both sides through the
+engine itself.
 
-    python -m dugout.agents.solvers.bottom_ninth.check --games 100000 --workers 4
+    dugout verify bottom_ninth --games 100000 --workers 4
+    python -m dugout.agents.solvers.bottom_ninth.check --games 100000 --workers 4   (the same)
 
 For each state it prints the solved value (the batting side's win probability), the
 simulated rate with its 99.9% normal interval (rate +- 3.29 sd / sqrt(games)), and whether
 the value lies inside. Game ``k`` uses seed ``k`` for the dice and both managers, so a run
-is the same for any number of workers.
+is the same for any number of workers. ``--games`` is 100 to a billion a state,
+``--workers`` 1 to 1024.
 """
 
 from __future__ import annotations
@@ -16,12 +19,15 @@ import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Sequence
 
+from ....cli import args
 from .agent import EquilibriumAgent
 from .model import Duel
 from .situation import play_out, start_state
 from .solution import cached_solution
+
+__all__ = ["verify", "STATES", "main", "configure", "run"]
 
 #: (label, stare-down keywords of :func:`start_state`)
 STATES = [
@@ -45,8 +51,13 @@ def _chunk(args: tuple[dict[str, Any], dict[str, Any], range]) -> int:
     return wins
 
 
-def check(games: int = 100_000, workers: int = 1, options: dict[str, Any] | None = None,
-          states=STATES, out=sys.stdout) -> list[dict]:
+def verify(games: int = 100_000, workers: int = 1, options: dict[str, Any] | None = None,
+           states=STATES, out=sys.stdout) -> list[dict]:
+    """The solved value of each state beside the rate of ``games`` simulated games from it,
+    played by ``workers`` processes, in the duel of ``bottom_ninth_v0`` with ``options``."""
+    for name, value in (("games", games), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
     options = dict(options or {})
     solution = cached_solution(Duel.from_options(**options))     # solved (or loaded) once here
     rows = []
@@ -73,18 +84,24 @@ def check(games: int = 100_000, workers: int = 1, options: dict[str, Any] | None
     return rows
 
 
-def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.bottom_ninth.check",
-                                     description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--workers", type=int, default=1)
-    args = parser.parse_args(argv)
-    if args.games < 100:
-        parser.error(f"--games must be at least 100, got {args.games}")
-    if args.workers < 1:
-        parser.error(f"--workers must be at least 1, got {args.workers}")
-    return check(args.games, args.workers)
+def configure(parser: args.Parser) -> None:
+    """``dugout verify bottom_ninth``'s flags."""
+    parser.add_argument("--games", type=args.count(100, args.MAX_GAMES, "games a state"),
+                        default=100_000,
+                        help=f"games simulated from each state, 100 to {args.MAX_GAMES:,} "
+                             f"(default 100,000)")
+    parser.add_argument("--workers", type=args.workers, default=1,
+                        help=f"worker processes, 1 to {args.MAX_WORKERS} (default 1)")
+
+
+def run(ns: argparse.Namespace) -> list[dict]:
+    return verify(ns.games, ns.workers)
+
+
+def main(argv: Sequence[str] | None = None) -> list[dict]:
+    """``python -m dugout.agents.solvers.bottom_ninth.check``: the same as ``dugout verify
+    bottom_ninth``."""
+    return args.invoke("dugout verify bottom_ninth", configure, None, run, argv, __doc__)
 
 
 if __name__ == "__main__":

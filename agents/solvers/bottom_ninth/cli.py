@@ -1,33 +1,41 @@
-"""The command line: solve a duel, report its value, the first pitch's equilibrium, the
-cost, and each manager's exploitability.
+"""``dugout solve bottom_ninth``: solve a duel, report its value, the first pitch's
+equilibrium, the cost, and each manager's exploitability.
 
-    python -m dugout.agents.solvers.bottom_ninth --away p01,p05 --home default
+    dugout solve bottom_ninth --away p01,p05 --home default
+    dugout solve bottom_ninth --agents heuristic ppo:runs/bottom_ninth_v0/model
+    python -m dugout.agents.solvers.bottom_ninth --away p01,p05 --home default   (the same)
 
 ``--away`` names the pitchers (starter,substitute card ids) and ``--home`` the six batters
 in batting order, or ``default`` for the env's default team. Other env options come with
 ``--env-option KEY=VALUE`` (``cards``, ``fatigue_rows``, ``pitch_faces``, ``out_rule``).
-Other managers are made by name through :mod:`dugout.agents.registry`.
+Other managers are made by name through :mod:`dugout.agents.registry`; a trained one with
+``ppo:PATH``. Everything is checked before the solve: the options and teams (the env is
+built with them), each manager (a name the registry knows, or a checkpoint that loads, was
+trained on bottom_ninth_v0 and takes this duel's observations and actions), ``--load``'s
+solution (it must be of this duel) and ``--save``'s path; a bad one is one line naming the
+flag, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import time
-from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
+from ....cli import args
 from ....envs.bottom_ninth.cards import PITCH_LABELS
-from ....envs.core.errors import DataError, OptionError
+from ....envs.core.errors import DugoutError
 from ....envs.options import env_options_from_flags
-from ...registry import agent_names, make_agent
+from ...ref import AgentRef
+from ...registry import make_agent
+from ..flags import check_managers
 from .evaluation import exploitability
 from .model import Duel
 from .policy import policy_table
 from .solution import Solution, solve
 
-__all__ = ["main"]
+__all__ = ["main", "configure", "check", "run"]
 
 ENV = "bottom_ninth_v0"
 
@@ -45,55 +53,78 @@ def _teams(away: str, home: str, cards: Any) -> Any:
     return {"batters": batters, "pitchers": pitchers}
 
 
-def main(argv: list[str] | None = None) -> Solution:
-    """Solve a duel and report its value, cost, and each manager's exploitability."""
-    parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.bottom_ninth",
-                                     description=main.__doc__)
+def configure(parser: args.Parser) -> None:
+    """``dugout solve bottom_ninth``'s flags."""
     parser.add_argument("--away", default="default",
                         help="the pitching staff: STARTER,SUBSTITUTE card ids (default: the env's)")
     parser.add_argument("--home", default="default",
                         help="the lineup: six batter card ids in batting order (default: the env's)")
     parser.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                        type=args.env_option,
                         help="another option of bottom_ninth_v0 (cards, fatigue_rows, pitch_faces, "
                              "out_rule); repeatable")
-    parser.add_argument("--agents", nargs="*", default=None,
+    parser.add_argument("--agents", nargs="*", default=None, type=args.agent_ref,
                         help="managers whose exploitability to report (default: random and the "
                              "heuristic; none with an empty list; ppo:CHECKPOINT for a trained one)")
-    parser.add_argument("--save", metavar="PATH", help="write the solution here (.npz)")
-    parser.add_argument("--load", metavar="PATH", help="read a saved solution instead of solving")
-    args = parser.parse_args(argv)
+    parser.add_argument("--save", metavar="PATH", type=args.out_file,
+                        help="write the solution here (.npz)")
+    parser.add_argument("--load", metavar="PATH", type=args.in_file,
+                        help="read a saved solution of this duel instead of solving")
+
+
+def _build(options: dict[str, Any], flag: str, label: str = "") -> Duel:
+    """The duel of the env built with ``options``; an error names ``flag`` (and ``label``,
+    what was given)."""
     try:
-        options = env_options_from_flags(ENV, args.env_option)
-        if "teams" in options:
-            parser.error("give the teams with --away and --home, not --env-option teams=...")
-        if "mode" in options and options["mode"] != "duel":
-            parser.error("the solver covers the duel only (mode='duel')")
-        options["teams"] = _teams(args.away, args.home, options.get("cards", "builtin"))
-        duel = Duel.from_options(**options)
-    except (OptionError, DataError, ValueError, OSError) as e:
-        parser.error(str(e))
-    if args.save:                          # before the solve, not after it
-        folder = Path(args.save).resolve().parent
+        return Duel.from_options(**options)
+    except (ValueError, TypeError, OSError, DugoutError) as error:
+        raise args.UsageError(flag, f"{flag}{' ' + label if label else ''}: {error}") from None
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Every flag before the solve: the options and each side's cards build the env
+    (``ns.options``, ``ns.duel``), each manager can be measured on it (``ns.agents``,
+    ``ns.loaded``), and ``--load``'s solution is of this duel (``ns.solution``)."""
+    try:
+        options = env_options_from_flags(ENV, ns.env_option)
+    except DugoutError as error:
+        raise args.UsageError("--env-option", str(error)) from None
+    if "teams" in options:
+        raise args.UsageError("--env-option", "give the teams with --away and --home, not "
+                                              "--env-option teams=...")
+    if options.get("mode", "duel") != "duel":
+        raise args.UsageError("--env-option", f"mode={options['mode']}: the solver covers the duel "
+                                              f"only (mode=duel)")
+    cards = options.get("cards", "builtin")
+    _build({**options, "teams": "default"}, "--env-option")
+    # each side against the other's default, so that an error names the flag that caused it
+    if ns.away != "default":
+        _build({**options, "teams": _teams(ns.away, "default", cards)}, "--away", ns.away)
+    if ns.home != "default":
+        _build({**options, "teams": _teams("default", ns.home, cards)}, "--home", ns.home)
+    options["teams"] = _teams(ns.away, ns.home, cards)
+    ns.options, ns.duel = options, _build(options, "--away/--home")
+    refs = ns.agents if ns.agents is not None else [AgentRef.parse("random"),
+                                                     AgentRef.parse("heuristic")]
+    ns.loaded = check_managers(ENV, refs, options)
+    ns.agents = [str(ref) for ref in refs]
+    ns.solution, ns.load_seconds = None, 0.0
+    if ns.load is not None:
+        t0 = time.perf_counter()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            parser.error(f"--save {args.save}: cannot make its folder ({e})")
-        if not os.access(folder, os.W_OK):
-            parser.error(f"--save {args.save}: its folder {folder} is not writable")
-    known = agent_names(ENV)
-    names = args.agents if args.agents is not None else ["random", "heuristic"]
-    for name in names:
-        if name not in known and not name.startswith("ppo:"):
-            parser.error(f"unknown agent {name!r}; known: {', '.join(known)}, ppo:CHECKPOINT")
+            ns.solution = Solution.load(ns.load, ns.duel)
+        except (ValueError, OSError) as error:
+            raise args.UsageError("--load", f"--load {ns.load}: {error}") from None
+        ns.load_seconds = time.perf_counter() - t0
+
+
+def run(ns: argparse.Namespace) -> Solution:
+    """Solve the duel (or take ``--load``'s) and report its value, cost, and each manager's
+    exploitability."""
+    duel, names = ns.duel, ns.agents
     t0 = time.perf_counter()
-    if args.load:
-        try:
-            solution = Solution.load(args.load, duel)
-        except ValueError as e:
-            parser.error(str(e))
-    else:
-        solution = solve(duel)
-    seconds = time.perf_counter() - t0
+    solution = ns.solution if ns.solution is not None else solve(duel)
+    seconds = time.perf_counter() - t0 if ns.solution is None else ns.load_seconds
     info = duel.describe()
     print(f"Bottom of the 9th duel: {', '.join(info['lineup'])} (home, batting) against "
           f"{' then '.join(info['staff'])} (away, pitching)")
@@ -105,17 +136,14 @@ def main(argv: list[str] | None = None) -> Solution:
     print(f"  {'':16} " + " ".join(f"{p:>14}" for p in PITCH_LABELS))
     print(f"  {'pitcher throws':16} " + " ".join(f"{q:14.4f}" for q in x))
     print(f"  {'batter guesses':16} " + " ".join(f"{q:14.4f}" for q in y))
-    what = "loaded" if args.load else "solved"
+    what = "loaded" if ns.load is not None else "solved"
     print(f"{what} in {seconds:.1f} s on one core ({solution.iterations} layer passes); "
           f"{solution.state_count:,} stare-down states")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: tables {solution.nbytes / 2**20:.1f} MiB, process peak {peak:.0f} MiB")
-    if args.save:
-        try:
-            solution.save(args.save)
-        except OSError as e:
-            parser.error(f"--save {args.save}: {e}")
-        print(f"saved to {args.save}")
+    if ns.save is not None:
+        solution.save(ns.save)
+        print(f"saved to {ns.save}")
     if names:
         print("\nexploitability (the batting side's win probability; stare-down, relief and pitching-"
               "change decisions asked of the manager, abilities played as the equilibrium does):")
@@ -123,7 +151,7 @@ def main(argv: list[str] | None = None) -> Solution:
               f"{'expl P':>8} {'expl B':>8} {'seconds':>8}")
         for name in names:
             t1 = time.perf_counter()
-            agent = make_agent(ENV, name, 0)
+            agent = ns.loaded[name] if name in ns.loaded else make_agent(ENV, name, 0)
             tables = (policy_table(agent, solution, 0), policy_table(agent, solution, 1))
             e = exploitability(solution, tables=tables)
             print(f"{name:24} {e.pitcher_vs_equilibrium:8.4f} {e.pitcher_vs_best:8.4f} "
@@ -132,3 +160,9 @@ def main(argv: list[str] | None = None) -> Solution:
         print("(P: the manager pitches; B: it bats; eq: against the equilibrium manager; BR: "
               "against its best response; expl: what a best response gains over the game value)")
     return solution
+
+
+def main(argv: Sequence[str] | None = None) -> Solution:
+    """``python -m dugout.agents.solvers.bottom_ninth``: the same as ``dugout solve
+    bottom_ninth``."""
+    return args.invoke("dugout solve bottom_ninth", configure, check, run, argv, __doc__)

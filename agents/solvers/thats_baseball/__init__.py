@@ -100,7 +100,7 @@ Modules
 -------
 ========================  ===============================================================
 ``chart``                 the batter's roll (each outcome's chance per adjusted average),
-                          the checks on lineups, innings and bound
+                          the checks on lineups, innings (1 to 9) and bound (1 to 100)
 ``graph``                 the plate appearance as a graph (:data:`GRAPH`)
 ``induction``             backward induction: a half inning, the whole game, the
                           extra-inning fixed point, and the choosers at decision nodes
@@ -111,9 +111,11 @@ Modules
                           :func:`expected_runs`
 ``agent``                 :class:`SolverAgent`, the optimal manager
 ``situation``             a situation set up in the engine, played out (:func:`play_out`)
-``cli``, ``__main__``     ``python -m dugout.agents.solvers.thats_baseball`` (``cli.main``)
-``check``                 ``python -m dugout.agents.solvers.thats_baseball.check``: the
-                          solved values against 100,000 simulated games per state
+``cli``, ``__main__``     ``dugout solve thats_baseball`` (``python -m
+                          dugout.agents.solvers.thats_baseball``, ``cli.main``)
+``check``                 ``dugout verify thats_baseball`` (``python -m ...thats_baseball.check``,
+                          :func:`~.check.verify`): the solved values against 100,000
+                          simulated games per state
 ========================  ===============================================================
 
 Observations for agents that read the vector are the env's own,

@@ -1,10 +1,14 @@
-"""Check the That's Baseball solver against simulation: 100,000 games from each of several
-states, the SolverAgent managing both teams through the engine itself.
+"""``dugout verify thats_baseball``: check the That's Baseball solver against simulation,
+100,000 games from each of several states, the SolverAgent managing both teams through
+the engine itself.
 
-    python -m dugout.agents.solvers.thats_baseball.check --games 100000
+    dugout verify thats_baseball --games 100000
+    python -m dugout.agents.solvers.thats_baseball.check --games 100000   (the same)
 
 For each state it prints the solved home win probability, the simulated rate with its
 99.9% normal interval (rate +- 3.29 sd / sqrt(games)), and whether the value lies inside.
+``--games`` is 100 to a billion a state; ``--innings`` 1 to 9; ``--away``/``--home`` are
+team names or JSON files, checked before the solve.
 """
 
 from __future__ import annotations
@@ -13,11 +17,17 @@ import argparse
 import math
 import sys
 import time
+from typing import Sequence
 
+from ....cli import args
+from ....envs.core.errors import DugoutError
 from ....envs.thats_baseball import load_team
 from .agent import SolverAgent
+from .chart import check_innings
 from .situation import play_out, situation
 from .solution import DEFAULT_BOUND, cached_solution
+
+__all__ = ["verify", "STATES", "main", "configure", "check", "run"]
 
 #: (label, situation keywords) at the start of a plate appearance.
 STATES = [
@@ -34,8 +44,13 @@ STATES = [
 Z999 = 3.2905
 
 
-def check(away: str = "sample", home: str = "reds", games: int = 100_000, innings: int = 9,
-          bound: int = DEFAULT_BOUND, states=STATES, out=sys.stdout) -> list[dict]:
+def verify(away: str = "sample", home: str = "reds", games: int = 100_000, innings: int = 9,
+           bound: int = DEFAULT_BOUND, states=STATES, out=sys.stdout) -> list[dict]:
+    """The solved value of each state beside the rate of ``games`` simulated games from it
+    (``innings`` 1 to 9, MAX_INNINGS; ``games`` at least 1)."""
+    check_innings(innings)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
     lineups = (load_team(away).aas, load_team(home).aas)
     solution = cached_solution(lineups, innings, bound)
     agent = SolverAgent(solution)
@@ -58,18 +73,37 @@ def check(away: str = "sample", home: str = "reds", games: int = 100_000, inning
     return rows
 
 
-def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.thats_baseball.check",
-                                     description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--away", default="sample")
-    parser.add_argument("--home", default="reds")
-    parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--innings", type=int, default=9)
-    args = parser.parse_args(argv)
-    if args.games < 100:
-        parser.error(f"--games must be at least 100, got {args.games}")
-    return check(args.away, args.home, args.games, args.innings)
+def configure(parser: args.Parser) -> None:
+    """``dugout verify thats_baseball``'s flags."""
+    parser.add_argument("--away", default="sample",
+                        help="away team: a built-in name or a JSON file (default sample)")
+    parser.add_argument("--home", default="reds",
+                        help="home team: a built-in name or a JSON file (default reds)")
+    parser.add_argument("--games", type=args.count(100, args.MAX_GAMES, "games a state"),
+                        default=100_000,
+                        help=f"games simulated from each state, 100 to {args.MAX_GAMES:,} "
+                             f"(default 100,000)")
+    parser.add_argument("--innings", type=args.innings, default=9,
+                        help=f"scheduled innings, 1 to {args.MAX_INNINGS} (default 9)")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """The teams load (each a name or a JSON file), before the solve."""
+    for flag, team in (("--away", ns.away), ("--home", ns.home)):
+        try:
+            load_team(team)
+        except (ValueError, OSError, DugoutError) as error:
+            raise args.UsageError(flag, f"{flag} {team}: {error}") from None
+
+
+def run(ns: argparse.Namespace) -> list[dict]:
+    return verify(ns.away, ns.home, ns.games, ns.innings)
+
+
+def main(argv: Sequence[str] | None = None) -> list[dict]:
+    """``python -m dugout.agents.solvers.thats_baseball.check``: the same as ``dugout verify
+    thats_baseball``."""
+    return args.invoke("dugout verify thats_baseball", configure, check, run, argv, __doc__)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,17 @@
-"""The command line: solve a game, report its value and cost and every manager's gap.
+"""``dugout solve thats_baseball``: solve a game, report its value and cost and every
+manager's gap to the optimal manager.
 
-    python -m dugout.agents.solvers.thats_baseball --away sample --home reds
+    dugout solve thats_baseball --away sample --home reds
+    dugout solve thats_baseball --innings 3 --agents heuristic ppo:runs/thats_baseball_v0_vector/model
+    python -m dugout.agents.solvers.thats_baseball --away sample --home reds   (the same)
 
-Other managers are made by name through :mod:`dugout.agents.registry`; a trained manager's
-gap, with ``--agents ppo:runs/thats_baseball_v0_vector/model``.
+``--away``/``--home`` are team names or JSON files; ``--innings`` is 1 to 9 and ``--bound``
+(the largest score difference solved exactly) 1 to 100: the tables grow with both (9
+innings, bound 20: about 70 MiB). Other managers are made by name through
+:mod:`dugout.agents.registry`; a trained manager's gap, with ``--agents ppo:PATH``. The
+teams, the managers (a name the registry knows, or a checkpoint that loads, was trained on
+thats_baseball_v0 and takes its observations) and the ``--save`` path are checked before
+the solve; a bad one is one line naming the flag, exit status 2.
 """
 
 from __future__ import annotations
@@ -12,15 +20,22 @@ import argparse
 import resource
 import sys
 import time
-from typing import Sequence
+from typing import Any, Sequence
 
+from ....cli import args
+from ....envs.core.errors import DugoutError
+from ....envs.thats_baseball.cards import load_team
+from ...ref import AgentRef
 from ...registry import agent_names, make_agent
-from .chart import check_game, lineups_of
+from ..flags import check_managers
+from .chart import MAX_BOUND
 from .evaluation import Gap, gap_to_optimal
 from .policy import policy_table
 from .solution import DEFAULT_BOUND, Solution, solve
 
-__all__ = ["main"]
+__all__ = ["main", "configure", "check", "run"]
+
+ENV = "thats_baseball_v0"
 
 
 def _baselines(names: Sequence[str]) -> list[tuple[str, tuple[str, ...] | None]]:
@@ -33,8 +48,7 @@ def _baselines(names: Sequence[str]) -> list[tuple[str, tuple[str, ...] | None]]
     return out
 
 
-def _gap_row(solution: Solution, name: str, kinds, heuristic_tables) -> Gap:
-    agent = make_agent("thats_baseball_v0", name, 0)
+def _gap_row(solution: Solution, name: str, agent: Any, kinds, heuristic_tables) -> Gap:
     if kinds is not None and heuristic_tables is not None:
         tables = tuple(policy_table(agent, solution, seat, kinds, heuristic_tables[seat])
                        for seat in (0, 1))
@@ -57,41 +71,51 @@ def _trained_elsewhere(agent, away: str, home: str, innings: int) -> str | None:
             f"{home}, {innings} innings")
 
 
-def main(argv: list[str] | None = None) -> Solution:
-    """Solve a game and report its value, cost, and every manager's gap to optimal."""
-    parser = argparse.ArgumentParser(prog="python -m dugout.agents.solvers.thats_baseball",
-                                     description=main.__doc__)
-    parser.add_argument("--away", default="sample", help="away team: a built-in name or a JSON file")
-    parser.add_argument("--home", default="reds", help="home team: a built-in name or a JSON file")
-    parser.add_argument("--innings", type=int, default=9)
-    parser.add_argument("--bound", type=int, default=DEFAULT_BOUND,
-                        help="largest score difference solved exactly")
-    parser.add_argument("--agents", nargs="*", default=None,
+def configure(parser: args.Parser) -> None:
+    """``dugout solve thats_baseball``'s flags."""
+    parser.add_argument("--away", default="sample",
+                        help="away team: a built-in name or a JSON file (default sample)")
+    parser.add_argument("--home", default="reds",
+                        help="home team: a built-in name or a JSON file (default reds)")
+    parser.add_argument("--innings", type=args.innings, default=9,
+                        help=f"scheduled innings, 1 to {args.MAX_INNINGS} (default 9)")
+    parser.add_argument("--bound", type=args.integer(1, MAX_BOUND, "the score bound"),
+                        default=DEFAULT_BOUND,
+                        help=f"largest score difference solved exactly, 1 to {MAX_BOUND} "
+                             f"(default {DEFAULT_BOUND})")
+    parser.add_argument("--agents", nargs="*", default=None, type=args.agent_ref,
                         help="managers whose gap to report, by name or ppo:PATH (default: random, "
                              "every always/never baseline and the heuristic; none with an empty list)")
-    parser.add_argument("--save", metavar="PATH", help="write the solved tables here (.npz)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--save", metavar="PATH", type=args.out_file,
+                        help="write the solved tables here (.npz)")
+
+
+def _lineup(team: str, flag: str) -> tuple[int, ...]:
     try:
-        lineups = lineups_of(args.away, args.home)
-        check_game(args.innings, args.bound)
-    except (ValueError, OSError) as e:
-        parser.error(str(e))
-    known = agent_names("thats_baseball_v0")
-    names = args.agents if args.agents is not None else [n for n in known if n not in ("solver",)]
-    for name in names:
-        if name not in known and not name.startswith("ppo:"):
-            parser.error(f"unknown agent {name!r}; known: {', '.join(known)}, or ppo:PATH (a "
-                         f"trained manager's checkpoint folder)")
-        if name.startswith("ppo:"):                 # a bad checkpoint is named before the solve
-            try:
-                agent = make_agent("thats_baseball_v0", name, 0)
-            except (ValueError, OSError) as e:
-                parser.error(f"{name}: {e}")
-            note = _trained_elsewhere(agent, args.away, args.home, args.innings)
-            if note:
-                print(f"note: {name}: {note}", file=sys.stderr)
-    solution = solve(*lineups, innings=args.innings, bound=args.bound)
-    print(f"{args.away} (away) at {args.home} (home), {args.innings} innings")
+        return load_team(team).aas
+    except (ValueError, OSError, DugoutError) as error:
+        raise args.UsageError(flag, f"{flag} {team}: {error}") from None
+
+
+def check(ns: argparse.Namespace) -> None:
+    """The teams, the managers and the output path, before the solve: ``ns.lineups``,
+    ``ns.agents`` (their texts), ``ns.loaded`` (the trained managers) and ``ns.notes``."""
+    ns.lineups = (_lineup(ns.away, "--away"), _lineup(ns.home, "--home"))
+    if ns.agents is None:
+        ns.agents = [AgentRef.parse(n) for n in agent_names(ENV) if n != "solver"]
+    ns.loaded = check_managers(ENV, ns.agents, {"teams": [ns.away, ns.home], "innings": ns.innings})
+    ns.agents = [str(ref) for ref in ns.agents]
+    ns.notes = [f"note: {name}: {note}" for name, agent in ns.loaded.items()
+                if (note := _trained_elsewhere(agent, ns.away, ns.home, ns.innings))]
+
+
+def run(ns: argparse.Namespace) -> Solution:
+    """Solve the game and report its value, cost, and every manager's gap to optimal."""
+    for note in ns.notes:
+        print(note, file=sys.stderr)
+    names, lineups = ns.agents, ns.lineups
+    solution = solve(*lineups, innings=ns.innings, bound=ns.bound)
+    print(f"{ns.away} (away) at {ns.home} (home), {ns.innings} innings")
     print(f"  lineups: away {list(lineups[0])}, home {list(lineups[1])}")
     print(f"game value (home win probability, both optimal): {solution.game_value:.6f}")
     print(f"tied extra inning, leadoff men up: {solution.extra_tie[0, 0]:.6f} "
@@ -101,9 +125,9 @@ def main(argv: list[str] | None = None) -> Solution:
           f"(score difference within +-{solution.bound})")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: tables {solution.nbytes / 2**20:.1f} MiB, process peak {peak:.0f} MiB")
-    if args.save:
-        solution.save(args.save)
-        print(f"saved to {args.save}")
+    if ns.save is not None:
+        solution.save(ns.save)
+        print(f"saved to {ns.save}")
     if names:
         print("\ngap to optimal (win probability given away against the optimal manager):")
         print(f"{'manager':22} {'as away':>9} {'as home':>9} {'gap away':>9} {'gap home':>9} "
@@ -112,13 +136,19 @@ def main(argv: list[str] | None = None) -> Solution:
         order = sorted(names, key=lambda n: n != "heuristic")
         for name, kinds in _baselines(order):
             t0 = time.perf_counter()
+            agent = ns.loaded[name] if name in ns.loaded else make_agent(ENV, name, 0)
             if name == "heuristic":
-                agent = make_agent("thats_baseball_v0", name, 0)
                 heuristic_tables = (policy_table(agent, solution, 0), policy_table(agent, solution, 1))
                 gap = gap_to_optimal(solution, tables=heuristic_tables)
                 gap.name = name
             else:
-                gap = _gap_row(solution, name, kinds, heuristic_tables)
+                gap = _gap_row(solution, name, agent, kinds, heuristic_tables)
             print(f"{name:22} {gap.away:9.5f} {gap.home:9.5f} {gap.gap_away:9.5f} "
                   f"{gap.gap_home:9.5f} {gap.gap:9.5f} {time.perf_counter() - t0:8.1f}", flush=True)
     return solution
+
+
+def main(argv: Sequence[str] | None = None) -> Solution:
+    """``python -m dugout.agents.solvers.thats_baseball``: the same as ``dugout solve
+    thats_baseball``."""
+    return args.invoke("dugout solve thats_baseball", configure, check, run, argv, __doc__)
