@@ -277,3 +277,53 @@ def test_bad_counts_are_refused():
 def test_re24_formatting_shows_both_tables():
     text = format_re24(MLB_RE24_2010_2015, MLB_RE24_2010_2015)
     assert "0.481" in text and "2.292" in text and text.count("\n") == 9
+
+
+# -- the command line (dugout tables) -------------------------------------------------------------
+@pytest.fixture
+def stub_tables(monkeypatch):
+    """``dugout tables`` with each ruleset's value tables replaced by small exact ones (no
+    sampling): the calls they get, as (teams, innings)."""
+    import dataclasses
+    from dugout.agents.value_tables import __main__ as cli
+    calls = []
+    real = cli.managers
+
+    def managers(env_id):
+        def tables(teams, innings):
+            calls.append((teams, innings))
+            return _tables_from([0.7, 0.3], [0.6, 0.4], innings=innings)
+        if env_id == "bottom_ninth_v0":
+            return real(env_id)                 # its record refuses at once: kept as it is
+        return dataclasses.replace(real(env_id), value_tables=tables)
+
+    monkeypatch.setattr(cli, "managers", managers)
+    return cli, calls
+
+
+def test_the_command_line_prints_re24_and_win_expectancy(stub_tables, capsys):
+    cli, calls = stub_tables
+    cli.main(["--env", "thats_baseball_v0", "--teams", "sample", "reds", "--innings", "2"])
+    out = capsys.readouterr().out
+    assert calls == [(["sample", "reds"], 2)]
+    assert "Run expectancy of thats_baseball_v0, sample (away) batting" in out
+    assert out.count(" top ") == 3 and "extra" in out          # innings 1, 2 and extra
+    cli.main(["--env", "grand_slam_v0", "--innings", "1"])
+    assert calls[-1] == (None, 1)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--innings", "1000000"], "--innings: must be a whole number from 1 to 9"),   # hung
+    (["--innings", "0"], "--innings: must be a whole number from 1 to 9"),         # was taken
+    (["--teams", "nobody", "sample"], "--teams"),                                 # a traceback
+    (["--env", "grand_slam_v0", "--teams", "a", "b"], "grand_slam_v0 has no teams"),
+    (["--env", "bottom_ninth_v0"], "win_table()"),
+])
+def test_the_command_line_refuses_bad_flags_before_any_table(stub_tables, capsys, argv, says):
+    cli, calls = stub_tables
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and len(err) == 1
+    assert err[0].startswith("dugout tables: error: ") and says in err[0]
+    assert calls == []
