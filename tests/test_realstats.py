@@ -810,10 +810,41 @@ def test_cli_writes_a_thats_baseball_team_file(cli, tmp_path):
     (["--season", "1950", "--list"], "1950"),
 ], ids=["team", "season", "list-season"])
 def test_cli_unknown_team_or_season_exits_2(cli, capsys, argv, named):
-    assert cli(argv) == 2
+    with pytest.raises(SystemExit) as exit_:
+        cli(argv)
+    assert exit_.value.code == 2
     captured = capsys.readouterr()
-    assert captured.err.startswith("error:") and named in captured.err
+    assert captured.err.startswith("dugout realstats: error:") and named in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
     assert captured.out == ""
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--team", "TST", "--season", str(SEASON), "-o", "{tmp}/a-file/tst.json"], "is a file"),
+    (["--season", str(SEASON)], "--team is required"),
+    (["--team", "TST", "--season", str(SEASON), "--list"], None),
+    (["--season", str(SEASON), "--list", "--report"], "--report makes cards"),
+    (["--season", str(SEASON), "--list", "-o", "{tmp}/x.json"], "--output makes cards"),
+    (["--team", "TST", "--season", str(SEASON), "--fit", "runs"], "no stored runs fit for TST"),
+    (["--team", "TST", "--season", "1870"], "--season: must be a whole number from 1871"),
+], ids=["o-under-a-file", "no-team", "list-one-team", "list-report", "list-output", "no-boost",
+        "before-lahman"])
+def test_cli_checks_every_flag_before_any_card(cli, monkeypatch, tmp_path, capsys, argv, says):
+    """-o under a file once failed after the cards were made: every flag is checked first,
+    and nothing is written when one is bad."""
+    from dugout.envs.realstats import __main__ as cli_module
+    (tmp_path / "a-file").write_text("not a folder")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    if says is None:                                  # --list --team: the team's line alone
+        assert cli(argv) == 0
+        assert capsys.readouterr().out.split()[0] == "TST"
+        return
+    monkeypatch.setattr(cli_module, "showdown_team", lambda *a, **k: pytest.fail("made cards"))
+    with pytest.raises(SystemExit) as exit_:
+        cli(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and len(err) == 1 and says in err[0], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
 
 
 def test_cli_report_has_a_row_per_player(cli, tmp_path, capsys, showdown):

@@ -260,7 +260,9 @@ def test_fit_boosts_refuses_bad_settings(kwargs, problem):
 
 def test_cli_fit_runs_without_a_stored_boost_names_the_fit_command(lahman, capsys):
     from dugout.envs.realstats.__main__ import main
-    assert main(["--team", "NYA", "--season", "1927", "--fit", "runs"]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["--team", "NYA", "--season", "1927", "--fit", "runs"])
+    assert exit_.value.code == 2
     assert ("no stored runs fit for NYA 1927; fit it with python -m dugout.evaluate.runs_fit "
             "--season 1927 --teams NYA --write") in capsys.readouterr().err
 
@@ -302,9 +304,13 @@ def test_runs_fit_main_stores_and_keeps_the_rest(lahman, monkeypatch, tmp_path, 
     assert saved["seasons"]["2004"]["BOS"]["games"] == 8
 
 
-@pytest.mark.parametrize("argv, problem", [(["--season", "1850"], "season 1850: no team"),
-                                           (["--season", "2004", "--games", "1"],
-                                            "--games must be at least 2")])
+@pytest.mark.parametrize("argv, problem", [
+    (["--season", "1850"], "--season: must be a whole number from 1871 to"),
+    (["--season", "1871"], "season 1871: no team in the Lahman database's American or National"),
+    (["--season", "2004", "--teams", "BOS", "XYZ"], "--teams: unknown team 'XYZ' in 2004"),
+    (["--season", "2004", "--games", "1"], "--games: must be a whole number from 2 to"),
+    (["--season", "2004", "--iterations", "0"], "--iterations: must be a whole number from 1 to"),
+    (["--season", "2004", "--seed", "-1"], "--seed: must be a whole number from 0 to 4294967295")])
 def test_runs_fit_main_refuses_bad_input(lahman, argv, problem, capsys):
     from dugout.evaluate import runs_fit
     with pytest.raises(SystemExit) as exit_:

@@ -1,13 +1,18 @@
-"""Command line: cards for a real team-season.
+"""``dugout realstats``: cards for a real team-season.
 
-    python -m dugout.envs.realstats --team BOS --season 2004 --ruleset showdown -o bos2004.json
-    python -m dugout.envs.realstats --team BOS --season 2004 --ruleset showdown --report
-    python -m dugout.envs.realstats --team NYA --season 1927 --ruleset thats_baseball
-    python -m dugout.envs.realstats --season 2004 --list
-    python -m dugout.envs.realstats --team BOS --season 2004 --fit runs -o bos2004_runs.json
+    dugout realstats --team BOS --season 2004 --ruleset showdown -o bos2004.json
+    dugout realstats --team BOS --season 2004 --ruleset showdown --report
+    dugout realstats --team NYA --season 1927 --ruleset thats_baseball
+    dugout realstats --season 2004 --list
+    dugout realstats --team BOS --season 2004 --fit runs -o bos2004_runs.json
+    python -m dugout.envs.realstats --season 2004 --list   (the same as dugout realstats)
 
 Team codes are Lahman's (``NYA`` for the Yankees, ``NYN`` for the Mets, ``LAN`` for the
-Dodgers, ...); ``--list`` prints a season's. Without ``-o`` the JSON goes to standard output.
+Dodgers, ...); ``--list`` prints a season's (with ``--team``, that team's line only).
+Without ``-o`` the JSON goes to standard output. The season must be in the Lahman database
+(1871 to its last season), the team must have played that season, and ``--fit runs`` needs
+the team-season's stored boost: all checked before any card is made, as is ``-o``'s path;
+a bad one is one line naming the flag, exit status 2.
 
 ``--fit runs`` (Showdown) makes the runs fit's cards (:mod:`dugout.envs.realstats.runs_fit`):
 the team's hitters' on-base rates raised by its stored boost, so that the advanced game
@@ -19,17 +24,25 @@ minute an iteration on one core, against its league's teams built from the datab
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
+from pathlib import Path
+from typing import Sequence
 
-from ..core.errors import DataError
+from ...cli import args
 from ..showdown import cards as sd
 from . import fit as fitting
 from . import runs_fit
 from .build import showdown_team, thats_baseball_payload, thats_baseball_team
-from .lahman import default_data, load_team_season
+from .lahman import FIRST_SEASON, default_data, load_team_season
+
+__all__ = ["main", "configure", "check", "run", "fit_report", "REGULAR_PA"]
 
 REGULAR_PA = 300
+#: The latest season the flag takes: this year (the database's own last season is checked
+#: against the data in ``check``).
+LAST_SEASON = datetime.date.today().year
 
 
 def fit_report(team: sd.Team) -> tuple[str, float]:
@@ -60,84 +73,120 @@ def fit_report(team: sd.Team) -> tuple[str, float]:
     return "\n".join(lines), worst_regular
 
 
-def _runs_fit_boost(args: argparse.Namespace) -> float:
-    """The stored boost of the team-season (DataError, saying how to fit it, when none is)."""
-    boost = runs_fit.stored_boost(args.team, args.season)
+def _runs_fit_boost(team: str, season: int) -> float:
+    """The stored boost of the team-season (a UsageError, saying how to fit it, when none is)."""
+    boost = runs_fit.stored_boost(team, season)
     if boost is None:
-        raise DataError(f"no stored runs fit for {args.team.upper()} {args.season}; fit it with "
-                        f"python -m dugout.evaluate.runs_fit --season {args.season} --teams "
-                        f"{args.team.upper()} --write")
-    print(f"runs fit: the stored boost {boost:+.4f} (hitters' on-base rates x{1 + boost:.4f})",
-          file=sys.stderr)
+        raise args.UsageError("--fit", f"--fit runs: no stored runs fit for {team} {season}; fit "
+                                       f"it with python -m dugout.evaluate.runs_fit --season "
+                                       f"{season} --teams {team} --write")
     return boost
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dugout.envs.realstats", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--team", help="Lahman team code, e.g. BOS, NYA, LAN")
-    parser.add_argument("--season", type=int, required=True, help="season, 1871-2024")
+def configure(parser: args.Parser) -> None:
+    """``dugout realstats``' flags."""
+    parser.add_argument("--team", help="Lahman team code, e.g. BOS, NYA, LAN (--list shows a "
+                                       "season's)")
+    parser.add_argument("--season", type=args.integer(FIRST_SEASON, LAST_SEASON, "a season"),
+                        required=True,
+                        help=f"season, {FIRST_SEASON} to the Lahman database's last")
     parser.add_argument("--ruleset", choices=("showdown", "thats_baseball"), default="showdown")
-    parser.add_argument("-o", "--output", help="write the card file here (default: stdout)")
+    parser.add_argument("-o", "--output", type=args.out_file,
+                        help="write the card file here (default: stdout)")
     parser.add_argument("--report", action="store_true",
                         help="print fitted against actual rates for every player (Showdown)")
-    parser.add_argument("--list", action="store_true", help="list the season's team codes")
+    parser.add_argument("--list", action="store_true",
+                        help="list the season's team codes (with --team: that team's line)")
     parser.add_argument("--fit", choices=("rates", "runs"), default="rates",
                         help="Showdown cards: rates (default; every card its player's per-PA "
                              "rates) or runs (the hitters tuned so the advanced game scores "
                              "the team's real runs; see runs_fit)")
-    args = parser.parse_args(argv)
-    if args.fit == "runs" and args.ruleset != "showdown":
-        parser.error("--fit runs is for --ruleset showdown (That's Baseball cards are career "
-                     "averages, not fitted)")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Every flag before any card is made: the flags that go together, the season in the
+    Lahman database, the team in the season, the stored runs fit (``ns.data``,
+    ``ns.boost``, ``ns.team`` in capitals)."""
+    if ns.list:
+        for flag, given in (("--output", ns.output is not None), ("--report", ns.report),
+                            ("--fit", ns.fit != "rates"), ("--ruleset", ns.ruleset != "showdown")):
+            if given:
+                raise args.UsageError(flag, f"{flag} makes cards; --list only lists the "
+                                            f"season's teams")
+    else:
+        if not ns.team:
+            raise args.UsageError("--team", "--team is required (or --list to see the "
+                                             "season's teams)")
+        if ns.fit == "runs" and ns.ruleset != "showdown":
+            raise args.UsageError("--fit", "--fit runs is for --ruleset showdown (That's "
+                                           "Baseball cards are career averages, not fitted)")
+        if ns.report and ns.ruleset != "showdown":
+            raise args.UsageError("--report", "--report is for --ruleset showdown (That's "
+                                              "Baseball cards are career averages, not fitted)")
     try:
-        data = default_data()
-    except ImportError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    try:
-        if args.list:
-            teams = data.teams[data.teams.yearID == args.season]
-            if teams.empty:
-                raise DataError(f"season {args.season} is not in the Lahman database "
-                                f"({int(data.teams.yearID.min())}-{int(data.teams.yearID.max())})")
-            for _, row in teams.sort_values("teamID").iterrows():
-                print(f"{row['teamID']:<4} {row['lgID']:<3} {row['name']}")
-            return 0
-        if not args.team:
-            parser.error("--team is required (or --list to see the season's teams)")
-        ts = load_team_season(args.team.upper(), args.season, data)
-        if args.ruleset == "showdown":
-            boost = 0.0
-            if args.fit == "runs":
-                boost = _runs_fit_boost(args)
-            team, notes = showdown_team(ts, boost=boost)
-            payload = sd.team_to_dict(team)
-            text = sd.team_to_json(team)
-            report, _ = fit_report(team)
-        else:
-            if args.report:
-                parser.error("--report is for --ruleset showdown (That's Baseball cards are "
-                             "career averages, not fitted)")
-            payload = thats_baseball_payload(thats_baseball_team(ts, data))
-            text = json.dumps(payload, indent=1, ensure_ascii=False) + "\n"
-            notes, report = {}, ""
-    except DataError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
+        ns.data = default_data()
+    except ImportError as error:
+        raise args.UsageError("", f"the Lahman database is not here: {error}") from None
+    years = ns.data.teams.yearID
+    first, last = int(years.min()), int(years.max())
+    if not first <= ns.season <= last or not (years == ns.season).any():
+        raise args.UsageError("--season", f"--season {ns.season}: not in the Lahman database "
+                                          f"({first}-{last})")
+    if ns.team is not None:
+        ns.team = ns.team.strip().upper()
+        teams = ns.data.teams[ns.data.teams.yearID == ns.season]
+        codes = sorted(teams.teamID.astype(str))
+        if ns.team not in codes:
+            raise args.UsageError("--team", f"--team: unknown team {ns.team!r} in {ns.season}; "
+                                            f"that season's teams are {', '.join(codes)}")
+    ns.boost = _runs_fit_boost(ns.team, ns.season) if ns.fit == "runs" else 0.0
+
+
+def _list(ns: argparse.Namespace) -> int:
+    teams = ns.data.teams[ns.data.teams.yearID == ns.season]
+    if ns.team is not None:
+        teams = teams[teams.teamID.astype(str) == ns.team]
+    for _, row in teams.sort_values("teamID").iterrows():
+        print(f"{row['teamID']:<4} {row['lgID']:<3} {row['name']}")
+    return 0
+
+
+def run(ns: argparse.Namespace) -> int:
+    """Make the cards and write them (a ``DataError`` of the roster is one line, exit 2)."""
+    if ns.list:
+        return _list(ns)
+    ts = load_team_season(ns.team, ns.season, ns.data)
+    if ns.ruleset == "showdown":
+        if ns.fit == "runs":
+            print(f"runs fit: the stored boost {ns.boost:+.4f} (hitters' on-base rates "
+                  f"x{1 + ns.boost:.4f})", file=sys.stderr)
+        team, notes = showdown_team(ts, boost=ns.boost)
+        payload = sd.team_to_dict(team)
+        text = sd.team_to_json(team)
+        report, _ = fit_report(team)
+    else:
+        payload = thats_baseball_payload(thats_baseball_team(ts, ns.data))
+        text = json.dumps(payload, indent=1, ensure_ascii=False) + "\n"
+        notes, report = {}, ""
+    if ns.output is not None:
+        Path(ns.output).parent.mkdir(parents=True, exist_ok=True)
+        with open(ns.output, "w", encoding="utf-8") as f:
             f.write(text)
-        print(f"wrote {args.output}: {payload['name']}", file=sys.stderr)
+        print(f"wrote {ns.output}: {payload['name']}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    if args.report:
-        print(report, file=sys.stderr if not args.output else sys.stdout)
+    if ns.report:
+        print(report, file=sys.stderr if ns.output is None else sys.stdout)
     if notes.get("over_cap"):
         print(f"warning: this team costs {notes['total_points']:,.1f} points with its bench as "
               f"backups, over the rulebook's 5,000-point cap; it loads only with "
               f"load_team(..., point_cap=None)", file=sys.stderr)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m dugout.envs.realstats``: the same as ``dugout realstats``."""
+    return args.invoke("dugout realstats", configure, check, run, argv, __doc__)
 
 
 if __name__ == "__main__":
