@@ -28,16 +28,19 @@ differ between iterations only where the cards do. A boost held at the edge of
 :data:`BOOST_RANGE`, or a measured slope held to a third or three times the prior, is
 reported in the fit's ``warnings``: such a fit has not converged.
 
-``python -m dugout.evaluate.runs_fit --season 2004 --workers 2 --write`` fits the thirty
-2004 teams and stores the boosts in :mod:`dugout.envs.realstats`'s ``data/runs_fit.json``
-(``--teams BOS`` fits one team against its league); :mod:`dugout.envs.realstats.runs_fit`
-reads them and ``python -m dugout.envs.realstats --fit runs`` makes the cards. METHOD.md,
+``dugout runs-fit --season 2004 --workers 2 --write`` (or ``python -m
+dugout.evaluate.runs_fit ...``) fits the thirty 2004 teams and stores the boosts in
+:mod:`dugout.envs.realstats`'s ``data/runs_fit.json`` (``--teams BOS`` fits one team
+against its league); :mod:`dugout.envs.realstats.runs_fit` reads them and ``dugout
+realstats --fit runs`` makes the cards. The season, the teams and the files written are
+checked before the first game. METHOD.md,
 "The runs fit", has the method and the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 import time
@@ -46,13 +49,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..envs.core.errors import DataError
-from ..envs.realstats.lahman import LahmanData, default_data
+from ..cli import args
+from ..envs.realstats.lahman import FIRST_SEASON, LahmanData, default_data
 from ..envs.realstats.runs_fit import league_ids, league_teams, store_path, stored_boosts, team_name
 from . import calibrate_showdown as cal
 
 __all__ = ["PRIOR_SLOPE", "BOOST_RANGE", "RunsFit", "fit_boosts", "common_slope", "next_boost",
-           "check_settings", "write_store", "main"]
+           "check_settings", "write_store", "configure", "check", "run", "main"]
 
 #: Runs a game per unit of boost before any is measured (about 10 for the 2004 teams).
 PRIOR_SLOPE = 10.0
@@ -208,43 +211,70 @@ def write_store(fit: RunsFit, path: Path | None = None) -> Path:
     return path
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m dugout.evaluate.runs_fit",
-        description="Fit the runs fit's boosts: each team's hitters' on-base rates raised until "
-                    "the advanced game, heuristic managers on both sides, scores its real runs "
-                    "per game against its league's staffs (the calibration benchmark's games).")
-    parser.add_argument("--season", type=int, required=True)
+#: The latest season ``--season`` takes: this year (the database's own last season is
+#: checked against the data in ``check``).
+LAST_SEASON = datetime.date.today().year
+#: The most iterations of ``--iterations``.
+MAX_ITERATIONS = 100
+LEAGUES = {"AL", "NL"}
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout runs-fit``'s flags."""
+    parser.add_argument("--season", required=True,
+                        type=args.integer(FIRST_SEASON, LAST_SEASON, "a season"),
+                        help=f"the season, from {FIRST_SEASON} to {LAST_SEASON} (one the Lahman "
+                             f"database holds, with American or National League teams)")
     parser.add_argument("--teams", nargs="+", metavar="CODE",
-                        help="Lahman team codes (default: every team of the season)")
-    parser.add_argument("--games", type=int, default=GAMES, help=f"games per team and iteration "
-                                                                  f"(default {GAMES})")
-    parser.add_argument("--iterations", type=int, default=ITERATIONS,
-                        help=f"Newton steps (default {ITERATIONS})")
-    parser.add_argument("--seed", type=int, default=SEED, help=f"default {SEED}")
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--json", metavar="PATH", help="write every iteration's figures here")
+                        help="Lahman team codes of the season's American or National League "
+                             "(default: every team of the season)")
+    parser.add_argument("--games", type=args.count(2, cal.MAX_GAMES, "games a team"),
+                        default=GAMES, help=f"games per team and iteration, from 2 to "
+                                            f"{cal.MAX_GAMES:,} (default {GAMES})")
+    parser.add_argument("--iterations", type=args.count(1, MAX_ITERATIONS, "iterations"),
+                        default=ITERATIONS,
+                        help=f"Newton steps, from 1 to {MAX_ITERATIONS} (default {ITERATIONS})")
+    parser.add_argument("--seed", type=args.seed, default=SEED,
+                        help=f"from 0 to {args.MAX_SEED} (default {SEED})")
+    parser.add_argument("--workers", type=args.workers, default=1,
+                        help=f"worker processes, from 1 to {args.MAX_WORKERS} (default 1)")
+    parser.add_argument("--json", metavar="PATH", type=args.out_file,
+                        help="write every iteration's figures here")
     parser.add_argument("--write", action="store_true",
                         help="store the boosts in the package's data/runs_fit.json")
-    args = parser.parse_args(argv)
-    problem = check_settings(args.games, args.iterations, args.workers)
-    if problem:
-        parser.error(f"--{problem}")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """The Lahman database (the realstats extra), the season and its teams, and the store
+    ``--write`` writes, before any game. Sets ``ns.data`` and ``ns.teams`` (the codes fitted)."""
     try:
-        data = default_data()
-    except ImportError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    teams = args.teams or league_ids(data, args.season, {"AL", "NL"})
-    if not teams:
-        parser.error(f"season {args.season}: no team in the Lahman database")
-    try:
-        fit = fit_boosts(args.season, teams, data=data, games=args.games,
-                         iterations=args.iterations, seed=args.seed, workers=args.workers,
-                         progress=lambda line: print(line, file=sys.stderr, flush=True))
-    except DataError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        ns.data = default_data()
+    except ImportError as error:
+        raise args.UsageError("--season", f"the runs fit reads the Lahman database, which needs "
+                                          f"the realstats extra ({error})") from None
+    known = league_ids(ns.data, ns.season, LEAGUES)
+    if not known:
+        raise args.UsageError("--season", f"season {ns.season}: no team in the Lahman database's "
+                                          f"American or National League")
+    if ns.teams:
+        unknown = [t for t in ns.teams if t.upper() not in known]
+        if unknown:
+            raise args.UsageError("--teams", f"unknown team {unknown[0]!r} in {ns.season}; that "
+                                             f"season's teams are {', '.join(known)}")
+    else:
+        ns.teams = known
+    if ns.write:
+        try:
+            args.check_out_file(str(store_path()))
+        except argparse.ArgumentTypeError as error:
+            raise args.UsageError("--write", str(error)) from None
+
+
+def run(ns: argparse.Namespace) -> int:
+    """Fit, print the boosts and any warning, write ``--json`` and (``--write``) the store."""
+    fit = fit_boosts(ns.season, ns.teams, data=ns.data, games=ns.games,
+                     iterations=ns.iterations, seed=ns.seed, workers=ns.workers,
+                     progress=lambda line: print(line, file=sys.stderr, flush=True))
     print(f"{'team':<5} {'real R/G':>8} {'boost':>8}")
     for t in sorted(fit.boosts):
         print(f"{t:<5} {fit.actual[t]:>8.2f} {fit.boosts[t]:>+8.4f}")
@@ -252,12 +282,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"mean boost {mean:+.4f} ({len(fit.boosts)} teams, {fit.seconds:.0f} s)")
     for line in fit.warnings:
         print(f"warning: {line}", file=sys.stderr)
-    if args.json:
-        Path(args.json).write_text(json.dumps(fit.to_dict(), indent=1) + "\n", encoding="utf-8")
-    if args.write:
+    if ns.json:
+        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(ns.json).write_text(json.dumps(fit.to_dict(), indent=1) + "\n", encoding="utf-8")
+    if ns.write:
         print(f"stored in {write_store(fit)}")
     return 0
 
 
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m dugout.evaluate.runs_fit``: the same as ``dugout runs-fit``; 0 when done
+    (a bad flag, or a team the fit cannot make, is one line and exit status 2)."""
+    return args.invoke("dugout runs-fit", configure, check, run, argv, __doc__)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -50,6 +50,9 @@ def _builtin_cards_with(change):
 
 
 ROWS: list[Row] = [
+    # runs-fit: the season and its teams, read off the Lahman database
+    Row("runs-fit", ("--season", "1871"), "--season", "season 1871: no team"),
+    Row("runs-fit", ("--teams", "BOS", "XYZ"), "--teams", "unknown team 'XYZ' in 2004"),
     # calibrate: the teams, where the games are played, the plot's format
     Row("calibrate", ("--teams", "bos1999"), "--teams", "unknown team(s) 'bos1999'"),
     Row("calibrate", ("--teams", "bos2004", "nope"), "--teams", "'nope'"),
