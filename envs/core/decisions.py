@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .errors import IllegalActionError
+from .state import SaveError, check_int, decode_as, saved_keys
 
 __all__ = ["Decision", "action_mask", "take_decision"]
 
@@ -32,8 +33,19 @@ class Decision:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Decision:
-        return cls(d["kind"], int(d["actor"]), tuple(int(a) for a in d["legal"]),
-                   int(d["subject"]))
+        """Rebuild a saved decision, checked: a kind, a seat (0 or 1), one or more distinct
+        non-negative actions and an int subject (a :class:`~.state.SaveError` names the key)."""
+        saved_keys(d, (), ("kind", "actor", "legal", "subject"))
+        kind = decode_as(str, d["kind"], ("kind",))
+        actor = check_int(d["actor"], ("actor",), 0, 1)
+        legal = decode_as(tuple[int, ...], d["legal"], ("legal",))
+        if not legal:
+            raise SaveError("a pending decision needs at least one legal action", ("legal",))
+        for i, a in enumerate(legal):
+            check_int(a, ("legal", i), 0)
+        if len(set(legal)) != len(legal):
+            raise SaveError(f"an action is listed twice in {list(legal)}", ("legal",))
+        return cls(kind, actor, legal, check_int(d["subject"], ("subject",)))
 
 
 _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from operator import methodcaller
 from typing import Any
 
-from .state import codec
+from .state import SaveError, check_int, codec, decode_as, describe, saved_keys
 
 __all__ = ["Dice", "ScriptedDice", "DiceScriptError", "make_dice", "chance_d20_beats", "DICE"]
 
@@ -176,8 +176,20 @@ class Dice:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Dice:
-        new = cls(data["seed"], data["stream"])
-        new._draws = {str(k): int(v) for k, v in data["draws"].items()}
+        """Rebuild saved dice, checked (a :class:`~.state.SaveError` names the key): a seed
+        of 64 bits, a stream of non-negative ints, draw counts per purpose."""
+        saved_keys(data, (), ("seed", "stream", "draws"), ("type",))
+        seed = check_int(data["seed"], ("seed",), 0, _MASK64)
+        stream = decode_as(tuple[int, ...], data["stream"], ("stream",))
+        for i, k in enumerate(stream):
+            check_int(k, ("stream", i), 0)
+        draws = decode_as(dict[str, int], data["draws"], ("draws",))
+        for purpose, n in draws.items():
+            if not purpose:
+                raise SaveError("a dice purpose is a non-empty string", ("draws",))
+            check_int(n, ("draws", f"[{purpose!r}]"), 0)
+        new = cls(seed, stream)
+        new._draws = draws
         return new
 
 
@@ -273,22 +285,40 @@ class ScriptedDice:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScriptedDice:
+        """Rebuild saved scripted dice, checked (a :class:`~.state.SaveError` names the key)."""
+        saved_keys(data, (), ("script", "position", "stream"), ("type", "then"))
+        script = decode_as(list[tuple], data["script"], ("script",))
+        rolls: list[int | tuple[str, int]] = []
+        for i, entry in enumerate(script):
+            if len(entry) != 2 or not (entry[0] is None or type(entry[0]) is str):
+                raise SaveError("expected [purpose or null, total]", ("script", i))
+            total = check_int(entry[1], ("script", i, 1))
+            rolls.append(total if entry[0] is None else (entry[0], total))
         then = data.get("then")
-        new = cls([(p, t) if p is not None else t for p, t in data["script"]],
-                  None if then is None else Dice.from_dict(then))
-        new.position = int(data["position"])
-        new.stream = tuple(data["stream"])
+        try:
+            then = None if then is None else Dice.from_dict(then)
+        except SaveError as e:
+            raise e.within("then") from None
+        new = cls(rolls, then)
+        new.position = check_int(data["position"], ("position",), 0, len(rolls))
+        stream = decode_as(tuple[int, ...], data["stream"], ("stream",))
+        for i, k in enumerate(stream):
+            check_int(k, ("stream", i), 0)
+        new.stream = stream
         return new
 
 
 def make_dice(data: dict[str, Any]) -> Dice | ScriptedDice:
     """Rebuild dice saved with ``to_dict``."""
+    if not isinstance(data, dict):
+        raise SaveError(f"saved dice are an object, got {describe(data)}")
     kind = data.get("type")
     if kind == "keyed":
         return Dice.from_dict(data)
     if kind == "scripted":
         return ScriptedDice.from_dict(data)
-    raise ValueError(f"unknown dice type {kind!r} in saved game (expected 'keyed' or 'scripted')")
+    raise SaveError(f"unknown dice type {describe(kind)} in saved game (expected 'keyed' or "
+                    f"'scripted')")
 
 
 #: ``field(metadata=DICE)``: how a game state copies and saves its dice, keyed or scripted.

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bases import EMPTY_BASES, Bases
-from .state import PlainState, SavedAs, state_from_dict
+from .errors import MAX_GAME_INNINGS, MAX_INNINGS
+from .state import PlainState, SavedAs, SaveError, check_int, check_len, describe, state_from_dict
 
 __all__ = ["Scoreboard", "SuddenDeathScoreboard", "ChallengeScoreboard", "ScoreboardGame", "VARIANTS", "AWAY", "HOME"]
 
@@ -153,15 +154,61 @@ class Scoreboard(PlainState):
             self.next_half()
 
     # -- saving ------------------------------------------------------------------------
+    def validate(self) -> None:
+        """A loaded scoreboard's situation is one a game can be in: an inning from 1 (not
+        past ``max_innings`` while the game goes on), a half 0 or 1, 0 to 3 outs, no runner
+        on two bases, runs from 0, a scheduled length and cut-off the options allow, and while the game goes on a line score with a column for
+        each half inning begun whose runs add up to the score; a winner only once it is over
+        (not when truncated)."""
+        check_int(self.innings, ("innings",), 1, MAX_INNINGS)
+        if self.max_innings is not None:
+            check_int(self.max_innings, ("max_innings",), self.innings, MAX_GAME_INNINGS)
+        check_int(self.inning, ("inning",), 1)
+        check_int(self.half, ("half",), 0, 1)
+        check_int(self.outs, ("outs",), 0, 3)
+        runners = [r for r in self.bases if r is not None]
+        if len(set(runners)) != len(runners):
+            raise SaveError(f"a runner is on two bases: {list(self.bases)}", ("bases",))
+        check_len(self.runs, 2, ("runs",))
+        check_len(self.line, 2, ("line",))
+        for team in (0, 1):
+            check_int(self.runs[team], ("runs", team), 0)
+            for i, n in enumerate(self.line[team]):
+                check_int(n, ("line", team, i), 0)
+        if self.winner is not None:
+            check_int(self.winner, ("winner",), 0, 1)
+        if self.over:
+            if self.truncated and self.winner is not None:
+                raise SaveError("a truncated game has no winner", ("winner",))
+            if not self.truncated and self.winner is None:
+                raise SaveError("a game over and not truncated has a winner", ("winner",))
+            return
+        if self.truncated or self.winner is not None:
+            raise SaveError("a game that is not over has no winner and is not truncated",
+                            ("winner" if self.winner is not None else "truncated",))
+        if self.max_innings is not None and self.inning > self.max_innings:
+            raise SaveError(f"inning {self.inning} is past max_innings {self.max_innings}",
+                            ("inning",))
+        for team, columns in enumerate((self.inning, self.inning - 1 + self.half)):
+            if len(self.line[team]) != columns:
+                raise SaveError(f"in the {('top', 'bottom')[self.half]} of inning {self.inning} "
+                                f"the line has {columns} column(s) for this team, got "
+                                f"{len(self.line[team])}", ("line", team))
+            if sum(self.line[team]) != self.runs[team]:
+                raise SaveError(f"the line's runs add up to {sum(self.line[team])}, the score "
+                                f"says {self.runs[team]}", ("line", team))
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Scoreboard:
         """Rebuild a saved scoreboard as the variant it names (one saved before variants
         were named is a regulation one)."""
+        if not isinstance(data, dict):
+            raise SaveError(f"a saved scoreboard is an object, got {describe(data)}")
         name = data.get("variant", "regulation")
-        variant = VARIANTS.get(name)
+        variant = VARIANTS.get(name) if isinstance(name, str) else None
         if variant is None:
-            raise ValueError(f"unknown scoreboard variant {name!r} in saved game "
-                             f"(known: {', '.join(VARIANTS)})")
+            raise SaveError(f"unknown scoreboard variant {describe(name)} in saved game "
+                            f"(known: {', '.join(VARIANTS)})")
         return state_from_dict(variant, {**data, "variant": name})
 
 
@@ -219,6 +266,10 @@ class ChallengeScoreboard(SuddenDeathScoreboard):
     SAVED_AS = SavedAs("variant", "challenge", "Manager Challenge scoreboard")
 
     extra: int = 0
+
+    def validate(self) -> None:
+        super().validate()
+        check_int(self.extra, ("extra",), 0)
 
     def after_half(self) -> None:
         if self.runs[0] == self.runs[1] and self.extra > 0:

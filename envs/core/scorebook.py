@@ -16,7 +16,7 @@ from typing import Any, Hashable, NamedTuple, Sequence
 
 from .bases import BASE_NAMES, Bases
 from .scoreboard import Scoreboard
-from .state import codec
+from .state import SaveError, check_int, codec, decode_as, saved_keys
 
 __all__ = [
     "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
@@ -98,10 +98,12 @@ class BattingLine:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BattingLine:
-        new = cls(d["name"], d["label"])
+        """Rebuild a saved line, checked (a :class:`~.state.SaveError` names the key)."""
+        saved_keys(d, (), cls.__slots__)
+        new = cls(decode_as(str, d["name"], ("name",)), decode_as(str, d["label"], ("label",)))
         for c in cls.COUNTERS:
-            setattr(new, c, int(d[c]))
-        new.marks = [(int(i), str(code)) for i, code in d["marks"]]
+            setattr(new, c, check_int(d[c], (c,), 0))
+        new.marks = [tuple(m) for m in decode_as(list[_Mark], d["marks"], ("marks",))]
         return new
 
     def clone(self) -> BattingLine:
@@ -137,9 +139,11 @@ class PitchingLine:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PitchingLine:
-        new = cls(d["name"])
+        """Rebuild a saved line, checked (a :class:`~.state.SaveError` names the key)."""
+        saved_keys(d, (), cls.__slots__)
+        new = cls(decode_as(str, d["name"], ("name",)))
         for c in cls.COUNTERS:
-            setattr(new, c, int(d[c]))
+            setattr(new, c, check_int(d[c], (c,), 0))
         return new
 
     def clone(self) -> PitchingLine:
@@ -289,13 +293,21 @@ class BoxScore:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BoxScore:
+        """Rebuild a saved box score, checked: two teams' names, batting and pitching lines,
+        hits and errors (a :class:`~.state.SaveError` names the key)."""
+        saved_keys(d, (), ("team_names", "lines", "hits", "errors"), ("pitching",))
         new = cls.__new__(cls)
-        new.team_names = list(d["team_names"])
-        new.lines = [[BattingLine.from_dict(x) for x in team] for team in d["lines"]]
-        new.hits = list(d["hits"])
-        new.errors = list(d["errors"])
-        new.pitching = [[PitchingLine.from_dict(p) for p in team]
-                        for team in d.get("pitching", [[], []])]
+        new.team_names = decode_as(tuple[str, str], d["team_names"], ("team_names",))
+        new.team_names = list(new.team_names)
+        new.lines = decode_as(tuple[list[BattingLine], list[BattingLine]], d["lines"], ("lines",))
+        new.lines = list(new.lines)
+        for key in ("hits", "errors"):
+            counts = decode_as(tuple[int, int], d[key], (key,))
+            for team, n in enumerate(counts):
+                check_int(n, (key, team), 0)
+            setattr(new, key, list(counts))
+        new.pitching = list(decode_as(tuple[list[PitchingLine], list[PitchingLine]],
+                                      d.get("pitching", [[], []]), ("pitching",)))
         return new
 
     def summary(self, board: Scoreboard) -> dict[str, Any]:
@@ -309,6 +321,12 @@ class BoxScore:
             **({"pitching": [[{"name": p.name, **p.stats()} for p in team]
                              for team in self.pitching]} if any(self.pitching) else {}),
         }
+
+
+class _Mark(NamedTuple):
+    """A scorecard mark as saved: (inning, code)."""
+    inning: int
+    code: str
 
 
 class Play(NamedTuple):
@@ -358,9 +376,14 @@ class PlayLog:
 
     @classmethod
     def from_list(cls, rows: Sequence[Sequence[Any]]) -> PlayLog:
+        """Rebuild a saved log, each play checked against :class:`Play`'s types and for an
+        inning of at least 1 and a half 0 or 1 (the play-by-play's headings)."""
         new = cls()
-        new.plays = [Play(i, h, k, a, b, r, tuple(bf), tuple(af), tuple(sc), det)
-                     for i, h, k, a, b, r, bf, af, sc, det in rows]
+        new.plays = plays = decode_as(list[Play], rows)
+        for i, p in enumerate(plays):
+            if p.inning < 1 or p.half not in (0, 1):
+                raise SaveError(f"a play needs an inning from 1 and a half 0 or 1, got "
+                                f"{p.inning}, {p.half}", (i,))
         return new
 
     def render_by_half(self, team_names: Sequence[str], describe, last: int | None = None) -> str:

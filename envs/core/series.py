@@ -84,6 +84,7 @@ Opting in (what a ruleset implements)
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -92,6 +93,7 @@ import numpy as np
 from .dice import _mix64
 from .errors import OptionError, show
 from .observation import ObservationSpec
+from .state import SaveError, check_choice, check_int, decode_as, describe, saved_keys
 
 __all__ = ["Series", "SeriesGame", "SERIES_PIECES", "check_series", "game_seed",
            "with_series_pieces"]
@@ -228,14 +230,56 @@ class Series:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], carry_type: type | None = None) -> Series:
-        """Rebuild a saved record; ``carry_type.from_dict`` rebuilds a carry object."""
+        """Rebuild a saved record; ``carry_type.from_dict`` rebuilds a carry object.
+
+        The record is checked (a :class:`~.state.SaveError` names the key): a length of at
+        least 1 (odd for a best-of series), a game from 1 to the length, one result for each
+        game before it (and for it too once the series is over, never before), each result
+        two scores and a winner, and a carry of plain JSON data (or ``carry_type``'s)."""
+        saved_keys(data, (), ("length", "best_of", "seed", "game", "results", "carry"))
+        length = check_int(data["length"], ("length",), 1)
+        best_of = decode_as(bool, data["best_of"], ("best_of",))
+        if best_of and length % 2 == 0:
+            raise SaveError(f"a best-of series has an odd length, got {length}", ("length",))
+        seed = check_int(data["seed"], ("seed",), 0)
+        game = check_int(data["game"], ("game",), 1, length)
+        if type(data["results"]) is not list:
+            raise SaveError(f"expected a list, got {describe(data['results'])}", ("results",))
+        for i, r in enumerate(data["results"]):
+            saved_keys(r, ("results", i), ("away", "home", "winner"))
+            check_int(r["away"], ("results", i, "away"), 0)
+            check_int(r["home"], ("results", i, "home"), 0)
+            if r["winner"] is not None:
+                check_choice(r["winner"], _SIDES, ("results", i, "winner"))
+        results = [dict(r) for r in data["results"]]
         carry = data["carry"]
         if carry_type is not None and carry is not None:
-            carry = carry_type.from_dict(carry)
+            try:
+                carry = carry_type.from_dict(carry)
+            except SaveError as e:
+                raise e.within("carry") from None
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError,
+                    RecursionError) as e:
+                raise SaveError(str(e), ("carry",)) from e
         else:
+            _check_plain(carry, ("carry",))
             carry = copy.deepcopy(carry)
-        return cls(int(data["length"]), bool(data["best_of"]), int(data["seed"]),
-                   int(data["game"]), [dict(r) for r in data["results"]], carry)
+        series = cls(length, best_of, seed, game, results, carry)
+        # one result per game played before this one; this one's too once the series is over
+        # (when a game decides the series, the next one is never started)
+        played_before = len(results) - (1 if series.over and len(results) == game else 0)
+        if played_before != game - 1:
+            raise SaveError(f"game {game} of the series follows {game - 1} finished game(s), "
+                            f"but {len(results)} result(s) are saved", ("results",))
+        if len(results) == game - 1 and len(results) >= 1:
+            before = cls(length, best_of, seed, game - 1, results[:-1])
+            if before.over:
+                raise SaveError(f"the series was over after game {game - 2}, yet game {game} "
+                                f"is saved", ("game",))
+        if (game == 1) != (carry is None):
+            raise SaveError("the first game of a series starts from nothing carried (null), "
+                            "a later one from what the last game left", ("carry",))
+        return series
 
 
 @dataclass
@@ -256,5 +300,41 @@ class SeriesGame:
     @classmethod
     def from_dict(cls, data: dict[str, Any], game_from_dict: Callable[[dict[str, Any]], Any],
                   carry_type: type | None = None) -> SeriesGame:
-        """Rebuild a saved series; ``game_from_dict`` is the ruleset's ``GameState.from_dict``."""
-        return cls(Series.from_dict(data["series"], carry_type), game_from_dict(data["game"]))
+        """Rebuild a saved series; ``game_from_dict`` is the ruleset's ``GameState.from_dict``.
+
+        Both parts are checked (a :class:`~.state.SaveError` names the key); a game state with
+        a ``validate_carry(carry)`` method checks the series' carry against it (what a ruleset
+        carries only it knows), and a series that is over needs a finished game."""
+        saved_keys(data, (), ("series", "game"))
+        try:
+            series = Series.from_dict(data["series"], carry_type)
+        except SaveError as e:
+            raise e.within("series", what="series") from None
+        game = game_from_dict(data["game"])
+        if series.carry is not None and hasattr(game, "validate_carry"):
+            try:
+                game.validate_carry(series.carry)
+            except SaveError as e:
+                raise e.within("series", "carry", what="series") from None
+        if len(series.results) == series.game and not game.over:
+            raise SaveError(f"game {series.game} has a result but is not over", ("series", "results"),
+                            "series")
+        return cls(series, game)
+
+
+def _check_plain(value: Any, path: tuple, depth: int = 0) -> None:
+    """``value`` is plain JSON data (objects with string keys, lists, strings, finite numbers,
+    booleans, null) at most 32 levels deep, else a SaveError naming where."""
+    if depth > 32:
+        raise SaveError("nested too deeply", path)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if type(k) is not str:
+                raise SaveError(f"expected a string key, got {describe(k)}", path)
+            _check_plain(v, path + (f"[{k!r}]",), depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_plain(v, path + (i,), depth + 1)
+    elif not (value is None or type(value) in (str, int, bool)
+              or (type(value) is float and math.isfinite(value))):
+        raise SaveError(f"expected plain JSON data, got {describe(value)}", path)
