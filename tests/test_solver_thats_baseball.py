@@ -16,7 +16,8 @@ import pytest
 
 from dugout.agents import RandomAgent
 from dugout.agents.solvers.thats_baseball import (GRAPH, PolicyTable, Solution, SolverAgent,
-                                                  evaluate, expected_runs, gap_to_optimal,
+                                                  bound_effect, cached_solution, evaluate,
+                                                  expected_runs, gap_to_optimal,
                                                   outcome_probabilities, play_out, policy_table,
                                                   situation, solve)
 from dugout.agents.solvers.thats_baseball.cli import main
@@ -379,10 +380,31 @@ def test_solve_names_bad_lineups(args, message):
 
 
 def test_solve_names_bad_options():
-    with pytest.raises(ValueError, match="innings must be a positive int, got 0"):
+    with pytest.raises(ValueError, match=r"innings must be an int from 1 to 9 \(MAX_INNINGS"):
         solve(SAMPLE, REDS, innings=0)
-    with pytest.raises(ValueError, match="score bound must be a positive int, got -1"):
+    with pytest.raises(ValueError, match="score bound must be an int from 1 to 100, got -1"):
         solve(SAMPLE, REDS, innings=1, bound=-1)
+
+
+@pytest.mark.parametrize("innings", [10, 30, 10**6, 10**400, 9.0, True])
+def test_absurd_innings_are_refused_before_any_table_is_made(innings, monkeypatch):
+    """A million innings once asked numpy for 1.16 TiB, and 30 solved for minutes: every
+    public entry point refuses innings outside 1..9 (MAX_INNINGS) before allocating."""
+    from dugout.agents.solvers.thats_baseball import solution as mod
+    monkeypatch.setattr(mod, "_empty_tables", lambda *a, **k: pytest.fail("allocated tables"))
+    for call in (lambda: solve(SAMPLE, REDS, innings=innings),
+                 lambda: cached_solution((SAMPLE, REDS), innings, use_disk=False),
+                 lambda: bound_effect(SAMPLE, REDS, innings),
+                 lambda: situation((SAMPLE, REDS), 0, innings=innings)):
+        with pytest.raises(ValueError, match=r"innings must be an int from 1 to 9"):
+            call()
+
+
+def test_an_absurd_bound_is_refused():
+    with pytest.raises(ValueError, match="score bound must be an int from 1 to 100, got 101"):
+        solve(SAMPLE, REDS, innings=1, bound=101)
+    with pytest.raises(ValueError, match="score bound must be an int from 1 to 100"):
+        SolverAgent(bound=10**6)
 
 
 def test_other_bad_input(solution):
