@@ -1,37 +1,51 @@
-"""``python -m dugout.train``: MaskablePPO with self-play (:mod:`dugout.train.ppo`, the
-default, ``--algo sb3``) or multi-agent PPO against a league of past snapshots on Ray RLlib
-(:mod:`dugout.train.rllib`, ``--algo rllib``, the ``rllib`` extra). ``--algo`` is read
-here and the other arguments go to the chosen trainer."""
+"""``python -m dugout.train``: an alias of ``dugout train`` (MaskablePPO with self-play,
+:mod:`dugout.train.ppo`, the default, ``--algo sb3``; ``--env manager_challenge_v0`` is
+``dugout train challenge``) and of ``dugout train rllib`` (multi-agent PPO against a
+league of past snapshots on Ray RLlib, :mod:`dugout.train.rllib`, ``--algo rllib``, the
+``rllib`` extra). ``--algo`` is read here and the other arguments go to the chosen
+trainer's ``main``."""
 
+from __future__ import annotations
+
+import importlib
 import sys
+from typing import Any, Sequence
 
-ALGOS = ("sb3", "rllib")
+#: ``--algo``: the module of each trainer
+ALGOS = {"sb3": "dugout.train.ppo", "rllib": "dugout.train.rllib"}
 
 
-def _algo(argv: list[str]) -> tuple[str, list[str]]:
+def _refuse(message: str) -> None:
+    sys.stderr.write(f"dugout train: error: {message}\n")
+    raise SystemExit(2)
+
+
+def _algo(argv: Sequence[str]) -> tuple[str, list[str]]:
     """``--algo NAME`` (or ``--algo=NAME``) and the arguments without it."""
     rest, algo, i = [], "sb3", 0
+    argv = list(argv)
     while i < len(argv):
         arg = argv[i]
-        if arg == "--algo" and i + 1 < len(argv):
+        if arg == "--algo":
+            if i + 1 >= len(argv):
+                _refuse("--algo needs a value: sb3 or rllib")
             algo, i = argv[i + 1], i + 2
             continue
         if arg.startswith("--algo="):
             algo = arg.split("=", 1)[1]
-        elif arg == "--algo":
-            sys.exit("python -m dugout.train: error: --algo needs a value: sb3 or rllib")
         else:
             rest.append(arg)
         i += 1
     if algo not in ALGOS:
-        sys.exit(f"python -m dugout.train: error: --algo must be sb3 or rllib, got {algo!r}")
+        _refuse(f"--algo must be sb3 or rllib, got {algo!r}")
     return algo, rest
 
 
-algo, argv = _algo(sys.argv[1:])
-if algo == "rllib":
-    from .rllib import main
-else:
-    from .ppo import main
+def main(argv: Sequence[str] | None = None) -> Any:
+    """Run the trainer ``--algo`` names on the other arguments."""
+    algo, rest = _algo(sys.argv[1:] if argv is None else argv)
+    return importlib.import_module(ALGOS[algo]).main(rest)
 
-main(argv)
+
+if __name__ == "__main__":
+    main()

@@ -2,9 +2,17 @@
 self-play. Read it top to bottom: settings, environments, opponents, the learning loop
 with its evaluation and checkpoints, the end of the run.
 
-    python -m dugout.train --env thats_baseball_v0 --total-timesteps 300000 --opponent self-play
-    python -m dugout.train --env thats_baseball_v0 --teams my_team.json reds --env-option innings=7
-    python -m dugout.train --env showdown_v0 --env-option level=basic --teams nya2004 bos2004
+    dugout train --env thats_baseball_v0 --timesteps 300000 --opponent self-play
+    dugout train --env thats_baseball_v0 --teams my_team.json reds --env-option innings=7
+    dugout train --env showdown_v0 --env-option level=basic --teams nya2004 bos2004
+
+(``python -m dugout.train`` is the same command, and ``dugout.train.ppo.main(argv)``.)
+Every flag is checked before anything is trained, and a bad one is one line naming it,
+exit status 2: each number against its limit (``--help`` shows them), ``--opponent`` a
+manager the env knows or ``ppo:PATH``, a checkpoint that loads (``meta.json`` and tensors
+only) and takes the env's observations and actions, ``--out`` a folder that can be
+written, with no run in it unless ``--resume`` (which needs one of the same env, options,
+teacher and shaping).
 
 ``--env-option KEY=VALUE`` (repeatable) sets one of the env's options, the rules the
 manager learns under (VALUE is read as JSON when it parses: ``innings=7``, ``dh=true``,
@@ -41,7 +49,7 @@ A run writes into its output folder (``runs/<env>`` by default)::
     learning_curve.png   the same, as a plot
     tb/                  TensorBoard logs (SB3's metrics and eval/*)
 
-``--resume`` continues a run from its latest checkpoint up to ``--total-timesteps``: it
+``--resume`` continues a run from its latest checkpoint up to ``--timesteps``: it
 unpickles ``model/model.zip`` (SB3's format, which can run code), so resume only runs you
 made. ``PolicyAgent.load`` reads only ``meta.json`` and ``policy.pt`` (tensors), safe from anyone.
 """
@@ -61,55 +69,100 @@ from typing import Any
 
 import numpy as np
 
+from ..cli import args
 from ..envs.core.errors import OptionError
 from ..envs.options import check_env_options, describe_options, env_options_from_flags
-from .configs import defaults_for
+from . import flags
+from .configs import CONFIGS, defaults_for
 
 __all__ = ["Settings", "train", "main", "teacher_weight", "taught_ppo", "check_teacher"]
 
 
 # -- 1. settings ------------------------------------------------------------------------------
+#: the teachers: a manager of the ruleset's agent registry by name ("solver": That's
+#: Baseball's exact optimal manager, or Bottom of the 9th's equilibrium manager)
+TEACHERS = ("none", "heuristic", "solver")
+#: the reward shapings
+SHAPINGS = ("none", "win-expectancy")
+
+
+def _two_player_env(text: str) -> str:
+    from .single import SINGLE_AGENT_ENVS
+    if text in SINGLE_AGENT_ENVS:
+        raise argparse.ArgumentTypeError(f"{text} is a single-agent env: train it with dugout "
+                                         f"train challenge")
+    return args.env_id(text)
+
+
+#: ``--env``: a two-manager env of ``dugout.envs.ENV_IDS`` (the Manager Challenge, a
+#: single-agent env, is ``dugout train challenge``'s)
+TWO_PLAYER_ENV = args.ArgType("environment", _two_player_env,
+                              bad=[*args.env_id.bad, "manager_challenge_v0"])
+
+
 @dataclass
 class Settings:
-    env: str = field(default="thats_baseball_v0", metadata={"help": "environment id"})
-    total_timesteps: int = field(default=300_000, metadata={"help": "learner decisions to train for"})
+    """A run's settings. Each field's ``metadata`` holds its help and its command-line type
+    (:mod:`dugout.train.flags`, with its limit); the command line is made from them."""
+
+    env: str = field(default="thats_baseball_v0", metadata={
+        "help": "environment, an id of dugout.envs.ENV_IDS", "type": TWO_PLAYER_ENV})
+    total_timesteps: int = field(default=300_000, metadata={
+        "help": "learner decisions to train for", "type": flags.TIMESTEPS,
+        "flags": ("--timesteps", "--total-timesteps"), "metavar": "N"})
     opponent: str = field(default="self-play", metadata={
-        "help": "who plays the other seat: self-play, or an agent name (random, heuristic, ...)"})
-    seed: int = field(default=0, metadata={"help": "seed of the run (games, network, sampling)"})
-    n_envs: int = field(default=4, metadata={"help": "games played side by side"})
-    out: str = field(default="", metadata={"help": "output folder (default runs/<env>)"})
+        "help": "who plays the other seat: self-play, an agent name (random, heuristic, ...) or "
+                "ppo:PATH, a trained manager's checkpoint for the env", "type": args.agent_ref})
+    seed: int = field(default=0, metadata={
+        "help": "seed of the run (games, network, sampling)", "type": flags.SEED})
+    n_envs: int = field(default=4, metadata={"help": "games played side by side", "type": flags.ENVS})
+    out: str = field(default="", metadata={
+        "help": "output folder", "type": args.out_dir, "shown": "runs/<env>"})
     env_options: dict = field(default_factory=dict, metadata={
         "help": "the env's options (--env-option KEY=VALUE, --teams AWAY HOME)"})
     resume: bool = field(default=False, metadata={"help": "continue the run in --out from its latest checkpoint"})
     # the network and PPO (defaults per ruleset in dugout.train.configs)
-    net_arch: tuple[int, ...] = field(default=(64, 64), metadata={"help": "hidden layer sizes of policy and value nets"})
-    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
-    n_steps: int = field(default=1024, metadata={"help": "steps per env between updates"})
-    batch_size: int = field(default=256, metadata={"help": "minibatch size"})
-    n_epochs: int = field(default=10, metadata={"help": "passes over each rollout"})
-    gamma: float = field(default=1.0, metadata={"help": "discount (the only reward comes at the end of a game)"})
-    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
-    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus"})
+    net_arch: tuple[int, ...] = field(default=(64, 64), metadata={
+        "help": f"hidden layer sizes of policy and value nets, 1 to {flags.MAX_LAYERS} of them",
+        "type": flags.LAYER})
+    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate", "type": flags.LEARNING_RATE})
+    n_steps: int = field(default=1024, metadata={"help": "steps per env between updates", "type": flags.STEPS})
+    batch_size: int = field(default=256, metadata={"help": "minibatch size", "type": flags.BATCH})
+    n_epochs: int = field(default=10, metadata={"help": "passes over each rollout", "type": flags.EPOCHS})
+    gamma: float = field(default=1.0, metadata={
+        "help": "discount (the only reward comes at the end of a game)", "type": flags.GAMMA})
+    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda", "type": flags.GAE_LAMBDA})
+    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus", "type": flags.ENTROPY})
     shaping: str = field(default="none", metadata={
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
-                "the best policy is unchanged)"})
+                "the best policy is unchanged)", "choices": SHAPINGS})
     teacher: str = field(default="none", metadata={
         "help": "none, heuristic or solver: after each update's PPO epochs, one epoch also raises "
                 "the log-probability of that manager's choice at the learner's decisions (solver: "
                 "That's Baseball's optimal manager, Bottom of the 9th's equilibrium manager), "
-                "with a weight that falls linearly to 0 at teacher_fraction of the run"})
-    teacher_coef: float = field(default=1.0, metadata={"help": "the teacher term's starting weight"})
+                "with a weight that falls linearly to 0 at teacher_fraction of the run",
+        "choices": TEACHERS})
+    teacher_coef: float = field(default=1.0, metadata={
+        "help": "the teacher term's starting weight", "type": flags.TEACHER_COEF})
     teacher_fraction: float = field(default=1.0, metadata={
         "help": "share of the run after which the teacher's weight is 0 (1: at the end; above 1 "
-                "it never reaches 0: 2 ends the run at half the starting weight)"})
+                "it never reaches 0: 2 ends the run at half the starting weight)",
+        "type": flags.TEACHER_FRACTION})
     # self-play
-    pool_every: int = field(default=25_000, metadata={"help": "timesteps between snapshots added to the self-play pool"})
-    pool_size: int = field(default=10, metadata={"help": "most recent snapshots opponents are drawn from"})
-    p_random: float = field(default=0.1, metadata={"help": "self-play: chance the opponent of a game is random"})
-    p_heuristic: float = field(default=0.3, metadata={"help": "self-play: chance it is the rulebook heuristic (the rest: the pool)"})
+    pool_every: int = field(default=25_000, metadata={
+        "help": "timesteps between snapshots added to the self-play pool", "type": flags.TIMESTEPS})
+    pool_size: int = field(default=10, metadata={
+        "help": "most recent snapshots opponents are drawn from", "type": flags.POOL_SIZE})
+    p_random: float = field(default=0.1, metadata={
+        "help": "self-play: chance the opponent of a game is random", "type": flags.SHARE})
+    p_heuristic: float = field(default=0.3, metadata={
+        "help": "self-play: chance it is the rulebook heuristic (the rest: the pool; with "
+                "--p-random at most 1)", "type": flags.SHARE})
     # evaluation and checkpoints
-    eval_every: int = field(default=25_000, metadata={"help": "timesteps between evaluations and checkpoints"})
-    eval_pairs: int = field(default=100, metadata={"help": "seat-swapped pairs of games per evaluation and opponent"})
+    eval_every: int = field(default=25_000, metadata={
+        "help": "timesteps between evaluations and checkpoints", "type": flags.TIMESTEPS})
+    eval_pairs: int = field(default=100, metadata={
+        "help": "seat-swapped pairs of games per evaluation and opponent", "type": flags.EVAL_PAIRS})
     progress: bool = field(default=True, metadata={"help": "show a progress bar"})
 
     @classmethod
@@ -125,7 +178,7 @@ class Settings:
                      "pool_size", "eval_every", "eval_pairs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        if self.shaping not in ("none", "win-expectancy"):
+        if self.shaping not in SHAPINGS:
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
         check_teacher(self.teacher, self.teacher_fraction, self.teacher_coef)
         if self.teacher != "none":
@@ -135,7 +188,16 @@ class Settings:
                                  f"solver teaches thats_baseball_v0 and bottom_ninth_v0 only)")
         if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
             raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
+        if self.opponent != "self-play":
+            from ..agents.ref import AgentRef
+            from ..agents.registry import agent_names
+            ref = AgentRef.parse(self.opponent)            # a checkpoint is loaded by make_envs
+            if not ref.is_checkpoint and ref.name not in agent_names(self.env):
+                raise ValueError(f"opponent {ref.name!r}: {self.env} has no such manager; known: "
+                                 f"self-play, {', '.join(agent_names(self.env))}, or ppo:PATH")
         self.net_arch = tuple(int(n) for n in self.net_arch)
+        if not self.net_arch or min(self.net_arch) < 1:
+            raise ValueError(f"net_arch must be one or more positive layer sizes, got {self.net_arch}")
         if not isinstance(self.env_options, dict):
             raise ValueError(f"env_options must be a dict of the env's options, got {self.env_options!r}")
         self.env_options = dict(self.env_options)
@@ -183,12 +245,18 @@ class TimedEnv:
 
 def make_envs(s: Settings, pool: Path, first_episode: int = 0):
     from stable_baselines3.common.vec_env import DummyVecEnv
+    from ..agents import make_agent
+    from ..agents.ref import AgentRef
     from .adapter import SingleAgentEnv
 
     def one(i: int):
         def build():
-            opponent = (OpponentMix(s.env, pool, s.p_random, s.p_heuristic, s.pool_size)
-                        if s.opponent == "self-play" else s.opponent)
+            if s.opponent == "self-play":
+                opponent = OpponentMix(s.env, pool, s.p_random, s.p_heuristic, s.pool_size)
+            elif AgentRef.parse(s.opponent).is_checkpoint:      # loaded once, not every game
+                opponent = make_agent(s.env, s.opponent)
+            else:
+                opponent = s.opponent
             env = SingleAgentEnv(s.env, opponent=opponent, seat="alternate", seed=s.seed * 1000 + i,
                                  env_kwargs=s.env_options, shaping=s.shaping,
                                  teacher=None if s.teacher == "none" else s.teacher)
@@ -215,9 +283,6 @@ def make_envs(s: Settings, pool: Path, first_episode: int = 0):
 
 
 # -- 3b. the teacher ------------------------------------------------------------------------------
-#: the teachers: a manager of the ruleset's agent registry by name ("solver": That's
-#: Baseball's exact optimal manager, or Bottom of the 9th's equilibrium manager)
-TEACHERS = ("none", "heuristic", "solver")
 
 
 def check_teacher(teacher: str, fraction: float, coef: float) -> None:
@@ -426,31 +491,48 @@ def plot_learning_curve(out: Path) -> Path | None:
 
 
 # -- 5. the run ----------------------------------------------------------------------------------
+def check_run_folder(s: Settings) -> Path:
+    """The run's output folder, checked before anything is trained (by the command line's
+    ``check`` and by :func:`train`): a new run's must not hold a run already; ``--resume``
+    needs one made by this trainer on the same env under the same options, teacher and
+    shaping (a ``ValueError`` naming the flag otherwise). Reads ``meta.json`` only."""
+    from ..agents.policy import MODEL, CheckpointError, read_meta
+    out = Path(s.out)
+    if not s.resume:
+        if (out / "model").exists():
+            raise ValueError(f"--out {out} already holds a run; pass --resume to continue it or "
+                             f"choose another --out")
+        return out
+    try:
+        meta = read_meta(out / "model", policy=False)      # model.zip holds the architecture
+    except CheckpointError as error:
+        raise ValueError(f"--resume: {out} holds no run to resume ({error})") from None
+    if not (out / "model" / MODEL).is_file():
+        raise ValueError(f"--resume: {out / 'model'} has no {MODEL} (SB3's save, which --resume "
+                         f"continues from): it is not a run of this trainer")
+    if meta["env_id"] != s.env:
+        raise ValueError(f"--resume: {out} holds a run on {meta['env_id']}, not {s.env}")
+    before = meta.get("env_options", (meta.get("settings") or {}).get("env_options")) or {}
+    if before != _jsonable(s)["env_options"]:
+        raise ValueError(f"--resume: {out} holds a run under {describe_options(before)}; --resume "
+                         f"it with the same --env-option/--teams (got "
+                         f"{describe_options(s.env_options)})")
+    saved = meta.get("settings") or {}
+    for name in ("teacher", "shaping"):        # what the run learns from may not change midway
+        was = saved.get(name, "none")
+        if was != getattr(s, name):
+            raise ValueError(f"--resume: {out} holds a run trained with --{name} {was}; --resume "
+                             f"it with --{name} {was} (got {getattr(s, name)})")
+    return out
+
+
 def train(s: Settings) -> Path:
     """Train as ``s`` says; returns the output folder."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import set_random_seed
-    from ..agents.policy import read_meta
 
-    out = Path(s.out)
-    if s.resume:
-        meta = read_meta(out / "model", policy=False)      # model.zip holds the architecture
-        if meta["env_id"] != s.env:
-            raise ValueError(f"{out} holds a run on {meta['env_id']}, not {s.env}")
-        before = meta.get("env_options", (meta.get("settings") or {}).get("env_options")) or {}
-        if before != _jsonable(s)["env_options"]:
-            raise ValueError(f"{out} holds a run under {describe_options(before)}; --resume it with "
-                             f"the same --env-option/--teams (got {describe_options(s.env_options)})")
-        saved = meta.get("settings") or {}
-        for name in ("teacher", "shaping"):        # what the run learns from may not change midway
-            was = saved.get(name, "none")
-            if was != getattr(s, name):
-                raise ValueError(f"{out} holds a run trained with --{name} {was}; --resume it with "
-                                 f"--{name} {was} (got {getattr(s, name)})")
-    elif (out / "model").exists():
-        raise ValueError(f"{out} already holds a run; pass --resume to continue it or choose "
-                         f"another --out")
+    out = check_run_folder(s)
     out.mkdir(parents=True, exist_ok=True)
     (out / "settings.json").write_text(json.dumps(_jsonable(s), indent=2))
     torch.set_num_threads(1)                  # small networks: one thread is fastest and repeatable
@@ -500,14 +582,22 @@ def train(s: Settings) -> Path:
     return out
 
 
-# -- 6. the command line -------------------------------------------------------------------------
-def parse(argv: list[str] | None = None) -> Settings:
-    pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--env", default=Settings.env)
-    env_id = pre.parse_known_args(argv)[0].env
-    defaults = {**{f.name: f.default for f in dataclasses.fields(Settings)}, **defaults_for(env_id)}
-    parser = argparse.ArgumentParser(prog="python -m dugout.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+# -- 6. the command line: dugout train -------------------------------------------------------------
+PROG = "dugout train"
+
+
+def _defaults_by_ruleset(name: str, default: Any) -> dict[str, Any] | None:
+    """A setting's default on each ruleset, where some ruleset's configuration sets it."""
+    if not any(name in config for config in CONFIGS.values()):
+        return None
+    from ..envs import ENV_IDS
+    return {env: defaults_for(env).get(name, default) for env in ENV_IDS}
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout train``'s flags, one per field of :class:`Settings`, each typed by its
+    ``metadata``. The ruleset's defaults (:mod:`dugout.train.configs`) are filled in by
+    :func:`check`, once ``--env`` is known: a flag not given is None here."""
     for f in dataclasses.fields(Settings):
         if f.name == "env_options":
             g = parser.add_argument_group("rules (the env's options)")
@@ -515,35 +605,88 @@ def parse(argv: list[str] | None = None) -> Settings:
                            help="the env's teams option: two team names or files (That's Baseball, "
                                 "Showdown)")
             g.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                           type=args.env_option,
                            help="an env option, repeatable (e.g. level=basic, innings=7, dh=true); "
                                 "VALUE is read as JSON when it parses, else as a plain string")
             continue
-        flag = "--" + f.name.replace("_", "-")
-        default = defaults[f.name]
-        help_ = f"{f.metadata['help']} (default {default if not isinstance(default, tuple) else ' '.join(map(str, default))})"
+        names = f.metadata.get("flags", ("--" + f.name.replace("_", "-"),))
+        default = f.default if f.default is not dataclasses.MISSING else None
+        kind = f.metadata.get("type")
+        help_ = flags.help_for(f.metadata["help"], kind, f.metadata.get("shown", default),
+                               _defaults_by_ruleset(f.name, default))
         if f.type in ("bool", bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_)
-        elif f.name == "net_arch":
-            parser.add_argument(flag, type=int, nargs="+", default=default, help=help_)
+            parser.add_argument(*names, dest=f.name, action=argparse.BooleanOptionalAction,
+                                default=default, help=help_)
+        elif "choices" in f.metadata:
+            parser.add_argument(*names, dest=f.name, choices=f.metadata["choices"], help=help_)
         else:
-            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-            parser.add_argument(flag, type=kind, default=default, help=help_)
-    args = vars(parser.parse_args(argv))
-    try:
-        args["env_options"] = env_options_from_flags(args["env"], args.pop("env_option"),
-                                                     args.pop("teams"))
-        return Settings(**args)
-    except (ValueError, TypeError) as e:       # OptionError is a TypeError, DataError a ValueError
-        parser.error(str(e))
+            parser.add_argument(*names, dest=f.name, type=kind, help=help_,
+                                default=default if f.name == "env" else None,
+                                metavar=f.metadata.get("metavar"),
+                                nargs="+" if f.name == "net_arch" else None)
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Every flag of ``dugout train``, checked before anything is trained: the rules (the env
+    built once with them), the opponent (a manager the env knows, or a checkpoint that loads
+    and fits it), flags that must agree, and the output folder (a new run's must not hold
+    one; ``--resume`` needs one of the same env, options, teacher and shaping). Sets
+    ``ns.settings``; writes nothing."""
+    from ..agents.registry import agent_names
+    env = ns.env
+    options = env_options_from_flags(env, ns.env_option, ns.teams)     # OptionError names the flag
+    given = {f.name: getattr(ns, f.name) for f in dataclasses.fields(Settings)
+             if f.name not in ("env", "env_options") and getattr(ns, f.name, None) is not None}
+    merged = {**{f.name: f.default for f in dataclasses.fields(Settings)
+                 if f.default is not dataclasses.MISSING}, **defaults_for(env), **given}
+    if "net_arch" in given:
+        given["net_arch"] = flags.check_net_arch(given["net_arch"])
+    flags.check_rollout(merged["n_steps"], merged["n_envs"])
+    if merged["p_random"] + merged["p_heuristic"] > 1:
+        raise args.UsageError("--p-random", f"--p-random ({merged['p_random']:g}) and --p-heuristic "
+                                            f"({merged['p_heuristic']:g}) add up to more than 1")
+    if merged["teacher"] != "none" and merged["teacher"] not in agent_names(env):
+        raise args.UsageError("--teacher", f"{env} has no manager {merged['teacher']!r} to teach "
+                                           f"(the solver teaches thats_baseball_v0 and "
+                                           f"bottom_ninth_v0 only)")
+    if "opponent" in given:
+        given["opponent"] = flags.check_opponent(env, given["opponent"],
+                                                 ["self-play", *agent_names(env)], "--opponent",
+                                                 options)
+    if "out" in given:
+        given["out"] = str(given["out"])
+    settings = Settings.for_env(env, env_options=options, **given)
+    flags.check_out(settings.out)
+    check_run_folder(settings)
+    ns.settings = settings
+
+
+def run(ns: argparse.Namespace) -> Path:
+    """Train as the checked flags say; the output folder."""
+    return train(ns.settings)
+
+
+def parse(argv: list[str] | None = None) -> Settings:
+    """The checked :class:`Settings` of ``dugout train``'s flags ``argv`` (a bad one: the
+    one-line error and exit status 2)."""
+    return args.parse(PROG, configure, check, sys.argv[1:] if argv is None else argv,
+                      __doc__)[1].settings
+
+
+def _env_of(argv: list[str]) -> str | None:
+    pre = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    pre.add_argument("--env")
+    return pre.parse_known_args(argv)[0].env
 
 
 def main(argv: list[str] | None = None) -> Path:
+    """``python -m dugout.train``: ``dugout train``, or ``dugout train challenge`` for a
+    single-agent env (``--env manager_challenge_v0``)."""
     from .single import SINGLE_AGENT_ENVS, main as main_single
-    pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--env", default=Settings.env)
-    if pre.parse_known_args(argv)[0].env in SINGLE_AGENT_ENVS:
-        return main_single(sys.argv[1:] if argv is None else list(argv))   # dugout.train.single
-    return train(parse(argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if _env_of(argv) in SINGLE_AGENT_ENVS:
+        return main_single(argv)                        # dugout.train.single
+    return args.invoke(PROG, configure, check, run, argv, __doc__)
 
 
 if __name__ == "__main__":
