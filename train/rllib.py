@@ -1,10 +1,17 @@
 """Self-play training at scale with Ray RLlib: multi-agent PPO with action masking against a
 league of past snapshots, on any registered ruleset, on one machine or a Ray cluster.
 
-    python -m dugout.train --algo rllib --env showdown_v0 --env-option level=basic --iterations 200
-    python -m dugout.train --algo rllib --env thats_baseball_v0 --env-runners 30 --address 10.0.0.5:6379
-    python -m dugout.evaluate tournament --env thats_baseball_v0 \\
+    dugout train rllib --env showdown_v0 --env-option level=basic --iterations 200
+    dugout train rllib --env thats_baseball_v0 --env-runners 30 --address 10.0.0.5:6379
+    dugout tournament --env thats_baseball_v0 \\
         --agents random heuristic ppo:runs/thats_baseball_v0-rllib/model
+
+(``python -m dugout.train --algo rllib ...`` is the same command.) Every flag is checked
+before Ray is even looked for, a bad one is one line naming it, exit status 2: each number
+against its limit (``--help`` shows them), the options by building the env, ``--out`` a
+folder that can be written (holding no run, or with ``--resume`` one of the same env and
+network), ``--address`` in a form Ray takes. Ray missing, or no cluster answering at the
+address, is one line too, when the run starts.
 
 Needs the ``rllib`` extra in a venv of its own (RLlib pins its own Gymnasium; see
 ``scripts/test_rllib.sh``, which makes ``.venv-rllib``).
@@ -66,17 +73,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..cli import args
 from ..envs import env_ids
 from ..envs.core.errors import DugoutError, OptionError
 from ..envs.options import check_env_options, describe_options, env_options_from_flags
 from ..integrations.ray_cluster import check_reachable
+from . import flags
 
 __all__ = ["RLlibSettings", "SetupError", "train_rllib", "main"]
 
 
-class SetupError(ValueError):
+class SetupError(DugoutError, ValueError):
     """A run that cannot start: a bad setting, Ray missing, a cluster that does not answer,
-    nothing to resume. The command line prints it as a one-line error."""
+    nothing to resume. The command line prints it as a one-line error (exit status 2)."""
 
 
 @dataclass
@@ -391,74 +400,106 @@ def _evaluate(s: RLlibSettings, model: Path, out: Path, log) -> None:
     (out / "eval.json").write_text(json.dumps(scores, indent=2))
 
 
-# -- the command line ------------------------------------------------------------------------------
-def _parser() -> argparse.ArgumentParser:
+# -- the command line: dugout train rllib -----------------------------------------------------------
+PROG = "dugout train rllib"
+
+
+def configure(p: args.Parser) -> None:
+    """``dugout train rllib``'s flags (the types and limits are the other trainers' own)."""
     d = RLlibSettings()
-    p = argparse.ArgumentParser(prog="python -m dugout.train --algo rllib",
-                                description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--env", default=d.env, help="environment id")
-    p.add_argument("--iterations", type=int, default=d.iterations, help="PPO iterations in all")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--out", default="", help="output folder (default runs/<env>-rllib)")
+
+    def add(group, flag: str, kind: Any, text: str, default: Any = None, **kw: Any) -> None:
+        group.add_argument(flag, type=kind, default=default, **kw,
+                           help=flags.help_for(text, kind, default))
+
+    add(p, "--env", args.env_id, "environment id", d.env)
+    add(p, "--iterations", flags.count(1, 10**6, "PPO iterations"), "PPO iterations in all",
+        d.iterations)
+    add(p, "--seed", flags.SEED, "seed of the run", d.seed)
+    p.add_argument("--out", type=args.out_dir,
+                   help=flags.help_for("output folder", args.out_dir, "runs/<env>-rllib"))
     p.add_argument("--resume", action="store_true",
                    help="continue the run in --out from its last RLlib checkpoint (saved at every "
                         "league snapshot and at the end; your own runs only)")
     g = p.add_argument_group("rules (the env's options)")
     g.add_argument("--teams", nargs=2, metavar=("AWAY", "HOME"), help="the env's teams option")
     g.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                   type=args.env_option,
                    help="an env option, repeatable (VALUE is read as JSON when it parses)")
     g = p.add_argument_group("the league")
-    g.add_argument("--league-size", type=int, default=d.league_size, help="frozen snapshot slots")
-    g.add_argument("--snapshot-every", type=int, default=d.snapshot_every,
-                   help="iterations between snapshots of main into the league")
-    g.add_argument("--self-play", type=float, default=d.self_play,
-                   help="share of the games main plays against itself (the rest: against the league)")
+    add(g, "--league-size", flags.count(1, 100, "frozen snapshot slots"), "frozen snapshot slots",
+        d.league_size)
+    add(g, "--snapshot-every", flags.count(1, 10**6, "iterations"),
+        "iterations between snapshots of main into the league", d.snapshot_every)
+    add(g, "--self-play", flags.SHARE,
+        "share of the games main plays against itself (the rest: against the league)", d.self_play)
     g = p.add_argument_group("PPO")
-    g.add_argument("--batch", type=int, default=d.batch, help="env steps per iteration")
-    g.add_argument("--minibatch", type=int, default=d.minibatch)
-    g.add_argument("--epochs", type=int, default=d.epochs, help="passes over each batch")
-    g.add_argument("--lr", type=float, default=d.lr)
-    g.add_argument("--entropy", type=float, default=d.entropy, help="entropy bonus")
-    g.add_argument("--hidden", type=int, nargs="+", default=list(d.hidden), help="hidden layer sizes")
+    add(g, "--batch", flags.count(2, 10**8, "env steps an iteration"), "env steps per iteration",
+        d.batch)
+    add(g, "--minibatch", flags.count(1, 10**8, "env steps a minibatch"),
+        "env steps a minibatch, at most --batch", d.minibatch)
+    add(g, "--epochs", flags.EPOCHS, "passes over each batch", d.epochs)
+    add(g, "--lr", flags.LEARNING_RATE, "learning rate", d.lr)
+    add(g, "--entropy", flags.ENTROPY, "entropy bonus", d.entropy)
+    add(g, "--hidden", flags.LAYER, f"hidden layer sizes, 1 to {flags.MAX_LAYERS} of them",
+        list(d.hidden), nargs="+")
     g = p.add_argument_group("where it runs")
-    g.add_argument("--env-runners", type=int, default=d.env_runners,
-                   help="remote env runners playing the games (0: this process)")
-    g.add_argument("--envs-per-runner", type=int, default=d.envs_per_runner)
-    g.add_argument("--cpus", type=int, help="CPUs of the Ray instance started here (default all)")
-    g.add_argument("--address", help="join the Ray cluster at HOST:PORT (ray start --head prints it)")
-    p.add_argument("--eval-pairs", type=int, default=d.eval_pairs,
-                   help="seat-swapped pairs against random and the heuristic at the end (0: none)")
-    return p
+    add(g, "--env-runners", flags.count(0, args.MAX_WORKERS, "remote env runners"),
+        "remote env runners playing the games (0: this process)", d.env_runners)
+    add(g, "--envs-per-runner", flags.ENVS, "games side by side in each env runner",
+        d.envs_per_runner)
+    add(g, "--cpus", args.workers, "CPUs of the Ray instance started here (default all)")
+    g.add_argument("--address", metavar="ADDR",
+                   help="join the Ray cluster at HOST:PORT (ray start --head prints it), "
+                        "ray://HOST:PORT or auto")
+    add(p, "--eval-pairs", flags.count(0, 10**6, "seat-swapped pairs; 0: none, else 2 or more"),
+        "seat-swapped pairs against random and the heuristic at the end (0: none, else 2 or "
+        "more)", d.eval_pairs)
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Every flag, checked before Ray is looked for (none of this needs Ray): the settings
+    (:func:`_check`), the rules (the env built once with them), the cluster's address (its
+    form; whether a cluster answers there is checked when the run starts), and the output
+    folder (a new run's holds no run; ``--resume`` needs one of the same env and network).
+    Sets ``ns.settings``; writes nothing."""
+    from ..integrations.ray_cluster import host_port
+    options = env_options_from_flags(ns.env, ns.env_option, ns.teams)   # OptionError names it
+    if ns.eval_pairs == 1:
+        raise args.UsageError("--eval-pairs", "must be 0 (no evaluation) or at least 2 (an "
+                                              "interval needs two pairs), got 1")
+    hidden = flags.check_net_arch(ns.hidden, "--hidden")
+    if ns.address is not None:
+        host_port(ns.address, SetupError, "--address")
+    s = RLlibSettings(env=ns.env, env_options=options, iterations=ns.iterations, seed=ns.seed,
+                      out="" if ns.out is None else str(ns.out), league_size=ns.league_size,
+                      snapshot_every=ns.snapshot_every, self_play=ns.self_play, batch=ns.batch,
+                      minibatch=ns.minibatch, epochs=ns.epochs, lr=ns.lr, entropy=ns.entropy,
+                      hidden=hidden, env_runners=ns.env_runners,
+                      envs_per_runner=ns.envs_per_runner, cpus=ns.cpus, address=ns.address,
+                      eval_pairs=ns.eval_pairs, resume=ns.resume)
+    _check(s)
+    out = flags.check_out(s.folder())
+    if s.resume:
+        _check_resume(s, out)
+    else:
+        _check_out(s, out)
+    ns.settings = s
+
+
+def run(ns: argparse.Namespace) -> Path:
+    """Start or join Ray (a :class:`SetupError` when it is missing or the cluster does not
+    answer: one line, exit status 2) and train."""
+    return train_rllib(ns.settings)
 
 
 def parse(argv: Sequence[str] | None = None) -> RLlibSettings:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.env not in env_ids():
-        parser.error(f"--env: unknown environment {args.env!r}; known: {', '.join(env_ids())}")
-    try:
-        options = env_options_from_flags(args.env, args.env_option, args.teams)
-    except (OptionError, DugoutError) as error:
-        parser.error(str(error))
-    s = RLlibSettings(env=args.env, env_options=options, iterations=args.iterations,
-                      seed=args.seed, out=args.out, league_size=args.league_size,
-                      snapshot_every=args.snapshot_every, self_play=args.self_play,
-                      batch=args.batch, minibatch=args.minibatch, epochs=args.epochs, lr=args.lr,
-                      entropy=args.entropy, hidden=tuple(args.hidden),
-                      env_runners=args.env_runners, envs_per_runner=args.envs_per_runner,
-                      cpus=args.cpus, address=args.address, eval_pairs=args.eval_pairs,
-                      resume=args.resume)
-    try:
-        _check(s)
-    except SetupError as error:
-        parser.error(str(error))
-    return s
+    """The checked :class:`RLlibSettings` of ``argv`` (a bad flag: the one-line error and
+    exit status 2)."""
+    return args.parse(PROG, configure, check, sys.argv[1:] if argv is None else argv,
+                      __doc__.split("\n\n")[0])[1].settings
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
-    s = parse(sys.argv[1:] if argv is None else argv)
-    try:
-        return train_rllib(s)
-    except SetupError as error:            # Ray missing, the cluster, --resume
-        _parser().error(str(error))
+    """``python -m dugout.train --algo rllib ...``: the same as ``dugout train rllib ...``."""
+    return args.invoke(PROG, configure, check, run, argv, __doc__.split("\n\n")[0])

@@ -2,8 +2,13 @@
 MaskablePPO: no opponent, the env's own reward. ``python -m dugout.train --env
 manager_challenge_v0 ...`` comes here (the two-player rulesets go to :mod:`.ppo`).
 
-    python -m dugout.train --env manager_challenge_v0 --total-timesteps 200000
-    python -m dugout.train --env manager_challenge_v0 --env-option level=veteran --env-option reward=win
+    dugout train challenge --timesteps 200000
+    dugout train challenge --env-option level=veteran --env-option reward=win
+
+(``python -m dugout.train --env manager_challenge_v0 ...`` is the same command.) Every flag
+is checked before anything is trained, a bad one is one line naming it, exit status 2:
+each number against its limit (``--help`` shows them), the options by building the env,
+``--out`` a folder that can be written and holds no run.
 
 A run writes into ``--out`` (``runs/manager_challenge_v0`` by default): ``settings.json``,
 ``model/`` (meta.json + policy.pt + model.zip; ``PolicyAgent.load`` it), ``checkpoints/<steps>/``,
@@ -30,10 +35,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cli import args
+from ..envs.core.errors import DugoutError
 from ..envs.options import parse_env_option
+from . import flags
 
 __all__ = ["SingleSettings", "train_single", "main", "SINGLE_AGENT_ENVS", "evaluate_manager"]
 
+#: The largest ``--seed``: the env of stream ``i`` is reset with ``seed * 1000 + i``, and the
+#: Manager Challenge takes seeds up to 2**32 - 1.
+MAX_SEED = (args.MAX_SEED - (flags.MAX_ENVS - 1)) // 1000
 #: single-agent env id -> the Gymnasium class path
 SINGLE_AGENT_ENVS = {"manager_challenge_v0": "dugout.envs.bottom_ninth.challenge:ManagerChallengeEnv"}
 _RESERVED = ("render_mode", "illegal_action", "dice")
@@ -75,10 +86,14 @@ class SingleSettings:
             self.out = str(Path("runs") / self.env)
 
 
-def make_env(s: SingleSettings):
+def _build(env_id: str, env_options: dict[str, Any]):
     import importlib
-    module, name = SINGLE_AGENT_ENVS[s.env].split(":")
-    return getattr(importlib.import_module(module), name)(**s.env_options)
+    module, name = SINGLE_AGENT_ENVS[env_id].split(":")
+    return getattr(importlib.import_module(module), name)(**env_options)
+
+
+def make_env(s: SingleSettings):
+    return _build(s.env, s.env_options)
 
 
 def evaluate_manager(s: SingleSettings, agent, campaigns: int, seed: int = 10_000_000) -> dict[str, float]:
@@ -210,34 +225,88 @@ def plot_learning_curve(out: Path) -> Path | None:
     return path
 
 
-def parse(argv: list[str]) -> SingleSettings:
-    parser = argparse.ArgumentParser(prog="python -m dugout.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+# -- the command line: dugout train challenge ------------------------------------------------------
+PROG = "dugout train challenge"
+
+#: each setting's flag: (type, help); the types and limits are the other trainers' own
+_FLAGS: dict[str, tuple[Any, str]] = {
+    "total_timesteps": (flags.TIMESTEPS, "decisions to train for"),
+    "seed": (flags.count(0, MAX_SEED, "a seed: campaign stream i starts at seed x 1000 + i"),
+             "seed of the run (campaigns, network, sampling)"),
+    "n_envs": (flags.ENVS, "campaigns played side by side"),
+    "n_steps": (flags.STEPS, "steps per env between updates"),
+    "batch_size": (flags.BATCH, "minibatch size"),
+    "n_epochs": (flags.EPOCHS, "passes over each rollout"),
+    "eval_every": (flags.TIMESTEPS, "timesteps between evaluations and checkpoints"),
+    "eval_campaigns": (flags.count(1, 10**6, "campaigns"),
+                       "fixed-seed campaigns per evaluation"),
+    "learning_rate": (flags.LEARNING_RATE, "Adam learning rate"),
+    "gamma": (flags.GAMMA, "discount"),
+    "gae_lambda": (flags.GAE_LAMBDA, "GAE lambda"),
+    "ent_coef": (flags.ENTROPY, "entropy bonus"),
+    "net_arch": (flags.LAYER, f"hidden layer sizes of policy and value nets, 1 to "
+                              f"{flags.MAX_LAYERS} of them"),
+    "out": (args.out_dir, "output folder"),
+}
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout train challenge``'s flags."""
     d = SingleSettings.__dataclass_fields__
-    parser.add_argument("--env", default="manager_challenge_v0")
+    parser.add_argument("--env", choices=tuple(SINGLE_AGENT_ENVS), default="manager_challenge_v0",
+                        help="the single-agent env (default manager_challenge_v0)")
     parser.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                        type=args.env_option,
                         help="an env option, repeatable (level=veteran, reward=win, ...)")
-    for name in ("total_timesteps", "seed", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
-                 "eval_campaigns"):
-        parser.add_argument("--" + name.replace("_", "-"), type=int, default=d[name].default)
-    for name in ("learning_rate", "gamma", "gae_lambda", "ent_coef"):
-        parser.add_argument("--" + name.replace("_", "-"), type=float, default=d[name].default)
-    parser.add_argument("--net-arch", type=int, nargs="+", default=list(d["net_arch"].default))
-    parser.add_argument("--out", default="")
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
-    args = vars(parser.parse_args(argv))
+    for name, (kind, text) in _FLAGS.items():
+        names = ("--timesteps", "--total-timesteps") if name == "total_timesteps" else \
+            ("--" + name.replace("_", "-"),)
+        shown = "runs/<env>" if name == "out" else d[name].default
+        parser.add_argument(*names, dest=name, type=kind,
+                            default=None if name == "out" else d[name].default,
+                            nargs="+" if name == "net_arch" else None,
+                            metavar="N" if name == "total_timesteps" else None,
+                            help=flags.help_for(text, kind, shown))
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                        help="show a progress bar (default: shown)")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Every flag, checked before anything is trained: the env built once with its options,
+    the rollout, and the output folder (no run in it). Sets ``ns.settings``; writes nothing."""
+    options: dict[str, Any] = {}
+    for text in ns.env_option:
+        key, value = parse_env_option(text)
+        if key in options:
+            raise args.UsageError("--env-option", f"--env-option {key}: given twice")
+        options[key] = value
+    values = {name: getattr(ns, name) for name in _FLAGS}
+    values["net_arch"] = flags.check_net_arch(values["net_arch"])
+    values["out"] = str(values["out"] or "")
+    flags.check_rollout(values["n_steps"], values["n_envs"])
     try:
-        options: dict[str, Any] = {}
-        for text in args.pop("env_option"):
-            key, value = parse_env_option(text)
-            if key in options:
-                raise ValueError(f"--env-option {key}: given twice")
-            options[key] = value
-        args["env_options"] = options
-        return SingleSettings(**args)
-    except (ValueError, TypeError) as e:
-        parser.error(str(e))
+        _build(ns.env, options)
+    except (DugoutError, ValueError, TypeError) as error:
+        raise args.UsageError("--env-option", f"--env-option: {error}") from None
+    settings = SingleSettings(env=ns.env, env_options=options, progress=ns.progress, **values)
+    out = flags.check_out(settings.out)
+    if (out / "model").exists():
+        raise args.UsageError("--out", f"{out} already holds a run; choose another --out")
+    ns.settings = settings
 
 
-def main(argv: list[str]) -> Path:
-    return train_single(parse(argv))
+def run(ns: argparse.Namespace) -> Path:
+    """Train as the checked flags say; the output folder."""
+    return train_single(ns.settings)
+
+
+def parse(argv: list[str]) -> SingleSettings:
+    """The checked :class:`SingleSettings` of ``argv`` (a bad flag: the one-line error and
+    exit status 2)."""
+    return args.parse(PROG, configure, check, argv, __doc__)[1].settings
+
+
+def main(argv: list[str] | None = None) -> Path:
+    """``python -m dugout.train --env manager_challenge_v0 ...``: the same as ``dugout train
+    challenge ...``."""
+    return args.invoke(PROG, configure, check, run, argv, __doc__)

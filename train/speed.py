@@ -3,9 +3,14 @@
 (masked PPO over :class:`dugout.vector.ThatsBaseballVectorEnv`), That's Baseball self-play
 with each trainer's defaults, measured in the same process in interleaved rounds.
 
-    python -m dugout.train.speed                      # 3 rounds
-    python -m dugout.train.speed --rounds 5 --threads 2
-    python -m dugout.train.speed --env-cost           # the vector env's cost per timestep
+    dugout bench train                      # 3 rounds
+    dugout bench train --rounds 5 --threads 2
+    dugout bench train --env-cost           # the vector env's cost per timestep
+
+(``python -m dugout.train.speed`` is the same command.) A bad flag is one line naming it,
+exit status 2, before anything is timed: each number against its limit (``--help`` shows
+them), and the rounds' flags without ``--env-cost``, its ``--sizes`` and ``--seconds``
+only with it.
 
 Each round trains the scalar trainer for ``--scalar-steps`` and the batched one for
 ``--vector-steps`` timesteps from scratch, without evaluations, and reads each run's
@@ -42,6 +47,8 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+
+from ..cli import args
 
 __all__ = ["main", "TrivialMaskedEnv", "trivial_rate", "env_cost"]
 
@@ -162,32 +169,57 @@ def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, fol
             summary["env_share"])
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(prog="python -m dugout.train.speed", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--scalar-steps", type=int, default=16_384)
-    parser.add_argument("--vector-steps", type=int, default=1_048_576)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads of the batched trainer "
-                        "(the scalar trainer always uses one)")
-    parser.add_argument("--env-cost", action="store_true", help="time the vector env alone, as the "
-                        "batched trainer steps it: microseconds per learner timestep")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[4096, 16384],
-                        help="--env-cost: numbers of games (default 4096 16384)")
-    parser.add_argument("--seconds", type=float, default=5.0,
-                        help="--env-cost: seconds of timing (and of warm-up) per size (default 5)")
-    args = parser.parse_args(argv)
-    for name in ("rounds", "scalar_steps", "vector_steps", "threads"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    if args.env_cost:
-        if not 0 <= args.seconds < float("inf"):
-            parser.error(f"--seconds must be a finite number of seconds, got {args.seconds}")
-        if min(args.sizes) < 1:
-            parser.error(f"--sizes must be positive numbers of games, got {args.sizes}")
+# -- the command line: dugout bench train -------------------------------------------------------
+PROG = "dugout bench train"
+#: the rounds' flags and their defaults, and --env-cost's
+_ROUNDS = {"rounds": 3, "scalar_steps": 16_384, "vector_steps": 1_048_576, "threads": 1}
+_ENV_COST = {"sizes": [4096, 16384], "seconds": 5.0}
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout bench train``'s flags: the rounds', or ``--env-cost``'s."""
+    from . import flags
+    rounds = parser.add_argument_group("the rounds (without --env-cost)")
+    for flag, kind, text in (
+            ("--rounds", flags.count(1, 1000, "rounds"), "interleaved rounds"),
+            ("--scalar-steps", flags.TIMESTEPS, "timesteps the scalar trainer trains a round"),
+            ("--vector-steps", flags.TIMESTEPS, "timesteps the batched trainer trains a round"),
+            ("--threads", flags.THREADS, "torch threads of the batched trainer (the scalar "
+                                         "trainer always uses one)")):
+        name = flag[2:].replace("-", "_")
+        rounds.add_argument(flag, type=kind, help=flags.help_for(text, kind, _ROUNDS[name]))
+    parser.add_argument("--env-cost", action="store_true", help="time the vector env alone, as "
+                        "the batched trainer steps it: microseconds per learner timestep")
+    cost = parser.add_argument_group("--env-cost")
+    cost.add_argument("--sizes", type=flags.GAMES_AT_ONCE, nargs="+",
+                      help=flags.help_for("numbers of games", flags.GAMES_AT_ONCE,
+                                          _ENV_COST["sizes"]))
+    seconds = flags.real(0, 3600, what="seconds")
+    cost.add_argument("--seconds", type=seconds,
+                      help=flags.help_for("seconds of timing (and of warm-up) per size", seconds,
+                                          _ENV_COST["seconds"]))
+
+
+def check(ns: argparse.Namespace) -> None:
+    """The rounds' flags go without ``--env-cost``, its own with it; the defaults of the
+    others filled in."""
+    mine, others = (_ENV_COST, _ROUNDS) if ns.env_cost else (_ROUNDS, _ENV_COST)
+    for name in others:
+        if getattr(ns, name) is not None:
+            flag = "--" + name.replace("_", "-")
+            raise args.UsageError(flag, f"{flag} goes {'without' if ns.env_cost else 'with'} "
+                                        f"--env-cost")
+    for name, default in mine.items():
+        if getattr(ns, name) is None:
+            setattr(ns, name, default)
+
+
+def run(ns: argparse.Namespace) -> dict:
+    """The benchmark: ``--env-cost``'s timings, or the rounds' figures."""
+    if ns.env_cost:
         costs = []
-        for size in args.sizes:
-            c = env_cost(size, args.seconds)
+        for size in ns.sizes:
+            c = env_cost(size, ns.seconds)
             costs.append(c)
             print(f"num_envs={c['num_envs']:>6,}: {c['us_per_timestep']:.2f} us per learner "
                   f"timestep ({c['ms_per_step']:.1f} ms a step, {c['timesteps']:,} timesteps)",
@@ -195,9 +227,9 @@ def main(argv: list[str] | None = None) -> dict:
         return {"env_cost": costs}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for r in range(args.rounds):
-            s_rate, v_rate, t_rate, share = one_round(args.scalar_steps, args.vector_steps,
-                                                      args.threads, r, Path(tmp))
+        for r in range(ns.rounds):
+            s_rate, v_rate, t_rate, share = one_round(ns.scalar_steps, ns.vector_steps,
+                                                      ns.threads, r, Path(tmp))
             rows.append((s_rate, v_rate, v_rate / s_rate, t_rate, share))
             print(f"round {r + 1}: scalar {s_rate:,.0f} timesteps/s, batched {v_rate:,.0f} "
                   f"timesteps/s (the env {100 * share:.0f}% of its time): {v_rate / s_rate:.1f}x; "
@@ -207,10 +239,10 @@ def main(argv: list[str] | None = None) -> dict:
     ratios = [row[2] for row in rows]
     kept = [row[0] / row[3] for row in rows]
     print(f"batched / scalar trainer: median {statistics.median(ratios):.1f}x "
-          f"(range {min(ratios):.1f}-{max(ratios):.1f}x) over {args.rounds} rounds; scalar "
+          f"(range {min(ratios):.1f}-{max(ratios):.1f}x) over {ns.rounds} rounds; scalar "
           f"median {statistics.median(r[0] for r in rows):,.0f}, batched "
           f"{statistics.median(r[1] for r in rows):,.0f} timesteps/s (torch threads: scalar 1, "
-          f"batched {args.threads}); the env's share of the batched trainer's time: median "
+          f"batched {ns.threads}); the env's share of the batched trainer's time: median "
           f"{100 * statistics.median(r[4] for r in rows):.0f}%")
     print(f"scalar trainer / MaskablePPO on a trivial env of the same sizes: median "
           f"{statistics.median(kept):.2f} (range {min(kept):.2f}-{max(kept):.2f}); trivial "
@@ -219,6 +251,11 @@ def main(argv: list[str] | None = None) -> dict:
                        for a, b, c, d, e in rows],
             "median_ratio": statistics.median(ratios),
             "median_scalar_over_trivial": statistics.median(kept)}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """``python -m dugout.train.speed``: the same as ``dugout bench train``."""
+    return args.invoke(PROG, configure, check, run, argv, __doc__)
 
 
 if __name__ == "__main__":

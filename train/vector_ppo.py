@@ -4,9 +4,16 @@ settings to the checkpoint. It trains the same network as :mod:`dugout.train.ppo
 (``meta.json`` + ``policy.pt``), so ``PolicyAgent.load`` plays the result in tournaments,
 the solver's exact evaluation and the AEC env.
 
-    python -m dugout.train.vector_ppo --total-timesteps 20000000 --out runs/vector_tb
-    python -m dugout.train.vector_ppo --net-arch 128 128 --total-timesteps 20000000 --out runs/tb128
-    python -m dugout.train.vector_ppo --opponent heuristic --num-envs 4096 --num-steps 8 --total-timesteps 2000000
+    dugout train vector --timesteps 20000000 --out runs/vector_tb
+    dugout train vector --net-arch 128 128 --timesteps 20000000 --out runs/tb128
+    dugout train vector --opponent heuristic --num-envs 4096 --num-steps 8 --timesteps 2000000
+
+(``python -m dugout.train.vector_ppo`` is the same command.) Every flag is checked before
+anything is trained, a bad one is one line naming it, exit status 2: each number against
+its limit (``--help`` shows them), ``--teams`` and ``--innings`` by building the game,
+``--opponent`` one the batched engine plays or a checkpoint that loads and fits That's
+Baseball, ``--num-minibatches`` dividing the rollout, ``--out`` a folder that can be
+written and holds no run.
 
 Where :mod:`dugout.train.ppo` steps a handful of AEC envs one decision at a time, this
 steps ``num_envs`` games at once in numpy (:class:`dugout.vector.ThatsBaseballVectorEnv`)
@@ -60,60 +67,84 @@ from typing import Any
 
 import numpy as np
 
+from ..cli import args
 from ..envs.thats_baseball.env import OBS
-from .ppo import check_teacher, teacher_weight
 from ..envs.thats_baseball.rules import ACTIONS
+from . import flags
+from .ppo import SHAPINGS, TEACHERS, check_teacher, teacher_weight
 
 __all__ = ["VectorSettings", "WinExpectancyShaping", "Teacher", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs"]
 
 ENV_ID = "thats_baseball_v0"
 N_ACTIONS = len(ACTIONS)
+#: the opponents the batched engine plays (besides ppo:PATH, a trained manager)
+OPPONENTS = ("self-play", "random", "heuristic", "solver")
 
 
 # -- 1. settings ------------------------------------------------------------------------------
 @dataclass
 class VectorSettings:
+    """A batched run's settings. Each field's ``metadata`` holds its help and its
+    command-line type (:mod:`dugout.train.flags`, with its limit); the command line is made
+    from them."""
+
     total_timesteps: int = field(default=10_000_000, metadata={
-        "help": "learner decisions to train for, in whole rollouts of num_envs x num_steps (at least one)"})
-    num_envs: int = field(default=16384, metadata={"help": "games stepped at once"})
-    num_steps: int = field(default=2, metadata={"help": "decisions per game between updates"})
+        "help": "learner decisions to train for, in whole rollouts of num_envs x num_steps (at least one)",
+        "type": flags.TIMESTEPS, "flags": ("--timesteps", "--total-timesteps"), "metavar": "N"})
+    num_envs: int = field(default=16384, metadata={"help": "games stepped at once", "type": flags.GAMES_AT_ONCE})
+    num_steps: int = field(default=2, metadata={"help": "decisions per game between updates", "type": flags.STEPS})
     opponent: str = field(default="self-play", metadata={
-        "help": "self-play, or a fixed opponent: random, heuristic, solver (the optimal manager), ppo:PATH"})
-    teams: tuple[str, ...] = field(default=("sample", "reds"), metadata={"help": "away and home team"})
-    innings: int = field(default=9, metadata={"help": "scheduled innings"})
-    seed: int = field(default=0, metadata={"help": "seed of the run (games, network, sampling)"})
-    out: str = field(default="runs/thats_baseball_v0_vector", metadata={"help": "output folder"})
-    net_arch: tuple[int, ...] = field(default=(64, 64), metadata={"help": "hidden layer sizes of actor and critic"})
-    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate (annealed to 0)"})
-    num_minibatches: int = field(default=4, metadata={"help": "minibatches per epoch"})
-    update_epochs: int = field(default=4, metadata={"help": "passes over each rollout"})
+        "help": f"self-play, or a fixed opponent: {', '.join(OPPONENTS[1:])} (the optimal manager), ppo:PATH",
+        "type": args.agent_ref})
+    teams: tuple[str, ...] = field(default=("sample", "reds"), metadata={
+        "help": "away and home team: names or team files"})
+    innings: int = field(default=9, metadata={"help": "scheduled innings", "type": args.innings})
+    seed: int = field(default=0, metadata={"help": "seed of the run (games, network, sampling)", "type": flags.SEED})
+    out: str = field(default="runs/thats_baseball_v0_vector", metadata={"help": "output folder", "type": args.out_dir})
+    net_arch: tuple[int, ...] = field(default=(64, 64), metadata={
+        "help": f"hidden layer sizes of actor and critic, 1 to {flags.MAX_LAYERS} of them", "type": flags.LAYER})
+    learning_rate: float = field(default=3e-4, metadata={
+        "help": "Adam learning rate (annealed to 0)", "type": flags.LEARNING_RATE})
+    num_minibatches: int = field(default=4, metadata={
+        "help": "minibatches per epoch (each of at least 2 decisions: num_envs x num_steps must "
+                "divide into them)", "type": flags.count(1, 10**6, "minibatches")})
+    update_epochs: int = field(default=4, metadata={"help": "passes over each rollout", "type": flags.EPOCHS})
     gamma: float = field(default=1.0, metadata={"help": "discount (the game's result is its only reward, "
-                                                        "shaping aside)"})
-    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
-    clip_coef: float = field(default=0.2, metadata={"help": "PPO clip range"})
-    ent_coef: float = field(default=0.003, metadata={"help": "entropy bonus"})
-    vf_coef: float = field(default=0.5, metadata={"help": "value loss weight"})
-    max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping"})
-    pool_every: int = field(default=500_000, metadata={"help": "timesteps between self-play snapshots"})
-    pool_size: int = field(default=2, metadata={"help": "snapshots in the self-play league"})
-    p_random: float = field(default=0.1, metadata={"help": "self-play: chance a game's opponent is random"})
-    p_heuristic: float = field(default=0.3, metadata={"help": "self-play: chance it is the heuristic"})
-    eval_every: int = field(default=1_000_000, metadata={"help": "timesteps between evaluations and checkpoints"})
-    eval_games: int = field(default=4096, metadata={"help": "games per evaluation and opponent"})
+                                                        "shaping aside)", "type": flags.GAMMA})
+    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda", "type": flags.GAE_LAMBDA})
+    clip_coef: float = field(default=0.2, metadata={
+        "help": "PPO clip range", "type": flags.real(0, 1, lo_open=True, what="a clip range")})
+    ent_coef: float = field(default=0.003, metadata={"help": "entropy bonus", "type": flags.ENTROPY})
+    vf_coef: float = field(default=0.5, metadata={
+        "help": "value loss weight", "type": flags.real(0, 100, what="a weight")})
+    max_grad_norm: float = field(default=0.5, metadata={
+        "help": "gradient clipping", "type": flags.real(0, 10**6, lo_open=True, what="a gradient norm")})
+    pool_every: int = field(default=500_000, metadata={
+        "help": "timesteps between self-play snapshots", "type": flags.TIMESTEPS})
+    pool_size: int = field(default=2, metadata={"help": "snapshots in the self-play league", "type": flags.POOL_SIZE})
+    p_random: float = field(default=0.1, metadata={
+        "help": "self-play: chance a game's opponent is random", "type": flags.SHARE})
+    p_heuristic: float = field(default=0.3, metadata={
+        "help": "self-play: chance it is the heuristic (with --p-random at most 1)", "type": flags.SHARE})
+    eval_every: int = field(default=1_000_000, metadata={
+        "help": "timesteps between evaluations and checkpoints", "type": flags.TIMESTEPS})
+    eval_games: int = field(default=4096, metadata={"help": "games per evaluation and opponent", "type": flags.EVAL_GAMES})
     threads: int = field(default=1, metadata={
         "help": "torch threads (2 puts the update on two cores: 1.3x the timesteps/s on this "
-                "project's 2-core machines)"})
+                "project's 2-core machines)", "type": flags.THREADS})
     shaping: str = field(default="win-expectancy", metadata={
         "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
-                "the best policy is unchanged)"})
+                "the best policy is unchanged)", "choices": SHAPINGS})
     teacher: str = field(default="solver", metadata={
         "help": "none, heuristic or solver: updates also imitate the rulebook heuristic or the "
                 "exact solver's optimal manager (a cross-entropy term whose weight falls "
-                "linearly to 0 at teacher_fraction of the run)"})
+                "linearly to 0 at teacher_fraction of the run)", "choices": TEACHERS})
     teacher_fraction: float = field(default=2.0, metadata={
         "help": "share of the run after which the teacher's weight is 0 (1: at the end; above 1 "
-                "it never reaches 0: 2 ends the run at half the starting weight)"})
-    teacher_coef: float = field(default=5.0, metadata={"help": "the teacher term's starting weight"})
+                "it never reaches 0: 2 ends the run at half the starting weight)",
+        "type": flags.TEACHER_FRACTION})
+    teacher_coef: float = field(default=5.0, metadata={
+        "help": "the teacher term's starting weight", "type": flags.TEACHER_COEF})
 
     def __post_init__(self) -> None:
         for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
@@ -126,16 +157,20 @@ class VectorSettings:
                              f"into num_minibatches ({self.num_minibatches})")
         if not (0 <= self.p_random and 0 <= self.p_heuristic and self.p_random + self.p_heuristic <= 1):
             raise ValueError("p_random and p_heuristic must be non-negative and add up to at most 1")
-        if self.opponent not in ("self-play", "random", "heuristic", "solver") and not self.opponent.startswith("ppo:"):
-            raise ValueError(f"opponent must be self-play, random, heuristic, solver or ppo:PATH, "
+        if self.opponent not in OPPONENTS and not self.opponent.startswith("ppo:"):
+            raise ValueError(f"opponent must be {', '.join(OPPONENTS)} or ppo:PATH, "
                              f"got {self.opponent!r}")
-        if self.shaping not in ("none", "win-expectancy"):
+        if self.shaping not in SHAPINGS:
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
         check_teacher(self.teacher, self.teacher_fraction, self.teacher_coef)
         if len(self.teams) != 2:
             raise ValueError(f"teams must be two team names (away, home), got {self.teams!r}")
         self.teams = tuple(self.teams)
         self.net_arch = tuple(int(n) for n in self.net_arch)
+        if not self.net_arch or min(self.net_arch) < 1:
+            raise ValueError(f"net_arch must be one or more positive layer sizes, got {self.net_arch}")
+        if not 0.0 < self.gamma <= 1.0:
+            raise ValueError(f"gamma must be in (0, 1], got {self.gamma!r}")
 
 
 # -- 2. the network: SB3's MlpPolicy in plain torch ---------------------------------------------
@@ -470,31 +505,72 @@ def _evaluate(model, s: VectorSettings, out: Path, timesteps: int, started: floa
     return {"eval_seconds": seconds, "vs_random": rates["random"][0], "vs_heuristic": rates["heuristic"][0]}
 
 
-# -- 6. the command line ------------------------------------------------------------------------
-def parse(argv: list[str] | None = None) -> VectorSettings:
-    parser = argparse.ArgumentParser(prog="python -m dugout.train.vector_ppo", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+# -- 6. the command line: dugout train vector ---------------------------------------------------
+PROG = "dugout train vector"
+
+
+def configure(parser: args.Parser) -> None:
+    """``dugout train vector``'s flags, one per field of :class:`VectorSettings`, each typed
+    by its ``metadata``."""
     for f in dataclasses.fields(VectorSettings):
-        flag = "--" + f.name.replace("_", "-")
-        default = f.default
-        shown = " ".join(map(str, default)) if isinstance(default, tuple) else default
-        help_ = f"{f.metadata['help']} (default {shown})"
-        if f.name in ("net_arch",):
-            parser.add_argument(flag, type=int, nargs="+", default=default, help=help_)
-        elif f.name == "teams":
-            parser.add_argument(flag, nargs=2, metavar=("AWAY", "HOME"), default=default, help=help_)
+        names = f.metadata.get("flags", ("--" + f.name.replace("_", "-"),))
+        kind = f.metadata.get("type")
+        help_ = flags.help_for(f.metadata["help"], kind, f.default)
+        if f.name == "teams":                         # free text: the check builds the env
+            parser.add_argument(*names, dest=f.name, nargs=2, metavar=("AWAY", "HOME"),
+                                default=f.default, help=help_)
+        elif "choices" in f.metadata:
+            parser.add_argument(*names, dest=f.name, choices=f.metadata["choices"],
+                                default=f.default, help=help_)
         else:
-            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-            parser.add_argument(flag, type=kind, default=default, help=help_)
-    args = vars(parser.parse_args(argv))
-    try:
-        return VectorSettings(**args)
-    except ValueError as e:
-        parser.error(str(e))
+            parser.add_argument(*names, dest=f.name, type=kind, default=f.default, help=help_,
+                                metavar=f.metadata.get("metavar"),
+                                nargs="+" if f.name == "net_arch" else None)
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Every flag of ``dugout train vector``, checked before anything is trained: the teams
+    and innings (the game built once with them), the opponent (one the batched engine plays,
+    or a checkpoint that loads and fits That's Baseball), flags that must agree, and the
+    output folder (no run in it). Sets ``ns.settings``; writes nothing."""
+    from ..envs.options import check_env_options
+    values = {f.name: getattr(ns, f.name) for f in dataclasses.fields(VectorSettings)}
+    values["net_arch"] = flags.check_net_arch(values["net_arch"])
+    options = {"teams": list(values["teams"]), "innings": values["innings"]}
+    check_env_options(ENV_ID, options, "--teams")            # OptionError: one line, naming it
+    batch = values["num_envs"] * values["num_steps"]
+    if batch % values["num_minibatches"] or batch // values["num_minibatches"] < 2:
+        raise args.UsageError("--num-minibatches", f"a rollout of --num-envs x --num-steps "
+                                                   f"({batch:,}) must split into "
+                                                   f"{values['num_minibatches']:,} equal minibatches "
+                                                   f"of at least 2 decisions")
+    if values["p_random"] + values["p_heuristic"] > 1:
+        raise args.UsageError("--p-random", f"--p-random ({values['p_random']:g}) and --p-heuristic "
+                                            f"({values['p_heuristic']:g}) add up to more than 1")
+    values["opponent"] = flags.check_opponent(ENV_ID, values["opponent"], OPPONENTS, "--opponent",
+                                              options)
+    values["out"] = str(values["out"])
+    settings = VectorSettings(**values)
+    if (Path(settings.out) / "model").exists():
+        raise args.UsageError("--out", f"{settings.out} already holds a run; choose another --out")
+    ns.settings = settings
+
+
+def run(ns: argparse.Namespace) -> Path:
+    """Train as the checked flags say; the output folder."""
+    return train(ns.settings, log=lambda text: print(text, file=sys.stderr, flush=True))
+
+
+def parse(argv: list[str] | None = None) -> VectorSettings:
+    """The checked :class:`VectorSettings` of ``argv`` (a bad flag: the one-line error and
+    exit status 2)."""
+    return args.parse(PROG, configure, check, sys.argv[1:] if argv is None else argv,
+                      __doc__)[1].settings
 
 
 def main(argv: list[str] | None = None) -> Path:
-    return train(parse(argv), log=lambda text: print(text, file=sys.stderr, flush=True))
+    """``python -m dugout.train.vector_ppo``: the same as ``dugout train vector``."""
+    return args.invoke(PROG, configure, check, run, argv, __doc__)
 
 
 if __name__ == "__main__":
