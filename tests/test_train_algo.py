@@ -30,16 +30,20 @@ def test_algo_sb3_is_the_default_trainer():
 @pytest.mark.parametrize("argv, says", [
     (("--algo", "tianshou"), "--algo must be sb3 or rllib, got 'tianshou'"),
     (("--algo",), "--algo needs a value"),
-    (("--algo", "rllib", "--league-size", "0"), "--league-size must be at least 1, got 0"),
-    (("--algo", "rllib", "--self-play", "2"), "--self-play must be a share of the games"),
+    (("--algo", "rllib", "--league-size", "0"),
+     "--league-size: must be a whole number from 1 to 100 (frozen snapshot slots), got '0'"),
+    (("--algo", "rllib", "--self-play", "2"),
+     "--self-play: must be a finite number at least 0 and at most 1 (a share of the games)"),
     (("--algo", "rllib", "--env", "chess_v0"), "--env: unknown environment 'chess_v0'"),
     (("--algo", "rllib", "--env-option", "innings=12"), "innings must be an int from 1 to 9"),
     (("--algo", "rllib", "--address", "10.0.0.5:6379", "--cpus", "2"), "--cpus is for the Ray"),
 ])
 def test_bad_rllib_settings_are_one_line_before_ray_starts(argv, says):
     done = _train(*argv)
-    assert done.returncode in (1, 2) and "Traceback" not in done.stderr
-    assert says in done.stderr.strip().splitlines()[-1], done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("dugout train"), done.stderr
+    assert says in lines[0], done.stderr
 
 
 def test_rllib_without_ray_says_how_to_install_it():
