@@ -1,7 +1,9 @@
 """The main job: train a manager, then a tournament on every ruleset, with a report.
 
-    python -m dugout.evaluate.main                       # what scripts/main.sh runs
-    python -m dugout.evaluate.main --timesteps 20000 --games 400 --out reports/quick
+    dugout pipeline                       # what scripts/main.sh runs
+    dugout pipeline --timesteps 20000 --games 400 --out reports/quick
+
+(``python -m dugout.evaluate.main`` is the same.)
 
 1. **Training.** Self-play on That's Baseball for ``--timesteps`` learner decisions, into
    ``OUT/training`` (checkpoint in ``OUT/training/model``, ``eval.csv``,
@@ -35,8 +37,10 @@
    win-rate matrix, the ratings and, for That's Baseball, the learning curve).
 
 ``OUT`` is replaced on each run if an earlier main job made it; any other non-empty
-folder is refused. The whole job takes about 8 minutes with 2 workers on a 2-core
-machine at the defaults.
+folder is refused. Every flag is checked before the first training step (the sizes and
+their limits, ``--out``, the training settings the sizes make, the rules and managers of
+each ruleset): a bad one is a one-line error naming it, and nothing is written. The whole
+job takes about 8 minutes with 2 workers on a 2-core machine at the defaults.
 """
 
 from __future__ import annotations
@@ -49,14 +53,21 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
-__all__ = ["main", "train_manager"]
+from ..agents.ref import AgentRef
+from ..cli import args
+from ..envs.core.errors import DugoutError
+
+__all__ = ["main", "configure", "check", "run", "train_manager", "training_settings"]
 
 MARKER = ".dugout-main-job"       # marks a folder the main job may replace
 TRAIN_ENV = "thats_baseball_v0"
+#: Each ruleset's managers; ``TRAINED`` stands for the manager trained first (left out when
+#: none was).
+TRAINED = "{ppo}"
 LINEUPS = {
-    "thats_baseball_v0": ["random", "heuristic", "{ppo}", "solver"],
+    "thats_baseball_v0": ["random", "heuristic", TRAINED, "solver"],
     "grand_slam_v0": ["random", "heuristic", "always-pinch_hitter", "never-pinch_hitter"],
     "showdown_v0": ["random", "heuristic", "always-send_runners", "never-send_runners"],
     "bottom_ninth_v0": ["random", "heuristic", "always-pitching_change", "never-pitching_change"],
@@ -78,14 +89,22 @@ TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Gran
           "pokemon_baseball_v0": "Pokemon Baseball (Harbor Lights at Summit Rams)"}
 
 
+def foreign_folder(out: Path) -> str | None:
+    """Why ``out`` may not be the report folder (a folder holding what no main job made),
+    or None."""
+    if out.is_dir() and not (out / MARKER).exists() and any(out.iterdir()):
+        return (f"{out} is not empty and was not made by the main job; choose another --out or "
+                f"remove it")
+    return None
+
+
 def prepare_folder(out: Path) -> None:
     """Empty ``out`` if an earlier main job made it; refuse a folder holding anything else."""
     if out.exists():
         if (out / MARKER).exists():
             shutil.rmtree(out)
-        elif out.is_dir() and any(out.iterdir()):
-            raise SystemExit(f"main job: {out} is not empty and was not made by the main job; "
-                             f"choose another --out or remove it")
+        elif foreign_folder(out):
+            raise SystemExit(f"main job: {foreign_folder(out)}")
     out.mkdir(parents=True, exist_ok=True)
     (out / MARKER).write_text("made by python -m dugout.evaluate.main; replaced on the next run\n")
 
@@ -93,17 +112,16 @@ def prepare_folder(out: Path) -> None:
 TRAINERS = {"vector": 4_000_000, "sb3": 80_000}     # each trainer's default timesteps
 
 
-def train_manager(timesteps: int, seed: int, out: Path, trainer: str = "vector") -> Path | None:
-    """Train That's Baseball's manager; the checkpoint folder, or None without the train extra."""
+def training_settings(timesteps: int, seed: int, out: Path, trainer: str = "vector") -> Any:
+    """The settings ``trainer`` trains That's Baseball's manager with (checked by their own
+    constructor: a ``ValueError`` says what is wrong), or None without the train extra."""
     try:
         import importlib
         importlib.import_module("sb3_contrib")        # the train extra: torch, sb3, sb3-contrib
         from ..train.configs import defaults_for
-        from ..train.ppo import Settings, train
-        from ..train.vector_ppo import VectorSettings, train as train_vector
-    except ImportError as error:
-        print(f"main job: no training ({error}); install the train extra "
-              f"(scripts/setup.sh train plots) for a trained manager", file=sys.stderr)
+        from ..train.ppo import Settings
+        from ..train.vector_ppo import VectorSettings
+    except ImportError:
         return None
     if trainer == "vector":
         teams = ENV_OPTIONS[TRAIN_ENV]["teams"]
@@ -112,13 +130,9 @@ def train_manager(timesteps: int, seed: int, out: Path, trainer: str = "vector")
         steps, minibatches = VectorSettings.num_steps, VectorSettings.num_minibatches
         q = minibatches // math.gcd(steps, minibatches)
         envs = min(VectorSettings.num_envs, max(64, timesteps // steps // q * q))
-        v = VectorSettings(total_timesteps=timesteps, num_envs=envs, seed=seed, out=str(out),
-                           teams=tuple(teams), eval_every=max(timesteps // 4, 1),
-                           eval_games=4096 if timesteps >= 1_000_000 else 64)
-        print(f"\n== Training a That's Baseball manager: masked PPO self-play on {envs:,} batched "
-              f"games, {timesteps:,} timesteps (into {out})", flush=True)
-        train_vector(v, log=lambda text: print(text, file=sys.stderr, flush=True))
-        return out / "model"
+        return VectorSettings(total_timesteps=timesteps, num_envs=envs, seed=seed, out=str(out),
+                              teams=tuple(teams), eval_every=max(timesteps // 4, 1),
+                              eval_games=4096 if timesteps >= 1_000_000 else 64)
     settings = defaults_for(TRAIN_ENV)
     settings.pop("total_timesteps", None)
     n_envs = 4
@@ -126,100 +140,140 @@ def train_manager(timesteps: int, seed: int, out: Path, trainer: str = "vector")
     settings["n_steps"] = min(settings.get("n_steps", 1024), max(32, timesteps // n_envs))
     settings["batch_size"] = min(settings.get("batch_size", 256), settings["n_steps"] * n_envs)
     big = timesteps >= 20_000
-    s = Settings(env=TRAIN_ENV, env_options=dict(ENV_OPTIONS[TRAIN_ENV]), total_timesteps=timesteps,
-                 seed=seed, n_envs=n_envs, out=str(out),
-                 progress=False, eval_every=max(timesteps // 4, 1), pool_every=max(timesteps // 4, 1),
-                 eval_pairs=100 if big else 4, **settings)
+    return Settings(env=TRAIN_ENV, env_options=dict(ENV_OPTIONS[TRAIN_ENV]),
+                    total_timesteps=timesteps, seed=seed, n_envs=n_envs, out=str(out),
+                    progress=False, eval_every=max(timesteps // 4, 1),
+                    pool_every=max(timesteps // 4, 1), eval_pairs=100 if big else 4, **settings)
+
+
+def train_manager(timesteps: int, seed: int, out: Path, trainer: str = "vector") -> Path | None:
+    """Train That's Baseball's manager; the checkpoint folder, or None without the train extra."""
+    settings = training_settings(timesteps, seed, out, trainer)
+    if settings is None:
+        print("main job: no training (the train extra, torch, sb3 and sb3-contrib, is not "
+              "installed); install it (scripts/setup.sh train plots) for a trained manager",
+              file=sys.stderr)
+        return None
+    if trainer == "vector":
+        from ..train.vector_ppo import train as train_vector
+        print(f"\n== Training a That's Baseball manager: masked PPO self-play on "
+              f"{settings.num_envs:,} batched games, {timesteps:,} timesteps (into {out})", flush=True)
+        train_vector(settings, log=lambda text: print(text, file=sys.stderr, flush=True))
+        return out / "model"
+    from ..train.ppo import train
     print(f"\n== Training a That's Baseball manager: MaskablePPO self-play, {timesteps:,} timesteps "
           f"(into {out})", flush=True)
-    train(s)
+    train(settings)
     return out / "model"
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m dugout.evaluate.main", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def configure(parser: args.Parser) -> None:
+    """``dugout pipeline``'s flags."""
     parser.add_argument("--trainer", choices=list(TRAINERS), default="vector",
                         help="vector: masked PPO on batched games (dugout.train.vector_ppo); sb3: "
                              "MaskablePPO over AEC envs (dugout.train.ppo) (default vector)")
-    parser.add_argument("--timesteps", type=int, default=None,
-                        help="training timesteps for That's Baseball's manager; 0: no training "
-                             "(default 4000000 with the vector trainer, 80000 with sb3)")
-    parser.add_argument("--games", type=int, default=2000,
-                        help="games per matchup, even (default 2000)")
-    parser.add_argument("--crn-games", type=int, default=2000,
-                        help="games per design of the common-random-numbers check; 0: none "
-                             "(default 2000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of training and of the first pair")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
-                        help="worker processes for the tournaments (default: 2, or 1 on one core)")
-    parser.add_argument("--out", default=str(Path("reports") / "latest"),
-                        help="report folder (default reports/latest)")
-    parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for ratings")
+    parser.add_argument("--timesteps", type=args.integer(0, args.MAX_TIMESTEPS, "timesteps"),
+                        default=None,
+                        help=f"training timesteps for That's Baseball's manager, from 0 (no "
+                             f"training) to {args.MAX_TIMESTEPS:,} (default 4000000 with the "
+                             f"vector trainer, 80000 with sb3)")
+    parser.add_argument("--games", type=args.count(4, args.MAX_GAMES, "games a matchup", even=True),
+                        default=2000, help=f"games per matchup, even, from 4 to "
+                                           f"{args.MAX_GAMES:,} (default 2000)")
+    parser.add_argument("--crn-games", type=args.count(0, args.MAX_GAMES, "games a design",
+                                                       even=True),
+                        default=2000, help=f"games per design of the common-random-numbers check, "
+                                           f"even, at most {args.MAX_GAMES:,}; 0: none (default 2000)")
+    parser.add_argument("--seed", type=args.seed, default=0,
+                        help=f"seed of training and of the first pair, from 0 to {args.MAX_SEED} "
+                             f"(default 0)")
+    parser.add_argument("--workers", type=args.workers, default=min(2, os.cpu_count() or 1),
+                        help=f"worker processes for the tournaments, from 1 to {args.MAX_WORKERS} "
+                             f"(default: 2, or 1 on one core)")
+    parser.add_argument("--out", type=args.out_dir, default=str(Path("reports") / "latest"),
+                        help="report folder (default reports/latest): an earlier main job's is "
+                             "replaced, any other folder must be empty")
+    parser.add_argument("--bootstrap", type=args.count(1, args.MAX_RESAMPLES, "resamples"),
+                        default=1000, help=f"bootstrap resamples for ratings, from 1 to "
+                                           f"{args.MAX_RESAMPLES:,} (default 1000)")
     parser.add_argument("--envs", nargs="+", default=list(LINEUPS), choices=list(LINEUPS),
                         help="rulesets to play (default: all)")
-    args = parser.parse_args(argv)
-    if args.timesteps is None:
-        args.timesteps = TRAINERS[args.trainer]
-    if args.games < 4 or args.games % 2:
-        parser.error(f"--games must be an even number, at least 4, got {args.games}")
-    if args.timesteps < 0 or args.crn_games < 0 or args.crn_games % 2:
-        parser.error("--timesteps must be non-negative and --crn-games even and non-negative")
-    if args.workers < 1:
-        parser.error("--workers must be at least 1")
-    if args.seed < 0:
-        parser.error(f"--seed must be a non-negative integer, got {args.seed}")
-    if args.bootstrap < 1:
-        parser.error(f"--bootstrap must be at least 1, got {args.bootstrap}")
 
-    from .cli import tournament
-    from .tournament import check_env_options
-    for env_id in args.envs:                  # the rules, checked before anything runs
+
+def check(ns: argparse.Namespace) -> None:
+    """Everything the job needs, before it writes anything: ``--out`` (empty, or an earlier
+    main job's), the training settings the sizes make, each ruleset's rules (its env built
+    once) and managers."""
+    from .tournament import check_agents, check_env_options
+    if ns.timesteps is None:
+        ns.timesteps = TRAINERS[ns.trainer]
+    ns.out = Path(ns.out)
+    if foreign_folder(ns.out):
+        raise args.UsageError("--out", foreign_folder(ns.out))
+    if ns.timesteps:
+        try:
+            training_settings(ns.timesteps, ns.seed, ns.out / "training", ns.trainer)
+        except (ValueError, DugoutError) as error:
+            raise args.UsageError("--timesteps", f"training with --trainer {ns.trainer} and "
+                                                 f"{ns.timesteps} timesteps: {error}") from None
+    for env_id in ns.envs:                    # the rules and the managers, checked before anything
         try:
             check_env_options(env_id, ENV_OPTIONS[env_id], f"ENV_OPTIONS[{env_id!r}]")
-        except ValueError as error:
-            parser.error(str(error))
+            check_agents(env_id, [a for a in LINEUPS[env_id] if a != TRAINED], ENV_OPTIONS[env_id])
+        except (ValueError, DugoutError) as error:
+            raise args.UsageError("--envs", f"{env_id}: {error}") from None
+
+
+def run(ns: argparse.Namespace) -> dict[str, Any]:
+    """Train, play every ruleset's tournament, write the report; the job's summary."""
+    from .cli import tournament
     started = time.perf_counter()
-    out = Path(args.out)
+    out = ns.out
     prepare_folder(out)
-    checkpoint = (train_manager(args.timesteps, args.seed, out / "training", args.trainer)
-                  if args.timesteps else None)
+    checkpoint = (train_manager(ns.timesteps, ns.seed, out / "training", ns.trainer)
+                  if ns.timesteps else None)
     trained_at = time.perf_counter()
 
     summary: dict[str, Any] = {"out": str(out), "training": None, "tournaments": {}}
     if checkpoint is not None:
         summary["training"] = json.loads((out / "training" / "summary.json").read_text())
-    for env_id in args.envs:
-        agents = [a.format(ppo=f"ppo:{checkpoint}") for a in LINEUPS[env_id]
-                  if a != "{ppo}" or checkpoint is not None]
+    trained = None if checkpoint is None else str(AgentRef("ppo", arg=str(checkpoint)))
+    for env_id in ns.envs:
+        agents = [trained if a == TRAINED else a for a in LINEUPS[env_id]
+                  if a != TRAINED or trained is not None]
         crn = None
-        if args.crn_games and env_id == TRAIN_ENV:
-            crn = (agents[2] if checkpoint is not None else "random", "heuristic")
+        if ns.crn_games and env_id == TRAIN_ENV:
+            crn = (trained or "random", "heuristic")
         curve = out / "training" / "learning_curve.png" if env_id == TRAIN_ENV else None
-        result = tournament(env_id, agents, args.games, seed=args.seed, workers=args.workers,
-                            out=out / env_id, crn_games=args.crn_games if crn else 0, crn_agents=crn,
-                            bootstrap=args.bootstrap, learning_curve=curve,
+        result = tournament(env_id, agents, ns.games, seed=ns.seed, workers=ns.workers,
+                            out=out / env_id, crn_games=ns.crn_games if crn else 0, crn_agents=crn,
+                            bootstrap=ns.bootstrap, learning_curve=curve,
                             title=f"{TITLES[env_id]} ({env_id})", env_kwargs=ENV_OPTIONS[env_id])
         summary["tournaments"][env_id] = json.loads((out / env_id / "results.json").read_text())
         summary["tournaments"][env_id]["seconds"] = result.seconds
     seconds = time.perf_counter() - started
     summary["seconds"] = {"training": trained_at - started, "total": seconds}
-    (out / "summary.md").write_text(_top_summary(summary, args))
+    (out / "summary.md").write_text(_top_summary(summary, ns))
     (out / "main_job.json").write_text(json.dumps(summary, indent=2))
     print(f"\nmain job done in {seconds / 60:.1f} min (training {summary['seconds']['training']:.0f} s); "
           f"report: {out / 'summary.md'}")
     return summary
 
 
-def _top_summary(summary: dict[str, Any], args: argparse.Namespace) -> str:
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """``python -m dugout.evaluate.main``: the same as ``dugout pipeline``; the job's summary."""
+    return args.invoke("dugout pipeline", configure, check, run, argv, __doc__)
+
+
+def _top_summary(summary: dict[str, Any], ns: argparse.Namespace) -> str:
     from ..envs.options import describe_options
     lines = ["# The main job", "",
-             f"Seed {args.seed}, {args.games:,} games a matchup, {args.workers} worker(s), "
+             f"Seed {ns.seed}, {ns.games:,} games a matchup, {ns.workers} worker(s), "
              f"{summary['seconds']['total'] / 60:.1f} minutes in all.", ""]
     t = summary["training"]
     if t:
         how = ("Masked PPO self-play on batched games (`dugout.train.vector_ppo`)"
-               if args.trainer == "vector" else "MaskablePPO self-play (`dugout.train.ppo`)")
+               if ns.trainer == "vector" else "MaskablePPO self-play (`dugout.train.ppo`)")
         lines += ["## Training", "",
                   f"{how} on That's Baseball, {t['timesteps']:,} timesteps in "
                   f"{t['wall_seconds']:.0f} s ({t['timesteps_per_second']:.0f} timesteps/s while "

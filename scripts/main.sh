@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh train plots
-exec .venv/bin/python -m dugout.evaluate.main "$@"
+exec .venv/bin/dugout pipeline "$@"

@@ -49,7 +49,15 @@ def _builtin_cards_with(change):
     return setup
 
 
+def _foreign_folder(tmp: Path) -> None:
+    (tmp / "mine").mkdir()
+    (tmp / "mine" / "keep.txt").write_text("not the main job's")
+
+
 ROWS: list[Row] = [
+    # pipeline: the report folder, empty or an earlier main job's
+    Row("pipeline", ("--out", "{tmp}/mine"), "--out", "not made by the main job",
+        _foreign_folder),
     # runs-fit: the season and its teams, read off the Lahman database
     Row("runs-fit", ("--season", "1871"), "--season", "season 1871: no team"),
     Row("runs-fit", ("--teams", "BOS", "XYZ"), "--teams", "unknown team 'XYZ' in 2004"),

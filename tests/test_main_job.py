@@ -80,14 +80,24 @@ def test_main_job_prints_the_tables(tmp_path, capsys):
     assert (out / MARKER).exists()
 
 
-def test_main_job_refuses_a_foreign_folder_and_bad_sizes(tmp_path):
+def test_main_job_refuses_a_foreign_folder_and_bad_sizes(tmp_path, capsys):
     (tmp_path / "mine.txt").write_text("keep me")
-    with pytest.raises(SystemExit, match="not made by the main job"):
+    with pytest.raises(SystemExit) as exit_:
         main([*QUICK, "--timesteps", "0", "--out", str(tmp_path)])
-    assert (tmp_path / "mine.txt").exists()
-    for bad in (["--games", "0"], ["--games", "5"], ["--timesteps", "-1"]):
-        with pytest.raises(SystemExit):
+    assert exit_.value.code == 2
+    assert "--out" in (err := capsys.readouterr().err) and "not made by the main job" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt"]
+    for bad, says in ((["--games", "0"], "--games: must be an even number from 4"),
+                      (["--games", "5"], "--games: must be an even number from 4"),
+                      (["--timesteps", "-1"], "--timesteps: must be a whole number from 0"),
+                      (["--crn-games", "3"], "--crn-games: must be an even number from 0"),
+                      (["--workers", "0"], "--workers: must be a whole number from 1"),
+                      (["--seed", "-1"], "--seed: must be a whole number from 0 to 4294967295"),
+                      (["--bootstrap", "0"], "--bootstrap: must be a whole number from 1")):
+        with pytest.raises(SystemExit) as exit_:
             main([*bad, "--out", str(tmp_path / "x")])
+        assert exit_.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
 
 
 
