@@ -428,3 +428,117 @@ def test_values_too_long_to_print_and_odd_keys_are_named_safely():
     card["players"][0]["chart"][huge] = "1-20"
     with pytest.raises(DataError, match="players\\[0\\].*chart"):
         sc.load_team(card)
+
+
+# ---------------------------------------------------------------------------- paths as str or os.PathLike
+
+class _PathLike:
+    """An ``os.PathLike`` that is not a ``pathlib.Path`` (what ``os.fspath`` accepts)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+
+def _copy_of(source: Path, folder: Path, name: str) -> Path:
+    target = folder / name
+    target.write_bytes(source.read_bytes())
+    return target
+
+
+DATA = Path(envs.__file__).parent
+
+
+def _file_options(folder: Path) -> list[tuple[str, dict[str, Any], str, Path]]:
+    """(env id, other options, the file option, a good file) for every option that takes a
+    file path."""
+    sd, b9 = DATA / "showdown" / "data", DATA / "bottom_ninth" / "data"
+    pk = DATA / "pokemon_baseball" / "data"
+    gs_deck = folder / "deck.json"
+    gs_deck.write_text(json.dumps(GS_DECK), encoding="utf-8")
+    return [
+        ("showdown_v0", {"level": "expert"}, "decks",
+         _copy_of(sd / "strategy" / "decks" / "default.json", folder, "deck_sd.json")),
+        ("showdown_v0", {"level": "expert", "decks": "default"}, "card_set",
+         _copy_of(sd / "strategy" / "cards.json", folder, "card_set.json")),
+        ("showdown_v0", {}, "teams", _copy_of(sd / "bos2004.json", folder, "team_sd.json")),
+        ("thats_baseball_v0", {}, "teams",
+         _copy_of(DATA / "thats_baseball" / "data" / "sample.json", folder, "team_tb.json")),
+        ("grand_slam_v0", {}, "deck", gs_deck),
+        ("bottom_ninth_v0", {}, "cards", _copy_of(b9 / "cards.json", folder, "cards_b9.json")),
+        ("pokemon_baseball_v0", {}, "teams", _copy_of(pk / "teams" / "harbor.json", folder, "team_pk.json")),
+        ("pokemon_baseball_v0", {}, "creatures", _copy_of(pk / "creatures.json", folder, "creatures.json")),
+        ("manager_challenge_v0", {}, "cards", _copy_of(b9 / "cards.json", folder, "cards_mc.json")),
+        ("manager_challenge_v0", {}, "solo_cards", _copy_of(b9 / "solo.json", folder, "solo.json")),
+    ]
+
+
+def _build(env_id: str, options: dict[str, Any], option: str, value: Any):
+    if option == "teams":
+        value = (value, value)
+    if env_id == "manager_challenge_v0":
+        from dugout.envs import manager_challenge_v0
+        return manager_challenge_v0.env(**options, **{option: value})
+    return envs.make(env_id, raw=True, **options, **{option: value})
+
+
+def _loaded(env, option: str) -> Any:
+    """What the env loaded from the file option, as comparable data."""
+    game = env
+    if option == "decks":
+        return game.decks
+    if option == "card_set":
+        return game.card_set
+    if option == "teams":
+        return [t.to_dict() if hasattr(t, "to_dict") else repr(t) for t in game.teams]
+    if option == "deck":
+        return game.deck if hasattr(game, "deck") else game.counts
+    if option == "cards":
+        return repr(game.cardset if hasattr(game, "cardset") else game.cards)
+    if option == "solo_cards":
+        return repr(game.soloset)
+    game.reset(seed=0)
+    return dumps_state(game)
+
+
+def dumps_state(env) -> str:
+    return json.dumps(env.game.to_dict(), sort_keys=True)
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_every_file_option_takes_a_str_or_any_path_like(case, tmp_path):
+    """Wherever an option is a file path, a ``str``, a ``pathlib.Path`` and any other
+    ``os.PathLike`` load the same thing, and a bad file is a DataError naming it."""
+    env_id, options, option, path = _file_options(tmp_path)[case]
+    loaded = [_loaded(_build(env_id, options, option, p), option)
+              for p in (str(path), path, _PathLike(path))]
+    assert loaded[0] == loaded[1] == loaded[2]
+    broken = write(tmp_path, "{not json")
+    for given in (broken, _PathLike(broken)):
+        with pytest.raises(DataError, match=broken.name):
+            _build(env_id, options, option, given)
+    missing = tmp_path / "missing.json"
+    with pytest.raises(DataError, match="missing.json"):
+        _build(env_id, options, option, missing)
+
+
+def test_showdown_decks_and_card_set_as_paths_play_the_same_game(tmp_path):
+    """The Showdown expert game with strategy cards from Path objects plays exactly the game
+    of the same files named by str, and of the built-in names."""
+    sd = DATA / "showdown" / "data" / "strategy"
+    deck = _copy_of(sd / "decks" / "default.json", tmp_path, "deck.json")
+    cards = _copy_of(sd / "cards.json", tmp_path, "cards.json")
+    games = []
+    for decks, card_set in (("default", None), (str(deck), str(cards)), (deck, cards),
+                            ((deck, str(deck)), cards)):
+        env = envs.make("showdown_v0", raw=True, level="expert", decks=decks, card_set=card_set)
+        env.reset(seed=3)
+        rng = random.Random(3)
+        for _ in range(150):
+            if env.game.pending is None:
+                break
+            env.step(rng.choice(env.game.pending.legal))
+        games.append(json.dumps(env.game.to_dict(), sort_keys=True, default=str))
+    assert games[0] == games[1] == games[2] == games[3]

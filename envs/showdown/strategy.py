@@ -59,6 +59,7 @@ Every problem is a :class:`DataError` naming the file, the card and the field.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Mapping
@@ -370,7 +371,8 @@ _BUILTIN: dict[str, CardSet] = {}
 
 
 def load_card_set(spec: Any = None) -> CardSet:
-    """A card set: None or ``"default"`` for dugout's own, a JSON path, a dict or a CardSet."""
+    """A card set: None or ``"default"`` for dugout's own, a JSON path (a ``str`` or an
+    ``os.PathLike`` such as a ``pathlib.Path``), a dict or a CardSet."""
     if isinstance(spec, CardSet):
         return spec
     if spec is None or spec == "default":
@@ -380,8 +382,8 @@ def load_card_set(spec: Any = None) -> CardSet:
         return _BUILTIN["default"]
     if isinstance(spec, dict):
         return card_set_from_dict(spec)
-    if isinstance(spec, str):
-        return card_set_from_dict(read_json_file(spec, "card set"), repr(spec))
+    if isinstance(spec, (str, os.PathLike)):
+        return card_set_from_dict(read_json_file(spec, "card set"), repr(os.fsdecode(spec)))
     raise DataError(f"a card set must be None, 'default', a JSON path, a dict or a CardSet, "
                     f"got {type(spec).__name__}")
 
@@ -457,7 +459,8 @@ def deck_from_dict(raw: Any, card_set: CardSet, source: str = "deck") -> Deck:
 
 
 def load_deck(spec: Any, card_set: CardSet) -> Deck:
-    """A deck: a built-in name (``"default"``), a JSON path, a dict or a Deck."""
+    """A deck: a built-in name (``"default"``), a JSON path (a ``str`` ending in ``.json``,
+    or any ``os.PathLike`` such as a ``pathlib.Path``), a dict or a Deck."""
     if isinstance(spec, Deck):                  # the same rules as a file's
         return deck_from_dict({"name": spec.name, "cards": dict(spec.counts)}, card_set,
                               f"deck {spec.name!r}")
@@ -467,8 +470,8 @@ def load_deck(spec: Any, card_set: CardSet) -> Deck:
                             f"({', '.join(builtin_deck_names())}), a JSON path or a dict")
         raw = resources.files(__package__).joinpath(f"data/strategy/decks/{spec}.json")
         return deck_from_dict(json.loads(raw.read_text("utf-8")), card_set, f"built-in deck {spec!r}")
-    if isinstance(spec, str):
-        return deck_from_dict(read_json_file(spec, "deck"), card_set, repr(spec))
+    if isinstance(spec, (str, os.PathLike)):
+        return deck_from_dict(read_json_file(spec, "deck"), card_set, repr(os.fsdecode(spec)))
     if isinstance(spec, Mapping):
         return deck_from_dict(dict(spec), card_set)
     raise DataError(f"a deck must be a built-in name, a JSON path, a dict or a Deck, "
