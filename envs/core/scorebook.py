@@ -16,13 +16,13 @@ from typing import Any, Hashable, NamedTuple, Sequence
 
 from .bases import BASE_NAMES, Bases
 from .scoreboard import Scoreboard
-from .state import SaveError, check_int, codec, decode_as, saved_keys
+from .state import SaveError, check_index, check_int, codec, decode_as, saved_keys
 
 __all__ = [
     "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
     "STRIKEOUT", "FLY_OUT", "GROUND_OUT", "REACHED_ON_ERROR", "DOUBLE_PLAY", "SACRIFICE_FLY",
     "BattingLine", "PitchingLine", "BoxScore", "Play", "PlayLog", "PLAY_LOG", "ordinal",
-    "innings_text", "outcome_codec",
+    "innings_text", "outcome_codec", "check_plays",
 ]
 
 
@@ -419,6 +419,23 @@ class PlayLog:
                 current = key
             out.append("  " + describe_play(play, runner_names[play.half]))
         return "\n".join(out)
+
+
+def check_plays(log: PlayLog, runners: int, outcomes: dict[str, Outcome] | None = OUTCOMES,
+                actor_none: int | None = None, path: tuple = ("log",)) -> None:
+    """Check a loaded log against the game it belongs to, for rendering it: every play's
+    actor (or ``actor_none``) and the runners on its bases and scoring are ids below
+    ``runners`` (the names the play-by-play looks up), and a plate appearance's detail is
+    one of ``outcomes`` (None: any); a :class:`~.state.SaveError` names the play."""
+    for i, p in enumerate(log.plays):
+        check_index(p.actor, runners, path + (i, 3), "the runners' names", none=actor_none)
+        for column, group in ((6, p.before), (7, p.after), (8, p.scored)):
+            for j, r in enumerate(group):
+                if r is not None:
+                    check_index(r, runners, path + (i, column, j), "the runners' names")
+        if outcomes is not None and p.kind == "pa" and p.detail not in outcomes:
+            raise SaveError(f"a plate appearance's result is one of {sorted(outcomes)}, got "
+                            f"{p.detail!r}", path + (i, 9))
 
 
 #: ``field(metadata=PLAY_LOG)``: how a game state copies its play log and saves it (as the

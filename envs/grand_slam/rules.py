@@ -27,8 +27,9 @@ from ..core.bases import advance_all, force_advance, occupied, runner_count
 from ..core.decisions import Decision, take_decision
 from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
-from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
-from ..core.state import SavedAs
+from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog, check_plays
+from ..core.errors import DataError
+from ..core.state import SavedAs, SaveError, check_choice, check_index, check_int, check_len
 from .cards import (BALK, CARD_NAMES, CARD_TYPES, DOUBLE, DOUBLE_PLAY, ERROR, FLY_OUT,
                     GROUND_OUT, HIT_BY_PITCH, HOME_RUN, MAX_STACKS, N_HAND_TYPES, N_TYPES,
                     PASSED_BALL, PINCH_HITTER, REFERENCE_COUNTS, SACRIFICE_BUNT, SINGLE,
@@ -114,6 +115,10 @@ class GameState(ScoreboardGame):
             out[c] += 1
         return out
 
+    def validate(self) -> None:
+        """A loaded game is one the rules could reach (see :func:`validate_game`)."""
+        validate_game(self)
+
     def card_census(self) -> list[int]:
         """Counts per type of every card wherever it is (must equal ``counts``)."""
         out = self.in_play()
@@ -177,6 +182,91 @@ def run(state: GameState) -> None:
     """Apply rules until a manager must decide or the game is over."""
     while state.pending is None and not state.board.over:
         RULES[state.step](state)
+
+
+# -- checking a loaded game ------------------------------------------------------------------
+def validate_game(state: GameState) -> None:
+    """Check a loaded game (``GameState.from_dict``) for what its types cannot say: a
+    :class:`~dugout.envs.core.state.SaveError` names the field. The card set passes the
+    whole-deck checks; every card is a card type and the cards in the deck, the hands, the
+    PH/RP stacks, on the bases, behind home plate and in the discards are exactly the set
+    (a hand holds counts per type and never a PH/RP card); a runner is a lineup slot with his
+    card under him; and the pending decision is the one the turn offers: the manager's hand
+    cards and stacks, two or more of them (a game not over always waits on one)."""
+    b = state.board
+    try:
+        check_counts(state.counts, "the card set")
+    except DataError as e:
+        raise SaveError(str(e), ("counts",)) from None
+    for key, size in (("hands", 2), ("stacks", 2), ("order", 2), ("runner_cards", 9)):
+        check_len(getattr(state, key), size, (key,))
+    check_len(state.discards, N_TYPES, ("discards",))
+    for seat in (0, 1):
+        check_len(state.hands[seat], N_TYPES, ("hands", seat))
+        check_index(state.order[seat], 9, ("order", seat), "the lineup")
+        check_len(state.box.lines[seat], 9, ("box", "lines", seat))
+        for c, n in enumerate(state.hands[seat]):
+            check_int(n, ("hands", seat, c), 0, 0 if c == PINCH_HITTER else None)
+        for i, c in enumerate(state.stacks[seat]):
+            check_index(c, N_TYPES, ("stacks", seat, i), "the card types")
+    for c, n in enumerate(state.discards):
+        check_int(n, ("discards", c), 0)
+    for key in ("deck", "outs_pile"):
+        for i, c in enumerate(getattr(state, key)):
+            check_index(c, N_TYPES, (key, i), "the card types")
+    for slot, c in enumerate(state.runner_cards):
+        if c is not None:
+            check_index(c, N_TYPES, ("runner_cards", slot), "the card types")
+    census = state.card_census()
+    if census != list(state.counts):
+        raise SaveError(f"the cards in the game {census} are not the card set "
+                        f"{list(state.counts)}", ("counts",))
+    check_int(state.stretch, ("stretch",), 0)
+    check_int(state.refills, ("refills",), 0)
+    check_choice(state.step, RULES, ("step",))
+    if len(state.played_by) != len(state.log.plays):
+        raise SaveError(f"one seat for each play of the log ({len(state.log.plays)}), got "
+                        f"{len(state.played_by)}", ("played_by",))
+    for i, seat in enumerate(state.played_by):
+        check_int(seat, ("played_by", i), 0, 1)
+    check_plays(state.log, 9, OUTCOMES, actor_none=-1)
+    for i, play in enumerate(state.log.plays):
+        check_index(play.roll, N_TYPES, ("log", i, 5), "the card types")
+    if b.over:
+        if state.pending is not None:
+            raise SaveError("a game that is over has no pending decision", ("pending",))
+        return
+    on_base = {r for r in b.bases if r is not None}
+    for i, r in enumerate(b.bases):
+        if r is not None:
+            check_index(r, 9, ("board", "bases", i), "the batting team's lineup")
+    with_cards = {slot for slot, c in enumerate(state.runner_cards) if c is not None}
+    if with_cards != on_base:
+        raise SaveError(f"the runners on base {sorted(on_base)} each have a card under them and "
+                        f"no one else, got cards under {sorted(with_cards)}", ("runner_cards",))
+    d = state.pending
+    if d is None:
+        raise SaveError("a game that is not over waits on a decision", ("pending",))
+    check_choice(d.kind, CHOICES, ("pending", "kind"))
+    seat = b.batting if d.kind == "batting_play" else b.fielding
+    step = "bat" if d.kind == "batting_play" else "field"
+    if d.actor != seat or state.step != step:
+        raise SaveError(f"a {d.kind!r} decision is seat {seat}'s at step {step!r}, got seat "
+                        f"{d.actor} at step {state.step!r}", ("pending", "actor"))
+    if b.outs > 2:
+        raise SaveError("a card is played only with fewer than three outs", ("board", "outs"))
+    if d.subject != -1:
+        raise SaveError(f"a {d.kind!r} decision has no subject (-1), got {d.subject}",
+                        ("pending", "subject"))
+    for s in (0, 1):
+        if sum(state.hands[s]) != HAND_SIZE:
+            raise SaveError(f"during a half inning each hand holds {HAND_SIZE} cards, got "
+                            f"{sum(state.hands[s])}", ("hands", s))
+    offer = tuple(c for c in range(N_HAND_TYPES) if state.hands[seat][c]) + tuple(
+        STACK_ACTION + i for i in range(len(state.stacks[seat])))
+    if len(offer) < 2 or d.legal != offer:
+        raise SaveError(f"the turn offers {list(offer)} (a choice of two or more), got "
+                        f"{list(d.legal)}", ("pending", "legal"))
 
 
 # -- the deck ------------------------------------------------------------------------------

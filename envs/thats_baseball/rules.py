@@ -30,8 +30,9 @@ from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import (DOUBLE, DOUBLE_PLAY, FLY_OUT, GROUND_OUT, HIT_BY_PITCH, HOME_RUN,
                               OUTCOMES, PLAY_LOG, REACHED_ON_ERROR, SACRIFICE_FLY, SINGLE,
                               STRIKEOUT, TRIPLE, WALK, BoxScore, Outcome, Play, PlayLog,
-                              outcome_codec)
-from ..core.state import SavedAs, pair_codec
+                              check_plays, outcome_codec)
+from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_int, check_len,
+                          pair_codec)
 from .cards import Team, team_from_dict
 
 __all__ = [
@@ -93,6 +94,10 @@ class GameState(ScoreboardGame):
         """The adjusted average of the batter at the plate."""
         return self.teams[self.board.half].batters[self.order[self.board.half]].aa
 
+    def validate(self) -> None:
+        """A loaded game is one the rules could reach (see :func:`validate_game`)."""
+        validate_game(self)
+
 
 def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9,
              max_innings: int | None = None) -> GameState:
@@ -125,6 +130,90 @@ def run(state: GameState) -> None:
                 record_plate_appearance(state)
             return
         RULES[state.step](state)
+
+
+# -- checking a loaded game ------------------------------------------------------------------
+#: The steps at which the batter's result is known (it is scored at "end_pa").
+_RESULT_STEPS = ("tag_up", "end_pa")
+#: Who decides each kind: the batting side (1) or the fielding side (0), and the step it is
+#: asked at.
+_DECIDES = {"steal": (1, "steal"), "pickoff": (0, "pickoff"), "error_roll": (1, "end_pa"),
+            "double_play": (0, "end_pa"), "dp_runner": (0, "end_pa"), "tag_up": (1, "tag_up")}
+
+
+def validate_game(state: GameState) -> None:
+    """Check a loaded game (``GameState.from_dict``) for what its types cannot say: a
+    :class:`~dugout.envs.core.state.SaveError` names the field. Each team's batting order,
+    runners and box score lines are lineup slots (rule 1c: nine batters); the next rule is
+    one of :data:`RULES`; the batter's result is known exactly from the roll on (1e) until
+    it is scored; and the pending decision is the one the rules offer in this situation,
+    with these legal actions (a game not over always waits on one)."""
+    b = state.board
+    check_len(state.order, 2, ("order",))
+    for team in (0, 1):
+        check_index(state.order[team], 9, ("order", team), "the lineup")
+        check_len(state.box.lines[team], 9, ("box", "lines", team))
+    for i, r in enumerate(b.bases):
+        if r is not None:
+            check_index(r, 9, ("board", "bases", i), "the batting team's lineup")
+    for i, r in enumerate(state.tried_steal):
+        check_index(r, 9, ("tried_steal", i), "the batting team's lineup")
+    check_plays(state.log, 9, OUTCOMES)
+    for i, play in enumerate(state.log.plays):
+        check_int(play.base, ("log", i, 4), -1, 3)
+    check_int(state.pa, ("pa",), 0)
+    check_int(state.rbi, ("rbi",), 0)
+    check_int(state.pa_roll, ("pa_roll",), 0)
+    check_int(state.tag_base, ("tag_base",), -1, 2)
+    check_choice(state.step, RULES, ("step",))
+    if (state.outcome is not None) != (state.step in _RESULT_STEPS):
+        raise SaveError(f"the batter's result is known at steps {list(_RESULT_STEPS)} and only "
+                        f"there; step {state.step!r} has {state.outcome and state.outcome.code!r}",
+                        ("outcome",))
+    if b.over:
+        if state.pending is not None:
+            raise SaveError("a game that is over has no pending decision", ("pending",))
+        return
+    if b.outs == 3 and state.step != "end_pa":
+        raise SaveError(f"three outs are made only during a plate appearance, not at step "
+                        f"{state.step!r}", ("board", "outs"))
+    d = state.pending
+    if d is None:
+        raise SaveError("a game that is not over waits on a decision", ("pending",))
+    check_choice(d.kind, _DECIDES, ("pending", "kind"))
+    side, step = _DECIDES[d.kind]
+    if d.actor != (b.batting if side else b.fielding):
+        raise SaveError(f"a {d.kind!r} decision is the {('fielding', 'batting')[side]} side's "
+                        f"({(b.fielding, b.batting)[side]}), got {d.actor}", ("pending", "actor"))
+    if state.step != step:
+        raise SaveError(f"a {d.kind!r} decision is made at step {step!r}, got {state.step!r}",
+                        ("step",))
+    if d.kind != "tag_up" and d.subject != -1:
+        raise SaveError(f"a {d.kind!r} decision has no subject (-1), got {d.subject}",
+                        ("pending", "subject"))
+    if d.kind == "steal":
+        offer = (PASS,) + tuple(_runner_action(i) for i in steal_candidates(state))
+    elif d.kind == "pickoff":
+        runners = occupied(b.bases)
+        offer = (PASS,) + tuple(_runner_action(i) for i in runners) if (
+            runners and not state.pickoff_tried) else ()
+    elif d.kind == "dp_runner":
+        offer = tuple(_runner_action(i) for i in occupied(b.bases))
+        if len(offer) < 2 or b.outs > 2 or state.outcome is not GROUND_OUT:
+            offer = ()
+    elif d.kind == "tag_up":
+        base = d.subject
+        ok = (0 <= base <= 2 and base == state.tag_base and b.bases[base] is not None
+              and (base == 2 or b.bases[base + 1] is None) and b.outs < 3
+              and state.outcome in (FLY_OUT, SACRIFICE_FLY))
+        offer = (PASS, ROLL) if ok else ()
+    else:                       # error_roll, double_play: on a ground out
+        ok = state.outcome is GROUND_OUT and b.outs < 3 and (
+            d.kind == "error_roll" or b.bases[0] is not None)
+        offer = (PASS, ROLL) if ok else ()
+    if d.legal != offer:
+        raise SaveError(f"a {d.kind!r} decision here offers {list(offer) or 'nothing'}, got "
+                        f"{list(d.legal)}", ("pending", "legal"))
 
 
 # -- small helpers --------------------------------------------------------------------------
