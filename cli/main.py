@@ -44,14 +44,16 @@ class Command:
     summary: str
     key: str = ""
     example: tuple[str, ...] = ()
+    needs: str = ""       # a module its check requires (an optional extra), e.g. "ray"
 
     def function(self, what: str) -> Callable[..., Any] | None:
         module = importlib.import_module(self.module)
         return getattr(module, f"{what}_{self.key}" if self.key else what, None)
 
 
-def _c(name: str, module: str, summary: str, key: str = "", example: Sequence[str] = ()) -> Command:
-    return Command(name, module, summary, key, tuple(example))
+def _c(name: str, module: str, summary: str, key: str = "", example: Sequence[str] = (),
+       needs: str = "") -> Command:
+    return Command(name, module, summary, key, tuple(example), needs)
 
 
 #: Every subcommand, in the order ``dugout --help`` lists them.
@@ -96,7 +98,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
     _c("bench train", "dugout.train.speed", "training speed: the batched trainer against SB3's",
        example=["--rounds", "1"]),
     _c("bench scaling", "dugout.evaluate.scaling",
-       "how tournaments scale with workers on Ray", example=["--games", "4"]),
+       "how tournaments scale with workers on Ray", example=["--games", "4"],
+       needs="ray"),
     _c("cards", "dugout.evaluate.bottom_ninth_cards",
        "Bottom of the 9th's cards: each batter against each pitcher",
        example=["--pas", "1"]),

@@ -97,7 +97,7 @@ __all__ = ["BACKENDS", "CHECKPOINT_MODES", "BackendError", "RayletDiedError", "B
 BACKENDS = ("process", "ray")
 #: How a Ray run gets trained managers' checkpoints to the workers.
 CHECKPOINT_MODES = ("ship", "shared")
-INSTALL_HINT = "pip install 'dugout[ray]'"
+INSTALL_HINT = "pip install 'dugout-baseball[ray]'"
 
 Task = tuple[Hashable, tuple]
 Accept = Callable[[Any, Any], None]

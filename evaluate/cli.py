@@ -384,6 +384,9 @@ def _check_rules_and_agents(ns: argparse.Namespace) -> None:
 
 def check_tournament(ns: argparse.Namespace) -> None:
     """Every flag of ``dugout tournament``, checked before any game is played."""
+    if len(ns.agents) < 2:
+        raise args.UsageError("--agents", "a tournament needs at least two managers, got "
+                                          f"{len(ns.agents)}")
     _check_where(ns)
     ns.sprt_test = sprt_from_args(ns)
     _check_rules_and_agents(ns)
