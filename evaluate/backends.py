@@ -29,7 +29,7 @@ The backends
   the one ``RAY_ADDRESS`` names: that is ``address="auto"``). At most twice the cluster's
   CPUs (or ``2 * workers``) tasks are in flight, counted when the run starts. Ray is
   imported only here, and only when a :class:`RayCluster` connects (the ``ray`` extra:
-  ``pip install 'dugout[ray]'``).
+  ``pip install 'dugout-baseball[ray]'``).
 
 What happens when a Ray worker dies
 -----------------------------------

@@ -1,6 +1,6 @@
 """Recipes for using dugout's environments from other RL libraries.
 
-* :mod:`dugout.integrations.rllib`: Ray RLlib (``pip install 'dugout[rllib]'``): a
+* :mod:`dugout.integrations.rllib`: Ray RLlib (``pip install 'dugout-baseball[rllib]'``): a
   ``MultiAgentEnv`` for every registered env, their registration with Tune, and a
   multi-agent PPO config with action masking.
 

@@ -1,7 +1,7 @@
 """Ray RLlib recipe: every dugout env as an RLlib ``MultiAgentEnv``, and multi-agent PPO
 with action masking on RLlib's new API stack (RLModule, Learner, ConnectorV2).
 
-    pip install 'dugout[rllib]'       # ray[rllib] and torch; see scripts/test_rllib.sh
+    pip install 'dugout-baseball[rllib]'       # ray[rllib] and torch; see scripts/test_rllib.sh
 
     from dugout.integrations.rllib import ppo_config
 
@@ -50,7 +50,7 @@ What is here:
   in both seats (a ``self_play`` share of the games) or in one seat against a league
   slot, so ``main`` learns from both seats against itself and its past; the callback
   logs ``main``'s result against the league (``main_vs_league``, its mean return, +1 a
-  win). ``python -m dugout.train --algo rllib`` (:mod:`dugout.train.rllib`) runs it.
+  win). ``dugout train rllib`` (:mod:`dugout.train.rllib`) runs it.
 * :func:`export_policy`: an action-masking PPO RLModule's acting policy written as a
   dugout checkpoint (``meta.json`` + ``policy.pt``, tensors only), which
   :class:`dugout.agents.policy.PolicyAgent` loads and tournaments play as ``ppo:PATH``:
@@ -61,7 +61,7 @@ What is here:
 Nothing in dugout imports this module but :mod:`dugout.train.rllib`. It imports Ray only when something here is used
 (the classes are built on first access), so ``import dugout.integrations.rllib`` works
 without Ray, and using it without Ray raises an ``ImportError`` that says
-``pip install 'dugout[rllib]'``.
+``pip install 'dugout-baseball[rllib]'``.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ AGENTS = ("away", "home")
 _MAX_SKIPPED_GAMES = 1000
 
 _INSTALL_HINT = ("dugout.integrations.rllib needs Ray RLlib and torch: "
-                 "pip install 'dugout[rllib]'")
+                 "pip install 'dugout-baseball[rllib]'")
 
 
 def _require_ray() -> None:

@@ -114,9 +114,9 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(capsys):
     """The main venv holds no Ray (tests/test_imports.py): asking for it is a one-line error."""
     from dugout.evaluate.backends import BackendError, make_backend
     err = _fails(capsys, *_T, "--backend", "ray")
-    assert "--backend ray needs Ray" in err and "pip install 'dugout[ray]'" in err
+    assert "--backend ray needs Ray" in err and "pip install 'dugout-baseball[ray]'" in err
     err = _fails(capsys, "crn", "--agents", "random", "heuristic", "--backend", "ray")
-    assert "pip install 'dugout[ray]'" in err
+    assert "pip install 'dugout-baseball[ray]'" in err
     with pytest.raises(TournamentError, match=r"pip install 'dugout\[ray\]'"):
         run_tournament(TB, ["random", "heuristic"], games=4, backend="ray")
     with pytest.raises(BackendError, match="needs Ray"):
@@ -159,7 +159,7 @@ def test_the_calibration_names_its_backend_flags(capsys):
     assert "--backend ray" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cal.main(["--teams", "bos2004", "--games", "4", "--backend", "ray"])
-    assert "pip install 'dugout[ray]'" in capsys.readouterr().err
+    assert "pip install 'dugout-baseball[ray]'" in capsys.readouterr().err
 
 
 # -- statistics -----------------------------------------------------------------------------------

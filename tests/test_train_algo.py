@@ -1,4 +1,4 @@
-"""``python -m dugout.train --algo {sb3,rllib}``: the switch between MaskablePPO (the default)
+"""``dugout train --algo {sb3,rllib}``: the switch between MaskablePPO (the default)
 and RLlib league self-play (:mod:`dugout.train.rllib`), and the RLlib path's errors where
 Ray is not installed (the main venv; RLlib training itself is tested in tests/test_rllib.py,
 in .venv-rllib)."""
@@ -51,7 +51,7 @@ def test_rllib_without_ray_says_how_to_install_it():
     assert importlib.util.find_spec("ray") is None, "the main test venv must not hold Ray"
     done = _train("--algo", "rllib", "--iterations", "1", "--out", "unused")
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "pip install 'dugout[rllib]'" in done.stderr.strip().splitlines()[-1]
+    assert "pip install 'dugout-baseball[rllib]'" in done.stderr.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize("left", ["settings.json", "progress.csv", "rllib", "model"])
@@ -69,4 +69,4 @@ def test_rllib_refuses_an_out_that_holds_a_run_without_resume(tmp_path, left):
     # an empty folder holds no run: the run goes on (here to Ray, which is missing)
     (out / left).rmdir() if left in ("rllib", "model") else (out / left).unlink()
     done = _train("--algo", "rllib", "--iterations", "1", "--out", str(out))
-    assert "pip install 'dugout[rllib]'" in done.stderr.strip().splitlines()[-1]
+    assert "pip install 'dugout-baseball[rllib]'" in done.stderr.strip().splitlines()[-1]

@@ -17,7 +17,7 @@ strings frames together::
 
 Drawing uses matplotlib's Agg canvas on a private :class:`~matplotlib.figure.Figure` (never
 pyplot), so it needs no display, touches no global state and may run in several threads.
-matplotlib is an optional dependency (``pip install dugout[plots]``); it is imported only
+matplotlib is an optional dependency (``pip install dugout-baseball[plots]``); it is imported only
 when a picture is drawn. The GIF writer uses Pillow, which matplotlib depends on.
 """
 
@@ -37,7 +37,7 @@ __all__ = ["Scene", "draw", "write_gif", "board_scene", "DEFAULT_SIZE"]
 #: The picture's size in pixels, (width, height).
 DEFAULT_SIZE = (640, 480)
 _SIDES = ("away", "home")          # the agents, by seat (as in core.aec, not imported from it)
-_MISSING = "render_mode='rgb_array' needs matplotlib: pip install dugout[plots]"
+_MISSING = "render_mode='rgb_array' needs matplotlib: pip install dugout-baseball[plots]"
 
 
 @dataclass(frozen=True)
@@ -403,7 +403,7 @@ def write_gif(frames: Sequence[np.ndarray], path, fps: float = 2.0) -> Path:
         from PIL import Image
     except ImportError as e:
         raise ImportError("write_gif needs Pillow (it comes with matplotlib): "
-                          "pip install dugout[plots]") from e
+                          "pip install dugout-baseball[plots]") from e
     path = Path(path)
     # one palette for the whole animation (from up to eight frames spread over it), so
     # colours hold still from frame to frame

