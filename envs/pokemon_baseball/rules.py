@@ -34,7 +34,8 @@ from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core import scorebook as sb
 from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, Play, PlayLog, outcome_codec
-from ..core.state import SavedAs, pair_codec
+from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_int, check_len,
+                          decode_as, pair_codec, saved_keys)
 from . import charts as ch
 from .cards import POSITIONS, Team, team_from_dict
 
@@ -171,6 +172,15 @@ class GameState(ScoreboardGame):
         return False
 
 
+    def validate(self) -> None:
+        """A loaded game is one the rules could reach (see :func:`validate_game`)."""
+        validate_game(self)
+
+    def validate_carry(self, carry: object) -> None:
+        """What a series carries into this game (see :func:`validate_carry`)."""
+        validate_carry(self, carry)
+
+
 def effective_hp(hp: int, loss: int) -> int:
     """HP after this game's injuries: reductions stack, never below 10 (RULES.md)."""
     return max(10, hp - loss)
@@ -266,6 +276,266 @@ def _log(state: GameState, kind: str, actor: int, base: int, roll: int | None,
     b = state.board
     state.log.add(Play(b.inning, b.half, kind, actor, base, roll, before, b.bases,
                        tuple(scored), detail))
+
+
+# ==================================================================== checking a loaded game
+#: Per-creature lists of a team and the least value each holds (status: BENCH to GONE).
+_PER_CREATURE = {"resting": 0, "status": BENCH, "hp_loss": 0, "injured": 0, "innings_pitched": 0,
+                 "last_half_pitched": -1, "outs_pitched": 0, "line_of": -1}
+#: Who decides each kind once play has begun (1 the batting side, 0 the fielding side) and
+#: the step it is asked at; "replace_injured" may be either side's.
+_DECIDES = {"offense_sub": (1, "offense_sub"), "defense_sub": (0, "defense_sub"),
+            "steal": (1, "steal"), "bunt": (1, "bunt"), "tag_up": (1, "end_pa"),
+            "replace_injured": (None, "injuries")}
+
+
+def validate_game(state: GameState) -> None:
+    """Check a loaded game (``GameState.from_dict``) for what its types cannot say: a
+    :class:`~dugout.envs.core.state.SaveError` names the field.
+
+    Every creature a field holds is one of its team's roster (the per-creature lists one
+    entry per creature); the lineups and the field hold no creature twice; once play has
+    begun each team has a full lineup of creatures in the game, every batter a batting
+    line and the pitcher a pitching line, and the runners are the batting side's batters;
+    the result of a plate appearance is known only while it is scored ("end_pa"); and the
+    pending decision is the one the rules offer in this situation, with these legal actions
+    (a game not over always waits on one)."""
+    b = state.board
+    check_choice(state.edge, ch.EDGES, ("edge",))
+    check_choice(state.rest_by, REST_BY, ("rest_by",))
+    sizes = [len(t.roster) for t in state.teams]
+    for key, least in _PER_CREATURE.items():
+        lists = check_len(getattr(state, key), 2, (key,))
+        for t in (0, 1):
+            check_len(lists[t], sizes[t], (key, t))
+            for k, v in enumerate(lists[t]):
+                check_int(v, (key, t, k), least, GONE if key == "status" else None)
+    for key, size in (("fielders", 10), ("lineup", 9)):
+        lists = check_len(getattr(state, key), 2, (key,))
+        for t in (0, 1):
+            check_len(lists[t], size, (key, t))
+            for i, k in enumerate(lists[t]):
+                check_index(k, sizes[t], (key, t, i), "the roster", none=-1)
+            placed = [k for k in lists[t] if k >= 0]
+            if len(set(placed)) != len(placed):
+                raise SaveError(f"a creature is placed twice: {lists[t]}", (key, t))
+    for key in ("order", "starter", "pitching_line"):
+        check_len(getattr(state, key), 2, (key,))
+    check_len(state.box.lines, 2, ("box", "lines"))
+    for t in (0, 1):
+        check_index(state.order[t], 9, ("order", t), "the batting order")
+        check_index(state.starter[t], sizes[t], ("starter", t), "the roster", none=-1)
+        check_index(state.pitching_line[t], len(state.box.pitching[t]), ("pitching_line", t),
+                    "the pitching lines", none=-1)
+        for k, line in enumerate(state.line_of[t]):
+            check_index(line, len(state.box.lines[t]), ("line_of", t, k), "the batting lines",
+                        none=-1)
+        if not state.dh and state.fielders[t][DH - 1] >= 0:
+            raise SaveError("a game without the DH has no creature at DH", ("fielders", t, DH - 1))
+    check_int(state.forfeited, ("forfeited",), -1, 1)
+    check_int(state.setup_team, ("setup_team",), 0, 1)
+    check_int(state.pa, ("pa",), 0)
+    check_int(state.outs_before, ("outs_before",), 0, 2)
+    check_int(state.fielder, ("fielder",), 0, 9)
+    check_int(state.rbi, ("rbi",), 0)
+    check_int(state.roll, ("roll",), 0)
+    check_int(state.sub_team, ("sub_team",), -1, 1)
+    check_choice(state.step, RULES, ("step",))
+    _validate_log(state, sizes)
+    if state.forfeited >= 0 and not b.over:
+        raise SaveError("a forfeited game is over", ("forfeited",))
+    if b.over:
+        if state.pending is not None:
+            raise SaveError("a game that is over has no pending decision", ("pending",))
+        if state.outcome is not None or state.injury_check:
+            raise SaveError("a game that is over has scored its last plate appearance", ("outcome",))
+        return
+    d = state.pending
+    if d is None:
+        raise SaveError("a game that is not over waits on a decision", ("pending",))
+    if not state.started:
+        _validate_setup(state, d, sizes)
+    else:
+        _validate_play(state, d, sizes)
+
+
+def _validate_log(state: GameState, sizes: list[int]) -> None:
+    """The play log as the play-by-play reads it: creatures of the team at bat (a
+    substitution names its own team in ``detail``), a plate appearance's result and
+    fielder, an injury's effect, a base."""
+    for i, p in enumerate(state.log.plays):
+        where = ("log", i)
+        team = p.half
+        if p.kind == "sub":
+            parts = p.detail.split(":")
+            if len(parts) != 2 or parts[0] not in ("0", "1") or not parts[1].isdigit() or \
+                    int(parts[1]) >= sizes[int(parts[0])]:
+                raise SaveError(f"a substitution's detail is 'team:creature', got {p.detail!r}",
+                                where + (9,))
+            team = int(parts[0])
+        check_index(p.actor, sizes[team], where + (3,), "the roster")
+        for column, group in ((6, p.before), (7, p.after), (8, p.scored)):
+            for j, r in enumerate(group):
+                if r is not None:
+                    check_index(r, sizes[p.half], where + (column, j), "the roster")
+        if p.kind == "pa":
+            check_choice(p.detail, OUTCOMES, where + (9,))
+            check_int(p.base, where + (4,), 0, DH)
+        elif p.kind == "injury":
+            if not (p.detail in ("none", "games-1", "games-2", "games-3") or (
+                    p.detail.startswith("hp-") and p.detail[3:].isdigit())):
+                raise SaveError(f"an injury's detail is none, hp-N or games-1 to 3, got "
+                                f"{p.detail!r}", where + (9,))
+        else:
+            check_int(p.base, where + (4,), -1, 3)
+
+
+def _validate_setup(state: GameState, d: Decision, sizes: list[int]) -> None:
+    """Before the first pitch: the teams set their lineups in turn (away first), each
+    position from the pitcher on, then the batting order slot by slot."""
+    b = state.board
+    if (b.inning, b.half, b.outs, b.bases, b.runs) != (1, 0, 0, EMPTY_BASES, [0, 0]):
+        raise SaveError("before the first pitch the board is at the top of the 1st, empty",
+                        ("board",))
+    t = state.setup_team
+    positions = lineup_positions(state)
+    other = 1 - t
+    if t == 1:      # the away team is done: its whole field and batting order
+        done = all(state.fielders[0][p - 1] >= 0 for p in positions) and -1 not in state.lineup[0]
+    else:           # the home team has not begun
+        done = all(k < 0 for k in state.fielders[1]) and all(k < 0 for k in state.lineup[1])
+    if not done:
+        raise SaveError(f"team {other}'s lineup is {'set' if t else 'not begun'} while team {t} "
+                        f"sets its own", ("lineup", other))
+    placed = state.fielders[t]
+    if any(s != BENCH for team in state.status for s in team):
+        raise SaveError("before the first pitch every creature is on the bench", ("status",))
+    if d.actor != t:
+        raise SaveError(f"team {t} sets its lineup now, got a decision for {d.actor}",
+                        ("pending", "actor"))
+    open_positions = [p for p in positions if placed[p - 1] < 0]
+    if d.kind == "lineup" and state.step == "lineup" and open_positions:
+        if any(k >= 0 for k in state.lineup[t]):
+            raise SaveError("the batting order is set after the field", ("lineup", t))
+        taken = set(placed)
+        offer = tuple(CREATURE + k for k, r in enumerate(state.resting[t])
+                      if r == 0 and k not in taken)
+        subject = open_positions[0]
+    elif d.kind == "batting_order" and state.step == "batting_order" and not open_positions:
+        order = state.lineup[t]
+        batters = batters_of(state, t)
+        if -1 not in order or any(k >= 0 and k not in batters for k in order):
+            raise SaveError(f"the batting order holds the fielders who bat {sorted(batters)}, "
+                            f"got {order}", ("lineup", t))
+        offer = tuple(CREATURE + k for k in sorted(batters) if k not in order)
+        subject = order.index(-1)
+    else:
+        raise SaveError(f"a {d.kind!r} decision at step {state.step!r} is not one of setting a "
+                        f"lineup (open positions {open_positions})", ("pending", "kind"))
+    if d.subject != subject or len(offer) < 2 or d.legal != offer:
+        raise SaveError(f"the {d.kind!r} decision here is for {subject} among {list(offer)}, got "
+                        f"{d.subject} among {list(d.legal)}", ("pending",))
+
+
+def _validate_play(state: GameState, d: Decision, sizes: list[int]) -> None:
+    """Once play has begun: full lineups in the game, and the pending decision."""
+    b = state.board
+    if state.step not in ("start_pa", "injuries", "offense_sub", "defense_sub", "steal", "bunt",
+                          "at_bat", "end_pa"):
+        raise SaveError(f"step {state.step!r} comes before the first pitch", ("step",))
+    for t in (0, 1):
+        field = [k for p, k in enumerate(state.fielders[t]) if p < 9 or state.dh]
+        if -1 in field or -1 in state.lineup[t]:
+            raise SaveError("once play has begun every position and batting slot is filled",
+                            ("fielders" if -1 in field else "lineup", t))
+        playing = {k for k, s in enumerate(state.status[t]) if s == PLAYING}
+        if set(field) != playing or sorted(batters_of(state, t)) != sorted(state.lineup[t]):
+            raise SaveError(f"the creatures in the game {sorted(playing)} are the fielders "
+                            f"{sorted(field)}, and those who bat are in the batting order",
+                            ("status", t))
+        for k in state.lineup[t]:
+            if state.line_of[t][k] < 0:
+                raise SaveError(f"batter {k} has no batting line", ("line_of", t, k))
+        if state.pitching_line[t] < 0:
+            raise SaveError("the pitcher has a pitching line", ("pitching_line", t))
+    for i, r in enumerate(b.bases):
+        if r is not None and r not in state.lineup[b.batting]:
+            raise SaveError(f"a runner is one of the batting side's batters, got {r}",
+                            ("board", "bases", i))
+    for i, r in enumerate(state.tried_steal):
+        check_index(r, sizes[b.batting], ("tried_steal", i), "the roster")
+    scoring = state.step == "end_pa"
+    if (state.outcome is not None) != scoring or (state.injury_check and not scoring):
+        raise SaveError(f"the batter's result is known at step 'end_pa' and only there; step "
+                        f"{state.step!r} has {state.outcome and state.outcome.code!r}",
+                        ("outcome",))
+    if scoring and state.at_bat != state.batter_creature():
+        raise SaveError(f"the plate appearance being scored is the batter's "
+                        f"({state.batter_creature()}), got {state.at_bat}", ("at_bat",))
+    if b.outs == 3 and not scoring:
+        raise SaveError(f"three outs are made only during a plate appearance, not at step "
+                        f"{state.step!r}", ("board", "outs"))
+    check_choice(d.kind, list(_DECIDES) + ["substitute"], ("pending", "kind"))
+    side, step = _DECIDES.get(d.kind, (None, None))
+    if d.kind == "substitute":          # asked at the step of the side substituting
+        t = state.sub_team
+        side, step = (1, "offense_sub") if t == b.batting else (0, "defense_sub")
+        old = d.subject
+        if t != d.actor or old != state.sub_for or not 0 <= old < sizes[t] or \
+                state.status[t][old] != PLAYING:
+            raise SaveError(f"a substitution replaces a creature in the game of the team "
+                            f"deciding (sub_team {t}, sub_for {state.sub_for}), got {old} for "
+                            f"{d.actor}", ("pending", "subject"))
+        offer, subject = tuple(CREATURE + k for k in state.available(t)), old
+    elif d.kind == "replace_injured":
+        offer, subject = (), -1
+        for t in (b.batting, b.fielding):
+            hurt = [k for k, g in enumerate(state.injured[t])
+                    if g and state.status[t][k] == PLAYING and state.has_bench(t)]
+            if hurt:
+                offer, subject = tuple(CREATURE + j for j in state.available(t)), hurt[0]
+                side = 1 if t == b.batting else 0
+                break
+    elif d.kind == "offense_sub":
+        offer = (PASS,) + tuple(RUNNER + i for i in range(3) if b.bases[i] is not None) + (
+            PINCH_HIT,) if state.has_bench(b.batting) else ()
+        subject = -1
+    elif d.kind == "defense_sub":
+        offer = (PASS,) + tuple(POSITION + p for p in range(9)) if state.has_bench(
+            b.fielding) else ()
+        subject = -1
+    elif d.kind == "steal":
+        candidates = steal_candidates(state)
+        offer = (PASS,) + tuple(RUNNER + i for i in candidates) if candidates else ()
+        subject = -1
+    elif d.kind == "bunt":
+        offer, subject = ((PASS, YES) if bunt_legal(state) else ()), -1
+    else:                                                       # tag_up
+        ok = (b.bases[2] is not None and state.fielder >= 7 and b.outs < 3
+              and state.outcome is sb.FLY_OUT)
+        offer, subject = ((PASS, YES) if ok else ()), 2
+    if side is not None and d.actor != (b.batting if side else b.fielding):
+        raise SaveError(f"a {d.kind!r} decision is the {('fielding', 'batting')[side]} side's, "
+                        f"got {d.actor}", ("pending", "actor"))
+    if state.step != step:
+        raise SaveError(f"a {d.kind!r} decision is made at step {step!r}, got {state.step!r}",
+                        ("step",))
+    if d.subject != subject or not offer or d.legal != offer or (
+            d.kind in _PICKS and len(offer) < 2):
+        raise SaveError(f"the {d.kind!r} decision here is for {subject} among "
+                        f"{list(offer) or 'nothing'}, got {d.subject} among {list(d.legal)}",
+                        ("pending",))
+
+
+def validate_carry(state: GameState, carry: object) -> None:
+    """What a series carried into this game: ``{"resting": [[games, ...], [games, ...]]}``,
+    games to sit out from 0 for each creature of each team (:func:`games_to_rest`)."""
+    saved_keys(carry, (), ("resting",))
+    resting = decode_as(tuple[list[int], list[int]], carry["resting"], ("resting",))
+    for t in (0, 1):
+        check_len(resting[t], len(state.teams[t].roster), ("resting", t))
+        for k, n in enumerate(resting[t]):
+            check_int(n, ("resting", t, k), 0)
 
 
 # ==================================================================== before the game
