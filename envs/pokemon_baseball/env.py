@@ -302,10 +302,15 @@ class _RosterMemo:
     """A team's roster block (``rows``: flattened, the env's own, written in place) and
     copies of what it was last written from: the state's lists of the team, the positions
     and lineup shown, the batting order's turn, and the runners on base with their steal
-    tries. :meth:`update` writes again only the columns of what changed."""
+    tries. :meth:`update` writes again only the columns of what changed.
+
+    ``rows`` is a view of ``block``: a copy (``copy.deepcopy``, pickle) stores the block
+    alone and makes ``rows`` a view of the copy's block again (:meth:`__setstate__`), so a
+    copied env goes on writing the rows it returns."""
 
     __slots__ = ("hp_loss", "field", "lineup", "order", "status", "resting", "injured",
                  "innings", "starter", "runners", "steals", "block", "rows")
+    _STATE = __slots__[:-1]                 # what a copy holds: all but the view ``rows``
 
     def __init__(self, state, t: int, field, lineup, order: int, runners: tuple, steals: tuple,
                  block: np.ndarray) -> None:
@@ -316,6 +321,14 @@ class _RosterMemo:
         self.starter, self.runners, self.steals = state.starter[t], runners, steals
         self.block = block
         self.rows = block.reshape(-1)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self._STATE}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in self._STATE:
+            setattr(self, name, state[name])
+        self.rows = self.block.reshape(-1)
 
     def update(self, state, t: int, stats: tuple, field, lineup, order: int, runners: tuple,
                steals: tuple) -> None:
