@@ -9,6 +9,8 @@ ruleset gets all of this by registering.
   original alone;
 * a game saved through JSON at any decision and restored into a second env continues exactly
   like the original (observations, masks, infos, rewards, box score);
+* the env itself copied with ``copy.deepcopy`` or through pickle mid-game, ``env()`` and
+  ``raw_env()``, continues exactly like the original;
 * illegal actions: ``env()`` ends the game with -1 for the offender and says why;
   ``raw_env()`` raises ``IllegalActionError`` naming the decision and the legal actions and
   changes nothing; the steps after the end;
@@ -18,9 +20,11 @@ ruleset gets all of this by registering.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import json
+import pickle
 import random
 import re
 import sys
@@ -598,6 +602,61 @@ def test_saved_game_of_another_ruleset_is_refused(env_id):
     del d["ruleset"]
     with pytest.raises(ValueError, match="not a saved"):
         cls.from_dict(d)
+
+
+# -- copies of the env itself (copy.deepcopy, pickle) ----------------------------------------------
+#: seeds of the games whose env is copied, and how many random decisions of each (besides the
+#: first decision and the end)
+COPY_SEEDS, COPY_CUTS = range(3), 3
+#: the contract's cases, and each that plays series as a short series too (games follow each
+#: other inside the episode, with what carries between them)
+COPY_CASES = CASES + [
+    pytest.param(env_id, {**options, "series": 3, "innings": 2},
+                 id=case_id(env_id, {**options, "series": 3, "innings": 2}))
+    for env_id, options in cases() if env_class(env_id).PLAYS_SERIES]
+
+
+@pytest.mark.parametrize("raw", [False, True], ids=["env", "raw_env"])
+@pytest.mark.parametrize("env_id, options", COPY_CASES)
+def test_deepcopied_and_pickled_env_continues_identically(env_id, options, raw):
+    """``copy.deepcopy(env)`` and ``pickle.loads(pickle.dumps(env))`` of ``env()`` and of
+    ``raw_env()``, taken mid-game after the observations were read (whatever an env keeps
+    between observations is in use), at the first decision, at random ones and at the end:
+    each copy, given the original's remaining actions, shows the same observations, masks,
+    infos, rewards and flags at every step, the same dead steps and the same final state."""
+    copies = 0
+    for seed in COPY_SEEDS:
+        rng = random.Random(seed)
+        env = make(env_id, options, raw=raw)
+        env.reset(seed=seed)
+        n = 0                                   # the game's length, from a first run
+        while env.unwrapped.game.pending is not None:
+            env.step(rng.choice(env.unwrapped.game.pending.legal))
+            n += 1
+        cuts = {0, n, *rng.sample(range(n), min(COPY_CUTS, n))}
+        env.reset(seed=seed)
+        trace, actions, snapshots = [], [], []
+        while True:
+            trace.append(trace_step(env))       # (reads every observation before a copy)
+            if len(actions) in cuts:
+                snapshots.append((len(actions), copy.deepcopy(env), "deepcopy"))
+                snapshots.append((len(actions), pickle.loads(pickle.dumps(env)), "pickle"))
+            if env.unwrapped.game.pending is None:
+                break
+            actions.append(rng.choice(env.unwrapped.game.pending.legal))
+            env.step(actions[-1])
+        final, state = final_steps(env), dumps(env.unwrapped.game)
+        for k, other, how in snapshots:
+            assert type(other) is type(env) and other.unwrapped is not env.unwrapped
+            assert trace_step(other) == trace[k]
+            for i, a in enumerate(actions[k:], k + 1):
+                other.step(a)
+                assert trace_step(other) == trace[i], \
+                    f"seed {seed}: the {how} copy from decision {k} drifted at decision {i}"
+            assert final_steps(other) == final, f"seed {seed}: the {how} copy from {k} ended differently"
+            assert dumps(other.unwrapped.game) == state
+            copies += 1
+    assert copies >= 2 * len(COPY_SEEDS) * 3
 
 
 # -- illegal actions -----------------------------------------------------------------------------
