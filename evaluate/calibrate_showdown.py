@@ -11,7 +11,7 @@ Run it with::
     dugout calibrate --level advanced --games 1000 --fit runs
     dugout calibrate --backend ray --address 10.0.0.5:6379
 
-(``dugout calibrate`` is the same.) Every flag is checked
+(``python -m dugout.evaluate.calibrate_showdown`` is the same.) Every flag is checked
 before the first game (the teams, the output files, the plot's format, Ray and the
 stored runs fit where they are needed); a bad one is a one-line error naming it.
 
@@ -853,7 +853,7 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """``dugout calibrate``: the same as ``dugout calibrate``;
+    """``python -m dugout.evaluate.calibrate_showdown``: the same as ``dugout calibrate``;
     the figures."""
     return args.invoke("dugout calibrate", configure, check, run, argv, __doc__)
 

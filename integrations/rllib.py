@@ -50,7 +50,7 @@ What is here:
   in both seats (a ``self_play`` share of the games) or in one seat against a league
   slot, so ``main`` learns from both seats against itself and its past; the callback
   logs ``main``'s result against the league (``main_vs_league``, its mean return, +1 a
-  win). ``dugout train rllib`` (:mod:`dugout.train.rllib`) runs it.
+  win). ``python -m dugout.train --algo rllib`` (:mod:`dugout.train.rllib`) runs it.
 * :func:`export_policy`: an action-masking PPO RLModule's acting policy written as a
   dugout checkpoint (``meta.json`` + ``policy.pt``, tensors only), which
   :class:`dugout.agents.policy.PolicyAgent` loads and tournaments play as ``ppo:PATH``:

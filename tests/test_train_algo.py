@@ -1,4 +1,4 @@
-"""``dugout train --algo {sb3,rllib}``: the switch between MaskablePPO (the default)
+"""``python -m dugout.train --algo {sb3,rllib}``: the switch between MaskablePPO (the default)
 and RLlib league self-play (:mod:`dugout.train.rllib`), and the RLlib path's errors where
 Ray is not installed (the main venv; RLlib training itself is tested in tests/test_rllib.py,
 in .venv-rllib)."""

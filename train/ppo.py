@@ -6,7 +6,7 @@ with its evaluation and checkpoints, the end of the run.
     dugout train --env thats_baseball_v0 --teams my_team.json reds --env-option innings=7
     dugout train --env showdown_v0 --env-option level=basic --teams nya2004 bos2004
 
-(``dugout train`` is the same command, and ``dugout.train.ppo.main(argv)``.)
+(``python -m dugout.train`` is the same command, and ``dugout.train.ppo.main(argv)``.)
 Every flag is checked before anything is trained, and a bad one is one line naming it,
 exit status 2: each number against its limit (``--help`` shows them), ``--opponent`` a
 manager the env knows or ``ppo:PATH``, a checkpoint that loads (``meta.json`` and tensors
@@ -680,7 +680,7 @@ def _env_of(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> Path:
-    """``dugout train``: ``dugout train``, or ``dugout train challenge`` for a
+    """``python -m dugout.train``: ``dugout train``, or ``dugout train challenge`` for a
     single-agent env (``--env manager_challenge_v0``)."""
     from .single import SINGLE_AGENT_ENVS, main as main_single
     argv = list(sys.argv[1:] if argv is None else argv)

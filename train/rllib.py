@@ -6,7 +6,7 @@ league of past snapshots, on any registered ruleset, on one machine or a Ray clu
     dugout tournament --env thats_baseball_v0 \\
         --agents random heuristic ppo:runs/thats_baseball_v0-rllib/model
 
-(``dugout train rllib ...`` is the same command.) Every flag is checked
+(``python -m dugout.train --algo rllib ...`` is the same command.) Every flag is checked
 before Ray is even looked for, a bad one is one line naming it, exit status 2: each number
 against its limit (``--help`` shows them), the options by building the env, ``--out`` a
 folder that can be written (holding no run, or with ``--resume`` one of the same env and
@@ -501,5 +501,5 @@ def parse(argv: Sequence[str] | None = None) -> RLlibSettings:
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
-    """``dugout train rllib ...``: the same as ``dugout train rllib ...``."""
+    """``python -m dugout.train --algo rllib ...``: the same as ``dugout train rllib ...``."""
     return args.invoke(PROG, configure, check, run, argv, __doc__.split("\n\n")[0])
