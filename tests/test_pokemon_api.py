@@ -90,7 +90,8 @@ def test_every_option_is_accepted(tmp_path):
     assert isinstance(env.render(), str)
     for options in ({"creatures": json.loads(creatures.read_text(encoding="utf-8"))},
                     {"teams": ["summit", "harbor"]}, {"series": {"best_of": 5}},
-                    {"series": 1}, {"edge": "ge", "dh": False}, {"max_innings": None},
+                    {"series": 1}, {"series": 99}, {"series": {"games": 99}},
+                    {"edge": "ge", "dh": False}, {"max_innings": None},
                     {"render_mode": "rgb_array"}, {"render_mode": None},
                     {"illegal_action": "raise", "innings": np.int64(9)}):
         env = pokemon_baseball_v0.env(**options)
@@ -132,6 +133,10 @@ def test_unknown_option_is_named(raw):
     (dict(series="3"), "series"),
     (dict(series={"games": 0}), "series"),
     (dict(series={"matches": 3}), "series"),
+    (dict(series=101), r"series may be at most 99 games"),
+    (dict(series=10**100 + 1), r"series may be at most 99 games"),
+    (dict(series={"games": 100}), r"series may be at most 99 games.*got \{'games': 100\}"),
+    (dict(series={"best_of": 10**5000 + 1}), r"series may be at most 99 games"),
     (dict(render_mode="text"), "render_mode"),
     (dict(illegal_action="ignore"), "illegal_action"),
     (dict(dice=Dice(3)), "ScriptedDice"),

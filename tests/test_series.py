@@ -26,8 +26,8 @@ from dugout.envs.core.dice import ScriptedDice, make_dice
 from dugout.envs.core.entry import entry_points
 from dugout.envs.core.errors import OptionError
 from dugout.envs.core.observation import ObservationSpec
-from dugout.envs.core.series import (SERIES_PIECES, Series, SeriesGame, game_seed,
-                                     with_series_pieces)
+from dugout.envs.core.series import (MAX_SERIES_GAMES, SERIES_PIECES, Series, SeriesGame,
+                                     game_seed, with_series_pieces)
 
 AGENTS = ("away", "home")
 ACTIONS = ("effort 0", "effort 1", "effort 2")
@@ -223,9 +223,19 @@ def test_existing_rulesets_unchanged():
 # -- options ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("bad", [0, -1, 2, 4, 3.0, "3", True, False, [3], {"best_of": 4},
                                  {"games": 0}, {"games": True}, {"rounds": 3},
-                                 {"games": 2, "best_of": 3}])
+                                 {"games": 2, "best_of": 3}, 101, 10**100 + 1,
+                                 {"best_of": 101}, {"games": 100}, {"games": -10**5000}])
 def test_bad_series_values_are_rejected(bad):
     with pytest.raises(OptionError, match="toy_series_v0.*series"):
+        raw_env(series=bad)
+
+
+@pytest.mark.parametrize("bad", [101, 10**100 + 1, np.int64(2**62 + 1), {"best_of": 101},
+                                 {"games": 100}, {"best_of": 10**5000 + 1}])
+def test_series_longer_than_the_limit_is_refused_naming_it(bad):
+    assert MAX_SERIES_GAMES == 99
+    with pytest.raises(OptionError, match=r"toy_series_v0: series may be at most 99 games "
+                                          r"\(MAX_SERIES_GAMES: best of 99 or \{'games': 99\}\)"):
         raw_env(series=bad)
 
 
@@ -234,6 +244,8 @@ def test_good_series_values():
     assert raw_env(series=np.int64(7)).series_format == (7, True)
     assert raw_env(series={"best_of": 5}).series_format == (5, True)
     assert raw_env(series={"games": 6}).series_format == (6, False)
+    assert raw_env(series=99).series_format == (99, True)              # MAX_SERIES_GAMES
+    assert raw_env(series={"games": np.int64(99)}).series_format == (99, False)
     with pytest.raises(OptionError, match="odd.*'games': 4"):
         raw_env(series=4)
 

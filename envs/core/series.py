@@ -14,6 +14,9 @@ The option
   soon as one side has won ``N // 2 + 1`` games, or once ``N`` games are played.
 * ``series={"games": N}``, any ``N >= 1``: exactly ``N`` games (a campaign such as the
   Manager Challenge's six games), played out even once one side can no longer be caught.
+* Either way ``N`` is at most :data:`MAX_SERIES_GAMES` (99): best of 99, or exactly 99
+  games (the observation shows the game's number and the wins as fractions of ``N``).
+  A longer series raises :class:`~dugout.envs.core.errors.OptionError` naming the limit.
 
 A game with no winner (cut off by ``max_innings``) counts as played and won by nobody.
 The series winner is the side with more wins when the series ends; with equal wins
@@ -95,10 +98,13 @@ from .errors import OptionError, show
 from .observation import ObservationSpec
 from .state import SaveError, check_choice, check_int, decode_as, describe, saved_keys
 
-__all__ = ["Series", "SeriesGame", "SERIES_PIECES", "check_series", "game_seed",
-           "with_series_pieces"]
+__all__ = ["Series", "SeriesGame", "SERIES_PIECES", "MAX_SERIES_GAMES", "check_series",
+           "game_seed", "with_series_pieces"]
 
 _SIDES = ("away", "home")
+
+#: The longest series the ``series`` option takes: best of 99, or exactly 99 games.
+MAX_SERIES_GAMES = 99
 
 #: The observation pieces a series appends to the ruleset's own, from the observer's side.
 SERIES_PIECES = [
@@ -120,18 +126,24 @@ def game_seed(seed: int, game: int) -> int:
 
 
 def check_series(env_name: str, value: Any) -> tuple[int, bool] | None:
-    """The ``series`` option as ``(length, best_of)``, or None for a single game."""
+    """The ``series`` option as ``(length, best_of)``, or None for a single game; a length
+    above :data:`MAX_SERIES_GAMES` is refused."""
     if value is None:
         return None
     if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("best_of", "games"):
         (kind, n), = value.items()
         best_of = kind == "best_of"
+        given = f"{{{kind!r}: {show(n)}}}"      # (show() of the dict fails on a huge int)
     else:
-        n, best_of = value, True
+        n, best_of, given = value, True, show(value)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise OptionError(
             f"{env_name}: series must be None (one game), an odd int N or {{'best_of': N}} "
-            f"(best of N), or {{'games': N}} (exactly N games), with N >= 1; got {show(value)}")
+            f"(best of N), or {{'games': N}} (exactly N games), with N >= 1; got {given}")
+    if n > MAX_SERIES_GAMES:
+        raise OptionError(
+            f"{env_name}: series may be at most {MAX_SERIES_GAMES} games (MAX_SERIES_GAMES: best "
+            f"of {MAX_SERIES_GAMES} or {{'games': {MAX_SERIES_GAMES}}}), got {given}")
     if best_of and n % 2 == 0:
         raise OptionError(
             f"{env_name}: a best-of series needs an odd number of games, got {show(value)}; "

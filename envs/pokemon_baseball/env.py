@@ -30,7 +30,8 @@ exactly on an open column heading reads (`"ge"`: "> 50" means 50 and more; `"gt"
 strictly more; RULES.md). `rest_by` says how the rest rule counts "pitches 2 or more
 innings": `"innings"`, innings in which he faced a batter, or `"outs"`, the outs he
 recorded / 3 (the box score's innings pitched). `series=N` (odd) plays a best-of-N series, `{"games": N}`
-exactly N games, as one episode (`dugout.envs.core.series`): pitcher rest and injuries
+exactly N games, as one episode (`dugout.envs.core.series`), N at most 99
+(`MAX_SERIES_GAMES`: best of 99, or exactly 99 games): pitcher rest and injuries
 carry from game to game. An unknown option or a bad value raises `OptionError`, a bad
 team `DataError`.
 
