@@ -40,7 +40,7 @@ from ..envs.core.datafile import read_json_file
 from ..envs.core.errors import DataError
 
 __all__ = ["PolicyAgent", "read_meta", "CheckpointError", "META", "WEIGHTS", "MODEL",
-           "ACTIVATIONS", "build_actor", "actor_from_model"]
+           "ACTIVATIONS", "build_actor", "actor_from_model", "env_sizes", "check_fits"]
 
 META = "meta.json"
 WEIGHTS = "policy.pt"
@@ -50,6 +50,38 @@ ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "SiLU", "GELU", "Sigmoid")
 
 class CheckpointError(ValueError):
     """A checkpoint that cannot be used: missing, damaged, or made for another env."""
+
+
+def env_sizes(env: Any) -> tuple[int, int]:
+    """The observation length and the number of actions a manager of ``env`` sees: a
+    two-manager AEC env's (its first seat's) or a single-agent Gymnasium env's."""
+    if callable(getattr(env, "observation_space", None)):           # AEC: spaces per agent
+        seat = env.possible_agents[0]
+        space, actions = env.observation_space(seat), env.action_space(seat)
+    else:
+        space, actions = env.observation_space, env.action_space
+    if isinstance(getattr(space, "spaces", None), Mapping) and "observation" in space.spaces:
+        space = space.spaces["observation"]
+    return int(space.shape[0]), int(actions.n)
+
+
+def check_fits(agent: Any, name: str, env_id: str, env: Any,
+               options: Mapping[str, Any] | None = None) -> None:
+    """A trained manager ``agent`` (named ``name``) against the env it would play, ``env``
+    (``env_id`` built with ``options``): a :class:`CheckpointError` when its observation
+    or action sizes are not the env's. A manager that records no sizes passes."""
+    meta = getattr(agent, "meta", None)
+    if not isinstance(meta, Mapping) or "obs_size" not in meta:
+        return
+    obs, actions = env_sizes(env)
+    if (meta["obs_size"], meta.get("n_actions")) != (obs, actions):
+        from ..envs.options import describe_options
+        trained = meta.get("env_options", (meta.get("settings") or {}).get("env_options")) or {}
+        raise CheckpointError(
+            f"{name} was trained with observations of size {meta['obs_size']} and "
+            f"{meta.get('n_actions')} actions ({describe_options(trained)}); {env_id} with "
+            f"{describe_options(dict(options or {}))} has observations of size {obs} and "
+            f"{actions} actions")
 
 
 def _folder(path: str | os.PathLike) -> Path:

@@ -26,7 +26,8 @@ from .base import Managers
 from .ref import AgentRef
 from .random_agent import RandomAgent
 
-__all__ = ["make_agent", "agent_names", "register", "managers", "Managers", "MANAGER_MODULES"]
+__all__ = ["make_agent", "agent_names", "check_agents", "register", "managers", "Managers",
+           "MANAGER_MODULES"]
 
 Factory = Callable[[int | None], Any]
 
@@ -118,3 +119,34 @@ def make_agent(env_id: str, name: "str | AgentRef", seed: int | None = None):
         raise ValueError(f"unknown agent {ref.name!r} for {env_id}; known agents: "
                          f"{', '.join(sorted(factories))}") from None
     return factory(seed)
+
+
+def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Check each manager of ``names`` (texts or :class:`AgentRef`) for ``env_id`` built with
+    ``env_kwargs``, before any game: a ``ValueError`` naming the first that cannot play (an
+    unknown name, a malformed reference) or a ``CheckpointError`` (also a ``ValueError``)
+    for a checkpoint that is missing, damaged, made for another env, or whose observation
+    or action sizes are not the env's. Returns the trained managers, loaded, by their text
+    (``ppo:PATH``), so a caller need not load them again."""
+    known = agent_names(env_id)
+    loaded: dict[str, Any] = {}
+    env = None
+    for name in names:
+        try:
+            ref = AgentRef.parse(name)
+        except ValueError as error:
+            raise ValueError(f"unknown agent for {env_id}: {error}") from None
+        text = str(ref)
+        if not ref.is_checkpoint:
+            if ref.name not in known:
+                raise ValueError(f"unknown agent {text!r} for {env_id}; known: "
+                                 f"{', '.join(known)}, or ppo:PATH for a trained manager")
+            continue
+        if text not in loaded:
+            from ..envs import make
+            from .policy import check_fits
+            agent = make_agent(env_id, ref)          # CheckpointError: missing, damaged, another env
+            env = env if env is not None else make(env_id, **(env_kwargs or {}))
+            check_fits(agent, text, env_id, env, env_kwargs)
+            loaded[text] = agent
+    return loaded

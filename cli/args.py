@@ -37,7 +37,7 @@ from ..envs.core.errors import DugoutError
 
 __all__ = ["Parser", "UsageError", "parse", "invoke", "ArgType", "integer", "count", "seed", "workers", "real",
            "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
-           "env_id", "env_option", "check_out_dir", "check_out_file", "MAX_SEED", "MAX_GAMES",
+           "env_id", "env_option", "env_options", "check_out_dir", "check_out_file", "MAX_SEED", "MAX_GAMES",
            "MAX_WORKERS", "MAX_TIMESTEPS", "MAX_INNINGS", "MAX_LAYER", "MAX_RESAMPLES"]
 
 #: Seeds are what numpy's and Gymnasium's seeding take: 0 to 2**32 - 1.
@@ -297,6 +297,21 @@ def _env_option(text: str) -> str:
 #: ``KEY=VALUE``: one env option (the env itself checks the key and value, once, in ``check``).
 env_option = ArgType("KEY=VALUE", _env_option,
                      bad=["novalue", "=3", "illegal_action=raise", "render_mode=human"])
+
+
+def env_options(texts: Sequence[str], flag: str = "--env-option") -> dict[str, Any]:
+    """The options of repeated ``--env-option KEY=VALUE`` flags as a dict (values read as
+    JSON where they parse); a :class:`UsageError` for a key given twice. For an env outside
+    the AEC registry (the Manager Challenge); the AEC envs' flags go through
+    :func:`dugout.envs.options.env_options_from_flags`, which also builds the env."""
+    from ..envs.options import parse_env_option
+    out: dict[str, Any] = {}
+    for text in texts:
+        key, value = parse_env_option(text)
+        if key in out:
+            raise UsageError(flag, f"{flag} {key}: given twice")
+        out[key] = value
+    return out
 
 
 # -- running a subcommand -----------------------------------------------------------------------

@@ -30,7 +30,6 @@ from typing import Any, Sequence
 
 from ..cli import args
 from ..envs.core.errors import DugoutError
-from ..envs.options import describe_options, parse_env_option
 from .stats import wilson_interval
 
 __all__ = ["play_campaigns", "summarize", "table", "configure", "check", "run", "main"]
@@ -130,12 +129,7 @@ def check(ns: argparse.Namespace) -> None:
     if last > args.MAX_SEED:
         raise args.UsageError("--seed", f"campaigns play seeds {ns.seed} to {last}; the last must "
                                         f"be at most {args.MAX_SEED}: lower --seed or --campaigns")
-    options: dict[str, Any] = {}
-    for text in ns.env_option:
-        key, value = parse_env_option(text)
-        if key in options:
-            raise args.UsageError("--env-option", f"{key} given twice")
-        options[key] = value
+    options = args.env_options(ns.env_option)
     from ..envs.bottom_ninth.challenge import ManagerChallengeEnv
     try:
         env = ManagerChallengeEnv(**options)
@@ -152,6 +146,7 @@ def _checked_agent(ref: Any, env: Any, options: dict[str, Any]) -> str:
     """``ref``'s name, once the manager it names is known or its checkpoint loads and takes
     ``env``'s observations and actions; a ``UsageError`` naming ``--agents`` if not."""
     from ..agents.manager_challenge import MANAGERS
+    from ..agents.policy import CheckpointError, check_fits
     from ..agents.ref import AgentRef
     ref = AgentRef.parse(ref)
     name = str(ref)
@@ -166,13 +161,10 @@ def _checked_agent(ref: Any, env: Any, options: dict[str, Any]) -> str:
         agent = _agent(name)
     except (DugoutError, ValueError, OSError) as error:
         raise args.UsageError("--agents", f"{name}: {error}") from None
-    meta = getattr(agent, "meta", None) or {}
-    obs, actions = int(env.observation_space.shape[0]), int(env.action_space.n)
-    if "obs_size" in meta and (meta["obs_size"], meta["n_actions"]) != (obs, actions):
-        raise args.UsageError("--agents", f"{name} was trained with observations of size "
-                                          f"{meta['obs_size']} and {meta['n_actions']} actions; "
-                                          f"{ENV_ID} with {describe_options(options)} has "
-                                          f"observations of size {obs} and {actions} actions")
+    try:
+        check_fits(agent, name, ENV_ID, env, options)
+    except CheckpointError as error:
+        raise args.UsageError("--agents", str(error)) from None
     return name
 
 

@@ -53,11 +53,13 @@ import numpy as np
 from ..agents.play import PairRecord
 from ..agents.play import play_pairs as _play_pairs
 from ..agents.ref import AgentRef
-from ..agents.registry import agent_names, make_agent
+from ..agents.policy import CheckpointError
+from ..agents.registry import make_agent
+from ..agents.registry import check_agents as _check_agents
 from ..envs import ENV_IDS, make
 from ..envs import options as _options
 from ..envs.core.errors import OptionError
-from ..envs.options import describe_options, jsonable_options
+from ..envs.options import jsonable_options
 from . import stats
 from .backends import Backend, BackendError, CheckpointFiles, make_backend
 from .backends import start_method as _start_method     # noqa: F401  (manager_challenge uses it)
@@ -169,39 +171,18 @@ def check_agents(env_id: str, names: Sequence[str], env_kwargs: dict[str, Any] |
     """Raise :class:`TournamentError` (or the checkpoint's ``CheckpointError``, also a
     ``ValueError``) naming the first env or agent that cannot play. A trained manager
     (``ppo:PATH``) must take the observations and actions of the env built with
-    ``env_kwargs``."""
+    ``env_kwargs`` (:func:`dugout.agents.registry.check_agents`)."""
     if env_id not in ENV_IDS:
         raise TournamentError(f"unknown environment {env_id!r}; known: {', '.join(ENV_IDS)}")
-    known = agent_names(env_id)
     for name in names:
         if not isinstance(name, str):
             raise TournamentError(f"agents are given by name, got {name!r}")
-        try:
-            ref = AgentRef.parse(name)
-        except ValueError as error:
-            raise TournamentError(f"unknown agent for {env_id}: {error}") from None
-        if ref.is_checkpoint:
-            agent = make_agent(env_id, ref)    # CheckpointError: missing, damaged, or another env
-            _check_sizes(env_id, name, agent, env_kwargs)
-        elif ref.name not in known:
-            raise TournamentError(f"unknown agent {name!r} for {env_id}; known: "
-                                  f"{', '.join(known)}, or ppo:PATH for a trained manager")
-
-
-def _check_sizes(env_id: str, name: str, agent: Any, env_kwargs: dict[str, Any] | None) -> None:
-    """A trained manager's observation and action sizes against the env it would play."""
-    meta = getattr(agent, "meta", None)
-    if not isinstance(meta, dict) or "obs_size" not in meta:
-        return
-    env = _env(env_id, env_kwargs)
-    obs = int(env.observation_space("away")["observation"].shape[0])
-    actions = int(env.action_space("away").n)
-    if (meta["obs_size"], meta["n_actions"]) != (obs, actions):
-        trained = meta.get("env_options", (meta.get("settings") or {}).get("env_options")) or {}
-        raise TournamentError(
-            f"{name} was trained with observations of size {meta['obs_size']} and "
-            f"{meta['n_actions']} actions ({describe_options(trained)}); {env_id} with "
-            f"{describe_options(env_kwargs)} has observations of size {obs} and {actions} actions")
+    try:
+        _check_agents(env_id, names, env_kwargs)
+    except CheckpointError:
+        raise
+    except ValueError as error:
+        raise TournamentError(str(error)) from None
 
 
 def labels_for(names: Sequence[str]) -> list[str]:

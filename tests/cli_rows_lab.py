@@ -9,22 +9,8 @@ import json
 from pathlib import Path
 
 from cli_table import Row
+from cli_table import checkpoint as _checkpoint
 from dugout.evaluate.backends import ray_installed
-
-
-def _checkpoint(env_id: str, obs_size: int, n_actions: int):
-    """A fixture: ``{tmp}/run``, a checkpoint folder trained (so its meta says) on ``env_id``
-    with observations of ``obs_size`` and ``n_actions`` actions, no hidden layer."""
-    def setup(tmp: Path) -> None:
-        import torch
-        run = tmp / "run"
-        run.mkdir()
-        (run / "meta.json").write_text(json.dumps({
-            "env_id": env_id, "obs_size": obs_size, "n_actions": n_actions, "net_arch": [],
-            "activation": "Tanh"}))
-        torch.save({"0.weight": torch.zeros(n_actions, obs_size), "0.bias": torch.zeros(n_actions)},
-                   run / "policy.pt")
-    return setup
 
 
 def _damaged_checkpoint(tmp: Path) -> None:

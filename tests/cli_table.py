@@ -29,3 +29,19 @@ class Row:
 
     def id(self) -> str:
         return f"{self.command}:{' '.join(self.argv)}"[:90]
+
+
+def checkpoint(env_id: str, obs_size: int, n_actions: int, name: str = "run"):
+    """A row's fixture: ``{tmp}/NAME``, a checkpoint folder trained (so its meta says) on
+    ``env_id`` with observations of ``obs_size`` and ``n_actions`` actions, no hidden layer."""
+    def setup(tmp: Path) -> None:
+        import json
+        import torch
+        run = tmp / name
+        run.mkdir()
+        (run / "meta.json").write_text(json.dumps({
+            "env_id": env_id, "obs_size": obs_size, "n_actions": n_actions, "net_arch": [],
+            "activation": "Tanh"}))
+        torch.save({"0.weight": torch.zeros(n_actions, obs_size), "0.bias": torch.zeros(n_actions)},
+                   run / "policy.pt")
+    return setup

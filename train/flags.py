@@ -110,14 +110,6 @@ def help_for(text: str, kind: Any = None, default: Any = None,
 
 
 # -- the checks a type cannot make ----------------------------------------------------------------
-def _env_sizes(env_id: str, env_options: dict[str, Any] | None) -> tuple[int, int]:
-    from ..envs.options import check_env_options
-    env = check_env_options(env_id, env_options or {}, "--env-option")
-    agent = env.possible_agents[0]
-    return (int(env.observation_space(agent)["observation"].shape[0]),
-            int(env.action_space(agent).n))
-
-
 def check_opponent(env_id: str, ref: Any, names: Iterable[str], flag: str = "--opponent",
                    env_options: dict[str, Any] | None = None) -> str:
     """An opponent (an :class:`~dugout.agents.ref.AgentRef` or its text): one of ``names``,
@@ -136,19 +128,14 @@ def check_opponent(env_id: str, ref: Any, names: Iterable[str], flag: str = "--o
             raise args.UsageError(flag, f"unknown opponent {ref.name!r} for {env_id}; known: "
                                         f"{', '.join(names)}, or ppo:PATH for a trained manager")
         return str(ref)
-    from ..agents.policy import CheckpointError, PolicyAgent
+    from ..agents.policy import CheckpointError, PolicyAgent, check_fits
+    from ..envs.options import check_env_options
     try:
         agent = PolicyAgent.load(ref.path, env_id=env_id)       # meta.json and tensors only
+        env = check_env_options(env_id, env_options or {}, "--env-option")
+        check_fits(agent, str(ref), env_id, env, env_options)
     except CheckpointError as error:
         raise args.UsageError(flag, str(error)) from None
-    sizes = (agent.meta["obs_size"], agent.meta["n_actions"])
-    wanted = _env_sizes(env_id, env_options)
-    if sizes != wanted:
-        from ..envs.options import describe_options
-        raise args.UsageError(flag, f"{ref} was trained with observations of size {sizes[0]} and "
-                                    f"{sizes[1]} actions; {env_id} under "
-                                    f"{describe_options(env_options)} has {wanted[0]} and "
-                                    f"{wanted[1]}")
     return str(ref)
 
 

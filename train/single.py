@@ -37,7 +37,6 @@ from typing import Any
 
 from ..cli import args
 from ..envs.core.errors import DugoutError
-from ..envs.options import parse_env_option
 from . import flags
 
 __all__ = ["SingleSettings", "train_single", "main", "SINGLE_AGENT_ENVS", "evaluate_manager"]
@@ -274,12 +273,7 @@ def configure(parser: args.Parser) -> None:
 def check(ns: argparse.Namespace) -> None:
     """Every flag, checked before anything is trained: the env built once with its options,
     the rollout, and the output folder (no run in it). Sets ``ns.settings``; writes nothing."""
-    options: dict[str, Any] = {}
-    for text in ns.env_option:
-        key, value = parse_env_option(text)
-        if key in options:
-            raise args.UsageError("--env-option", f"--env-option {key}: given twice")
-        options[key] = value
+    options = args.env_options(ns.env_option)
     values = {name: getattr(ns, name) for name in _FLAGS}
     values["net_arch"] = flags.check_net_arch(values["net_arch"])
     values["out"] = str(values["out"] or "")
