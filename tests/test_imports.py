@@ -245,7 +245,7 @@ def test_the_rllib_recipe_without_ray_says_how_to_install_it():
     import importlib.util
     assert importlib.util.find_spec("ray") is None, "the main test venv must not hold Ray"
     from dugout.integrations import rllib
-    with pytest.raises(ImportError, match=r"pip install 'dugout\[rllib\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'dugout-baseball\[rllib\]'"):
         rllib.DugoutMultiAgentEnv({"env_id": "thats_baseball_v0"})
 
 

@@ -334,7 +334,7 @@ def test_scene_checks_its_fields():
 def test_draw_without_matplotlib(monkeypatch):
     for name in ("matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg"):
         monkeypatch.setitem(sys.modules, name, None)
-    with pytest.raises(ImportError, match=r"pip install dugout\[plots\]"):
+    with pytest.raises(ImportError, match=r"pip install dugout-baseball\[plots\]"):
         draw(_scene())
 
 

@@ -117,7 +117,7 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(capsys):
     assert "--backend ray needs Ray" in err and "pip install 'dugout-baseball[ray]'" in err
     err = _fails(capsys, "crn", "--agents", "random", "heuristic", "--backend", "ray")
     assert "pip install 'dugout-baseball[ray]'" in err
-    with pytest.raises(TournamentError, match=r"pip install 'dugout\[ray\]'"):
+    with pytest.raises(TournamentError, match=r"pip install 'dugout-baseball\[ray\]'"):
         run_tournament(TB, ["random", "heuristic"], games=4, backend="ray")
     with pytest.raises(BackendError, match="needs Ray"):
         make_backend("ray")
@@ -560,7 +560,8 @@ def test_a_trained_manager_must_fit_the_env_of_the_options(tmp_path, capsys):
     good = _fake_checkpoint(tmp_path / "good", OBS.size)
     check_agents(TB, [f"ppo:{good}"], {"teams": ["reds", "sample"]})      # other teams, same sizes
     bad = _fake_checkpoint(tmp_path / "bad", OBS.size + 1)
-    with pytest.raises(TournamentError, match=f"observations of size {OBS.size + 1}"):
+    from dugout.agents.policy import CheckpointError
+    with pytest.raises(CheckpointError, match=f"observations of size {OBS.size + 1}"):
         check_agents(TB, [f"ppo:{bad}"], {"innings": 5})
     err = _fails(capsys, "tournament", "--agents", "random", f"ppo:{bad}", "--games", "4",
                  "--env-option", "innings=5")
