@@ -333,3 +333,48 @@ def test_split_run_reports_every_aec_env(capsys, monkeypatch):
             assert len(only) == 1 and split["median"][name] == only[0]
         assert all(_positive(split["median"][name]) for name in ("ratio", "blank_ratio",
                                                                  "engine_ratio", "engine"))
+
+
+def test_markdown_writes_the_generated_block_and_keeps_the_prose(capsys, tmp_path):
+    """``--markdown FILE``: a new file is the block under a title; a file holding the block has
+    it replaced in place (the prose around it kept); one without it gets the block at its end;
+    a half block is refused before any game, the file left as it was."""
+    page = tmp_path / "docs" / "bench.md"
+    figures = bench.main(["--games", "1", "--rounds", "1", "--markdown", str(page)])
+    assert f"Markdown tables written to {page}" in capsys.readouterr().out
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("# Benchmarks\n\n" + bench.MARKDOWN_BEGIN + "\n")
+    assert text.count(bench.MARKDOWN_BEGIN) == text.count(bench.MARKDOWN_END) == 1
+    assert text.endswith(bench.MARKDOWN_END + "\n")
+    assert "`dugout bench --games 1 --rounds 1 --markdown FILE`" in text
+    for key in figures["results"]:                         # a row per measurement
+        assert f"| `{bench._labels()[key]}` | " in text, key
+    assert "alternating in 1 round in one process" in text
+    for key in figures["interleaved_ratios"]:
+        assert f"| `{key}` | " in text
+
+    prose = page.with_name("prose.md")
+    prose.write_text("# Page\n\nBefore.\n\n" + text.split("\n\n", 1)[1] + "\nAfter.\n",
+                     encoding="utf-8")
+    bench.write_markdown(prose, figures, "dugout bench --games 9", date="2000-01-02")
+    again = prose.read_text(encoding="utf-8")
+    assert again.startswith("# Page\n\nBefore.\n\n" + bench.MARKDOWN_BEGIN)
+    assert again.endswith(bench.MARKDOWN_END + "\n\nAfter.\n")
+    assert again.count(bench.MARKDOWN_BEGIN) == 1 and "--games 1 " not in again
+    assert "`dugout bench --games 9 --markdown FILE` on 2000-01-02" in again
+
+    plain = page.with_name("plain.md")
+    plain.write_text("# Notes\n\nNo block yet.", encoding="utf-8")
+    bench.write_markdown(plain, figures, "dugout bench --games 1")
+    assert plain.read_text(encoding="utf-8").startswith(
+        "# Notes\n\nNo block yet.\n\n" + bench.MARKDOWN_BEGIN + "\n")
+
+    half = page.with_name("half.md")
+    half.write_text("# Half\n\n" + bench.MARKDOWN_BEGIN + "\nold figures\n", encoding="utf-8")
+    before = half.read_text(encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        bench.main(["--games", "1", "--markdown", str(half)])
+    err = capsys.readouterr()
+    assert exit_.value.code == 2 and err.out == ""
+    assert err.err.startswith("dugout bench: error: --markdown ") and "generated block" in err.err
+    assert half.read_text(encoding="utf-8") == before
