@@ -35,7 +35,8 @@ from ..core.decisions import Decision, take_decision
 from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame, SuddenDeathScoreboard
 from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog
-from ..core.state import SavedAs
+from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_int, check_len,
+                          decode_as, saved_keys)
 from .cards import (FACES, FIELD_POSITIONS, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, Effect,
                     ace_pitch, can_complete_lineup, matching_size, pair_needs)
 from .solo_cards import SoloSet
@@ -127,7 +128,9 @@ class Grant:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Grant":
-        return cls(str(d["source"]), Effect.from_dict(d["effect"]), int(d["left"]))
+        saved_keys(d, (), ("source", "effect", "left"))
+        return cls(decode_as(str, d["source"], ("source",)), Effect.from_dict(d["effect"]),
+                   check_int(d["left"], ("left",)))
 
 
 @dataclass
@@ -237,9 +240,281 @@ class GameState(ScoreboardGame):
             return self.slot_lines[t][self.order[t]]
         return self.order[1]
 
+    def validate(self) -> None:
+        """A loaded game is one the rules could reach (see :func:`validate_game`)."""
+        validate_game(self)
+
     def rows_exhausted(self) -> tuple[bool, bool]:
         bottom = self.fatigue_rows - 1
         return self.fatigue[0] >= bottom, self.fatigue[1] >= bottom
+
+
+# ================================================================== checking a loaded game
+#: Where a grant comes from (``Grant.source``).
+GRANT_SOURCES = ("direction", "location", "both", "ace", "mvp", "support")
+#: The steps of a pitch once it is revealed (the pitch, the guess, the tokens and the dice
+#: known), and once the Swing die is rolled.
+_REVEALED_STEPS = ("pitcher_ability", "swing", "batter_ability", "resolve", "mvp_or_fatigue")
+_SWUNG_STEPS = ("batter_ability", "resolve")
+#: The step a pending decision of a kind was asked by, for the step the game waits at (the
+#: asking rule moved the game on first), by mode; a kind not listed is asked by the step it
+#: waits at.
+_ASKED_BY = {
+    ("duel", "relief", "change"): "clean_up", ("game", "relief", "change"): "clean_up",
+    ("duel", "pitching_change", "new_batter"): "change",
+    ("game", "pitching_change", "switch"): "change",
+    ("game", "pitching_change", "start_switch"): "half_start",
+    ("game", "double_switch", "pinch"): "switch",
+    ("game", "double_switch", "inning_fatigue"): "start_switch",
+    ("game", "pinch_hit", "new_batter"): "pinch",
+    ("solo", "pinch_hit", "stare_down"): "new_batter",
+    ("solo", "mvp_or_fatigue", "swing"): "mvp_or_fatigue",
+}
+
+
+def validate_game(state: GameState) -> None:
+    """Check a loaded game (``GameState.from_dict``) for what its types cannot say: a
+    :class:`~dugout.envs.core.state.SaveError` names the field.
+
+    Cards are indices of the card set (batters where a batter goes, pitchers where a
+    pitcher does), support and solo cards indices of theirs; the options are ones a game is
+    made with; the teams and lineups have their sizes once play has begun; the runners are
+    batting lines of the box score; a pitch once revealed has its pitch, guess, tokens and
+    dice, each within its die; and the pending decision is the one the rules ask in this
+    situation: the asking rule, run again on a copy, asks exactly it (a game not over always
+    waits on one)."""
+    b = state.board
+    cs = state.cards
+    n_cards, n_bat = len(cs.cards), len(cs.batters)
+    check_choice(state.mode, ("duel", "game", "solo"), ("mode",))
+    check_choice(state.out_rule, ("lead_runner", "batter"), ("out_rule",))
+    check_choice(state.teams, ("default", "given", "choose"), ("teams",))
+    check_int(state.fatigue_rows, ("fatigue_rows",), 3, 10)
+    if not 1 <= len(state.faces) <= 12:
+        raise SaveError(f"the Pitch die has 1 to 12 faces, got {len(state.faces)}", ("faces",))
+    for i, f in enumerate(state.faces):
+        check_choice(f, FACES, ("faces", i))
+    game = state.mode == "game"
+    rules_table = MODES[state.mode][1] if state.mode in MODES else RULES
+    check_choice(state.step, rules_table, ("step",))
+    bottom = state.fatigue_rows - 1
+
+    def cards(key, batter=None, none=None, path=None):
+        values = getattr(state, key) if path is None else path[1]
+        where = (key,) if path is None else path[0]
+        for i, c in enumerate(values):
+            check_index(c, n_cards, where + (i,), "the card set", none=none)
+            if c != none and batter is not None and cs.is_batter(c) != batter:
+                raise SaveError(f"card {c} is not a {'batter' if batter else 'pitcher'}",
+                                where + (i,))
+        if len(set(values)) != len(values):
+            raise SaveError(f"a card is listed twice: {list(values)}", where)
+
+    cards("lineup", batter=True)
+    cards("staff", batter=False)
+    cards("removed", batter=False)
+    check_len(state.drafted, 2, ("drafted",))
+    for t in (0, 1):
+        cards("drafted", path=(("drafted", t), state.drafted[t]))
+    check_int(state.draft_first, ("draft_first",), -1, 1)
+    check_index(state.pitcher, n_cards, ("pitcher",), "the card set", none=-1)
+    if state.pitcher >= 0 and cs.is_batter(state.pitcher):
+        raise SaveError(f"card {state.pitcher} on the mound is a batter", ("pitcher",))
+    for key, size in (("order", 2), ("fatigue", 2), ("tokens", 2), ("grants", 2),
+                      ("lineups", 2), ("pslot", 2), ("benches", 2), ("staffs", 2), ("mound", 2),
+                      ("ceilings", 2), ("relievers", 2), ("allowed", 2), ("slot_lines", 2),
+                      ("support", 2), ("support_used", 2)):
+        check_len(getattr(state, key), size, (key,))
+    for i in (0, 1):
+        check_int(state.fatigue[i], ("fatigue", i), 0, bottom)
+        check_int(state.tokens[i], ("tokens", i), -1, 1)
+        check_int(state.ceilings[i], ("ceilings", i), 0, bottom)
+        check_int(state.relievers[i], ("relievers", i), 0)
+        check_int(state.allowed[i], ("allowed", i), 0)
+        check_index(state.pslot[i], GAME_LINEUP, ("pslot", i), "the lineup")
+        check_index(state.mound[i], n_cards, ("mound", i), "the card set", none=-1)
+        for g, grant in enumerate(state.grants[i]):
+            check_choice(grant.source, GRANT_SOURCES, ("grants", i, g, "source"))
+            check_int(grant.left, ("grants", i, g, "left"), 1)
+        cards("lineups", path=(("lineups", i), state.lineups[i]))
+        cards("benches", batter=True, path=(("benches", i), state.benches[i]))
+        cards("staffs", batter=False, path=(("staffs", i), state.staffs[i]))
+        for s, line in enumerate(state.slot_lines[i]):
+            check_index(line, len(state.box.lines[i]), ("slot_lines", i, s), "the batting lines")
+        n_support = 0 if state.supports is None else len(state.supports.cards)
+        check_index(state.support[i], n_support, ("support", i), "the support cards", none=-1)
+    check_int(state.ceiling, ("ceiling",), 0, bottom)
+    for key in ("pa", "pitch_no", "fatigue_left", "stamina", "level"):
+        check_int(getattr(state, key), (key,), 0, 3 if key == "level" else None)
+    check_int(state.balls, ("balls",), 0, 3)
+    check_int(state.strikes, ("strikes",), 0, 2)
+    for key in ("secret", "thrown", "guess", "prev_guess"):
+        check_int(getattr(state, key), (key,), -1, 3)
+    check_int(state.pitch_roll, ("pitch_roll",), 0, len(state.faces))
+    for key in ("control", "control_natural", "swing", "swing_natural"):
+        check_int(getattr(state, key), (key,), 0, 6)
+    for key in ("face", "face_natural"):
+        if getattr(state, key):
+            check_choice(getattr(state, key), FACES, (key,))
+    check_index(state.sub_card, n_cards, ("sub_card",), "the card set", none=-1)
+    check_index(state.sub_slot, GAME_LINEUP, ("sub_slot",), "the lineup", none=-1)
+    if game:
+        check_int(state.n_batters, ("n_batters",), 8, 10)
+        check_int(state.n_pitchers, ("n_pitchers",), 2, MAX_CARDS)
+    if state.use_support and state.supports is None:
+        raise SaveError("support cards in use need the support set", ("supports",))
+    _validate_solo(state)
+    _validate_log(state)
+    if b.over:
+        if state.pending is not None:
+            raise SaveError("a game that is over has no pending decision", ("pending",))
+        return
+    d = state.pending
+    if d is None:
+        raise SaveError("a game that is not over waits on a decision", ("pending",))
+    if _started(state):
+        _validate_teams(state)
+    elif b.bases != (None, None, None):
+        raise SaveError("nobody is on base before the first batter", ("board", "bases"))
+    if state.step in _REVEALED_STEPS:
+        if not (0 <= state.thrown <= 3 and 0 <= state.guess <= 3 and min(state.tokens) >= 0
+                and state.face and state.face_natural and state.pitch_roll >= 1
+                and state.control >= 1 and state.control_natural >= 1):
+            raise SaveError(f"at step {state.step!r} the pitch is revealed: the pitch, the guess, "
+                            f"the tokens and the Pitch and Control dice", ("thrown",))
+        if state.step in _SWUNG_STEPS and (state.swing < 1 or state.swing_natural < 1):
+            raise SaveError(f"at step {state.step!r} the Swing die is rolled", ("swing",))
+    if state.step == "guess" and state.mode != "solo" and not 0 <= state.secret <= 3:
+        raise SaveError("the pitcher has committed his pitch before the guess", ("secret",))
+    if state.step in ("pinch_slot", "ds_slot", "ds_slot_start", "ds_where", "ds_where_start") \
+            and (state.sub_card < 0 or not cs.is_batter(state.sub_card)):
+        raise SaveError("a substitution in progress has its batter", ("sub_card",))
+    if state.step in ("ds_where", "ds_where_start") and state.sub_slot < 0:
+        raise SaveError("a double switch in progress has its slot", ("sub_slot",))
+    _validate_pending(state, d, rules_table)
+
+
+def _started(state: GameState) -> bool:
+    """Whether the game is past its set-up (the batters are up)."""
+    setup = ("setup", "draft_pick", "select_batter", "select_pitcher", "play_ball", "game_draft",
+             "game_select", "solo_lineup", "solo_bench", "solo_play_ball")
+    return state.step not in setup
+
+
+def _validate_teams(state: GameState) -> None:
+    """Once play has begun: full lineups and a pitcher on the mound for each side that
+    pitches, and the runners batting lines of the side at bat."""
+    b = state.board
+    cs = state.cards
+    if state.pitcher < 0:
+        raise SaveError("once play has begun a pitcher is on the mound", ("pitcher",))
+    if state.mode == "game":
+        for t in (0, 1):
+            lineup = state.lineups[t]
+            if len(lineup) != GAME_LINEUP or len(state.slot_lines[t]) != GAME_LINEUP or \
+                    len(set(lineup)) != GAME_LINEUP or state.mound[t] < 0 or \
+                    lineup[state.pslot[t]] != state.mound[t] or \
+                    any(not cs.is_batter(c) for s, c in enumerate(lineup) if s != state.pslot[t]):
+                raise SaveError(f"team {t} bats nine: eight batters and its pitcher (the one on "
+                                f"the mound) in the pitcher's slot", ("lineups", t))
+            check_index(state.order[t], GAME_LINEUP, ("order", t), "the lineup")
+        if state.pitcher != state.mound[b.fielding] and state.step not in ("half_start",):
+            raise SaveError("the pitcher is the fielding team's", ("pitcher",))
+        runners = len(state.box.lines[b.batting])
+    else:
+        if len(state.lineup) != LINEUP_SIZE:
+            raise SaveError(f"the lineup has {LINEUP_SIZE} batters", ("lineup",))
+        check_index(state.order[1], LINEUP_SIZE, ("order", 1), "the lineup")
+        if state.mode == "solo":
+            if len(state.slot_lines[1]) != LINEUP_SIZE:
+                raise SaveError(f"a batting line for each of the {LINEUP_SIZE} slots",
+                                ("slot_lines", 1))
+        runners = len(state.box.lines[1])
+        if runners < LINEUP_SIZE or not state.box.pitching[0]:
+            raise SaveError("the batters' and the pitcher's lines", ("box",))
+    if not state.box.pitching[b.fielding]:
+        raise SaveError("the pitcher has a pitching line", ("box", "pitching"))
+    for i, r in enumerate(b.bases):
+        if r is not None:
+            check_index(r, runners, ("board", "bases", i), "the batting lines")
+
+
+def _validate_solo(state: GameState) -> None:
+    """The Manager Challenge's cards: the Situation and Effect, the Pitcher deck, the pile."""
+    if state.mode != "solo":
+        return
+    solo = state.solo
+    if solo is None:
+        raise SaveError("a Manager Challenge game has its solo cards", ("solo",))
+    n_cards = len(state.cards.cards)
+    n_solo = len(solo.situations) + len(solo.effects)
+    check_index(state.situation, len(solo.situations), ("situation",), "the Situations")
+    check_index(state.effect, len(solo.effects), ("effect",), "the Effect cards")
+    check_index(state.revealed, n_solo, ("revealed",), "the solo cards", none=-1)
+    seen = list(state.deck) + list(state.discard)
+    for key in ("deck", "discard"):
+        for i, c in enumerate(getattr(state, key)):
+            check_index(c, n_solo, (key, i), "the solo cards")
+    if len(set(seen)) != len(seen):
+        raise SaveError("a solo card is in the deck or the discards twice", ("deck",))
+    for key, batter in (("pile", False), ("pool", True), ("bench", True)):
+        values = getattr(state, key)
+        for i, c in enumerate(values):
+            check_index(c, n_cards, (key, i), "the card set")
+            if state.cards.is_batter(c) != batter:
+                raise SaveError(f"card {c} is not a {'batter' if batter else 'pitcher'}", (key, i))
+        if len(set(values)) != len(values):
+            raise SaveError(f"a card is listed twice: {values}", (key,))
+    check_int(state.solo_inning, ("solo_inning",), 1)
+
+
+def _validate_log(state: GameState) -> None:
+    """The log as the play-by-play reads it: a plate appearance's batter is a batting line
+    and its pitcher a card; a pitching change's pitcher a card; a substitution's line and
+    slot (its detail the team)."""
+    n_cards = len(state.cards.cards)
+    for i, p in enumerate(state.log.plays):
+        where = ("log", i)
+        check_choice(p.kind, ("pa", "pitching_change", "substitution"), where + (2,))
+        if p.kind == "pa":
+            check_index(p.actor, len(state.box.lines[p.half]), where + (3,), "the batting lines")
+            check_index(p.roll, n_cards, where + (5,), "the card set")
+            check_choice(p.detail, OUTCOMES, where + (9,))
+            for column, group in ((6, p.before), (7, p.after), (8, p.scored)):
+                for j, r in enumerate(group):
+                    if r is not None:
+                        check_index(r, len(state.box.lines[p.half]), where + (column, j),
+                                    "the batting lines")
+        elif p.kind == "pitching_change":
+            check_index(p.actor, n_cards, where + (3,), "the card set")
+        else:
+            team = check_choice(p.detail, ("0", "1"), where + (9,))
+            check_index(p.actor, len(state.box.lines[int(team)]), where + (3,), "the batting lines")
+            check_index(p.base, GAME_LINEUP, where + (4,), "the lineup")
+
+
+def _validate_pending(state: GameState, d: Decision, rules_table: dict) -> None:
+    """The pending decision is the one the asking rule asks, run again on a copy."""
+    choices = MODES[state.mode][0] if state.mode in MODES else CHOICES
+    check_choice(d.kind, choices, ("pending", "kind"))
+    asked_by = _ASKED_BY.get((state.mode, d.kind, state.step), state.step)
+    trial = state.clone()
+    trial.pending = None
+    trial.step = asked_by
+    if d.kind == "double_switch":
+        if state.changed:
+            raise SaveError("a double switch is asked once the pitching change is made",
+                            ("changed",))
+        trial.changed = True
+    rules_table[asked_by](trial)
+    if trial.pending != d or trial.step != state.step:
+        asked = trial.pending
+        raise SaveError(
+            f"at step {asked_by!r} the rules ask " + (
+                "nothing" if asked is None else
+                f"{asked.kind!r} of seat {asked.actor} among {list(asked.legal)} (subject "
+                f"{asked.subject})") + f", got {d.kind!r} of seat {d.actor} among "
+            f"{list(d.legal)} (subject {d.subject})", ("pending",))
 
 
 def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | None = None,

@@ -34,7 +34,7 @@ from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.errors import IllegalActionError
 from ..core.scoreboard import ChallengeScoreboard
 from ..core.scorebook import BoxScore, Play, PlayLog
-from ..core.state import PlainState, SavedAs
+from ..core.state import PlainState, SavedAs, SaveError, check_choice, check_index, check_int
 from . import rules
 from .cards import CardSet, ace_pitch, can_complete_lineup, matching_size, parse_cards
 from .rules import (CARD, CHOICES, CONTROL_DOWN, CONTROL_UP, FACE_B, FACE_C, FACE_S,
@@ -533,7 +533,57 @@ class Campaign(PlainState):
 
     @classmethod
     def from_dict(cls, data) -> "Campaign":
+        """Rebuild a saved campaign, checked (:meth:`validate`; the game in progress is
+        checked as a game)."""
         return _relink(super().from_dict(data))
+
+    def validate(self) -> None:
+        """What the field types cannot say: the options are ones a campaign is made with
+        (the level, the first game, the Pitch die's faces, the out rule); the Situations
+        played are distinct and one more than the games finished while the campaign goes
+        on, the last the game in progress's (its Effect too); each finished game is a win
+        (1) or a loss (0) with its Manager Points; the pile holds pitchers of the card set."""
+        check_int(self.level, ("level",), 0, len(LEVELS) - 1)
+        check_choice(self.first, ("home_opener", "random"), ("first",))
+        check_choice(self.out_rule, ("lead_runner", "batter"), ("out_rule",))
+        if not 1 <= len(self.faces) <= 12:
+            raise SaveError(f"the Pitch die has 1 to 12 faces, got {len(self.faces)}", ("faces",))
+        for i, f in enumerate(self.faces):
+            check_choice(f, ("B", "S", "C"), ("faces", i))
+        solo, cs = self.solo, self.cards
+        for key, size, what in (("played", len(solo.situations), "the Situations"),
+                                ("drawn", len(solo.effects), "the Effect cards")):
+            values = getattr(self, key)
+            for i, k in enumerate(values):
+                check_index(k, size, (key, i), what)
+            if len(values) > GAMES:
+                raise SaveError(f"a campaign has {GAMES} games, got {len(values)}", (key,))
+        if len(set(self.played)) != len(self.played):
+            raise SaveError("each Situation is played once", ("played",))
+        for i, r in enumerate(self.results):
+            check_int(r, ("results", i), 0, 1)
+        for i, mp in enumerate(self.points):
+            check_int(mp, ("points", i))
+        if len(self.points) != len(self.results) or len(self.results) > GAMES:
+            raise SaveError(f"one result and its Manager Points per finished game (at most "
+                            f"{GAMES})", ("points",))
+        for i, k in enumerate(self.pile):
+            check_index(k, len(cs.cards), ("pile", i), "the card set")
+            if cs.is_batter(k):
+                raise SaveError(f"card {k} in the pitcher pile is a batter", ("pile", i))
+        if self.over:
+            if len(self.results) != GAMES:
+                raise SaveError(f"a campaign over has {GAMES} results", ("results",))
+            return
+        g = self.game
+        if g is None or g.mode != "solo" or g.board.over:
+            raise SaveError("a campaign that goes on has a Manager Challenge game in progress",
+                            ("game",))
+        if len(self.results) == GAMES or len(self.played) != len(self.results) + 1 or \
+                len(self.drawn) != len(self.played) or \
+                (g.situation, g.effect) != (self.played[-1], self.drawn[-1]):
+            raise SaveError(f"the game in progress is game {len(self.results) + 1}, on the last "
+                            f"Situation and Effect drawn", ("played",))
 
     @property
     def wins(self) -> int:
