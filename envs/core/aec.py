@@ -5,7 +5,27 @@ API: it takes the acting manager from the engine's pending decision (a manager m
 decide several times in a row), hands out observations with action masks, handles
 illegal actions (raise in ``raw_env()``, lose the game in ``env()``), dead steps
 after the game ends, and the +1 / -1 reward at the end (0 each for a game truncated
-by ``max_innings``).
+by ``max_innings`` or by ``max_decisions``).
+
+**The bound on an episode** (``max_decisions``). Every ruleset takes a ``max_decisions``
+option (the base class adds it to each ruleset's constructor): the most decisions (steps
+that apply an action) one episode may take, counted from ``reset()`` or ``restore()``. A
+rulebook game can go on without end under a legal policy (a Showdown manager who walks
+every batter intentionally; Grand Slam managers who hold back the one out card of a deck of
+their own; extra innings, which no rulebook ends), while PettingZoo's classic envs all end
+in a bounded number of steps, which clients such as Tianshou's collector rely on. ``max_decisions=None`` (the default) is the
+ruleset's :data:`DEFAULT_MAX_DECISIONS` per game, times the number of games in a series;
+otherwise a positive int (Python or numpy), anything else raising
+:class:`~dugout.envs.core.errors.OptionError` naming the option. A game (or series) still
+going after its ``max_decisions``-th decision is cut off exactly as ``max_innings`` cuts
+one off: reward 0 each, ``truncations`` True for both agents, the infos' ``"winner"``
+``""`` (the same keys as at every step), and then each agent's dead step.
+``env.unwrapped.truncated_by`` says why an episode was truncated: ``"max_decisions"``,
+``"max_innings"`` (the game was cut off by ``max_innings``) or ``"drawn_series"``; it is
+None otherwise. After a cut-off every action mask is all zeros; the observation and the
+view show the position where the game stopped (the engine state is left as it was:
+``save()`` and ``box_score()`` give it). ``env.unwrapped.decision_count`` is the number of
+decisions made in the episode so far.
 
 A ruleset subclass provides:
 
@@ -52,6 +72,8 @@ A ruleset whose games carry state from one to the next opts in to series play
 
 from __future__ import annotations
 
+import functools
+import inspect
 import secrets
 import warnings
 from typing import Any, ClassVar
@@ -62,13 +84,30 @@ from pettingzoo import AECEnv
 
 from .decisions import Decision, action_mask
 from .dice import Dice, ScriptedDice
-from .errors import IllegalActionError, OptionError, show
+from .errors import (DataError, IllegalActionError, OptionError, UnknownAgentError,
+                     check_max_decisions, show)
 from .observation import ObservationSpec
 from .series import Series, SeriesGame, check_series, with_series_pieces
 
-__all__ = ["BaseballAECEnv", "AGENTS", "action_index"]
+__all__ = ["BaseballAECEnv", "AGENTS", "action_index", "DEFAULT_MAX_DECISIONS",
+           "FALLBACK_MAX_DECISIONS"]
 
 AGENTS = ("away", "home")
+
+#: ``max_decisions``'s default per game, by ruleset (a series: times its number of games).
+#: Each is about ten times the longest game measured under random and adversarial legal
+#: policies (the highest legal action always, the lowest always, the highest for one seat
+#: and the lowest for the other) at every level and mode; the env docstrings give the figures.
+DEFAULT_MAX_DECISIONS: dict[str, int] = {
+    "thats_baseball_v0": 2_000,
+    "grand_slam_v0": 2_000,
+    "showdown_v0": 10_000,
+    "bottom_ninth_v0": 20_000,
+    "pokemon_baseball_v0": 4_000,
+}
+#: The default per game of a ruleset that is not in :data:`DEFAULT_MAX_DECISIONS` and sets
+#: no ``MAX_DECISIONS`` of its own (a user's ruleset).
+FALLBACK_MAX_DECISIONS = 100_000
 
 
 def action_index(action: Any) -> int | None:
@@ -101,10 +140,28 @@ class BaseballAECEnv(AECEnv):
     VIEW: ClassVar[type]
     #: True for a ruleset that plays series (implements ``_carry_over``; see core.series)
     PLAYS_SERIES: ClassVar[bool] = False
+    #: ``max_decisions``'s default per game (set from :data:`DEFAULT_MAX_DECISIONS` for a
+    #: ruleset whose class body does not set it)
+    MAX_DECISIONS: ClassVar[int] = FALLBACK_MAX_DECISIONS
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give every ruleset the ``max_decisions`` option: its default bound, and (unless
+        its constructor takes ``max_decisions`` itself) a constructor that takes it."""
+        super().__init_subclass__(**kwargs)
+        if "MAX_DECISIONS" not in cls.__dict__:
+            name = cls.__dict__.get("metadata", {}).get("name")
+            if name in DEFAULT_MAX_DECISIONS:
+                cls.MAX_DECISIONS = DEFAULT_MAX_DECISIONS[name]
+        init = cls.__dict__.get("__init__")
+        if init is not None and "max_decisions" not in inspect.signature(init).parameters:
+            cls.__init__ = _taking_max_decisions(init)
 
     def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
-                 dice: ScriptedDice | None = None, series: Any = None):
+                 dice: ScriptedDice | None = None, series: Any = None,
+                 max_decisions: Any = None):
         super().__init__()
+        #: the ``max_decisions`` option as given (None: the default; see :attr:`max_decisions`)
+        self.max_decisions_option = check_max_decisions(self.metadata["name"], max_decisions)
         if series is not None and not self.PLAYS_SERIES:
             raise OptionError(f"{self.metadata['name']}: this game does not play series (nothing "
                               f"carries from one game to the next); leave series=None")
@@ -146,6 +203,21 @@ class BaseballAECEnv(AECEnv):
         self._seeds: np.random.Generator | int | None = None
         self.state_ = None
         self.forfeited_by = None
+        #: why the episode was truncated ("max_decisions", "max_innings", "drawn_series"), else None
+        self.truncated_by: str | None = None
+        #: the decisions made in this episode (since ``reset()`` or ``restore()``)
+        self.decision_count = 0
+        self._decision_limit = 0
+        self._cut = False
+
+    @property
+    def max_decisions(self) -> int:
+        """The most decisions an episode may take: the ``max_decisions`` option, or by
+        default ``MAX_DECISIONS`` per game, times the games of a series."""
+        if self.max_decisions_option is not None:
+            return self.max_decisions_option
+        games = 1 if self.series_format is None else self.series_format[0]
+        return self.MAX_DECISIONS * games
 
     # -- spaces ---------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -207,24 +279,45 @@ class BaseballAECEnv(AECEnv):
         series from a :class:`SeriesGame` (``save()`` or ``SeriesGame.from_dict()``).
 
         Through ``env()``'s order-enforcing wrapper, call ``reset()`` once first, then
-        ``env.unwrapped.restore(state)``.
+        ``env.unwrapped.restore(state)``. Anything else (None, another ruleset's state)
+        raises :class:`~dugout.envs.core.errors.DataError` (a ``ValueError``) naming what
+        was given and what this env restores, and leaves the env as it was.
         """
         name = self.metadata["name"]
         if self.series_format is None:
             if isinstance(state, SeriesGame):
-                raise ValueError(f"{name}: this env plays single games (series=None); restore "
-                                 f"a game state, not a SeriesGame")
+                raise DataError(f"{name}: this env plays single games (series=None); restore "
+                                f"a game state, not a SeriesGame")
+            self._check_game_state(state, "restore() takes")
         else:
             if not isinstance(state, SeriesGame):
-                raise ValueError(f"{name}: this env plays a series; restore a SeriesGame "
-                                 f"(env.save() or SeriesGame.from_dict()), got {type(state).__name__}")
+                raise DataError(f"{name}: this env plays a series; restore a SeriesGame "
+                                f"(env.save() or SeriesGame.from_dict()), got {_kind(state)}")
             saved = (state.series.length, state.series.best_of)
             if saved != self.series_format:
-                raise ValueError(f"{name}: the saved series is {saved} (length, best_of) but this "
-                                 f"env plays {self.series_format}")
+                raise DataError(f"{name}: the saved series is {saved} (length, best_of) but this "
+                                f"env plays {self.series_format}")
+            self._check_game_state(state.game, "a SeriesGame's game is")
             self.series_, state = state.series, state.game
         self.state_ = state
         self._start()
+
+    def _check_game_state(self, state: Any, what: str) -> None:
+        """Refuse anything but an engine state of this ruleset (the class a new game has)."""
+        expected = type(self.state_) if self.state_ is not None else self._state_class()
+        if not isinstance(state, expected):
+            raise DataError(f"{self.metadata['name']}: {what} a game state of this ruleset (class "
+                            f"{_class_name(expected)}: env.save(), or a clone() or from_dict() "
+                            f"of one), got {_kind(state)}")
+
+    def _state_class(self) -> type:
+        """The class of this ruleset's engine states (of a new game, made once)."""
+        known = type(self).__dict__.get("_STATE_CLASS")
+        if known is None:
+            game = self._new_game(0) if self.series_format is None else self._new_game(0, None)
+            known = type(game)
+            type(self)._STATE_CLASS = known
+        return known
 
     def _start(self) -> None:
         self.agents = list(self.possible_agents)
@@ -235,6 +328,10 @@ class BaseballAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         #: the agent whose illegal action ended the game under ``env()``, else None
         self.forfeited_by = None
+        self.truncated_by = None
+        self.decision_count = 0
+        self._decision_limit = self.max_decisions
+        self._cut = False
         self._skip_agent_selection = None
         if self.series_format is not None:
             self._next_game()
@@ -284,7 +381,12 @@ class BaseballAECEnv(AECEnv):
             self.state_ = self._new_game(series.game_seed, series.carry_copy())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
+        try:
+            seat = AGENTS.index(agent)
+        except ValueError:
+            raise self._unknown_agent("observe", agent) from None
+        if self.state_ is None:
+            raise RuntimeError(f"{self.metadata['name']}: observe() called before reset()")
         obs = self._encode(seat)
         if self.series_format is not None:
             obs = np.concatenate([obs, self.series_.encode(seat)])
@@ -295,7 +397,8 @@ class BaseballAECEnv(AECEnv):
         state = self.state_
         decision = state.pending
         n = len(self.ACTION_MEANINGS)
-        if decision is not None and AGENTS[decision.actor] == agent and not state.over:
+        if decision is not None and AGENTS[decision.actor] == agent and not state.over \
+                and not self._cut:
             return action_mask(n, decision.legal)
         return np.zeros(n, dtype=np.int8)
 
@@ -310,9 +413,12 @@ class BaseballAECEnv(AECEnv):
         if self.state_ is None:
             raise RuntimeError(f"{self.metadata['name']}: view() called before reset()")
         if agent not in AGENTS:
-            raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; "
-                             f"agents are {list(AGENTS)}")
+            raise self._unknown_agent("view", agent)
         return self._view(AGENTS.index(agent))
+
+    def _unknown_agent(self, method: str, agent: Any) -> UnknownAgentError:
+        return UnknownAgentError(f"{self.metadata['name']}: {method}() of an unknown agent "
+                                 f"{show(agent)}; the agents are {list(AGENTS)}")
 
     def action_mask(self) -> np.ndarray:
         """The acting agent's mask (sb3-contrib's name for it); ``observe(agent)["action_mask"]``
@@ -334,10 +440,13 @@ class BaseballAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0
         self._apply(index)
+        self.decision_count += 1
         if self.series_format is not None:
             self._next_game()
         if self.state_.over:
             self._finish()
+        elif self.decision_count >= self._decision_limit:
+            self._finish(cut_off=True)
         else:
             self._select()
         if self.render_mode == "human":
@@ -369,13 +478,21 @@ class BaseballAECEnv(AECEnv):
         self._accumulate_rewards()
         self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
 
-    def _finish(self) -> None:
+    def _finish(self, cut_off: bool = False) -> None:
+        """The episode is over: the game (or series) has ended, or with ``cut_off`` the
+        ``max_decisions`` bound cuts it off (a truncation, as ``max_innings`` makes)."""
         state = self.state_
-        if self.series_format is None:
+        if cut_off:
+            cut, winner = True, None
+            self._cut = True
+            self.truncated_by = "max_decisions"
+        elif self.series_format is None:
             cut, winner = state.truncated, state.winner
         else:   # the series decides: its winner, or a drawn series (no winner) truncates
             cut, winner = False, self.series_.winner
         if cut or winner is None:
+            if self.truncated_by is None:
+                self.truncated_by = "max_innings" if self.series_format is None else "drawn_series"
             self.rewards = {a: 0 for a in self.agents}
             self.truncations = {a: True for a in self.agents}
         else:
@@ -400,6 +517,9 @@ class BaseballAECEnv(AECEnv):
         text = self._render_text()
         if self.series_format is not None:
             text = self.series_.describe() + "\n" + text
+        if self._cut:
+            text += (f"\nCut off after {self.decision_count} decisions (max_decisions="
+                     f"{self._decision_limit}): no winner.")
         if self.render_mode == "human":
             print(text)
             return None
@@ -465,3 +585,31 @@ class BaseballAECEnv(AECEnv):
         if b.truncated:
             return f"Game cut off after {b.inning} innings, tied {b.runs[0]}-{b.runs[1]}."
         return f"Final: {team_names[b.winner]} win {max(b.runs)}-{min(b.runs)}."
+
+
+def _class_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _kind(value: Any) -> str:
+    """What was given, for an error: None, or the value's class."""
+    return "None" if value is None else f"an object of class {_class_name(type(value))}"
+
+
+def _taking_max_decisions(init):
+    """A ruleset's ``__init__`` that also takes ``max_decisions`` (keyword only), checks it
+    before building anything and sets it once the ruleset has built the env."""
+
+    @functools.wraps(init)
+    def __init__(self, *args: Any, max_decisions: Any = None, **options: Any) -> None:
+        value = check_max_decisions(self.metadata["name"], max_decisions)
+        init(self, *args, **options)
+        self.max_decisions_option = value
+
+    sig = inspect.signature(init)
+    params = list(sig.parameters.values())
+    where = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+    params.insert(where, inspect.Parameter("max_decisions", inspect.Parameter.KEYWORD_ONLY,
+                                           default=None, annotation="int | None"))
+    __init__.__signature__ = sig.replace(parameters=params)
+    return __init__

@@ -6,8 +6,8 @@ import numbers
 from typing import Any, Iterable, Mapping
 
 __all__ = ["DugoutError", "IllegalActionError", "DataError", "OptionError", "UnknownEnvError",
-           "check_options", "as_int", "show", "show_list",
-           "check_innings", "check_pair", "MAX_INNINGS", "MAX_GAME_INNINGS"]
+           "UnknownAgentError", "check_options", "as_int", "show", "show_list",
+           "check_innings", "check_pair", "check_max_decisions", "MAX_INNINGS", "MAX_GAME_INNINGS"]
 
 #: The longest scheduled game (``innings``): a regulation game. Every ruleset's observation
 #: encodes the inning as a one-hot of the 1st to 9th and "extra", and ``innings_left``
@@ -36,6 +36,11 @@ class OptionError(DugoutError, TypeError):
 
 class UnknownEnvError(DugoutError, ValueError):
     """An environment id that is not registered (``dugout.envs.ENV_IDS``)."""
+
+
+class UnknownAgentError(DugoutError, ValueError):
+    """An agent name that is not one of the env's agents (``env.possible_agents``), given
+    to ``observe()`` or ``view()``: a ``ValueError``, as PettingZoo's classic envs raise."""
 
 
 def check_options(env_name: str, options: Mapping[str, Any], allowed: Iterable[str]) -> None:
@@ -94,6 +99,23 @@ def check_innings(env_name: str, innings: Any, max_innings: Any) -> tuple[int, i
         raise OptionError(f"{env_name}: max_innings must be None or an int from innings ({n}) "
                           f"to {MAX_GAME_INNINGS} (MAX_GAME_INNINGS), got {show(max_innings)}")
     return n, m
+
+
+def check_max_decisions(env_name: str, value: Any) -> int | None:
+    """The ``max_decisions`` option as a Python int, or None (the env's default bound).
+
+    It is a positive whole number (a Python or numpy integer, not a bool or a float): the
+    most decisions an episode may take before it is cut off (truncated, reward 0). Anything
+    else raises :class:`OptionError` naming the option.
+    """
+    if value is None:
+        return None
+    n = as_int(value)
+    if n is None or n < 1:
+        raise OptionError(f"{env_name}: max_decisions must be None (the env's default bound) or "
+                          f"an int of at least 1 (the most decisions an episode may take "
+                          f"before it is cut off), got {show(value)}")
+    return n
 
 
 def check_pair(env_name: str, option: str, value: Any) -> None:
