@@ -38,7 +38,10 @@ engine, the name of its engine's plate-appearance step and its reference policy.
 ``python -m dugout.agents.value_tables --env ENV`` prints a ruleset's tables.
 
 Tables are cached on disk as JSON with the inputs that made them, under
-``$DUGOUT_CACHE`` or ``~/.cache/dugout``; the same inputs load the cached file.
+``$DUGOUT_CACHE`` or ``~/.cache/dugout``; the same inputs load the cached file. A
+damaged cache file (not UTF-8, not JSON, truncated, nested too deep, or JSON that is not
+the tables) is made again and rewritten; a directory in the file's place is left alone
+and the tables are made in memory, with one warning.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import hashlib
 import json
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -265,25 +269,61 @@ class ValueTables:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ValueTables:
+        """Tables saved with :meth:`to_dict`; anything else (another format, a field
+        missing or of the wrong type, counts that are not whole numbers from 0) raises a
+        ``ValueError`` saying what."""
+        if not isinstance(d, dict):
+            raise ValueError(f"value tables are a JSON object, got {type(d).__name__}")
         if d.get("format") != FORMAT_VERSION:
             raise ValueError(f"value tables of format {d.get('format')!r}; this version reads "
                              f"format {FORMAT_VERSION}")
-        return cls(d["inputs"], np.array(d["counts"]), d["innings"], d["max_diff"],
-                   {k: np.array(v) for k, v in d.get("phases", {}).items()})
+        missing = [k for k in ("inputs", "counts", "innings", "max_diff") if k not in d]
+        if missing:
+            raise ValueError(f"value tables lack {missing}")
+        if not isinstance(d["inputs"], dict):
+            raise ValueError(f"value tables' inputs are an object, got {type(d['inputs']).__name__}")
+        for key in ("innings", "max_diff"):
+            if type(d[key]) is not int or d[key] < (1 if key == "innings" else 0):
+                raise ValueError(f"value tables' {key} must be a whole number, got {d[key]!r}")
+        phases = d.get("phases", {})
+        if not isinstance(phases, dict):
+            raise ValueError(f"value tables' phases are an object, got {type(phases).__name__}")
+        return cls(d["inputs"], _saved_counts(d["counts"], "counts"), d["innings"], d["max_diff"],
+                   {k: _saved_counts(v, f"phase {k!r}") for k, v in phases.items()})
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the tables as JSON, atomically (a crash never leaves half a file)."""
+        """Write the tables as JSON, atomically (a crash never leaves half a file, and a
+        failed write leaves no temporary file behind)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump(self.to_dict(), f)
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.to_dict(), f)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> ValueTables:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             return cls.from_dict(json.load(f))
+
+
+def _saved_counts(value: Any, what: str) -> np.ndarray:
+    """Run counts read from a file: an array of whole numbers from 0 (not floats, booleans
+    or strings), else a ``ValueError``."""
+    try:
+        counts = np.array(value)
+    except (ValueError, TypeError, OverflowError, RecursionError) as e:
+        raise ValueError(f"{what}: not an array of counts ({type(e).__name__})") from None
+    if counts.dtype.kind not in "iu" or (counts.size and counts.min() < 0):
+        raise ValueError(f"{what}: the counts must be whole numbers from 0")
+    return counts
 
 
 def format_re24(table: np.ndarray, other: np.ndarray | None = None, names=("dugout", "MLB")) -> str:
@@ -318,22 +358,49 @@ def value_tables(ruleset: str, inputs: dict[str, Any],
     inputs = {"ruleset": ruleset, **inputs}
     path = Path(directory) if directory is not None else cache_dir()
     path = path / "value_tables" / f"{ruleset}-{_key({**inputs, 'innings': innings})}.json"
-    if use_cache and path.exists():
-        try:
-            tables = ValueTables.load(path)
-            if tables.inputs == json.loads(json.dumps(inputs)) and tables.innings == innings:
-                return tables
-        except (ValueError, KeyError, json.JSONDecodeError):
-            pass                                  # a stale or damaged file: make it again
+    if use_cache:
+        cached = _read_cache(path, json.loads(json.dumps(inputs)), innings)
+        if cached is not None:
+            return cached
     sampled = sampler()
     counts, phases = sampled if isinstance(sampled, tuple) else (sampled, None)
-    tables = ValueTables(inputs, counts, innings=innings, phases=phases)
-    if use_cache:
+    tables = ValueTables(inputs, counts, innings=innings, max_diff=_MAX_DIFF, phases=phases)
+    if use_cache and not path.is_dir():
         try:
-            tables.save(path)
+            tables.save(path)                     # a damaged file is replaced
         except OSError:
             pass                                  # a read-only home: the tables still work
     return tables
+
+
+#: The score differences the cached tables hold (ValueTables' ``max_diff``).
+_MAX_DIFF = 20
+#: Cache paths already warned about (a directory in the way), so each warns once.
+_WARNED: set[str] = set()
+
+
+def _read_cache(path: Path, inputs: Any, innings: int) -> ValueTables | None:
+    """The tables cached at ``path`` if they were made from ``inputs`` and ``innings``,
+    else None: no file, another's tables, or a damaged file (not UTF-8, not JSON, nested
+    too deep, not the tables' object, counts of the wrong kind) is made again. A directory
+    at the path is left alone: the tables are made in memory (not cached), with one warning."""
+    if path.is_dir():
+        if str(path) not in _WARNED:
+            _WARNED.add(str(path))
+            warnings.warn(f"value tables cache: {path} is a directory, not a cached file; the "
+                          f"tables are made in memory and not cached (move the directory away "
+                          f"to cache them)", RuntimeWarning, stacklevel=3)
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            saved = json.load(f)
+        if not (isinstance(saved, dict) and saved.get("inputs") == inputs
+                and type(saved.get("innings")) is int and saved["innings"] == innings
+                and saved.get("max_diff") == _MAX_DIFF):
+            return None                           # another's tables (or stale): make them
+        return ValueTables.from_dict(saved)
+    except (OSError, ValueError, RecursionError):
+        return None                               # missing, unreadable or damaged: make it again
 
 
 # -- sampling run distributions with a ruleset's engine ----------------------------------
