@@ -40,6 +40,15 @@ count as lost, the step's reward is -1 and `info["illegal_action"]` says why) or
 other seed raises `OptionError` naming it. As Gymnasium has it, a reset without a seed
 goes on from the generator of the last seeded one.
 
+`max_decisions` bounds the episode (None: 5,000; or a positive int, Python or numpy): a
+campaign still going after that many decisions ends with `truncated=True` (the step's
+reward is what it earned; the games not finished count for nothing; `info` keeps its keys),
+and a further `step()` raises `IllegalActionError` until `reset()`;
+`env.unwrapped.decision_count` counts the decisions since `reset()` or `restore()`. The
+rulebook has no time limit, and no campaign comes near the bound: the longest of 5,000
+random campaigns took 552 decisions, the longest under adversarial legal policies (always
+the highest legal action, always the lowest) 407.
+
 ## The episode
 
 One episode is a campaign of six games ("Win at least 4 of the 6 games ... and earn enough
@@ -68,7 +77,8 @@ pitcher pile (hidden: a face-down pile).
 `reward="mp"`: at the end of each game its Manager Points (the Situation's per run scored
 and for a win, the Effect's for a win, 5 for a win), and 12 more at the end of a 6-0
 campaign. `reward="win"`: +1 / -1 at each game's end. `terminated` is True after the sixth
-game; `truncated` is always False. `info` has the same keys at every step: `"decision"`
+game; `truncated` is True only for a campaign cut off by `max_decisions` (above). `info`
+has the same keys at every step: `"decision"`
 (`{{"kind": str, "labels": tuple}}`), `"action_mask"`, `"game"` (1-6, the game in progress or
 the last), `"results"` (six ints: 1 won, 0 lost, -1 not played), `"wins"`, `"losses"`,
 `"mp"`, `"illegal_action"` (`""` unless the campaign ended on one), `"game_result"` (`"win"` or `"loss"` at the step a game ends, else `""`), `"band"`
@@ -102,7 +112,7 @@ from gymnasium import spaces
 
 from ..core.decisions import action_mask
 from ..core.dice import Dice, ScriptedDice
-from ..core.errors import IllegalActionError, OptionError, check_options, show
+from ..core.errors import IllegalActionError, OptionError, check_max_decisions, check_options, show
 from ..core.observation import ObservationSpec
 from ..core.picture import Scene, half_name
 from ..core.scorebook import ordinal
@@ -151,7 +161,9 @@ _DUEL_SIZE = ObservationSpec(PIECES).size
 _SOLO_KIND = {k: i for i, k in enumerate(rules.SOLO_DECISION_KINDS)}
 _DUEL_KINDS = frozenset(rules.DECISION_KINDS)
 OPTIONS = ("level", "reward", "first_game", "cards", "solo_cards", "pitch_faces", "out_rule",
-           "render_mode", "illegal_action", "dice")
+           "render_mode", "illegal_action", "dice", "max_decisions")
+#: ``max_decisions``'s default: the most decisions a campaign may take (see the docstring)
+MAX_DECISIONS = 5_000
 
 
 @dataclass(frozen=True)
@@ -298,8 +310,11 @@ class ManagerChallengeEnv(gymnasium.Env):
     def __init__(self, level: str = "standard", reward: str = "mp", first_game: str = "home_opener",
                  cards: Any = "builtin", solo_cards: Any = "builtin", pitch_faces: Any = None,
                  out_rule: str = "lead_runner", render_mode: str | None = None,
-                 illegal_action: str = "lose", dice: ScriptedDice | None = None, **unknown: Any):
+                 illegal_action: str = "lose", dice: ScriptedDice | None = None,
+                 max_decisions: int | None = None, **unknown: Any):
         check_options(NAME, unknown, OPTIONS)
+        self.max_decisions = check_max_decisions(NAME, max_decisions) or MAX_DECISIONS
+        self.decision_count = 0     # decisions made in the campaign (since reset or restore)
         if level not in solo.LEVELS:
             raise OptionError(f"{NAME}: level must be one of {', '.join(solo.LEVELS)}, got {show(level)}")
         if reward not in ("mp", "win"):
@@ -348,6 +363,7 @@ class ManagerChallengeEnv(gymnasium.Env):
         self.campaign = solo.new_campaign(dice, self.cardset, self.soloset, self.level, self.first_game,
                                           self.faces, self.out_rule)
         self._game_result = self._illegal = ""
+        self.decision_count = 0
         return self._observe()
 
     def step(self, action: Any):
@@ -355,6 +371,9 @@ class ManagerChallengeEnv(gymnasium.Env):
         c = self._require()
         if c.over:
             raise IllegalActionError(f"{NAME}: the campaign is over; call reset()")
+        if self.decision_count >= self.max_decisions:
+            raise IllegalActionError(f"{NAME}: the campaign was cut off after max_decisions="
+                                     f"{self.max_decisions} decisions; call reset()")
         a = action_index(action)
         legal = c.pending.legal
         if a is None or a not in legal:
@@ -370,6 +389,7 @@ class ManagerChallengeEnv(gymnasium.Env):
             return obs, -1.0, True, False, info
         played = len(c.results)
         earned = c.apply(a)
+        self.decision_count += 1
         self._game_result = ""
         reward = float(earned)
         if len(c.results) > played:
@@ -381,7 +401,7 @@ class ManagerChallengeEnv(gymnasium.Env):
         if self.render_mode == "human":
             print(self.render_text())
         obs, info = self._observe()
-        return obs, reward, c.over, False, info
+        return obs, reward, c.over, not c.over and self.decision_count >= self.max_decisions, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (sb3-contrib's ``MaskablePPO`` asks for this)."""
@@ -416,6 +436,7 @@ class ManagerChallengeEnv(gymnasium.Env):
             raise TypeError(f"{NAME}: restore() takes a saved Campaign, got {type(campaign).__name__}")
         self.campaign = campaign.clone()
         self._game_result = self._illegal = ""
+        self.decision_count = 0
 
     def scorecard(self) -> str:
         """The game in progress (or the last): line score, the home team's scorecard, the
