@@ -17,7 +17,7 @@
 env = bottom_ninth_v0.env(mode="duel", teams="default", draft=False, cards="builtin",
                           fatigue_rows=4, pitch_faces={{"B": 3, "S": 2, "C": 1}},
                           out_rule="lead_runner", innings=None, max_innings=None,
-                          batters=8, pitchers=4, support=False)
+                          batters=8, pitchers=4, support=False, max_decisions=None)
 ```
 
 `mode="duel"` is the base game: the
@@ -42,9 +42,17 @@ raises `DataError` naming the file, the card and the field). `fatigue_rows` (3-1
 the Fatigue Track's length, `pitch_faces` the Pitch die's faces (counts of B, S, C, 1-12
 faces in all; the default is a third-party reading), `out_rule` who is out when the
 pitcher wins the Run! phase: `"lead_runner"` (Base-path Variant and FAQ) or `"batter"`.
-`render_mode` is `"ansi"`, `"human"`, `"rgb_array"` or None. `env()` ends the game with
--1 for a manager who plays an illegal action; `raw_env()` raises `IllegalActionError`.
-An unknown option or a bad value raises `OptionError`.
+`max_decisions` bounds an episode (None: 20,000; or a positive int): a game still going
+after that many decisions is cut off as `max_innings` cuts one off (truncation, reward 0,
+`"winner"` `""`; `env.unwrapped.truncated_by` is `"max_decisions"`; see
+`dugout.envs.core.aec`). The rulebook has no mercy rule, and the Longer Game's extra
+innings have no end; no game comes near the bound: the longest of 5,000 random duels took
+127 decisions (with the draft), of 5,000 random Longer Games of 3 innings 1,502 and of
+1,000 of 9 innings 1,924; under adversarial legal policies (always the highest legal
+action, always the lowest, the highest for one seat and the lowest for the other) the
+longest took 123, 1,562 and 1,645. `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` or
+None. `env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
+raises `IllegalActionError`. An unknown option or a bad value raises `OptionError`.
 
 ## Agents
 
@@ -123,10 +131,11 @@ all zeros for the manager who is not to act.
 
 ## Rewards
 
-+1 to the winner and -1 to the loser when the game ends. Every step's `infos[agent]`
-holds `"decision"`, `"score"`, `"winner"` and `"illegal_action"` (see
-`dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box score and
-`env.unwrapped.scorecard()` the scorecard and play-by-play.
++1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
+off by `max_innings` or `max_decisions`. Every step's `infos[agent]` holds `"decision"`,
+`"score"`, `"winner"` and `"illegal_action"` (see `dugout.envs.core.aec`);
+`env.unwrapped.box_score()` gives the box score and `env.unwrapped.scorecard()` the
+scorecard and play-by-play.
 
 ## Version History
 

@@ -16,7 +16,7 @@
 ```python
 env = showdown_v0.env(level="advanced", teams=("nya2004", "bos2004"), dh=None,
                       starter=None, innings=9, max_innings=None, point_cap=5000, decks=None,
-                      card_set=None)
+                      card_set=None, max_decisions=None)
 ```
 
 `level` is `"basic"` (the pitch and the swing only; each manager's one decision is his
@@ -40,12 +40,23 @@ Setup 4) and plays by the home team's rules (its file's `dh`) in the advanced ga
 `True`/`False` forces AL/NL rules. `starter` (1-4) picks the rotation spot; by default
 the home team rolls for it (Advanced Game Setup 2). `innings` is the scheduled length,
 1 to 9; extra innings are played until a winner unless `max_innings` (`innings` to 99)
-cuts the game off (truncation, reward 0). `starter`, `innings`, `max_innings` and
-`point_cap` (a non-negative int or None) may be Python or numpy ints. A team file
-holds at most 1 MiB. `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture:
-core.picture) or None. `env()` ends the game with -1 for a manager who plays an illegal
-action; `raw_env()` raises `IllegalActionError` instead. An unknown option raises
-`OptionError`, a bad team `DataError`.
+cuts the game off (truncation, reward 0). `max_decisions` bounds an episode (None: 10,000;
+or a positive int): a game still going after that many decisions is cut off as
+`max_innings` cuts one off (truncation, reward 0, `"winner"` `""`;
+`env.unwrapped.truncated_by` is `"max_decisions"`; see `dugout.envs.core.aec`). The
+rulebook has no mercy rule, and in the expert game a defense that calls the intentional
+walk at every at-bat never gets an out: the game would never end (RULES.md). No game
+played otherwise comes near the bound: the longest of 5,000 random games took 2 decisions
+(basic), 83 (advanced), 347 (expert) and 1,058 (expert with decks); under adversarial
+legal policies (always the highest legal action, always the lowest, the highest for one
+seat and the lowest for the other) at most 2, 171, 409 and 983, except in the expert game,
+where a defense playing the highest action walks every batter: those three policies are
+cut off at the bound. `starter`, `innings`, `max_innings`, `max_decisions` and `point_cap`
+(a non-negative int or None) may be Python or numpy ints. A team file holds at most 1 MiB.
+`render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture: core.picture) or None.
+`env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
+raises `IllegalActionError` instead. An unknown option raises `OptionError`, a bad team
+`DataError`.
 
 ## Agents
 
@@ -128,11 +139,11 @@ hand and both decks' order never appear: only their sizes.
 
 ## Rewards
 
-+1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
-off by `max_innings`. No reward before the end. Every step's `infos[agent]` holds
-`"decision"`, `"score"` (`{"away": int, "home": int}`), `"winner"` (`""` until won) and
-`"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box
-score (batting and pitching lines).
++1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut off
+by `max_innings` or `max_decisions`. No reward before the end. Every step's `infos[agent]`
+holds `"decision"`, `"score"` (`{"away": int, "home": int}`), `"winner"` (`""` until won)
+and `"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the
+box score (batting and pitching lines).
 
 ## Version History
 
@@ -273,8 +284,9 @@ _LEVEL_INDEX = {level: i for i, level in enumerate(OBS_LEVELS)}
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 _RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
 
+#: the options (``max_decisions`` is the base class's: core.aec)
 OPTIONS = ("level", "teams", "dh", "starter", "innings", "max_innings", "point_cap",
-           "render_mode", "illegal_action", "dice", "decks", "card_set")
+           "render_mode", "illegal_action", "dice", "decks", "card_set", "max_decisions")
 
 
 def _chart_into(obs: np.ndarray, at: int, card) -> None:

@@ -14,7 +14,8 @@
 ## Creation
 
 ```python
-env = thats_baseball_v0.env(teams=("sample", "reds"), innings=9, max_innings=None)
+env = thats_baseball_v0.env(teams=("sample", "reds"), innings=9, max_innings=None,
+                            max_decisions=None)
 ```
 
 `teams` is a pair (away, home), each a built-in team name (`"sample"`, the rulebook's
@@ -22,8 +23,15 @@ sample team; `"reds"`, the Reds of its sample game), a path to a JSON file, a di
 list of nine batters (see `dugout.envs.thats_baseball.cards`; a file holds at most
 1 MiB). `innings` is the scheduled length, 1 to 9 (so `innings_left` stays in [0, 1]);
 extra innings are played until a winner unless `max_innings` (`innings` to 99) cuts
-the game off (truncation, reward 0); both may be Python or numpy ints. `render_mode`
-is `"ansi"`, `"human"`, `"rgb_array"` (a picture: core.picture) or None.
+the game off (truncation, reward 0); both may be Python or numpy ints. `max_decisions`
+bounds an episode (None: 2,000; or a positive int): a game still going after that many
+decisions is cut off as `max_innings` cuts one off (truncation, reward 0, `"winner"` `""`;
+`env.unwrapped.truncated_by` is `"max_decisions"`; see `dugout.envs.core.aec`). The
+rulebook has no mercy rule and no end to extra innings; no game comes near the bound: the
+longest of 5,000 random games took 197 decisions, the longest under adversarial legal
+policies (always the highest legal action, always the lowest, the highest for one seat and
+the lowest for the other) 223. `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a
+picture: core.picture) or None.
 `env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
 raises `IllegalActionError` instead. An unknown option or a value out of its limits
 raises `OptionError`, a bad team `DataError`.
@@ -76,11 +84,11 @@ managers read it; `state()` (the global state) is the away manager's observation
 
 ## Rewards
 
-+1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut
-off by `max_innings`. No reward before the end. Every step's `infos[agent]` holds
-`"decision"`, `"score"` (`{"away": int, "home": int}`), `"winner"` (`""` until won) and
-`"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box
-score.
++1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut off
+by `max_innings` or `max_decisions`. No reward before the end. Every step's `infos[agent]`
+holds `"decision"`, `"score"` (`{"away": int, "home": int}`), `"winner"` (`""` until won)
+and `"illegal_action"` (see `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the
+box score.
 
 ## Version History
 
