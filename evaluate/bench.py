@@ -872,7 +872,7 @@ def write_markdown(path: str | os.PathLike, figures: dict[str, Any], command: st
         text = path.read_text(encoding="utf-8")
         parts = _split_markdown(text)
         if parts is None:
-            text = text + ("" if text.endswith("\n") or not text else "\n") + "\n" + block
+            text = text.rstrip("\n") + "\n\n" + block if text.strip() else block
         else:
             text = parts[0] + block + parts[1]
     else:
