@@ -46,13 +46,30 @@ What happens when this machine's raylet dies
 --------------------------------------------
 The raylet is the Ray process on the driver's own node, through which every task of this
 process is scheduled. When it dies (killed, out of memory), Ray cannot run anything more
-from this process: every task in flight, and every task sent again, ends with Ray's
-``LocalRayletDiedError``, so nothing is retried. The results that had already arrived
-are accepted as usual (in key order), nothing more is sent, and the run stops with a
-:class:`RayletDiedError` (a :class:`BackendError` and a
+through it: every task in flight ends with Ray's ``LocalRayletDiedError``. The results
+that had already arrived are accepted as usual (in key order) and count once; what
+happens to the others depends on which Ray this backend is using:
+
+* a local instance it started itself (no ``address``): it says so in one line (through
+  ``log``, as for a lost worker), shuts Ray down in this process, starts a new local
+  instance with the same settings, puts trained managers' checkpoints in its object
+  store again (the references :meth:`RayCluster.ship` gave out are mapped to the new
+  ones, so a caller's tasks need not change), and sends again every task whose result
+  had not arrived. This happens at most ``max_restarts`` times in a run (default 2);
+  :attr:`RayCluster.restarts` counts them.
+* a cluster at ``address``: the same, but it reconnects once to the same address
+  instead of starting anything.
+* a connection this process had before the backend (``ray.init`` called by the
+  caller): not the backend's to restart.
+
+Where it cannot go on (the restarts used up, Ray that does not start again, a cluster
+that does not answer again, a connection it did not make), nothing more is sent and the
+run stops with a :class:`RayletDiedError` (a :class:`BackendError` and a
 :class:`~dugout.envs.core.errors.DugoutError`): one line saying what happened and how many
 of the tasks sent had finished (:attr:`RayletDiedError.finished`). A tournament has no
-result for the games it did not play, so it stops there and writes no report.
+result for the games it did not play, so it stops there and writes no report. (A task
+whose worker is seen dead in the same batch as the raylet died with it: after a restart
+it is sent again without counting as a retry.)
 
 Trained managers on other machines
 ----------------------------------
@@ -111,9 +128,11 @@ class BackendError(DugoutError, ValueError):
 
 
 class RayletDiedError(BackendError):
-    """The Ray raylet of this machine died mid-run: Ray can run nothing more from this
-    process, so the run stopped. ``finished`` of the ``sent`` tasks (each counted once,
-    retries aside) had finished and their results been accepted; the others were lost."""
+    """The Ray raylet of this machine died mid-run and the backend could not go on (the
+    restarts used up, Ray that would not start or answer again, a connection it did not
+    make), so the run stopped. ``finished`` of the ``sent`` tasks (each counted once,
+    retries and restarts aside) had finished and their results been accepted; the others
+    were lost."""
 
     def __init__(self, message: str, finished: int = 0, sent: int = 0):
         super().__init__(message)
@@ -148,7 +167,7 @@ def check_backend(backend: str, workers: int | None = None, address: str | None 
 
 
 def make_backend(backend: str = "process", workers: int | None = None, address: str | None = None,
-                 *, checkpoints: str = "ship", max_retries: int = 3,
+                 *, checkpoints: str = "ship", max_retries: int = 3, max_restarts: int = 2,
                  log: Callable[[str], None] | None = None) -> "Backend":
     """The backend named ``backend`` (:data:`BACKENDS`), checked (:func:`check_backend`).
 
@@ -159,7 +178,7 @@ def make_backend(backend: str = "process", workers: int | None = None, address: 
     check_backend(backend, workers, address, checkpoints)
     if backend == "ray":
         return RayCluster(address, workers, checkpoints=checkpoints, max_retries=max_retries,
-                          log=log)
+                          max_restarts=max_restarts, log=log)
     return Inline() if (workers or 1) == 1 else ProcessPool(workers)
 
 
@@ -367,13 +386,16 @@ class RayCluster(Backend):
     connected to Ray (``ray.init`` was called), that connection is used and left open.
     ``workers`` with an address caps the tasks played at once (default: the cluster's
     CPUs). ``max_retries``: how many times a task whose worker died is sent again.
-    ``log``: where the connection line and the retries are reported (default: stderr).
+    ``max_restarts``: how many times in a run the local instance it started is started
+    again after this machine's raylet died (with an ``address``: one reconnection at most,
+    none when 0). ``log``: where the connection line, the retries and the restarts are
+    reported (default: stderr).
     ``checkpoint_root``: where the workers write shipped checkpoints (default
     :func:`checkpoint_root` on each worker's machine).
     """
 
     def __init__(self, address: str | None = None, workers: int | None = None, *,
-                 checkpoints: str = "ship", max_retries: int = 3,
+                 checkpoints: str = "ship", max_retries: int = 3, max_restarts: int = 2,
                  log: Callable[[str], None] | None = None, connect_timeout: float = 10.0,
                  checkpoint_root: str | os.PathLike | None = None):
         if workers is not None and workers < 1:
@@ -383,24 +405,32 @@ class RayCluster(Backend):
                                f"{', '.join(CHECKPOINT_MODES)}")
         if max_retries < 0:
             raise BackendError(f"max_retries must be at least 0, got {max_retries}")
+        if max_restarts < 0:
+            raise BackendError(f"max_restarts must be at least 0, got {max_restarts}")
         if address is not None:
             _host_port(address)                  # a malformed address is named at once
         self.address, self.workers, self.checkpoints = address, workers, checkpoints
         self.max_retries, self.connect_timeout = max_retries, connect_timeout
+        self.max_restarts = max_restarts
         self.checkpoint_root = None if checkpoint_root is None else str(checkpoint_root)
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.slots = workers or 1
         self.retries = 0              # tasks sent again after their worker died
-        self.tasks_sent = 0           # every submission, retries included
+        self.tasks_sent = 0           # every submission, retries and restarts included
+        self.restarts = 0             # Ray started again (or reconnected) after the raylet died
         self._ray_module = None
         self._owned = False           # whether close() disconnects (we connected)
         self._remote: dict[Callable, Any] = {}
-        self._shipped: dict[str, Any] = {}
+        # shipped checkpoints: digest -> (files, their ref in the current Ray instance), and
+        # the id of every ref ship() gave out -> digest (a ref from an instance since
+        # restarted is swapped for the current one when a task is sent)
+        self._shipped: dict[str, tuple[CheckpointFiles, Any]] = {}
+        self._shipped_ids: dict[bytes, str] = {}
 
     # -- the connection ----------------------------------------------------------------------
-    def connect(self):
+    def connect(self, announce: bool = True):
         """Connect (once) and return the ``ray`` module; a :class:`BackendError` when Ray is
-        missing or the cluster cannot be reached."""
+        missing or the cluster cannot be reached. ``announce``: log the connection's line."""
         if self._ray_module is not None:
             return self._ray_module
         ray = _ray()
@@ -437,8 +467,9 @@ class RayCluster(Backend):
             raise BackendError(f"{where} has no CPUs to run tasks on")
         nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
         self.slots = min(self.workers, cpus) if self.workers else cpus
-        self.log(f"Ray: {where}, {cpus} CPU(s) on {nodes} node(s); {self.slots} task(s) at once, "
-                 f"{2 * self.slots} in flight")
+        if announce:
+            self.log(f"Ray: {where}, {cpus} CPU(s) on {nodes} node(s); {self.slots} task(s) at "
+                     f"once, {2 * self.slots} in flight")
         return ray
 
     def close(self) -> None:
@@ -448,12 +479,15 @@ class RayCluster(Backend):
         self._ray_module, self._owned = None, False
         self._remote.clear()
         self._shipped.clear()
+        self._shipped_ids.clear()
 
     # -- trained managers ------------------------------------------------------------------
     def ship(self, names: Iterable[str]) -> dict[str, Any]:
         """Each name as itself, except a trained manager's: its checkpoint files in the
         object store (``"ship"``) or its absolute path (``"shared"``). Ray resolves the
-        object references passed as a task's arguments to :class:`CheckpointFiles`."""
+        object references passed as a task's arguments to :class:`CheckpointFiles`; one
+        from a Ray instance since restarted (:meth:`run` after the raylet died) is sent as
+        the same files' reference in the new instance."""
         ray = self.connect()
         out = {}
         for name in names:
@@ -465,24 +499,47 @@ class RayCluster(Backend):
             else:                           # read now: a checkpoint rewritten since is sent anew
                 files = CheckpointFiles.read(name, self.checkpoint_root)
                 if files.digest not in self._shipped:
-                    self._shipped[files.digest] = ray.put(files)
-                out[name] = self._shipped[files.digest]
+                    self._shipped[files.digest] = (files, ray.put(files))
+                object_ref = self._shipped[files.digest][1]
+                self._shipped_ids[object_ref.binary()] = files.digest
+                out[name] = object_ref
         return out
+
+    def _reship(self, ray) -> None:
+        """Put every shipped checkpoint in the object store of a new Ray instance (the
+        same bytes as read at :meth:`ship`: a run plays the checkpoint it started with)."""
+        for digest, (files, _) in list(self._shipped.items()):
+            object_ref = ray.put(files)
+            self._shipped[digest] = (files, object_ref)
+            self._shipped_ids[object_ref.binary()] = digest
+
+    def _current(self, ray, args: tuple) -> tuple:
+        """A task's arguments, with each reference :meth:`ship` gave out swapped for its
+        files' reference in the current Ray instance (the same one unless Ray restarted)."""
+        if not self._shipped_ids:
+            return args
+        out = []
+        for arg in args:
+            if isinstance(arg, ray.ObjectRef):
+                digest = self._shipped_ids.get(arg.binary())
+                if digest is not None and digest in self._shipped:
+                    arg = self._shipped[digest][1]
+            out.append(arg)
+        return tuple(out)
 
     # -- running -----------------------------------------------------------------------------
     def run(self, fn, tasks, accept, describe=str) -> None:
         ray = self.connect()
-        if fn not in self._remote:
-            self._remote[fn] = ray.remote(num_cpus=1, max_retries=0)(fn)
-        remote = self._remote[fn]
         died = _retryable(ray)
         raylet_died = ray.exceptions.LocalRayletDiedError
         running: dict[Any, tuple[Any, tuple, int]] = {}      # ref -> (key, args, attempt)
-        sent = finished = 0                     # tasks drawn from `tasks`; results accepted
-        lost: Exception | None = None           # Ray's error: this machine's raylet died
+        sent = finished = restarts = 0          # tasks drawn from `tasks`; results accepted
+        dead = False                            # the raylet of the current connection died
 
         def submit(key, args, attempt: int) -> None:
-            running[remote.remote(*args)] = (key, args, attempt)
+            if fn not in self._remote:          # again after a restart: a new instance
+                self._remote[fn] = ray.remote(num_cpus=1, max_retries=0)(fn)
+            running[self._remote[fn].remote(*self._current(ray, args))] = (key, args, attempt)
             self.tasks_sent += 1
 
         def fill() -> None:
@@ -503,12 +560,15 @@ class RayCluster(Backend):
                     more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
                     ready += more
                 again = []                      # tasks whose worker died, sent again below
+                lost: Exception | None = None   # Ray's error: this machine's raylet died
+                unfinished = []                 # tasks that went down with the raylet
                 for ref in sorted(ready, key=lambda r: running[r][0]):
                     key, args, attempt = running.pop(ref)
                     try:
                         result = ray.get(ref)
-                    except raylet_died as error:      # no retry could run; the rest still counts
+                    except raylet_died as error:      # the rest of the batch still counts
                         lost = lost or error
+                        unfinished.append((key, args, attempt))
                         continue
                     except died as error:
                         again.append((key, args, attempt, error))
@@ -516,17 +576,72 @@ class RayCluster(Backend):
                     accept(key, result)
                     finished += 1
                 if lost is not None:
-                    raise _raylet_died(lost, finished, sent)
-                for key, args, attempt, error in again:
-                    self._retry(key, args, attempt, error, describe, submit)
+                    # every task not finished goes down with the raylet, and is sent again
+                    # once Ray runs again (a worker that died with it is no retry)
+                    unfinished += [(key, args, attempt) for key, args, attempt, _ in again]
+                    unfinished += running.values()
+                    unfinished.sort(key=lambda task: task[0])
+                    running.clear()             # references into the instance that died
+                    dead = True
+                    self._restart(lost, finished, sent, len(unfinished), restarts)
+                    dead, restarts = False, restarts + 1
+                    for key, args, attempt in unfinished:
+                        submit(key, args, attempt)
+                else:
+                    for key, args, attempt, error in again:
+                        self._retry(key, args, attempt, error, describe, submit)
                 fill()
         finally:
             for ref in running:                 # stopped early (an error, Ctrl-C): cancel the rest
                 try:
                     ray.cancel(ref, force=True)
                 except Exception:
-                    if lost is None:            # with the raylet gone, nothing is left to cancel
+                    if not dead:                # with the raylet gone, nothing is left to cancel
                         raise
+
+    def _restart(self, error: Exception, finished: int, sent: int, unfinished: int,
+                 restarts: int) -> None:
+        """After this machine's raylet died (``error``): one line, Ray shut down in this
+        process, a new local instance started (or the cluster at ``address`` joined again)
+        and the shipped checkpoints put in it. A :class:`RayletDiedError` where it cannot
+        be: a connection this backend did not make, ``restarts`` (in this run) at the
+        limit, or Ray that does not start or answer again."""
+        if not self._owned:
+            raise _raylet_died(error, finished, sent,
+                               "Ray cannot run tasks from this process any more, and this "
+                               "backend does not restart a connection it did not make (Ray "
+                               "was initialized before the run)")
+        cluster = self.address is not None
+        limit = min(self.max_restarts, 1) if cluster else self.max_restarts
+        if restarts >= limit:
+            if limit == 0:
+                why = "Ray cannot run tasks from this process any more (restarts are off)"
+            elif cluster:
+                why = f"this run had already reconnected once to the Ray cluster at {self.address}"
+            else:
+                why = (f"the local Ray instance had already been started again {restarts} "
+                       f"time(s) in this run, the most allowed")
+            raise _raylet_died(error, finished, sent, why)
+        doing = (f"reconnecting once to the Ray cluster at {self.address}" if cluster else
+                 f"starting a new local Ray instance (restart {restarts + 1} of {limit})")
+        self.log(f"Ray: the raylet on this machine died ({type(error).__name__}); {doing} and "
+                 f"sending the {unfinished} unfinished task(s) again; the {finished} finished "
+                 f"count once")
+        ray = self._ray_module
+        try:
+            ray.shutdown()
+        except Exception:                       # what is left of the old instance is gone
+            pass
+        self._ray_module, self._owned = None, False
+        self._remote.clear()
+        try:
+            self._reship(self.connect(announce=False))
+        except Exception as failure:
+            doing = (f"reconnecting to the Ray cluster at {self.address}" if cluster else
+                     "starting a new local Ray instance")
+            raise _raylet_died(error, finished, sent,
+                               f"{doing} failed ({_first_line(failure)})") from failure
+        self.restarts += 1
 
     def _retry(self, key, args, attempt: int, error: Exception, describe, submit) -> None:
         what = describe(key)
@@ -540,13 +655,13 @@ class RayCluster(Backend):
         submit(key, args, attempt + 1)
 
 
-def _raylet_died(error: Exception, finished: int, sent: int) -> RayletDiedError:
-    """The one line for a run stopped by the death of this machine's raylet."""
+def _raylet_died(error: Exception, finished: int, sent: int, why: str) -> RayletDiedError:
+    """The one line for a run stopped by the death of this machine's raylet (``why``: why
+    it could not go on)."""
     return RayletDiedError(
         f"the Ray raylet on this machine died mid-run ({type(error).__name__}: "
-        f"{_first_line(error)}); Ray cannot run tasks from this process any more, so the run "
-        f"stopped with {finished} of the {sent} task(s) sent finished; the others were lost",
-        finished, sent)
+        f"{_first_line(error)}); {why}, so the run stopped with {finished} of the {sent} "
+        f"task(s) sent finished; the others were lost", finished, sent)
 
 
 def _first_line(error: BaseException) -> str:
