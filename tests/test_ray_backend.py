@@ -1,10 +1,11 @@
 """The ray backend (:mod:`dugout.evaluate.backends`): tournaments, CRN checks and the Showdown
 calibration as Ray tasks give the very numbers of ``--workers 1``; a worker killed mid-run
-has its chunk played again and counted once; a worker that keeps dying, the death of this
-machine's raylet, a cluster that does not answer and an address that is not one stop with a
-clear error; trained managers'
-checkpoints reach the workers through the object store; and nothing imports Ray unless
-the ray backend is used.
+has its chunk played again and counted once; the death of this machine's raylet restarts
+the local Ray instance (or reconnects once to the cluster) and the run ends with the
+numbers of an undisturbed one, a trained manager's checkpoint shipped again; a raylet that
+keeps dying, a worker that keeps dying, a cluster that does not answer and an address that
+is not one stop with a clear error; trained managers' checkpoints reach the workers through
+the object store; and nothing imports Ray unless the ray backend is used.
 
 These tests need Ray, so they run in .venv-rllib beside the RLlib recipe's
 (``scripts/test_rllib.sh``, marker ``ray``); the main run deselects them. Ray is started
@@ -196,14 +197,24 @@ def test_a_worker_that_keeps_dying_stops_the_run_naming_the_task(ray_session):
 
 
 # -- this machine's raylet dies ---------------------------------------------------------------------
-# A run in a process of its own (the raylet's death leaves Ray unusable in the process that
-# started it): the command line on a local Ray instance of one CPU, whose raylet is killed
-# (SIGKILL) as soon as the first chunk's result is accepted.
-_KILL_THE_RAYLET = """
-import os, signal, sys
+# A run in a process of its own: the command line, on a Ray instance the backend starts (or
+# joins at --address), so that it is the backend's to restart (in this process the module's
+# Ray was initialized by the fixture). The first argument says how the raylet dies:
+#   "kill": SIGKILL the raylet of the instance as soon as the first result is accepted (once);
+#   "fail": [first, last]: ray.get number first..last (last null: every one from first on)
+#       raises Ray's LocalRayletDiedError, what it does once the raylet is gone;
+#   "move": [folder, to]: the checkpoint folder is moved away once it has been shipped (the
+#       workers can then only play the files sent, also after a restart);
+#   "no_reconnect": every ray.init after the first fails (a cluster that does not answer).
+# At the end the backend's counts are printed to stderr ("counts: {...}").
+_RAYLET_DIES = """
+import json, os, signal, sys, time
 from pathlib import Path
+import ray
 from dugout.evaluate import cli
 from dugout.evaluate.backends import RayCluster
+
+how = json.loads(sys.argv[1])
 
 def raylet() -> int:
     # the raylet of the instance this process started: a child of it
@@ -217,7 +228,7 @@ def raylet() -> int:
             return int(proc.name)
     raise SystemExit("no raylet among this process's children")
 
-run, killed = RayCluster.run, []
+run, ship, close, killed = RayCluster.run, RayCluster.ship, RayCluster.close, []
 
 def run_and_kill(self, fn, tasks, accept, describe=str):
     def accept_then_kill(key, result):
@@ -226,43 +237,182 @@ def run_and_kill(self, fn, tasks, accept, describe=str):
             killed.append(raylet())
             os.kill(killed[0], signal.SIGKILL)
             print(f"killed the raylet after {key}", file=sys.stderr, flush=True)
+            # nothing more is sent until Ray has marked the node dead: the chunks in flight
+            # end meanwhile, so the worker leased to play them goes back to the dead raylet
+            # and no chunk sent later can be played (else a run this short might end on it
+            # before anything notices the raylet is gone)
+            start = time.monotonic()
+            while any(node["Alive"] for node in ray.nodes()) and time.monotonic() < start + 60:
+                time.sleep(0.1)
+            print(f"the node marked dead after {time.monotonic() - start:.1f} s",
+                  file=sys.stderr, flush=True)
     return run(self, fn, tasks, accept_then_kill, describe)
 
-RayCluster.run = run_and_kill
-cli.main(sys.argv[1:])
+def ship_and_move(self, names):
+    sent = ship(self, names)
+    os.rename(*how["move"])
+    return sent
+
+def close_and_count(self):
+    print("counts: " + json.dumps({"tasks_sent": self.tasks_sent, "retries": self.retries,
+                                   "restarts": getattr(self, "restarts", None)}),
+          file=sys.stderr, flush=True)
+    close(self)
+
+if how.get("kill"):
+    RayCluster.run = run_and_kill
+if how.get("move"):
+    RayCluster.ship = ship_and_move
+RayCluster.close = close_and_count
+if how.get("fail"):
+    real_get, gets, (first, last) = ray.get, [], how["fail"]
+
+    def get(ref, *args, **kwargs):
+        gets.append(1)
+        if first <= len(gets) and (last is None or len(gets) <= last):
+            raise ray.exceptions.LocalRayletDiedError()
+        return real_get(ref, *args, **kwargs)
+    ray.get = get
+if how.get("no_reconnect"):
+    real_init = ray.init
+
+    def init(*args, **kwargs):
+        if how.setdefault("inits", 0):
+            raise ConnectionError("nobody answers (the test's)")
+        how["inits"] += 1
+        return real_init(*args, **kwargs)
+    ray.init = init
+cli.main(sys.argv[2:])
 """
 
 
-def test_the_raylet_killed_mid_run_stops_it_with_one_line(tmp_path):
-    """SIGKILL this machine's raylet mid-run: Ray cannot run anything more from the driver,
-    so the tournament stops at once with one line (exit status 2, no traceback) saying so
-    and how many chunks had finished, and writes no report of a tournament it did not play."""
-    out = tmp_path / "report"
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+def _raylet_dies(how: dict, *argv: str, env: dict | None = None):
+    """The command line in a process of its own, its raylet dying as ``how`` says."""
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", **(env or {})}
     env.pop("RAY_ADDRESS", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _KILL_THE_RAYLET, "tournament", "--agents", "random",
-         "heuristic", "--games", "400", "--chunk", "2", "--bootstrap", "10", "--quiet",
-         "--backend", "ray", "--workers", "1", "--out", str(out)],
-        capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    done = subprocess.run([sys.executable, "-c", _RAYLET_DIES, json.dumps(how), *argv],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    counts = [json.loads(line.split("counts: ", 1)[1]) for line in done.stderr.splitlines()
+              if line.startswith("counts: ")]
+    return done, counts
+
+
+def _restart_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("Ray: the raylet on this ")]
+
+
+def _same_report(one: Path, other: Path) -> None:
+    a, b = (json.loads((d / "results.json").read_text()) for d in (one, other))
+    assert _without_timing(a) == _without_timing(b)
+    assert (one / "pairs.csv").read_text() == (other / "pairs.csv").read_text()
+
+
+_SMALL = ["--games", "40", "--chunk", "2", "--bootstrap", "10", "--quiet"]
+
+
+def test_the_raylet_killed_mid_run_restarts_ray_and_changes_nothing(tmp_path):
+    """SIGKILL this machine's raylet mid-run: the backend says so in one line, starts a new
+    local Ray instance, sends again the chunks whose results had not arrived, and the
+    tournament ends as an undisturbed run does (the same report, every chunk counted once).
+    Ray's health check is made quicker than its default (15 s) so the death is seen sooner."""
+    argv = ["tournament", "--agents", "random", "heuristic", *_SMALL]
+    done, counts = _raylet_dies(
+        {"kill": True}, *argv, "--backend", "ray", "--workers", "1",
+        "--out", str(tmp_path / "ray"),
+        env={"RAY_health_check_period_ms": "1000", "RAY_health_check_failure_threshold": "3"})
     assert "killed the raylet after (0, " in done.stderr, (done.stdout, done.stderr)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr, done.stderr
+    lines = _restart_lines(done.stderr)
+    assert len(lines) == 1, done.stderr
+    assert "died (LocalRayletDiedError); starting a new local Ray instance (restart 1 of 2)" \
+        in lines[0] and "count once" in lines[0], lines
+    unfinished = int(lines[0].split("sending the ")[1].split(" unfinished")[0])
+    assert 1 <= unfinished <= 2                          # one CPU: two chunks in flight
+    assert counts == [{"tasks_sent": 10 + unfinished, "retries": 0, "restarts": 1}]
+    cli.main(argv + ["--out", str(tmp_path / "one")])
+    _same_report(tmp_path / "one", tmp_path / "ray")
+
+
+def test_a_dead_raylet_restarts_ray_and_ships_the_checkpoints_again(tmp_path):
+    """The same death at the backend's boundary: the fourth ``ray.get`` raises Ray's
+    LocalRayletDiedError. The three results before count, the backend starts a new local
+    instance, and the records are those of an undisturbed run. A trained manager's
+    checkpoint, shipped through the object store, is put in the new instance's store from
+    the files read at the start (its folder is gone by then): the chunks sent after the
+    restart play it as before."""
+    folder = _checkpoint(tmp_path / "ckpt")
+    argv = ["tournament", "--agents", "heuristic", f"ppo:{folder}", *_SMALL]
+    cli.main(argv + ["--out", str(tmp_path / "one")])
+    done, counts = _raylet_dies(
+        {"fail": [4, 4], "move": [str(folder), str(tmp_path / "moved")]}, *argv,
+        "--backend", "ray", "--workers", "1", "--checkpoints", "ship",
+        "--out", str(tmp_path / "ray"))
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr, done.stderr
+    lines = _restart_lines(done.stderr)
+    assert len(lines) == 1 and "(restart 1 of 2)" in lines[0], done.stderr
+    assert "the 3 finished count once" in lines[0], lines
+    assert not folder.exists()
+    _same_report(tmp_path / "one", tmp_path / "ray")
+    unfinished = int(lines[0].split("sending the ")[1].split(" unfinished")[0])
+    assert counts == [{"tasks_sent": 10 + unfinished, "retries": 0, "restarts": 1}]
+
+
+def test_a_raylet_that_dies_past_the_limit_stops_the_run_with_what_finished(tmp_path):
+    """From the fourth ``ray.get`` on every one raises Ray's LocalRayletDiedError: Ray is
+    started again twice (the limit), and the third death stops the run with one line (exit
+    status 2, no traceback, no report) saying how many chunks had finished."""
+    done, counts = _raylet_dies(
+        {"fail": [4, None]}, "tournament", "--agents", "random", "heuristic", *_SMALL,
+        "--backend", "ray", "--workers", "1", "--out", str(tmp_path / "report"))
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr, done.stderr
+    lines = _restart_lines(done.stderr)
+    assert len(lines) == 2, done.stderr
+    assert "(restart 1 of 2)" in lines[0] and "(restart 2 of 2)" in lines[1], lines
     line = done.stderr.strip().splitlines()[-1]
-    assert "the Ray raylet on this machine died mid-run (LocalRayletDiedError" in line, line
-    assert "cannot run tasks from this process any more" in line, line
+    assert line.startswith("dugout tournament: error: the Ray raylet on this machine died "
+                           "mid-run (LocalRayletDiedError"), line
+    assert "had already been started again 2 time(s) in this run, the most allowed" in line, line
     finished, sent = (int(n) for n in line.split("stopped with ")[1].split(" task(s)")[0]
                       .split(" of the "))
-    assert 1 <= finished < sent <= 100, line          # 100 chunks of 2 pairs; 2 in flight
-    assert not (out / "results.json").exists()
+    assert finished == 3 and 3 < sent <= 5, line          # one CPU: two chunks in flight
+    assert counts[0]["restarts"] == 2 and counts[0]["retries"] == 0
+    assert not (tmp_path / "report" / "results.json").exists()
 
 
-def test_a_dead_raylet_stops_the_run_with_what_finished(ray_session, monkeypatch, tmp_path,
-                                                         capsys):
-    """The same death, at the backend's boundary: from the fourth result on, every
-    ``ray.get`` raises Ray's LocalRayletDiedError (what it does once the raylet is gone). The
-    three results before count, nothing is retried or sent again, and the error is a
-    DugoutError the command line prints as one line (exit status 2) without a report."""
+def test_a_dead_raylet_on_a_cluster_reconnects_once(ray_session, tmp_path):
+    """With --address the backend starts nothing: it reconnects once to the same cluster
+    and sends the unfinished chunks again (the same report as an undisturbed run); where
+    the cluster does not answer again, the run stops with the one line."""
+    argv = ["tournament", "--agents", "random", "heuristic", *_SMALL]
+    cli.main(argv + ["--out", str(tmp_path / "one")])
+    on = ["--backend", "ray", "--address", ray_session, "--workers", "1"]
+    done, counts = _raylet_dies({"fail": [4, 4]}, *argv, *on, "--out", str(tmp_path / "ray"))
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    lines = _restart_lines(done.stderr)
+    assert len(lines) == 1 and f"reconnecting once to the Ray cluster at {ray_session}" in \
+        lines[0], done.stderr
+    _same_report(tmp_path / "one", tmp_path / "ray")
+    assert counts[0]["restarts"] == 1 and counts[0]["retries"] == 0
+
+    done, _ = _raylet_dies({"fail": [4, 4], "no_reconnect": True}, *argv, *on,
+                           "--out", str(tmp_path / "lost"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert f"reconnecting to the Ray cluster at {ray_session} failed (" in line, line
+    assert "so the run stopped with 3 of the" in line, line
+    assert not (tmp_path / "lost" / "results.json").exists()
+
+
+def test_a_dead_raylet_of_a_connection_the_backend_did_not_make_stops_the_run(
+        ray_session, monkeypatch, tmp_path, capsys):
+    """In a process that initialized Ray itself (here the module's), the connection is not
+    the backend's to shut down and start again: from the fourth ``ray.get`` on, every one
+    raising Ray's LocalRayletDiedError, the three results before count, nothing is retried
+    or sent again, and the error is a DugoutError the command line prints as one line (exit
+    status 2) without a report."""
     import ray
     real_get = ray.get
     gets: list[int] = []
@@ -283,10 +433,13 @@ def test_a_dead_raylet_stops_the_run_with_what_finished(ray_session, monkeypatch
     assert isinstance(error.value, DugoutError) and isinstance(error.value, BackendError)
     assert progress == [4, 8, 12]                       # three chunks of two pairs, counted
     assert error.value.finished == 3 and error.value.sent == backend.tasks_sent
-    assert 3 < error.value.sent <= 3 + 2 * backend.slots and backend.retries == 0
+    assert 3 < error.value.sent <= 3 + 2 * backend.slots
     message = str(error.value)
     assert "\n" not in message and f"stopped with 3 of the {error.value.sent} task(s)" in message
-    assert not any("sending it again" in line for line in lines), lines
+    assert "does not restart a connection it did not make" in message, message
+    assert backend.retries == 0 and backend.restarts == 0
+    assert lines == [lines[0]] and lines[0].startswith("Ray: the Ray cluster this process"), lines
+    assert ray.is_initialized()                         # the caller's connection is left as it is
 
     # the command line: one line, exit status 2, no report
     gets.clear()
