@@ -1,7 +1,15 @@
 """Shared test set-up: value tables are cached in a per-session folder, never in the user's home;
 ``tests/`` is put on ``sys.path`` so test files can ``import helpers`` (the loops and checks they
-share) under pytest's ``--import-mode=importlib``."""
+share) under pytest's ``--import-mode=importlib``.
 
+Two tiers. By default (``scripts/test.sh``) the random-game runs play their quick sizes
+(:func:`helpers.games`) and the tests marked ``full`` (statistical tests whose sample sizes
+make their power) are deselected; ``--full`` (``scripts/test.sh --full``, which CI runs)
+plays every run at its full size and runs the ``full`` tests too. Nothing is resized in a
+statistical test: it runs at its own size, in the full tier.
+"""
+
+import os
 import sys
 from pathlib import Path
 
@@ -10,6 +18,35 @@ import pytest
 _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true",
+                     help="the full tier: random-game runs at full size and the statistical "
+                          "tests (marked full); the default is the quick tier")
+
+
+def pytest_configure(config):
+    # before any test module is imported (in xdist's workers too): helpers.games reads it
+    os.environ["DUGOUT_TEST_TIER"] = "full" if config.getoption("--full") else "quick"
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--full"):
+        return
+    kept, full = [], []
+    for item in items:
+        (full if item.get_closest_marker("full") else kept).append(item)
+    if full:
+        config.hook.pytest_deselected(items=full)
+        items[:] = kept
+
+
+def pytest_report_header(config):
+    return ("tier: full (every run at full size, statistical tests included)"
+            if config.getoption("--full") else
+            "tier: quick (random-game runs at quick sizes; the statistical tests, marked "
+            "full, run with --full)")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -29,6 +29,7 @@ import importlib
 import importlib.util
 import inspect
 import json
+import os
 import random
 import types
 from typing import Any, Callable, Iterable, Iterator
@@ -37,6 +38,16 @@ import numpy as np
 
 import dugout.envs as envs
 from dugout.envs.core.scoreboard import SuddenDeathScoreboard
+
+#: The test tier (tests/conftest.py): "full" under ``pytest --full``, else "quick".
+FULL = os.environ.get("DUGOUT_TEST_TIER") == "full"
+
+
+def games(full: int, quick: int) -> int:
+    """How many random games an invariant run plays: ``full`` in the full tier, ``quick``
+    in the quick one. For runs that check invariants at every step, never for statistical
+    tests (those keep their size and are marked ``full``)."""
+    return full if FULL else quick
 
 AGENTS = ("away", "home")
 

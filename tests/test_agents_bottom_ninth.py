@@ -163,6 +163,7 @@ def test_abilities_are_used_when_they_help():
 
 
 # -- the heuristic against random, from each seat ------------------------------------------------
+@pytest.mark.full
 @pytest.mark.parametrize("mode, n", [("duel", 600), ("game", 120)])
 @pytest.mark.parametrize("seat", ["away", "home"])
 def test_the_heuristic_beats_random_from_each_seat(seat, mode, n):

@@ -60,6 +60,7 @@ def test_card_effects_follow_the_card_reference():
     assert EFFECT.shape == (3, 8, gc.N_HAND_TYPES, 3)
 
 
+@pytest.mark.full
 def test_card_run_values_rank_the_cards_like_baseball():
     v = dict(zip(gc.CARD_NAMES, card_run_values(grand_slam_tables())))
     assert v["home_run"] > v["triple"] > v["double"] > v["single"] > v["walk"] > v["wild_pitch"] > 0
@@ -150,6 +151,7 @@ def test_every_agent_plays_whole_games_without_an_illegal_action():
             assert play_game(env, agents, seed).winner in ("away", "home")
 
 
+@pytest.mark.full
 def test_heuristic_beats_random_and_always_pinch_hitter_significantly():
     """At 4,000 games the heuristic wins about 100% against random and 68% against
     always-pinch-hitter; 300 pairs give intervals about 3 points wide."""

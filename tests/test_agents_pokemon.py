@@ -131,6 +131,7 @@ def play_pairs(a: str, b: str, pairs: int, **options) -> tuple[int, int]:
     return wins, games
 
 
+@pytest.mark.full
 def test_heuristic_beats_random_with_significance():
     wins, games = play_pairs("heuristic", "random", 60)
     # one-sided binomial test against 50%: z above 4 (measured: about 96% wins)

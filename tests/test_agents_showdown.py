@@ -992,6 +992,7 @@ def test_basic_game_heuristic_picks_the_starter_who_allows_the_fewest_runs(teams
 
 # ================================================================ strength
 
+@pytest.mark.full
 def test_heuristic_beats_random_significantly(tables):
     """300 seat-swapped pairs of advanced games; measured at about 74% (interval about
     +-3 points), so the lower end of the 95% interval clears 1/2 by a wide margin."""

@@ -205,6 +205,7 @@ def test_registry_errors_name_the_choices():
 
 
 # -- strength, with statistics ------------------------------------------------------------
+@pytest.mark.full
 def test_heuristic_beats_random_and_always_steal_significantly():
     """300 seat-swapped pairs each; the 95% interval of the pair score must clear 1/2.
 

@@ -17,7 +17,7 @@ import pytest
 from dugout.envs import bottom_ninth_v0
 from dugout.envs.bottom_ninth import rules
 
-from helpers import GameChecks, random_games
+from helpers import GameChecks, games, random_games
 from test_bottom_ninth_cards import blank_cards, sample_cards
 
 ACTORS = {"draft_pick": None, "draft_order": None, "select_batter": 1, "select_pitcher": 0,
@@ -126,7 +126,8 @@ def random_game_checks(options, monkeypatch):
 def test_invariants_over_random_games_with_the_sample_set(options):
     tally = [0, 0]
     checks = GameChecks(decision=check_decision, final=lambda s, info: check_end(s, tally))
-    for _ in random_games("bottom_ninth_v0", range(1500), {"cards": sample_cards(), **options}, checks):
+    for _ in random_games("bottom_ninth_v0", range(games(1500, 200)), {"cards": sample_cards(), **options},
+                          checks):
         pass
     assert min(tally) > 0
 

@@ -37,7 +37,7 @@ from pettingzoo.test import api_test, seed_test
 import dugout.envs as envs
 from dugout.envs.core import Dice, IllegalActionError, OptionError
 
-from helpers import (AGENTS, CUT_OFF, case_id, cases, check_final, check_live_infos,
+from helpers import (AGENTS, CUT_OFF, case_id, cases, check_final, check_live_infos, games,
                      cuts_off, dumps, final_steps, final_structure, make, play_out, play_random,
                      play_to_random_decision, poke_everything, random_games, roundtrip,
                      ruleset_checks, shared_mutables, step_random, ties_won)
@@ -45,12 +45,13 @@ from helpers import (AGENTS, CUT_OFF, case_id, cases, check_final, check_live_in
 CASES = [pytest.param(env_id, options, id=case_id(env_id, options)) for env_id, options in cases()]
 ENV_IDS = [pytest.param(env_id, id=env_id) for env_id in envs.ENV_IDS]
 
-#: random games per case for the invariants (like each ruleset's own invariant run)
-N_GAMES = 2000
+#: random games per case for the invariants (like each ruleset's own invariant run): 2,000 in
+#: the full tier, 200 in the quick one
+N_GAMES = games(2000, 200)
 #: games per case cut off after one inning, to see truncations
 N_CUT_OFF = 200
 #: games whose clone is walked at the end, and of those, walked every 10 decisions
-N_CLONE_GAMES, N_CLONE_WALKED = 150, 12
+N_CLONE_GAMES, N_CLONE_WALKED = games(150, 40), 12
 
 
 def env_class(env_id):

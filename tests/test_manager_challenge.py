@@ -883,6 +883,7 @@ def test_invariants_over_random_campaigns(which, level):
 
 
 # -- 8. the heuristic against random play ----------------------------------------------------------------
+@pytest.mark.full
 def test_heuristic_beats_random_with_significance():
     env = ManagerChallengeEnv()
     n = 120

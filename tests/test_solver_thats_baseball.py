@@ -270,6 +270,7 @@ def test_asking_only_one_kind_matches_asking_everything(solution, small_tables, 
     assert quick.queries < full.queries
 
 
+@pytest.mark.full
 def test_solver_is_not_significantly_beaten_by_the_heuristic(solution, heuristic):
     """A seat-swapped matchup (pairs of games on the same seed), scored per pair."""
     env = thats_baseball_v0.env(innings=1)
