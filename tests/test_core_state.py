@@ -20,6 +20,7 @@ from dugout.envs.core import (AWAY, HOME, BoxScore, Decision, Dice, PlainState, 
                               ScriptedDice, Scoreboard, SuddenDeathScoreboard, codec)
 from dugout.envs.core.bases import Bases
 from dugout.envs.core.dice import DICE
+from dugout.envs.core.state import SaveError
 from dugout.envs.core.scorebook import PLAY_LOG, SINGLE, Play, PlayLog
 from dugout.envs.thats_baseball import rules as tb_rules
 from dugout.envs.thats_baseball.cards import load_team
@@ -209,6 +210,110 @@ def test_from_dict_says_what_is_wrong():
         Everything.from_dict({**saved, "inner": {"seen": [], "extra": 1}})
     with pytest.raises(ValueError, match="is an object, got a list"):
         Everything.from_dict([1, 2])
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("number", True, r"number: expected an int, got True"),
+    ("number", 2.0, r"number: expected an int, got 2\.0"),
+    ("ratio", float("nan"), r"ratio: expected a finite number, got nan"),
+    ("ratio", "0.5", r"ratio: expected a finite number, got '0\.5'"),
+    ("flag", 1, r"flag: expected true or false, got 1"),
+    ("name", 3, r"name: expected a string, got 3"),
+    ("maybe", "x", r"maybe: expected an int or null, got 'x'"),
+    ("bases", [None, 1], r"bases: expected a list of 3, got 2 items"),
+    ("bases", [None, 1, [2]], r"bases\[2\]: expected an int, a string or null, got a list of 1"),
+    ("plain", [[1]], r"plain\[0\]: expected a number, a string, true, false or null"),
+    ("ints", [1, "2"], r"ints\[1\]: expected an int, got '2'"),
+    ("items", {"a": 1}, r"items: expected a list, got an object"),
+    ("grid", [[1], ["x"]], r"grid\[1\]\[0\]: expected an int, got 'x'"),
+    ("deep", [[[1, None]]], r"deep\[0\]\[0\]\[1\]: expected an int, got null"),
+    ("rows", [[{}]], r"rows\[0\]\[0\]: expected a number, a string"),
+    ("by_name", {"K": "1"}, r"by_name\['K'\]: expected an int, got '1'"),
+    ("by_number", [["3", 4]], r"by_number\[0\]\[0\]: expected an int key, got '3'"),
+    ("by_number", [[3, 1], [3, 2]], r"by_number\[1\]\[0\]: key 3 is saved twice"),
+    ("by_number", [[3]], r"by_number\[0\]: expected a \[key, value\] pair"),
+    ("per_team", [{"1": 2}], r"per_team\[0\]: expected a list of \[key, value\] pairs"),
+    ("icons", [[{"K": True}]], r"icons\[0\]\[0\]\['K'\]: expected an int, got True"),
+    ("mark", [2, "HR", [None, 1]], r"mark\[2\]: expected a list of 3, got 2 items"),
+    ("inner", {"counts": [1.5]}, r"inner\.counts\[0\]: expected an int, got 1\.5"),
+    ("pending", {"kind": "steal", "actor": 0, "legal": [0, 0], "subject": 1},
+     r"pending\.legal: an action is listed twice"),
+    ("pending", {"kind": "steal", "actor": 2, "legal": [0], "subject": 1},
+     r"pending\.actor: expected 0 to 1, got 2"),
+    ("pending", {"kind": "steal", "actor": 0, "legal": [0]}, r"pending: missing key"),
+    ("dice", {"type": "keyed", "seed": -1, "stream": [], "draws": {}},
+     r"dice\.seed: expected 0 to"),
+    ("dice", {"type": "keyed", "seed": 1, "stream": [], "draws": {"at_bat": -2}},
+     r"dice\.draws\['at_bat'\]: expected at least 0, got -2"),
+    ("log", [[1, 2, "pa", 0, -1, None, [None] * 3, [None] * 3, [], "1B"]],
+     r"log\[0\]: a play needs an inning from 1 and a half 0 or 1"),
+    ("log", [[1, 0, "pa", 0, -1, None, [None] * 3, [None] * 3, []]],
+     r"log\[0\]: expected a list of 10"),
+])
+def test_every_value_is_checked_against_its_declared_type(field, value, message):
+    saved = everything().to_dict()
+    saved[field] = value
+    with pytest.raises(SaveError, match=r"^saved test state: " + message):
+        Everything.from_dict(json.loads(json.dumps(saved)))
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"outs": 4}, r"board\.outs: expected 0 to 3, got 4"),
+    ({"inning": 0}, r"board\.inning: expected at least 1, got 0"),
+    ({"half": 2}, r"board\.half: expected 0 to 1, got 2"),
+    ({"runs": [4, -1]}, r"board\.runs\[1\]: expected at least 0, got -1"),
+    ({"bases": [3, None, 3]}, r"board\.bases: a runner is on two bases"),
+    ({"line": [[8], []]}, r"board\.line\[0\]: the line's runs add up to 8, the score says 2"),
+    ({"line": [[2, 0], []]}, r"board\.line\[0\]: in the top of inning 1 the line has 1 column"),
+    ({"winner": 0}, r"board\.winner: a game that is not over has no winner"),
+    ({"innings": 12}, r"board\.innings: expected 1 to 9, got 12"),
+    ({"variant": "cricket"}, r"board: unknown scoreboard variant 'cricket'"),
+])
+def test_a_scoreboard_is_checked_for_a_situation_a_game_can_be_in(change, message):
+    saved = everything().to_dict()
+    saved["board"].update(change)
+    with pytest.raises(SaveError, match=r"^saved test state: " + message):
+        Everything.from_dict(saved)
+
+
+@dataclass
+class Checked(PlainState):
+    """A state whose validate() says what its types cannot."""
+    low: int = 0
+    high: int = 1
+
+    def validate(self) -> None:
+        if self.low > self.high:
+            raise SaveError(f"low {self.low} is above high {self.high}", ("low",))
+
+
+@dataclass
+class HoldsChecked(PlainState):
+    SAVED_AS = SavedAs("ruleset", "holder", "holder")
+    inner: Checked = field(default_factory=Checked)
+    rows: list[Checked] = field(default_factory=list)
+
+
+def test_validate_hooks_run_on_load_at_every_depth_and_name_the_path():
+    assert HoldsChecked.from_dict(HoldsChecked(rows=[Checked(1, 2)]).to_dict()).rows == [Checked(1, 2)]
+    with pytest.raises(SaveError, match=r"^saved holder: inner\.low: low 3 is above high 1$"):
+        HoldsChecked.from_dict({"ruleset": "holder", "inner": {"low": 3}})
+    with pytest.raises(SaveError, match=r"^saved holder: rows\[1\]\.low: low 5 is above high 4$"):
+        HoldsChecked.from_dict({"ruleset": "holder", "rows": [{}, {"low": 5, "high": 4}]})
+    with pytest.raises(SaveError, match=r"^saved Checked: low: low 2 is above high 1$"):
+        Checked.from_dict({"low": 2})
+    bad = Checked(5, 1)                       # what a program builds is not checked, nor cloned
+    assert bad.clone() == bad
+
+
+def test_a_value_nested_too_deep_is_refused():
+    saved = everything().to_dict()
+    deep = 1
+    for _ in range(100_000):
+        deep = [deep]
+    saved["grid"] = [deep]
+    with pytest.raises(SaveError, match=r"grid\[0\]\[0\]: expected an int, got a list of 1"):
+        Everything.from_dict(saved)
 
 
 def test_a_field_without_a_codec_is_named():

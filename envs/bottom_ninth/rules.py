@@ -363,6 +363,7 @@ def validate_game(state: GameState) -> None:
         check_int(state.n_pitchers, ("n_pitchers",), 2, MAX_CARDS)
     if state.use_support and state.supports is None:
         raise SaveError("support cards in use need the support set", ("supports",))
+    _validate_draft(state)
     _validate_solo(state)
     _validate_log(state)
     if b.over:
@@ -392,6 +393,40 @@ def validate_game(state: GameState) -> None:
     if state.step in ("ds_where", "ds_where_start") and state.sub_slot < 0:
         raise SaveError("a double switch in progress has its slot", ("sub_slot",))
     _validate_pending(state, d, rules_table)
+
+
+def _validate_draft(state: GameState) -> None:
+    """Player Draft: picks alternate from the die winner's choice, pitchers first, until each
+    team holds its pitchers and batters (none without a draft, no card drafted twice)."""
+    drafted = state.drafted
+    if not state.draft:
+        if drafted[0] or drafted[1] or state.draft_first != -1:
+            raise SaveError("a game without a draft has no draft picks", ("drafted",))
+        return
+    if state.mode == "game":
+        pitchers, batters = state.n_pitchers, state.n_batters
+    else:
+        pitchers, batters = DRAFT_PITCHERS, DRAFT_BATTERS
+    if set(drafted[0]) & set(drafted[1]):
+        raise SaveError("a card is drafted by both teams", ("drafted",))
+    if state.draft_first < 0:
+        if drafted[0] or drafted[1] or state.step != "setup":
+            raise SaveError("the draft begins once the die winner has chosen who picks first",
+                            ("draft_first",))
+        return
+    first = state.draft_first
+    during = state.step in ("draft_pick", "game_draft")
+    for t in (0, 1):
+        picks = drafted[t]
+        ahead = len(drafted[t]) - len(drafted[1 - t])
+        if not (ahead in (0, 1) if t == first else ahead in (0, -1)) or \
+                len(picks) > pitchers + batters or (not during and len(picks) != pitchers + batters):
+            raise SaveError(f"team {t} has {len(picks)} draft picks: the teams pick in turn "
+                            f"(team {first} first) until each has {pitchers + batters}", ("drafted", t))
+        kinds = [state.cards.is_batter(c) for c in picks]
+        if kinds != [False] * min(len(picks), pitchers) + [True] * max(0, len(picks) - pitchers):
+            raise SaveError(f"team {t} drafts {pitchers} pitchers, then {batters} batters",
+                            ("drafted", t))
 
 
 def _started(state: GameState) -> bool:

@@ -317,12 +317,18 @@ class SeriesGame:
         Both parts are checked (a :class:`~.state.SaveError` names the key); a game state with
         a ``validate_carry(carry)`` method checks the series' carry against it (what a ruleset
         carries only it knows), and a series that is over needs a finished game."""
-        saved_keys(data, (), ("series", "game"))
+        try:
+            saved_keys(data, (), ("series", "game"))
+        except SaveError as e:
+            raise e.within(what="series") from None
         try:
             series = Series.from_dict(data["series"], carry_type)
         except SaveError as e:
             raise e.within("series", what="series") from None
-        game = game_from_dict(data["game"])
+        try:
+            game = game_from_dict(data["game"])
+        except SaveError as e:
+            raise SaveError(str(e), ("game",), "series") from None
         if series.carry is not None and hasattr(game, "validate_carry"):
             try:
                 game.validate_carry(series.carry)

@@ -413,7 +413,7 @@ _SCALAR_DECODERS: dict[Any, Callable[[Any], Any]] = {
 }
 #: what each scalar decoder expects, for an optional's message ("an int or null")
 _KINDS = {_decode_int: "an int", _decode_float: "a finite number", _decode_str: "a string",
-          _decode_bool: "true or false", _decode_key: "an int or a string"}
+          _decode_bool: "true or false", _decode_key: "an int, a string"}
 
 
 def _type_codec(tp: Any) -> Codec:
