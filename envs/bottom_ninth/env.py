@@ -226,7 +226,7 @@ _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 OPTIONS = ("mode", "teams", "draft", "cards", "fatigue_rows", "pitch_faces", "out_rule",
            "innings", "max_innings", "batters", "pitchers", "support", "render_mode",
-           "illegal_action", "dice")
+           "illegal_action", "dice", "max_decisions")
 NAME = "bottom_ninth_v0"
 
 
@@ -501,6 +501,7 @@ def _check_faces(faces: Any) -> dict[str, int]:
 
 class BottomNinthEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": NAME}
+    MAX_DECISIONS = 20_000
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
     VIEW = BottomNinthView
@@ -511,9 +512,11 @@ class BottomNinthEnv(BaseballAECEnv):
                  out_rule: str = "lead_runner", innings: int | None = None,
                  max_innings: int | None = None, batters: int = 8, pitchers: int = 4,
                  support: bool = False, render_mode: str | None = None, illegal_action: str = "raise",
-                 dice: ScriptedDice | None = None, **unknown: Any):
+                 dice: ScriptedDice | None = None, max_decisions: int | None = None,
+                 **unknown: Any):
         check_options(NAME, unknown, OPTIONS)
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
+                         max_decisions=max_decisions)
         if mode not in ("duel", "game"):
             raise OptionError(f"{NAME}: mode must be 'duel' (the base game) or 'game' (the "
                               f"Longer Game), got {show(mode)}")

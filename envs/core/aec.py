@@ -72,8 +72,6 @@ A ruleset whose games carry state from one to the next opts in to series play
 
 from __future__ import annotations
 
-import functools
-import inspect
 import secrets
 import warnings
 from typing import Any, ClassVar
@@ -89,24 +87,12 @@ from .errors import (DataError, IllegalActionError, OptionError, UnknownAgentErr
 from .observation import ObservationSpec
 from .series import Series, SeriesGame, check_series, with_series_pieces
 
-__all__ = ["BaseballAECEnv", "AGENTS", "action_index", "DEFAULT_MAX_DECISIONS",
-           "FALLBACK_MAX_DECISIONS"]
+__all__ = ["BaseballAECEnv", "AGENTS", "action_index", "FALLBACK_MAX_DECISIONS"]
 
 AGENTS = ("away", "home")
 
-#: ``max_decisions``'s default per game, by ruleset (a series: times its number of games).
-#: Each is about ten times the longest game measured under random and adversarial legal
-#: policies (the highest legal action always, the lowest always, the highest for one seat
-#: and the lowest for the other) at every level and mode; the env docstrings give the figures.
-DEFAULT_MAX_DECISIONS: dict[str, int] = {
-    "thats_baseball_v0": 2_000,
-    "grand_slam_v0": 2_000,
-    "showdown_v0": 10_000,
-    "bottom_ninth_v0": 20_000,
-    "pokemon_baseball_v0": 4_000,
-}
-#: The default per game of a ruleset that is not in :data:`DEFAULT_MAX_DECISIONS` and sets
-#: no ``MAX_DECISIONS`` of its own (a user's ruleset).
+#: ``max_decisions``'s default per game for a ruleset that sets no ``MAX_DECISIONS`` of its
+#: own (a user's ruleset): generous, since nothing about its games is known.
 FALLBACK_MAX_DECISIONS = 100_000
 
 
@@ -140,21 +126,11 @@ class BaseballAECEnv(AECEnv):
     VIEW: ClassVar[type]
     #: True for a ruleset that plays series (implements ``_carry_over``; see core.series)
     PLAYS_SERIES: ClassVar[bool] = False
-    #: ``max_decisions``'s default per game (set from :data:`DEFAULT_MAX_DECISIONS` for a
-    #: ruleset whose class body does not set it)
+    #: ``max_decisions``'s default per game: each ruleset sets its own, about ten times the
+    #: longest game measured under random and adversarial legal policies (the highest legal
+    #: action always, the lowest always, the highest for one seat and the lowest for the
+    #: other); its env docstring gives the figures
     MAX_DECISIONS: ClassVar[int] = FALLBACK_MAX_DECISIONS
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Give every ruleset the ``max_decisions`` option: its default bound, and (unless
-        its constructor takes ``max_decisions`` itself) a constructor that takes it."""
-        super().__init_subclass__(**kwargs)
-        if "MAX_DECISIONS" not in cls.__dict__:
-            name = cls.__dict__.get("metadata", {}).get("name")
-            if name in DEFAULT_MAX_DECISIONS:
-                cls.MAX_DECISIONS = DEFAULT_MAX_DECISIONS[name]
-        init = cls.__dict__.get("__init__")
-        if init is not None and "max_decisions" not in inspect.signature(init).parameters:
-            cls.__init__ = _taking_max_decisions(init)
 
     def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, series: Any = None,
@@ -594,22 +570,3 @@ def _class_name(cls: type) -> str:
 def _kind(value: Any) -> str:
     """What was given, for an error: None, or the value's class."""
     return "None" if value is None else f"an object of class {_class_name(type(value))}"
-
-
-def _taking_max_decisions(init):
-    """A ruleset's ``__init__`` that also takes ``max_decisions`` (keyword only), checks it
-    before building anything and sets it once the ruleset has built the env."""
-
-    @functools.wraps(init)
-    def __init__(self, *args: Any, max_decisions: Any = None, **options: Any) -> None:
-        value = check_max_decisions(self.metadata["name"], max_decisions)
-        init(self, *args, **options)
-        self.max_decisions_option = value
-
-    sig = inspect.signature(init)
-    params = list(sig.parameters.values())
-    where = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
-    params.insert(where, inspect.Parameter("max_decisions", inspect.Parameter.KEYWORD_ONLY,
-                                           default=None, annotation="int | None"))
-    __init__.__signature__ = sig.replace(parameters=params)
-    return __init__

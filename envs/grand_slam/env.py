@@ -168,7 +168,8 @@ __doc__ = __doc__.replace("{table}", OBS.table())
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 
-OPTIONS = ("innings", "max_innings", "deck", "render_mode", "render_agent", "illegal_action", "dice")
+OPTIONS = ("innings", "max_innings", "deck", "render_mode", "render_agent", "illegal_action", "dice",
+           "max_decisions")
 #: The viewers a render may be made for, besides None (the manager to act): see the docstring.
 RENDER_AGENTS = ("away", "home", "spectator")
 
@@ -199,6 +200,7 @@ def encode_view(view: GrandSlamView) -> np.ndarray:
 
 class GrandSlamEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "grand_slam_v0"}
+    MAX_DECISIONS = 2_000
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
     VIEW = GrandSlamView
@@ -206,9 +208,11 @@ class GrandSlamEnv(BaseballAECEnv):
 
     def __init__(self, innings: int = 9, max_innings: int | None = None, deck: Any = "reference",
                  render_mode: str | None = None, illegal_action: str = "raise",
-                 dice: ScriptedDice | None = None, render_agent: str | None = None, **unknown: Any):
+                 dice: ScriptedDice | None = None, render_agent: str | None = None,
+                 max_decisions: int | None = None, **unknown: Any):
         check_options("grand_slam_v0", unknown, OPTIONS)
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
+                         max_decisions=max_decisions)
         self.render_agent = render_agent
         innings, max_innings = check_innings("grand_slam_v0", innings, max_innings)
         self.innings = innings

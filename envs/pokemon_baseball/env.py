@@ -17,7 +17,7 @@ with lineups, substitutions, steals, bunts, tag-ups, injuries and pitcher rest.
 ```python
 env = pokemon_baseball_v0.env(teams=("harbor", "summit"), creatures=None, innings=9,
                               max_innings=None, dh=False, edge="ge", rest_by="innings",
-                              series=None)
+                              series=None, max_decisions=None)
 ```
 
 `teams` is a pair (away, home), each a built-in team name ({teams}), a path to a
@@ -25,7 +25,14 @@ JSON file or a dict (see `dugout.envs.pokemon_baseball.cards`); `creatures` adds
 creature set (a path or a dict) to the built-in one that team files name their creatures
 from (a creature of the same id replaces the built-in one). A team is its whole game roster: 9 to 17 creatures ("17 Pokemon can be on the
 bench in one game"). `innings` (1-9) and `max_innings` (a cut-off; truncation, reward 0)
-as in every dugout ruleset; `dh=True` adds a designated hitter; `edge` says how a stat
+as in every dugout ruleset; `max_decisions` bounds an episode (None: 4,000 per game, times
+the games of a series; or a positive int): a game or series still going after that many
+decisions is cut off as `max_innings` cuts one off (truncation, reward 0, `"winner"` `""`;
+`env.unwrapped.truncated_by` is `"max_decisions"`; see `dugout.envs.core.aec`). The
+rulebook has no mercy rule and no end to extra innings; no game comes near the bound: the
+longest of 5,000 random games took 199 decisions (of 5,000 best-of-3 series, 459), the
+longest under adversarial legal policies (always the highest legal action, always the
+lowest, the highest for one seat and the lowest for the other) 368 (a series, 932). `dh=True` adds a designated hitter; `edge` says how a stat
 exactly on an open column heading reads (`"ge"`: "> 50" means 50 and more; `"gt"`:
 strictly more; RULES.md). `rest_by` says how the rest rule counts "pitches 2 or more
 innings": `"innings"`, innings in which he faced a batter, or `"outs"`, the outs he
@@ -95,7 +102,7 @@ manager's observation.
 ## Rewards
 
 +1 to the winner and -1 to the loser when the game (in a series: the series) ends; 0 to
-both for a game cut off by `max_innings` or a drawn series. Every step's infos hold
+both for a game cut off by `max_innings` or `max_decisions`, or a drawn series. Every step's infos hold
 `"decision"`, `"score"`, `"winner"`, `"illegal_action"` (and `"series"` in a series; see
 `dugout.envs.core.aec`); `env.unwrapped.box_score()` gives the box score with pitching.
 
@@ -162,7 +169,7 @@ OBS = ObservationSpec(PIECES)
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 OPTIONS = ("teams", "creatures", "innings", "max_innings", "dh", "edge", "rest_by", "series",
-           "render_mode", "illegal_action", "dice")
+           "render_mode", "illegal_action", "dice", "max_decisions")
 
 __doc__ = (__doc__.replace("{table}", OBS.table()).replace("{size}", str(OBS.size))
            .replace("{per}", str(PER)).replace("{teams}", ", ".join(f'`"{t}"`' for t in BUILTIN_TEAMS))
@@ -367,6 +374,7 @@ class _RosterMemo:
 
 class PokemonBaseballEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "pokemon_baseball_v0"}
+    MAX_DECISIONS = 4_000
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
     VIEW = PokemonBaseballView
@@ -377,11 +385,12 @@ class PokemonBaseballEnv(BaseballAECEnv):
                  innings: int = 9, max_innings: int | None = None, dh: bool = False,
                  edge: str = "ge", rest_by: str = "innings", series: Any = None,
                  render_mode: str | None = None,
-                 illegal_action: str = "raise", dice: ScriptedDice | None = None, **unknown: Any):
+                 illegal_action: str = "raise", dice: ScriptedDice | None = None,
+                 max_decisions: int | None = None, **unknown: Any):
         name = "pokemon_baseball_v0"
         check_options(name, unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
-                         series=series)
+                         series=series, max_decisions=max_decisions)
         check_pair(name, "teams", teams)
         self.innings, self.max_innings = check_innings(name, innings, max_innings)
         if not isinstance(dh, (bool, np.bool_)):

@@ -284,7 +284,7 @@ _LEVEL_INDEX = {level: i for i, level in enumerate(OBS_LEVELS)}
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 _RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
 
-#: the options (``max_decisions`` is the base class's: core.aec)
+#: the options
 OPTIONS = ("level", "teams", "dh", "starter", "innings", "max_innings", "point_cap",
            "render_mode", "illegal_action", "dice", "decks", "card_set", "max_decisions")
 
@@ -562,6 +562,7 @@ class _TeamCache:
 
 class ShowdownEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "showdown_v0"}
+    MAX_DECISIONS = 10_000
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
     VIEW = ShowdownView
@@ -572,7 +573,7 @@ class ShowdownEnv(BaseballAECEnv):
                  max_innings: int | None = None, point_cap: int | None = POINT_CAP,
                  render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, decks: Any = None, card_set: Any = None,
-                 **unknown: Any):
+                 max_decisions: int | None = None, **unknown: Any):
         check_options("showdown_v0", unknown, OPTIONS)
         if level not in rules.LEVELS:
             raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {show(level)}")
@@ -594,7 +595,8 @@ class ShowdownEnv(BaseballAECEnv):
                               "both managers have a deck)")
         elif level == "expert":
             self.OBS = OBS_EXPERT           # the spaces below are built from it
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
+                         max_decisions=max_decisions)
         innings, max_innings = check_innings("showdown_v0", innings, max_innings)
         if dh is not None and not isinstance(dh, bool):
             raise OptionError(f"showdown_v0: dh must be True, False or None (the home team's "

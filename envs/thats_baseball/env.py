@@ -143,7 +143,8 @@ _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 _AA_SCALE = float(AA_MAX - AA_MIN)
 
-OPTIONS = ("teams", "innings", "max_innings", "render_mode", "illegal_action", "dice")
+OPTIONS = ("teams", "innings", "max_innings", "render_mode", "illegal_action", "dice",
+           "max_decisions")
 
 
 def encode_view(view: ThatsBaseballView) -> np.ndarray:
@@ -191,6 +192,7 @@ def _due_up(lineup: tuple[int, ...], at: int) -> np.ndarray:
 
 class ThatsBaseballEnv(BaseballAECEnv):
     metadata = {**BaseballAECEnv.metadata, "name": "thats_baseball_v0"}
+    MAX_DECISIONS = 2_000
     ACTION_MEANINGS = rules.ACTIONS
     OBS = OBS
     VIEW = ThatsBaseballView
@@ -198,9 +200,11 @@ class ThatsBaseballEnv(BaseballAECEnv):
 
     def __init__(self, teams: tuple[Any, Any] = ("sample", "reds"), innings: int = 9,
                  max_innings: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "raise", dice: ScriptedDice | None = None, **unknown: Any):
+                 illegal_action: str = "raise", dice: ScriptedDice | None = None,
+                 max_decisions: int | None = None, **unknown: Any):
         check_options("thats_baseball_v0", unknown, OPTIONS)
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
+                         max_decisions=max_decisions)
         check_pair("thats_baseball_v0", "teams", teams)
         innings, max_innings = check_innings("thats_baseball_v0", innings, max_innings)
         self.teams = (load_team(teams[0]), load_team(teams[1]))
