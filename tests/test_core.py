@@ -321,3 +321,15 @@ def test_chance_d20_beats_counts_the_faces():
         for target in range(-5, 46, 2):
             faces = sum(1 for d in range(1, 21) if d + bonus > target)
             assert chance_d20_beats(bonus, target) == faces / 20
+
+
+def test_an_error_shows_any_value_even_an_int_too_long_to_print():
+    """Errors name the value given; one Python cannot print (an int over its digit limit,
+    alone or inside a container) is described instead of raising while the error is made."""
+    from dugout.envs.core.errors import OptionError, check_innings, show
+    huge = 10**5000 + 1
+    assert show(huge) == f"an int of {huge.bit_length():,} bits"
+    assert show({"best_of": huge}) == "a dict holding an int too long to print"
+    assert show([1, 2]) == "[1, 2]" and show("x" * 100).endswith("...")
+    with pytest.raises(OptionError, match="an int of"):
+        check_innings("thats_baseball_v0", huge, None)

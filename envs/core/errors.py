@@ -68,8 +68,10 @@ def show(value: Any, limit: int = 80) -> str:
     int too long for Python to print."""
     try:
         text = repr(value)
-    except ValueError:
-        return f"an int of {value.bit_length():,} bits"
+    except ValueError:             # an int (or a container holding one) too long to print
+        if isinstance(value, int):
+            return f"an int of {value.bit_length():,} bits"
+        return f"a {type(value).__name__} holding an int too long to print"
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
