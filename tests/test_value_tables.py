@@ -327,3 +327,20 @@ def test_the_command_line_refuses_bad_flags_before_any_table(stub_tables, capsys
     assert exit_.value.code == 2 and len(err) == 1
     assert err[0].startswith("dugout tables: error: ") and says in err[0]
     assert calls == []
+
+
+@pytest.mark.parametrize("innings", [0, -1, 10, 10**6, 9.0, True, "9"])
+def test_value_tables_refuse_innings_outside_a_game_before_sampling(innings, tmp_path):
+    """Innings 1 to 9, as every ruleset takes them: a million innings used to sample for
+    ever, 0 was taken. The check comes before the sampler runs."""
+    from dugout.agents.value_tables import ValueTables, value_tables
+    from dugout.envs.core.errors import OptionError
+
+    def sampler():
+        raise AssertionError("sampled before the innings were checked")
+
+    with pytest.raises(OptionError, match="innings must be an int from 1 to 9"):
+        value_tables("thats_baseball", {"x": 1}, sampler, innings=innings, directory=tmp_path)
+    with pytest.raises(OptionError, match="innings must be an int from 1 to 9"):
+        ValueTables({}, np.zeros((2, 3, 8, 21)), innings=innings)
+    assert not list(tmp_path.iterdir())

@@ -56,6 +56,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ...envs.core.errors import check_innings
+
 __all__ = ["ValueTables", "bases_index", "BASE_STATES", "value_tables", "cache_dir",
            "MLB_RE24_2010_2015", "format_re24", "sample_run_counts", "play_half_inning"]
 
@@ -103,10 +105,10 @@ class ValueTables:
 
     def __init__(self, inputs: dict[str, Any], counts: np.ndarray, innings: int = 9,
                  max_diff: int = 20, phases: dict[str, np.ndarray] | None = None):
+        self.innings = _innings(innings)
         self.inputs = dict(inputs)
         self.counts = self._check(counts, "counts")
         self.phases = {k: self._check(v, f"phase {k!r}") for k, v in (phases or {}).items()}
-        self.innings = int(innings)
         self.max_diff = int(max_diff)
         self.probs = self._probs(self.counts)
         runs = np.arange(self.counts.shape[-1])
@@ -346,6 +348,12 @@ def _key(inputs: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
+def _innings(innings: Any) -> int:
+    """A game's scheduled innings, 1 to :data:`MAX_INNINGS` (9) as every ruleset takes them;
+    an ``OptionError`` naming the limit otherwise (a million innings would never finish)."""
+    return check_innings("value tables", innings, None)[0]
+
+
 def value_tables(ruleset: str, inputs: dict[str, Any],
                  sampler: Callable[[], np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]],
                  innings: int = 9, use_cache: bool = True, directory: str | os.PathLike | None = None
@@ -355,6 +363,7 @@ def value_tables(ruleset: str, inputs: dict[str, Any],
     ``sampler()`` returns the run counts, or the run counts and a dict of phase counts;
     ``inputs`` must describe everything it depends on.
     """
+    innings = _innings(innings)                   # before any half inning is sampled
     inputs = {"ruleset": ruleset, **inputs}
     path = Path(directory) if directory is not None else cache_dir()
     path = path / "value_tables" / f"{ruleset}-{_key({**inputs, 'innings': innings})}.json"
