@@ -102,7 +102,7 @@ def _read_json(folder: Path, path: str | os.PathLike) -> dict[str, Any]:
     file = folder / META
     if not file.is_file():
         raise CheckpointError(f"no checkpoint at {str(path)!r}: expected a folder with {META} "
-                              f"and {WEIGHTS} (as `python -m dugout.train` writes)")
+                              f"and {WEIGHTS} (as `dugout train` writes)")
     try:
         meta = read_json_file(file, f"checkpoint {META}")
     except DataError as e:               # too large, not UTF-8, not JSON, nested too deep

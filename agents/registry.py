@@ -144,8 +144,11 @@ def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = No
             continue
         if text not in loaded:
             from ..envs import make
-            from .policy import check_fits
-            agent = make_agent(env_id, ref)          # CheckpointError: missing, damaged, another env
+            from .policy import CheckpointError, check_fits
+            try:
+                agent = make_agent(env_id, ref)      # missing, damaged, or for another env
+            except CheckpointError as error:
+                raise CheckpointError(f"{text}: {error}") from None
             env = env if env is not None else make(env_id, **(env_kwargs or {}))
             check_fits(agent, text, env_id, env, env_kwargs)
             loaded[text] = agent
