@@ -48,7 +48,7 @@ from dugout.envs.core import Dice
 from dugout.envs.pokemon_baseball import rules
 from dugout.envs.pokemon_baseball.cards import BUILTIN_TEAMS, load_team
 
-from helpers import AGENTS, GameChecks, check_final as contract_final, check_invariants, \
+from helpers import AGENTS, GameChecks, check_final as contract_final, check_invariants, games, \
     check_live_infos
 
 ENV_ID = "pokemon_baseball_v0"
@@ -606,7 +606,7 @@ def test_thousand_random_games_keep_the_invariants(monkeypatch):
     configs = [(pair, dh, edge) for pair in PAIRS for dh in (False, True)
                for edge in ("ge", "gt")]
     env_of = {}
-    n_games = 1000
+    n_games = games(1000, 300)
     for seed in range(n_games):
         pair, dh, edge = configs[seed % len(configs)]
         key = (pair, dh, edge)
@@ -634,7 +634,7 @@ def test_random_series_keep_the_invariants(monkeypatch):
     configs = [(series, dh) for series in ({"games": 5}, 3) for dh in (False, True)]
     envs_ = [envs.make(ENV_ID, raw=True, teams=PAIRS[i % len(PAIRS)], series=s, dh=dh)
              for i, (s, dh) in enumerate(configs)]
-    n_series = 150
+    n_series = games(150, 50)
     for seed in range(n_series):
         env = envs_[seed % len(envs_)]
         rng = random.Random(104729 * seed + 3)

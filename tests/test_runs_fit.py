@@ -132,6 +132,7 @@ def test_boosted_cards_reach_base_more_and_cost_the_same(sea):
             > sum(c.on_base for c in rates_fit.players if isinstance(c, sd.HitterCard)) + 13)
 
 
+@pytest.mark.full
 def test_the_newton_search_lands_on_each_teams_real_runs(lahman, monkeypatch):
     """With a model of the game whose runs are a straight line in the boost (each team its
     own intercept, one slope), the search finds every root; the boosts reach the cards."""
@@ -224,6 +225,7 @@ def test_cli_fit_options_are_checked(argv, problem, capsys):
     assert exit_.value.code == 2 and problem in capsys.readouterr().err
 
 
+@pytest.mark.full
 def test_calibration_plays_the_runs_fit(lahman, monkeypatch, capsys):
     """--fit runs plays the tuned teams: same seeds, more runs than the rates fit's cards."""
     from dugout.evaluate import calibrate_showdown as cal
