@@ -360,7 +360,7 @@ def validate_game(state: GameState) -> None:
     check_index(state.sub_slot, GAME_LINEUP, ("sub_slot",), "the lineup", none=-1)
     if game:
         check_int(state.n_batters, ("n_batters",), 8, 10)
-        check_int(state.n_pitchers, ("n_pitchers",), 2, MAX_CARDS)
+        check_int(state.n_pitchers, ("n_pitchers",), 2, 4)
     if state.use_support and state.supports is None:
         raise SaveError("support cards in use need the support set", ("supports",))
     _validate_draft(state)

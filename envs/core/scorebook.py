@@ -12,11 +12,13 @@ pickoff error earn no RBI (the engine decides, and passes ``rbi``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Hashable, NamedTuple, Sequence
 
 from .bases import BASE_NAMES, Bases
 from .scoreboard import Scoreboard
-from .state import SaveError, check_index, check_int, codec, decode_as, saved_keys
+from .state import (SaveError, check_index, check_indexes, check_int, codec, decode_as,
+                    describe, saved_keys)
 
 __all__ = [
     "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
@@ -99,11 +101,27 @@ class BattingLine:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BattingLine:
         """Rebuild a saved line, checked (a :class:`~.state.SaveError` names the key)."""
-        saved_keys(d, (), cls.__slots__)
-        new = cls(decode_as(str, d["name"], ("name",)), decode_as(str, d["label"], ("label",)))
+        if type(d) is not dict or d.keys() != _BATTING_KEYS:
+            saved_keys(d, (), cls.__slots__)
+        name, label = d["name"], d["label"]
+        if type(name) is not str or type(label) is not str:
+            decode_as(str, name, ("name",))
+            decode_as(str, label, ("label",))
+        new = cls(name, label)
         for c in cls.COUNTERS:
-            setattr(new, c, check_int(d[c], (c,), 0))
-        new.marks = [tuple(m) for m in decode_as(list[_Mark], d["marks"], ("marks",))]
+            n = d[c]
+            if type(n) is not int or n < 0:
+                check_int(n, (c,), 0)
+            setattr(new, c, n)
+        saved_marks = d["marks"]
+        if type(saved_marks) is not list:
+            decode_as(list[_Mark], saved_marks, ("marks",))         # (raises, saying what)
+        marks = []
+        for i, m in enumerate(saved_marks):
+            if type(m) is not list or len(m) != 2 or type(m[0]) is not int or type(m[1]) is not str:
+                decode_as(_Mark, m, ("marks", i))                   # (raises, saying what)
+            marks.append((m[0], m[1]))
+        new.marks = marks
         return new
 
     def clone(self) -> BattingLine:
@@ -112,6 +130,9 @@ class BattingLine:
             setattr(new, s, getattr(self, s))
         new.marks = list(self.marks)
         return new
+
+
+_BATTING_KEYS = frozenset(BattingLine.__slots__)
 
 
 def innings_text(outs: int) -> str:
@@ -297,17 +318,14 @@ class BoxScore:
         hits and errors (a :class:`~.state.SaveError` names the key)."""
         saved_keys(d, (), ("team_names", "lines", "hits", "errors"), ("pitching",))
         new = cls.__new__(cls)
-        new.team_names = decode_as(tuple[str, str], d["team_names"], ("team_names",))
-        new.team_names = list(new.team_names)
-        new.lines = decode_as(tuple[list[BattingLine], list[BattingLine]], d["lines"], ("lines",))
-        new.lines = list(new.lines)
+        new.team_names = list(decode_as(tuple[str, str], d["team_names"], ("team_names",)))
+        new.lines = _teams_lines(BattingLine, d["lines"], "lines")
         for key in ("hits", "errors"):
             counts = decode_as(tuple[int, int], d[key], (key,))
             for team, n in enumerate(counts):
                 check_int(n, (key, team), 0)
             setattr(new, key, list(counts))
-        new.pitching = list(decode_as(tuple[list[PitchingLine], list[PitchingLine]],
-                                      d.get("pitching", [[], []]), ("pitching",)))
+        new.pitching = _teams_lines(PitchingLine, d.get("pitching", [[], []]), "pitching")
         return new
 
     def summary(self, board: Scoreboard) -> dict[str, Any]:
@@ -329,6 +347,24 @@ class _Mark(NamedTuple):
     code: str
 
 
+def _teams_lines(line: type, saved: Any, key: str) -> list[list]:
+    """Both teams' saved batting or pitching lines (a SaveError names a bad one)."""
+    if type(saved) is not list or len(saved) != 2 or not all(type(t) is list for t in saved):
+        raise SaveError(f"expected a list of two teams' lists, got {describe(saved)}", (key,))
+    out = []
+    for team, rows in enumerate(saved):
+        lines = []
+        for i, row in enumerate(rows):
+            try:
+                lines.append(line.from_dict(row))
+            except SaveError as e:
+                raise e.within(key, team, i) from None
+            except (KeyError, TypeError, ValueError) as e:
+                raise SaveError(str(e), (key, team, i)) from e
+        out.append(lines)
+    return out
+
+
 class Play(NamedTuple):
     """One entry of the play log."""
     inning: int
@@ -340,7 +376,7 @@ class Play(NamedTuple):
     roll: int | None     # the roll or total that decided it
     before: Bases
     after: Bases
-    scored: tuple
+    scored: tuple[Hashable, ...]
     detail: str = ""     # the outcome code of a plate appearance ("1B", "GO", ...)
 
 
@@ -377,13 +413,23 @@ class PlayLog:
     @classmethod
     def from_list(cls, rows: Sequence[Sequence[Any]]) -> PlayLog:
         """Rebuild a saved log, each play checked against :class:`Play`'s types and for an
-        inning of at least 1 and a half 0 or 1 (the play-by-play's headings)."""
+        inning of at least 1 and a half 0 or 1 (the play-by-play's headings). A log is
+        checked column by column in one pass; only a bad one is read play by play, to say
+        which play is wrong."""
         new = cls()
-        new.plays = plays = decode_as(list[Play], rows)
-        for i, p in enumerate(plays):
-            if p.inning < 1 or p.half not in (0, 1):
+        if _plain_log(rows):
+            new.plays = [Play(i, h, k, a, b, r, tuple(bf), tuple(af), tuple(sc), det)
+                         for i, h, k, a, b, r, bf, af, sc, det in rows]
+            return new
+        if type(rows) is not list:
+            return decode_as(list[Play], rows)          # (raises, saying what it is)
+        plays = new.plays
+        for i, row in enumerate(rows):
+            play = decode_as(Play, row, (i,))
+            if play.inning < 1 or play.half not in (0, 1):
                 raise SaveError(f"a play needs an inning from 1 and a half 0 or 1, got "
-                                f"{p.inning}, {p.half}", (i,))
+                                f"{play.inning}, {play.half}", (i,))
+            plays.append(play)
         return new
 
     def render_by_half(self, team_names: Sequence[str], describe, last: int | None = None) -> str:
@@ -427,15 +473,58 @@ def check_plays(log: PlayLog, runners: int, outcomes: dict[str, Outcome] | None 
     actor (or ``actor_none``) and the runners on its bases and scoring are ids below
     ``runners`` (the names the play-by-play looks up), and a plate appearance's detail is
     one of ``outcomes`` (None: any); a :class:`~.state.SaveError` names the play."""
-    for i, p in enumerate(log.plays):
+    ids = frozenset(range(runners))             # (a loaded play's runners are ints or strings)
+    places = ids | {None}
+    actors = ids if actor_none is None else ids | {actor_none}
+    plays = log.plays
+    if all(p.actor in actors and places.issuperset(p.before + p.after)
+           and (not p.scored or ids.issuperset(p.scored)) for p in plays) and (
+            outcomes is None or all(p.detail in outcomes for p in plays if p.kind == "pa")):
+        return
+    for i, p in enumerate(plays):              # (says which)
         check_index(p.actor, runners, path + (i, 3), "the runners' names", none=actor_none)
         for column, group in ((6, p.before), (7, p.after), (8, p.scored)):
-            for j, r in enumerate(group):
-                if r is not None:
-                    check_index(r, runners, path + (i, column, j), "the runners' names")
+            check_indexes(group, runners, path + (i, column), "the runners' names", nulls=True)
         if outcomes is not None and p.kind == "pa" and p.detail not in outcomes:
             raise SaveError(f"a plate appearance's result is one of {sorted(outcomes)}, got "
                             f"{p.detail!r}", path + (i, 9))
+
+
+#: The types a runner (a play's actor, a runner who scored) is saved as, and a place on
+#: the bases (a runner or null).
+_RUNNER = (int, str)
+_RUNNER_SET = frozenset(_RUNNER)
+_RUNNERS = frozenset({int, str, type(None)})
+
+
+_INT = frozenset({int})
+_STR = frozenset({str})
+_ROLL = frozenset({int, type(None)})
+_THREE = frozenset({3})
+_TEN = frozenset({10})
+_LIST = frozenset({list})
+_HALVES = frozenset({0, 1})
+
+
+def _plain_log(rows: Any) -> bool:
+    """Whether ``rows`` is a saved log of well-formed plays (column by column): rows of ten,
+    int innings from 1 and halves 0 or 1, str kinds and details, runner actors, int bases,
+    int or null rolls, lists of three places for the bases, lists of runners who scored."""
+    if type(rows) is not list or not _LIST.issuperset(map(type, rows)) or not _TEN.issuperset(
+            map(len, rows)):
+        return False
+    if not rows:
+        return True
+    inning, half, kind, actor, base, roll, before, after, scored, detail = zip(*rows)
+    return (_INT.issuperset(map(type, inning)) and min(inning) >= 1
+            and _INT.issuperset(map(type, half)) and _HALVES.issuperset(half)
+            and _STR.issuperset(map(type, kind)) and _STR.issuperset(map(type, detail))
+            and _RUNNER_SET.issuperset(map(type, actor)) and _INT.issuperset(map(type, base))
+            and _ROLL.issuperset(map(type, roll))
+            and _LIST.issuperset(map(type, before + after + scored))
+            and _THREE.issuperset(map(len, before + after))
+            and _RUNNERS.issuperset(map(type, chain.from_iterable(before + after)))
+            and _RUNNER_SET.issuperset(map(type, chain.from_iterable(scored))))
 
 
 #: ``field(metadata=PLAY_LOG)``: how a game state copies its play log and saves it (as the

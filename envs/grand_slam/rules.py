@@ -29,7 +29,8 @@ from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog, check_plays
 from ..core.errors import DataError
-from ..core.state import SavedAs, SaveError, check_choice, check_index, check_int, check_len
+from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_indexes,
+                          check_int, check_ints, check_len)
 from .cards import (BALK, CARD_NAMES, CARD_TYPES, DOUBLE, DOUBLE_PLAY, ERROR, FLY_OUT,
                     GROUND_OUT, HIT_BY_PITCH, HOME_RUN, MAX_STACKS, N_HAND_TYPES, N_TYPES,
                     PASSED_BALL, PINCH_HITTER, REFERENCE_COUNTS, SACRIFICE_BUNT, SINGLE,
@@ -205,18 +206,13 @@ def validate_game(state: GameState) -> None:
         check_len(state.hands[seat], N_TYPES, ("hands", seat))
         check_index(state.order[seat], 9, ("order", seat), "the lineup")
         check_len(state.box.lines[seat], 9, ("box", "lines", seat))
-        for c, n in enumerate(state.hands[seat]):
-            check_int(n, ("hands", seat, c), 0, 0 if c == PINCH_HITTER else None)
-        for i, c in enumerate(state.stacks[seat]):
-            check_index(c, N_TYPES, ("stacks", seat, i), "the card types")
-    for c, n in enumerate(state.discards):
-        check_int(n, ("discards", c), 0)
+        check_ints(state.hands[seat], ("hands", seat), 0)
+        check_int(state.hands[seat][PINCH_HITTER], ("hands", seat, PINCH_HITTER), 0, 0)
+        check_indexes(state.stacks[seat], N_TYPES, ("stacks", seat), "the card types")
+    check_ints(state.discards, ("discards",), 0)
     for key in ("deck", "outs_pile"):
-        for i, c in enumerate(getattr(state, key)):
-            check_index(c, N_TYPES, (key, i), "the card types")
-    for slot, c in enumerate(state.runner_cards):
-        if c is not None:
-            check_index(c, N_TYPES, ("runner_cards", slot), "the card types")
+        check_indexes(getattr(state, key), N_TYPES, (key,), "the card types")
+    check_indexes(state.runner_cards, N_TYPES, ("runner_cards",), "the card types", nulls=True)
     census = state.card_census()
     if census != list(state.counts):
         raise SaveError(f"the cards in the game {census} are not the card set "
@@ -227,11 +223,12 @@ def validate_game(state: GameState) -> None:
     if len(state.played_by) != len(state.log.plays):
         raise SaveError(f"one seat for each play of the log ({len(state.log.plays)}), got "
                         f"{len(state.played_by)}", ("played_by",))
-    for i, seat in enumerate(state.played_by):
-        check_int(seat, ("played_by", i), 0, 1)
+    check_ints(state.played_by, ("played_by",), 0, 1)
     check_plays(state.log, 9, OUTCOMES, actor_none=-1)
-    for i, play in enumerate(state.log.plays):
-        check_index(play.roll, N_TYPES, ("log", i, 5), "the card types")
+    rolls = [play.roll for play in state.log.plays]
+    if not all(type(r) is int and 0 <= r < N_TYPES for r in rolls):
+        for i, r in enumerate(rolls):
+            check_index(r, N_TYPES, ("log", i, 5), "the card types")
     if b.over:
         if state.pending is not None:
             raise SaveError("a game that is over has no pending decision", ("pending",))

@@ -34,8 +34,8 @@ from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core import scorebook as sb
 from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, Play, PlayLog, outcome_codec
-from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_int, check_len,
-                          decode_as, pair_codec, saved_keys)
+from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_indexes,
+                          check_int, check_ints, check_len, decode_as, pair_codec, saved_keys)
 from . import charts as ch
 from .cards import POSITIONS, Team, team_from_dict
 
@@ -308,14 +308,12 @@ def validate_game(state: GameState) -> None:
         lists = check_len(getattr(state, key), 2, (key,))
         for t in (0, 1):
             check_len(lists[t], sizes[t], (key, t))
-            for k, v in enumerate(lists[t]):
-                check_int(v, (key, t, k), least, GONE if key == "status" else None)
+            check_ints(lists[t], (key, t), least, GONE if key == "status" else None)
     for key, size in (("fielders", 10), ("lineup", 9)):
         lists = check_len(getattr(state, key), 2, (key,))
         for t in (0, 1):
             check_len(lists[t], size, (key, t))
-            for i, k in enumerate(lists[t]):
-                check_index(k, sizes[t], (key, t, i), "the roster", none=-1)
+            check_indexes(lists[t], sizes[t], (key, t), "the roster", none=-1)
             placed = [k for k in lists[t] if k >= 0]
             if len(set(placed)) != len(placed):
                 raise SaveError(f"a creature is placed twice: {lists[t]}", (key, t))
@@ -327,9 +325,8 @@ def validate_game(state: GameState) -> None:
         check_index(state.starter[t], sizes[t], ("starter", t), "the roster", none=-1)
         check_index(state.pitching_line[t], len(state.box.pitching[t]), ("pitching_line", t),
                     "the pitching lines", none=-1)
-        for k, line in enumerate(state.line_of[t]):
-            check_index(line, len(state.box.lines[t]), ("line_of", t, k), "the batting lines",
-                        none=-1)
+        check_indexes(state.line_of[t], len(state.box.lines[t]), ("line_of", t),
+                      "the batting lines", none=-1)
         if not state.dh and state.fielders[t][DH - 1] >= 0:
             raise SaveError("a game without the DH has no creature at DH", ("fielders", t, DH - 1))
     check_int(state.forfeited, ("forfeited",), -1, 1)
@@ -375,9 +372,7 @@ def _validate_log(state: GameState, sizes: list[int]) -> None:
             team = int(parts[0])
         check_index(p.actor, sizes[team], where + (3,), "the roster")
         for column, group in ((6, p.before), (7, p.after), (8, p.scored)):
-            for j, r in enumerate(group):
-                if r is not None:
-                    check_index(r, sizes[p.half], where + (column, j), "the roster")
+            check_indexes(group, sizes[p.half], where + (column,), "the roster", nulls=True)
         if p.kind == "pa":
             check_choice(p.detail, OUTCOMES, where + (9,))
             check_int(p.base, where + (4,), 0, DH)

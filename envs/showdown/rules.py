@@ -383,15 +383,17 @@ def validate_game(state: GameState) -> None:
     if d is None:
         raise SaveError("a game that is not over waits on a decision", ("pending",))
     setup = state.step in _SETUP_STEPS
+    if b.outs == 3:
+        raise SaveError("the third out ends the half inning before anyone decides",
+                        ("board", "outs"))
     for t in (0, 1):
         if setup != (state.pitcher[t] < 0):
             raise SaveError("the pitchers take the mound when play begins, not before",
                             ("pitcher", t))
         if setup:
             continue
-        if b.outs == 3 or (t == 1 - b.half and state.step not in _SUB_STEPS
-                           and sorted(p for p in state.pos[t] if p in FIELD_POSITIONS)
-                           != sorted(FIELD_POSITIONS)):
+        if t == 1 - b.half and state.step not in _SUB_STEPS and \
+                sorted(p for p in state.pos[t] if p in FIELD_POSITIONS) != sorted(FIELD_POSITIONS):
             raise SaveError(f"the fielding team has every position filled once it takes the "
                             f"field, got {state.pos[t]}", ("pos", t))
         _validate_field(state, t)
