@@ -236,6 +236,24 @@ def test_valid_saves_load_as_they_were_written(case):
         env.step(rng.choice(d.legal))
 
 
+@pytest.mark.parametrize("env_id, options", [
+    ("thats_baseball_v0", {"innings": 2}), ("grand_slam_v0", {"innings": 2}),
+    ("showdown_v0", {"innings": 2}), ("bottom_ninth_v0", {"mode": "game", "innings": 1}),
+    ("bottom_ninth_v0", {}), ("pokemon_baseball_v0", {"innings": 1, "max_innings": 1}),
+], ids=lambda x: x if isinstance(x, str) else "-".join(f"{k}={v}" for k, v in x.items()))
+def test_finished_games_load(env_id, options):
+    """A game's last state (walk-offs and cut-off games among them) loads as it was written."""
+    env = make_env(env_id, options)
+    load = loader(env, env_id)
+    for seed in range(8):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        while env.unwrapped.game.pending is not None:
+            env.step(rng.choice(env.unwrapped.game.pending.legal))
+        text = json.dumps(env.save().to_dict())
+        assert json.dumps(load(json.loads(text)).to_dict()) == text
+
+
 # -- refusals name the field -------------------------------------------------------------------------
 def tb_save():
     env = envs.make("thats_baseball_v0", raw=True)

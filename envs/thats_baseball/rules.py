@@ -166,14 +166,15 @@ def validate_game(state: GameState) -> None:
     check_int(state.pa_roll, ("pa_roll",), 0)
     check_int(state.tag_base, ("tag_base",), -1, 2)
     check_choice(state.step, RULES, ("step",))
+    if b.over:                  # (its last plate appearance scored, at whatever step)
+        if state.pending is not None or state.outcome is not None:
+            raise SaveError("a game that is over has no pending decision or batter's result",
+                            ("pending" if state.pending is not None else "outcome",))
+        return
     if (state.outcome is not None) != (state.step in _RESULT_STEPS):
         raise SaveError(f"the batter's result is known at steps {list(_RESULT_STEPS)} and only "
                         f"there; step {state.step!r} has {state.outcome and state.outcome.code!r}",
                         ("outcome",))
-    if b.over:
-        if state.pending is not None:
-            raise SaveError("a game that is over has no pending decision", ("pending",))
-        return
     if b.outs == 3 and state.step != "end_pa":
         raise SaveError(f"three outs are made only during a plate appearance, not at step "
                         f"{state.step!r}", ("board", "outs"))
