@@ -244,12 +244,12 @@ class Series:
     def from_dict(cls, data: dict[str, Any], carry_type: type | None = None) -> Series:
         """Rebuild a saved record; ``carry_type.from_dict`` rebuilds a carry object.
 
-        The record is checked (a :class:`~.state.SaveError` names the key): a length of at
-        least 1 (odd for a best-of series), a game from 1 to the length, one result for each
+        The record is checked (a :class:`~.state.SaveError` names the key): a length from 1
+        to :data:`MAX_SERIES_GAMES` (odd for a best-of series), a game from 1 to the length, one result for each
         game before it (and for it too once the series is over, never before), each result
         two scores and a winner, and a carry of plain JSON data (or ``carry_type``'s)."""
         saved_keys(data, (), ("length", "best_of", "seed", "game", "results", "carry"))
-        length = check_int(data["length"], ("length",), 1)
+        length = check_int(data["length"], ("length",), 1, MAX_SERIES_GAMES)
         best_of = decode_as(bool, data["best_of"], ("best_of",))
         if best_of and length % 2 == 0:
             raise SaveError(f"a best-of series has an odd length, got {length}", ("length",))
