@@ -84,15 +84,17 @@ class Parser(argparse.ArgumentParser):
 class ArgType:
     """A flag's type: ``convert(text)`` or an ``ArgumentTypeError`` with the rule broken.
 
-    ``name`` is what argparse and the help call it; ``bad`` are texts it refuses (the test
-    table's rows); ``paths`` marks a path type, whose bad cases the test table builds on disk
+    ``name`` is what argparse and the help call it; ``limit`` what it takes, for the help;
+    ``bad`` are texts it refuses (the test table's rows); ``paths`` marks a path type, whose bad cases the test table builds on disk
     (a file where a folder is wanted, a folder where a file is wanted, a path under a file).
     """
 
     def __init__(self, name: str, convert: Callable[[str], Any], bad: Sequence[str] = (),
-                 paths: str | None = None):
+                 paths: str | None = None, limit: str = ""):
         self.__name__ = name
         self.convert, self.bad, self.paths = convert, tuple(bad), paths
+        #: what it takes, as a flag's help shows it ("1 to 1,024", "more than 0 and at most 1")
+        self.limit = limit
 
     def __call__(self, text: str) -> Any:
         return self.convert(text)
@@ -125,7 +127,8 @@ def integer(lo: int, hi: int, what: str = "a whole number", even: bool = False) 
         return value
 
     bad = ["x", "1.5", "", str(lo - 1), str(hi + 1)] + ([str(lo + 1)] if even else [])
-    return ArgType("even number" if even else "whole number", convert, bad)
+    limit = f"{'an even number, ' if even else ''}{lo:,} to {hi:,}"
+    return ArgType("even number" if even else "whole number", convert, bad, limit=limit)
 
 
 def count(lo: int = 1, hi: int = MAX_GAMES, what: str = "a whole number",
@@ -152,6 +155,7 @@ def real(lo: float = -math.inf, hi: float = math.inf, lo_open: bool = False,
     right = "less than" if hi_open else "at most"
     parts = ([f"{left} {lo:g}"] if lo > -math.inf else []) + \
             ([f"{right} {hi:g}"] if hi < math.inf else [])
+    limit = " and ".join(parts) or "a finite number"
     rule = "a finite number" + (f" {' and '.join(parts)}" if parts else "") + \
         (f" ({what})" if what else "")
 
@@ -170,7 +174,7 @@ def real(lo: float = -math.inf, hi: float = math.inf, lo_open: bool = False,
         bad.append(f"{lo:g}" if lo_open else f"{lo - max(1.0, abs(lo)):g}")
     if hi < math.inf:
         bad.append(f"{hi:g}" if hi_open else f"{hi + max(1.0, abs(hi)):g}")
-    return ArgType("number", convert, bad)
+    return ArgType("number", convert, bad, limit=limit)
 
 
 #: A probability strictly between 0 and 1.
@@ -248,13 +252,13 @@ def _in_dir(text: str) -> Path:
 
 
 #: A folder to write into (made when the work starts, never by the check).
-out_dir = ArgType("folder", check_out_dir, paths="out_dir")
+out_dir = ArgType("folder", check_out_dir, paths="out_dir", limit="a folder")
 #: A file to write.
-out_file = ArgType("file", check_out_file, paths="out_file")
+out_file = ArgType("file", check_out_file, paths="out_file", limit="a file")
 #: A file to read.
-in_file = ArgType("file", _in_file, paths="in_file")
+in_file = ArgType("file", _in_file, paths="in_file", limit="a file")
 #: A folder to read.
-in_dir = ArgType("folder", _in_dir, paths="in_dir")
+in_dir = ArgType("folder", _in_dir, paths="in_dir", limit="a folder")
 
 
 # -- what the games are played with -------------------------------------------------------------
@@ -269,7 +273,8 @@ def _agent_ref(text: str) -> Any:
 #: A manager: a name (``random``, ``heuristic``, ...) or ``ppo:PATH``; parsed into an
 #: :class:`~dugout.agents.ref.AgentRef`. Whether the env knows the name, and whether a
 #: checkpoint loads and fits the env, are checked by the subcommand (it knows the env).
-agent_ref = ArgType("agent", _agent_ref, bad=["", "ppo:", "nope:x", "a b"])
+agent_ref = ArgType("agent", _agent_ref, bad=["", "ppo:", "nope:x", "a b"],
+                    limit="a name or ppo:PATH")
 
 
 def _env_id(text: str) -> str:
@@ -280,7 +285,8 @@ def _env_id(text: str) -> str:
 
 
 #: An environment id from ``dugout.envs.ENV_IDS``.
-env_id = ArgType("environment", _env_id, bad=["nope_v0", ""])
+env_id = ArgType("environment", _env_id, bad=["nope_v0", ""],
+                 limit="an id of dugout.envs.ENV_IDS")
 
 
 def _env_option(text: str) -> str:
@@ -296,7 +302,8 @@ def _env_option(text: str) -> str:
 
 #: ``KEY=VALUE``: one env option (the env itself checks the key and value, once, in ``check``).
 env_option = ArgType("KEY=VALUE", _env_option,
-                     bad=["novalue", "=3", "illegal_action=raise", "render_mode=human"])
+                     bad=["novalue", "=3", "illegal_action=raise", "render_mode=human"],
+                     limit="KEY=VALUE")
 
 
 def env_options(texts: Sequence[str], flag: str = "--env-option") -> dict[str, Any]:

@@ -24,30 +24,8 @@ __all__ = ["count", "real", "limit_of", "help_for", "check_opponent", "check_out
            "SHARE", "TEACHER_COEF", "TEACHER_FRACTION", "POOL_SIZE", "EVAL_PAIRS", "EVAL_GAMES",
            "THREADS", "MAX_ENVS", "MAX_GAMES_AT_ONCE"]
 
-#: Each type's limit as the help shows it.
-_LIMITS: dict[Any, str] = {args.seed: f"0 to {args.MAX_SEED:,}", args.out_dir: "a folder",
-                           args.env_option: "KEY=VALUE", args.innings: f"1 to {args.MAX_INNINGS}",
-                           args.workers: f"1 to {args.MAX_WORKERS:,}",
-                           args.agent_ref: "a name or ppo:PATH",
-                           args.env_id: "an id of dugout.envs.ENV_IDS"}
-
-
-def count(lo: int, hi: int, what: str) -> args.ArgType:
-    """A whole number from ``lo`` to ``hi`` (:func:`dugout.cli.args.count`), its limit kept
-    for the help."""
-    kind = args.count(lo, hi, what)
-    _LIMITS[kind] = f"{lo:,} to {hi:,}"
-    return kind
-
-
-def real(lo: float, hi: float, lo_open: bool = False, hi_open: bool = False,
-         what: str = "") -> args.ArgType:
-    """A finite number from ``lo`` to ``hi`` (:func:`dugout.cli.args.real`), its limit kept
-    for the help."""
-    kind = args.real(lo, hi, lo_open, hi_open, what)
-    _LIMITS[kind] = (f"{'more than' if lo_open else 'at least'} {lo:g}, "
-                     f"{'less than' if hi_open else 'at most'} {hi:g}")
-    return kind
+#: A count and a finite number with their limits (kept on the type: ``ArgType.limit``).
+count, real = args.count, args.real
 
 
 #: The most games one trainer steps side by side in a process (SB3's ``n_envs``).
@@ -79,11 +57,8 @@ THREADS = count(1, args.MAX_WORKERS, "torch threads")
 
 
 def limit_of(kind: Any) -> str | None:
-    """The limit of a type made here (or a shared one), as the help shows it."""
-    try:
-        return _LIMITS.get(kind)
-    except TypeError:                 # an unhashable type
-        return None
+    """The limit of a shared type (:attr:`dugout.cli.args.ArgType.limit`), as the help shows it."""
+    return getattr(kind, "limit", None) or None
 
 
 def _shown(value: Any) -> str:
