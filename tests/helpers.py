@@ -248,7 +248,7 @@ def check_no_decision(info: dict, n: int) -> None:
 
 
 def check_live_infos(env) -> None:
-    """The infos of a live decision, one schema for every step (issue 16): the acting
+    """The infos of a live decision, one schema for every step: the acting
     agent's ``decision`` (its kind, and a label for every action index: distinct
     non-empty labels for exactly the legal actions, "" for the others), the other agent's
     decision entry empty; string keys only; no reward yet."""

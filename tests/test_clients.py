@@ -1,4 +1,4 @@
-"""The client recipes users copy (issue 16), on every registered env id (read from
+"""The client recipes users copy, on every registered env id (read from
 ``dugout.envs.ENV_IDS`` when the tests are collected, so a new ruleset is covered at once).
 
 * ``examples/tianshou_dqn.py``: Tianshou 2.0's PettingZoo recipe (a masked DQN against a masked

@@ -1,4 +1,4 @@
-"""Hostile and careless input to the data loaders and the size options (issue 15).
+"""Hostile and careless input to the data loaders and the size options.
 
 The three loaders (That's Baseball ``load_team``, Grand Slam ``load_deck``, Showdown
 ``load_team``) and the shared reader (``dugout.envs.core.read_json_file``) must answer any

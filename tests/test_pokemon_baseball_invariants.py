@@ -8,7 +8,7 @@ games: single games over every pair of built-in teams, with and without the DH, 
 readings, managed at random or passing most substitutions (so that games go deep, benches
 stay full and injuries need replacing), and series (``{"games": 5}`` and best of 3).
 
-What must hold (the rulebook, RULES.md's readings, /tmp/pk_readings.md):
+What must hold (the rulebook and RULES.md's readings):
 
 * outs are 0-2 whenever a decision is pending; no runner is on two bases; runners are
   creatures of the batting team, in its lineup, in the game (PLAYING), never the batter at

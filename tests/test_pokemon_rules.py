@@ -17,7 +17,7 @@ How these tests drive the engine:
   roll the engine makes for another purpose fails the test (``DiceScriptError``).
 
 Expected results are read by hand from the rulebook's charts
-(/work/shared/rules/pokemon-baseball.txt); each test names the cell it reads.
+(the rulebook, pokemon-baseball.txt); each test names the cell it reads.
 Batting chart cells used below ("(pitcher die, batter dice)"):
 (3,4) Single(7); (1,4) Double(9); (6,2) Triple(8); (6,12) Homerun; (6,4) Walk;
 (6,10) Strikeout; (4,4) Ground Out(3); (5,3) Fly Out(5); (3,11) Fly Out(3); (3,6) Fly Out(7);

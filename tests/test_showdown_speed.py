@@ -1,5 +1,5 @@
 """What MLB Showdown's speed-ups keep: the same dice, the same charts, and caches that follow
-the game (issue 23, part 1).
+the game.
 
 The engine and the env keep values that change only with the lineup, the bench or the
 inning (legal pinch hitters, roster blocks, the defense) and the dice keep the hash of a
