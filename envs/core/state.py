@@ -141,11 +141,11 @@ def check_index(value: Any, size: int, path: Iterable[str | int], what: str = ""
 
 def check_ints(values: Any, path: Iterable[str | int], low: int | None = None,
                high: int | None = None) -> None:
-    """Each of ``values`` passes :func:`check_int` (checked in one pass; item by item only
-    to name a bad one)."""
-    lo = -math.inf if low is None else low
-    hi = math.inf if high is None else high
-    if not all(type(v) is int and lo <= v <= hi for v in values):
+    """Each of ``values`` (a list or tuple) passes :func:`check_int` (checked in one pass;
+    item by item only to name a bad one)."""
+    if values and not (_INTS.issuperset(map(type, values))
+                       and (low is None or min(values) >= low)
+                       and (high is None or max(values) <= high)):
         path = tuple(path)
         for i, v in enumerate(values):
             check_int(v, path + (i,), low, high)
@@ -153,14 +153,19 @@ def check_ints(values: Any, path: Iterable[str | int], low: int | None = None,
 
 def check_indexes(values: Any, size: int, path: Iterable[str | int], what: str = "",
                   none: int | None = None, nulls: bool = False) -> None:
-    """Each of ``values`` passes :func:`check_index` (``nulls``: or is None, an empty
-    place), checked in one pass; item by item only to name a bad one."""
-    if not all((type(v) is int and (0 <= v < size or v == none)) or (nulls and v is None)
-               for v in values):
-        path = tuple(path)
-        for i, v in enumerate(values):
-            if not (nulls and v is None):
-                check_index(v, size, path + (i,), what, none)
+    """Each of ``values`` (a list or tuple) passes :func:`check_index` (``nulls``: or is None,
+    an empty place), checked in one pass; item by item only to name a bad one."""
+    present = [v for v in values if v is not None] if nulls else values
+    if not present or (_INTS.issuperset(map(type, present))
+                       and 0 <= min(present) and max(present) < size):
+        return
+    path = tuple(path)
+    for i, v in enumerate(values):
+        if not (nulls and v is None):
+            check_index(v, size, path + (i,), what, none)
+
+
+_INTS = frozenset({int})
 
 
 def check_len(seq: Any, size: int, path: Iterable[str | int]) -> Any:
