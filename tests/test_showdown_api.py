@@ -581,3 +581,16 @@ def test_basic_and_advanced_spaces_are_unchanged_and_expert_checkpoints_do_not_c
         obs = env.observe(env.agent_selection)
         with pytest.raises(CheckpointError, match=f"size {sizes[trained]}.*size {sizes[played]}"):
             agent.act(obs)
+
+
+def test_the_render_names_no_pitcher_before_the_starters_are_chosen():
+    """While the basic game's managers choose their starters no one is pitching: the render
+    says so instead of reading the roster's last card as the pitcher (a team listing a
+    hitter last crashed it)."""
+    import dugout.envs as envs
+    env = envs.make("showdown_v0", raw=True, level="basic", render_mode="ansi")
+    env.reset(seed=1)
+    assert env.game.pending.kind == "starting_pitcher" and env.game.pitcher == [-1, -1]
+    text = env.render()
+    last = env.game.teams[1].players[-1].name
+    assert "have not named their starting pitcher yet" in text and f"faces {last}" not in text

@@ -769,10 +769,14 @@ class ShowdownEnv(BaseballAECEnv):
                          + ("bases empty" if not runners else "runners on " + ", ".join(runners)) + ".")
             batter = s.card(bt, s.batter_index)
             p = s.pitcher[ft]
-            pitcher = s.card(ft, p)
             ob = "a pitcher batting" if isinstance(batter, PitcherCard) else f"On-Base {batter.on_base}"
-            lines.append(f"{batter.name} ({ob}) faces {pitcher.name} (Control {pitcher.control}, "
-                         f"IP {pitcher.ip}, fatigue -{rules.fatigue(s, ft, p)}).")
+            if p < 0:                           # no pitcher yet: the starters are being chosen
+                lines.append(f"{batter.name} ({ob}) leads off; {s.teams[ft].name} have not "
+                             f"named their starting pitcher yet.")
+            else:
+                pitcher = s.card(ft, p)
+                lines.append(f"{batter.name} ({ob}) faces {pitcher.name} (Control "
+                             f"{pitcher.control}, IP {pitcher.ip}, fatigue -{rules.fatigue(s, ft, p)}).")
             if s.pending is not None:
                 lines.append(self._decision_text())
         lines.append("")
