@@ -35,7 +35,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from ..envs.core.errors import DugoutError
 
-__all__ = ["Parser", "UsageError", "parse", "invoke", "ArgType", "integer", "count", "seed", "workers", "real",
+__all__ = ["Parser", "UsageError", "build", "parse", "invoke", "ArgType", "integer", "count", "seed", "workers", "real",
            "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
            "env_id", "env_option", "env_options", "check_out_dir", "check_out_file", "MAX_SEED", "MAX_GAMES",
            "MAX_WORKERS", "MAX_TIMESTEPS", "MAX_INNINGS", "MAX_LAYER", "MAX_RESAMPLES"]
@@ -322,13 +322,19 @@ def env_options(texts: Sequence[str], flag: str = "--env-option") -> dict[str, A
 
 
 # -- running a subcommand -----------------------------------------------------------------------
+def build(prog: str, configure: Callable[[Parser], None], description: str | None = None) -> Parser:
+    """A subcommand's parser, with the flags ``configure`` adds."""
+    parser = Parser(prog=prog, description=description)
+    configure(parser)
+    return parser
+
+
 def parse(prog: str, configure: Callable[[Parser], None], check: Callable[[Any], None] | None,
           argv: Sequence[str], description: str | None = None) -> tuple[Parser, Any]:
     """Parse ``argv`` with the flags ``configure`` adds, then ``check`` them: the parser and
     the checked arguments. Any failure is the parser's one line and exit status 2
     (``SystemExit``), before any work."""
-    parser = Parser(prog=prog, description=description)
-    configure(parser)
+    parser = build(prog, configure, description)
     args = parser.parse_args(list(argv))
     if check is not None:
         try:

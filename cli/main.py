@@ -28,7 +28,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from .args import Parser, invoke
+from .args import Parser, build, invoke
 
 __all__ = ["Command", "COMMANDS", "main", "run_command", "parser_for", "command_for"]
 
@@ -125,9 +125,7 @@ def command_for(argv: Sequence[str]) -> tuple[Command | None, list[str]]:
 def parser_for(command: Command) -> Parser:
     """The subcommand's parser, with its flags (for the tests and ``--help``)."""
     module = importlib.import_module(command.module)
-    parser = Parser(prog=f"dugout {command.name}", description=module.__doc__)
-    command.function("configure")(parser)
-    return parser
+    return build(f"dugout {command.name}", command.function("configure"), module.__doc__)
 
 
 def run_command(name: str, argv: Sequence[str] | None = None) -> Any:
