@@ -8,13 +8,14 @@ after the game ends, and the +1 / -1 reward at the end (0 each for a game trunca
 by ``max_innings`` or by ``max_decisions``).
 
 **The bound on an episode** (``max_decisions``). Every ruleset takes a ``max_decisions``
-option (the base class adds it to each ruleset's constructor): the most decisions (steps
+option (its constructor passes it to this base class): the most decisions (steps
 that apply an action) one episode may take, counted from ``reset()`` or ``restore()``. A
 rulebook game can go on without end under a legal policy (a Showdown manager who walks
 every batter intentionally; Grand Slam managers who hold back the one out card of a deck of
 their own; extra innings, which no rulebook ends), while PettingZoo's classic envs all end
-in a bounded number of steps, which clients such as Tianshou's collector rely on. ``max_decisions=None`` (the default) is the
-ruleset's :data:`DEFAULT_MAX_DECISIONS` per game, times the number of games in a series;
+in a bounded number of steps, which clients such as Tianshou's collector rely on.
+``max_decisions=None`` (the default) is the
+ruleset's ``MAX_DECISIONS`` per game, times the number of games in a series;
 otherwise a positive int (Python or numpy), anything else raising
 :class:`~dugout.envs.core.errors.OptionError` naming the option. A game (or series) still
 going after its ``max_decisions``-th decision is cut off exactly as ``max_innings`` cuts
