@@ -16,7 +16,15 @@ from ...envs.core.errors import DugoutError
 from ..ref import AgentRef
 from ..registry import check_agents
 
-__all__ = ["check_managers"]
+__all__ = ["check_managers", "add_games"]
+
+
+def add_games(parser: args.Parser) -> None:
+    """``--games``: how many games a solver's check simulates from each state."""
+    parser.add_argument("--games", type=args.count(100, args.MAX_GAMES, "games a state"),
+                        default=100_000,
+                        help=f"games simulated from each state, 100 to {args.MAX_GAMES:,} "
+                             f"(default 100,000)")
 
 
 def check_managers(env_id: str, refs: Sequence[AgentRef | str], env_kwargs: dict[str, Any],

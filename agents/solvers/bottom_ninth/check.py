@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
 from ....cli import args
+from ..flags import add_games
 from .agent import EquilibriumAgent
 from .model import Duel
 from .situation import play_out, start_state
@@ -86,10 +87,7 @@ def verify(games: int = 100_000, workers: int = 1, options: dict[str, Any] | Non
 
 def configure(parser: args.Parser) -> None:
     """``dugout verify bottom_ninth``'s flags."""
-    parser.add_argument("--games", type=args.count(100, args.MAX_GAMES, "games a state"),
-                        default=100_000,
-                        help=f"games simulated from each state, 100 to {args.MAX_GAMES:,} "
-                             f"(default 100,000)")
+    add_games(parser)
     parser.add_argument("--workers", type=args.workers, default=1,
                         help=f"worker processes, 1 to {args.MAX_WORKERS} (default 1)")
 

@@ -20,6 +20,7 @@ import time
 from typing import Sequence
 
 from ....cli import args
+from ..flags import add_games
 from ....envs.core.errors import DugoutError
 from ....envs.thats_baseball import load_team
 from .agent import SolverAgent
@@ -79,10 +80,7 @@ def configure(parser: args.Parser) -> None:
                         help="away team: a built-in name or a JSON file (default sample)")
     parser.add_argument("--home", default="reds",
                         help="home team: a built-in name or a JSON file (default reds)")
-    parser.add_argument("--games", type=args.count(100, args.MAX_GAMES, "games a state"),
-                        default=100_000,
-                        help=f"games simulated from each state, 100 to {args.MAX_GAMES:,} "
-                             f"(default 100,000)")
+    add_games(parser)
     parser.add_argument("--innings", type=args.innings, default=9,
                         help=f"scheduled innings, 1 to {args.MAX_INNINGS} (default 9)")
 
