@@ -12,34 +12,26 @@ is its episode: a campaign of six games. Prints one markdown table row per env i
 
 from __future__ import annotations
 
-import argparse
+import random
 import statistics
 import time
 
 import numpy as np
 
+from dugout.agents.policy import env_sizes
+from dugout.cli import args
 from dugout.envs import env_ids, make
+from dugout.evaluate.bench import pick, play_aec_game
 
 
-def aec_game(env, rng: np.random.Generator, seed: int) -> int:
-    env.reset(seed=seed)
-    decisions = 0
-    for agent in env.agent_iter():
-        obs, _reward, termination, truncation, _info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        decisions += 1
-    return decisions
-
-
-def single_agent_game(env, rng: np.random.Generator, seed: int) -> int:
+def single_agent_game(env, rng: random.Random, seed: int) -> int:
+    """One episode of a single-agent env (the Manager Challenge's campaign), as
+    :func:`dugout.evaluate.bench.play_aec_game` plays an AEC game; its decisions."""
     _obs, info = env.reset(seed=seed)
     decisions = 0
     while True:
-        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-        _obs, _reward, terminated, truncated, info = env.step(action)
+        _obs, _reward, terminated, truncated, info = env.step(
+            pick(rng, np.flatnonzero(info["action_mask"])))
         decisions += 1
         if terminated or truncated:
             return decisions
@@ -47,15 +39,9 @@ def single_agent_game(env, rng: np.random.Generator, seed: int) -> int:
 
 def measure(env_id: str, games: int) -> dict:
     env = make(env_id)
-    rng = np.random.default_rng(0)
-    if env_id in env_ids("aec"):
-        obs_size = env.observation_space("away")["observation"].shape[0]
-        actions = env.action_space("away").n
-        play = aec_game
-    else:
-        obs_size = env.observation_space.shape[0]
-        actions = env.action_space.n
-        play = single_agent_game
+    rng = random.Random(0)
+    obs_size, actions = env_sizes(env)
+    play = play_aec_game if env_id in env_ids("aec") else single_agent_game
     start = time.perf_counter()
     counts = [play(env, rng, seed) for seed in range(games)]
     return {"env_id": env_id, "obs": obs_size, "actions": actions,
@@ -65,8 +51,9 @@ def measure(env_id: str, games: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="games per env id (default 200)")
+    parser = args.Parser(prog="env_sizes.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=args.count(1, 10**6, "games per env id"), default=200,
+                        help="games per env id, 1 to 1,000,000 (default 200)")
     ns = parser.parse_args()
     print("| env id | observation | actions | decisions per game: median (mean; range) |")
     print("|---|---:|---:|---|")
