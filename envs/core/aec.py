@@ -185,7 +185,6 @@ class BaseballAECEnv(AECEnv):
         #: the decisions made in this episode (since ``reset()`` or ``restore()``)
         self.decision_count = 0
         self._decision_limit = 0
-        self._cut = False
 
     @property
     def max_decisions(self) -> int:
@@ -308,7 +307,6 @@ class BaseballAECEnv(AECEnv):
         self.truncated_by = None
         self.decision_count = 0
         self._decision_limit = self.max_decisions
-        self._cut = False
         self._skip_agent_selection = None
         if self.series_format is not None:
             self._next_game()
@@ -375,7 +373,7 @@ class BaseballAECEnv(AECEnv):
         decision = state.pending
         n = len(self.ACTION_MEANINGS)
         if decision is not None and AGENTS[decision.actor] == agent and not state.over \
-                and not self._cut:
+                and self.truncated_by != "max_decisions":
             return action_mask(n, decision.legal)
         return np.zeros(n, dtype=np.int8)
 
@@ -461,7 +459,6 @@ class BaseballAECEnv(AECEnv):
         state = self.state_
         if cut_off:
             cut, winner = True, None
-            self._cut = True
             self.truncated_by = "max_decisions"
         elif self.series_format is None:
             cut, winner = state.truncated, state.winner
@@ -494,7 +491,7 @@ class BaseballAECEnv(AECEnv):
         text = self._render_text()
         if self.series_format is not None:
             text = self.series_.describe() + "\n" + text
-        if self._cut:
+        if self.truncated_by == "max_decisions":
             text += (f"\nCut off after {self.decision_count} decisions (max_decisions="
                      f"{self._decision_limit}): no winner.")
         if self.render_mode == "human":
