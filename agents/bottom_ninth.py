@@ -482,6 +482,8 @@ class BottomNinthHeuristic(ViewAgent):
             return max(legal, key=lambda a: (values[a], a == rules.DONE, -a))
         if kind == "relief":
             return self.relief(view)
+        if kind == "draft_pick" and legal[0] >= rules.SUPPORT:   # the draft's support pick
+            return legal[0]
         if kind in ("select_batter", "select_pitcher", "draft_pick"):
             return self.pick_card(view)
         if kind == "draft_order":
