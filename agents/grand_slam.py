@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.core.dice import Dice
+from ..envs.core.engine import play_out
 from ..envs.core.scoreboard import Scoreboard
 from ..envs.core.scorebook import BoxScore, PlayLog
 from ..envs.grand_slam import rules
@@ -103,17 +104,12 @@ def sample_run_counts(games: int = 6_000, seed: int = 0, innings: int = 9,
     """
     shape = (3, 8, max_runs + 1)
     bat, field = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
-    run_rules, choices = rules.RULES, rules.CHOICES
     for g in range(games):
         state = rules.new_game(Dice(seed * 1_000_003 + g), innings=innings, counts=counts)
         board = state.board
         visits: list[tuple[np.ndarray, int, int, int]] = []
-        while not board.over:
-            d = state.pending
-            if d is not None:
-                state.pending = None
-                choices[d.kind](state, d, reference_action(state, d))
-                continue
+
+        def on_rule(state) -> None:
             step = state.step
             if step == "bat" or step == "field":          # a turn begins
                 visits.append((bat if step == "bat" else field, board.outs,
@@ -124,7 +120,8 @@ def sample_run_counts(games: int = 6_000, seed: int = 0, innings: int = 9,
                     for table, o, b, before in visits:
                         table[o, b, min(total - before, max_runs)] += 1
                 visits.clear()
-            run_rules[step](state)
+
+        play_out(state, rules, reference_action, on_rule=on_rule)
     return np.stack([bat, bat]), {"field": np.stack([field, field])}
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..envs.core.bases import advance_all, advance_runner, force_advance, remove_runner
 from ..envs.core.dice import Dice
+from ..envs.core.engine import set_situation
 from ..envs.pokemon_baseball import charts as ch
 from ..envs.pokemon_baseball import rules
 from ..envs.pokemon_baseball.cards import load_creatures, load_team
@@ -36,7 +37,8 @@ from ..envs.pokemon_baseball.rules import rest_for_innings
 from ..envs.pokemon_baseball.view import PokemonBaseballView, Stats
 from ..envs.core.assignment import best_assignment
 from .base import AlwaysNever, Managers, ViewAgent
-from .value_tables import ValueTables, bases_index, sample_run_counts, value_tables
+from .value_tables import (ValueTables, bases_index, play_half_inning, sample_run_counts,
+                           value_tables)
 
 __all__ = ["PokemonBaseballHeuristic", "PokemonBaseballAlwaysNever", "pokemon_tables",
            "pa_value", "pitching_value", "plan_lineup", "win_expectancy", "YES_NO_KINDS",
@@ -231,34 +233,16 @@ def sample_counts(stats, innings: int, dh: bool, edge: str, half_innings: int = 
     template = rules.new_game(teams[0], teams[1], Dice(seed), innings=1, dh=dh, edge=edge)
     while not template.started:                        # both lineup cards, by the reference
         rules.apply_action(template, reference_action(template, template.pending))
-    run_rules, choices = rules.RULES, rules.CHOICES
 
     def bat_half_inning(team: int, k: int, outs: int, bases: int, counts: np.ndarray) -> None:
         state = template.clone()
-        b = state.board
-        b.innings = 1 << 30
-        b.inning, b.half, b.outs, b.over = k + 1, team, outs, False
-        b.runs = [0, 0]
-        b.line = [[0] * (k + 1), [0] * (k + 1)]
         lead = k % 9
         state.order[team] = lead
         order = state.lineup[team]
-        b.bases = tuple(order[(lead + 8 - i) % 9] if bases >> i & 1 else None for i in range(3))
+        set_situation(state.board, inning=k + 1, half=team, outs=outs, bases=tuple(
+            order[(lead + 8 - i) % 9] if bases >> i & 1 else None for i in range(3)))
         state.step, state.pending, state.pa = "start_pa", None, 0
-        visits = []
-        while b.half == team and not b.over:
-            d = state.pending
-            if d is None:
-                if state.step == "at_bat":
-                    visits.append((b.outs, bases_index(b.bases), b.runs[team]))
-                run_rules[state.step](state)
-            else:
-                state.pending = None
-                choices[d.kind](state, d, reference_action(state, d))
-        total = b.runs[team]
-        for o, bi, before in visits:
-            if o < 3:
-                counts[team, o, bi, min(total - before, max_runs)] += 1
+        play_half_inning(state, team, rules, "at_bat", reference_action, counts, max_runs)
 
     return sample_run_counts(bat_half_inning, half_innings, min_visits, max_runs)
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..envs.core.bases import advance_all, force_advance
 from ..envs.core.dice import Dice
+from ..envs.core.engine import set_situation
 from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
 from ..envs.showdown.cards import RESULTS, PitcherCard, Team, load_team, team_to_dict
@@ -108,7 +109,7 @@ def outcomes_of(result: str, outs: int, bases, level: str, dp_out: float = 0.0
 
 # ================================================================ value tables
 
-def reference_action(decision) -> int:
+def reference_action(state, decision) -> int:
     """The policy the value tables are sampled under: no substitutions, no icons, runners
     held (each is a choice the tables are meant to price), the double play always tried,
     the lead runner thrown at, and a forced pitching change to the first reliever listed."""
@@ -145,13 +146,11 @@ def sample_run_counts(teams: tuple[Team, Team], level: str = "advanced", half_in
 
     def bat_half_inning(team: int, k: int, outs: int, bases: int, counts: np.ndarray) -> None:
         state = rules.new_game(teams, dice, level=level, starter=k % 4 + 1, dh=True, play=False)
-        b = state.board
-        b.innings = 1 << 30                     # a half inning that never ends the game
-        b.inning, b.half, b.outs = k + 1, team, outs   # its own dice stream (inning, at-bat)
-        b.line = [[0], [0]]
         leadoff = k % 9
         lineup = state.lineup[team]
-        b.bases = tuple(lineup[(leadoff + 8 - i) % 9] if bases >> i & 1 else None for i in range(3))
+        # a half inning that never ends the game, on its own dice stream (inning, at-bat)
+        set_situation(state.board, inning=k + 1, half=team, outs=outs, bases=tuple(
+            lineup[(leadoff + 8 - i) % 9] if bases >> i & 1 else None for i in range(3)))
         state.order[team] = leadoff
         play_half_inning(state, team, rules, "at_bat", reference_action, counts, max_runs)
 

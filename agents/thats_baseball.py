@@ -17,6 +17,7 @@ import numpy as np
 
 from ..envs.core.bases import advance_all, advance_runner, push_runner, remove_runner
 from ..envs.core.dice import Dice
+from ..envs.core.engine import set_situation
 from ..envs.core.scoreboard import Scoreboard
 from ..envs.core.scorebook import BoxScore, PlayLog
 from ..envs.thats_baseball import rules
@@ -43,7 +44,7 @@ TAG_UP_SAFE = 2 / 6         # 1l: 5-6 on one die
 
 
 # -- the reference policy and the run distributions -----------------------------------
-def reference_action(decision) -> int:
+def reference_action(state, decision) -> int:
     """The policy the value tables are sampled under: no steals and no pickoffs (each
     is a gamble the tables are meant to price), every free roll taken (error, tag-up),
     the double play always tried, and the lead runner doubled off."""
@@ -72,10 +73,9 @@ def sample_run_counts(lineups, half_innings: int = 20_000, min_visits: int = 1_0
         if k % 512 == 0 or box[0] is None:          # a fresh box score now and then: memory only
             box[0] = BoxScore(["away", "home"], [[(b.name, "") for b in t.batters] for t in teams])
         leadoff = k % 9
-        board = Scoreboard(innings=1 << 30)            # a half inning that never ends the game
-        board.inning, board.half, board.outs = k + 1, team, outs
-        board.line = [[0], [0]]
-        board.bases = tuple((leadoff + 8 - i) % 9 if bases >> i & 1 else None for i in range(3))
+        board = Scoreboard()                           # a half inning that never ends the game
+        set_situation(board, inning=k + 1, half=team, outs=outs, bases=tuple(
+            (leadoff + 8 - i) % 9 if bases >> i & 1 else None for i in range(3)))
         state = rules.GameState(teams=teams, board=board, dice=dice, box=box[0], log=PlayLog(),
                                 order=[leadoff, leadoff])
         play_half_inning(state, team, rules, "start_pa", reference_action, counts, max_runs)

@@ -336,12 +336,12 @@ def test_win_expectancy_is_the_viewing_managers(tables):
 
 
 def test_reference_action():
-    assert reference_action(Decision("double_play", 1, (PASS, YES))) == YES
-    assert reference_action(Decision("throw_at", 1, (rules.THROW_LEAD, rules.THROW_TRAIL))) \
+    assert reference_action(None, Decision("double_play", 1, (PASS, YES))) == YES
+    assert reference_action(None, Decision("throw_at", 1, (rules.THROW_LEAD, rules.THROW_TRAIL))) \
         == rules.THROW_LEAD
     for kind in ("strikeout", "send_runners", "pinch_hitter", "gold_glove"):
-        assert reference_action(Decision(kind, 0, (PASS, YES, rules.SEND_LEAD))) == PASS
-    assert reference_action(Decision("pitching_change", 0, (PLAYER + 19, PLAYER + 17), 1)) \
+        assert reference_action(None, Decision(kind, 0, (PASS, YES, rules.SEND_LEAD))) == PASS
+    assert reference_action(None, Decision("pitching_change", 0, (PLAYER + 19, PLAYER + 17), 1)) \
         == PLAYER + 19
 
 

@@ -56,6 +56,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ...envs.core.engine import Policy, play_out
 from ...envs.core.errors import check_innings
 
 __all__ = ["ValueTables", "bases_index", "BASE_STATES", "value_tables", "cache_dir",
@@ -413,24 +414,20 @@ def _read_cache(path: Path, inputs: Any, innings: int) -> ValueTables | None:
 
 
 # -- sampling run distributions with a ruleset's engine ----------------------------------
-def play_half_inning(state, team: int, engine, at_bat_step: str, reference_action,
+def play_half_inning(state, team: int, engine, at_bat_step: str, reference_action: Policy,
                      counts: np.ndarray, max_runs: int) -> None:
     """Play ``state`` to the end of ``team``'s half inning through the engine's own rules
-    (``engine.RULES[step](state)``, ``engine.CHOICES[kind](state, decision, action)``),
-    deciding by ``reference_action(decision)``; add each plate appearance (a visit of
+    (:func:`~dugout.envs.core.engine.play_out` with ``engine``, a rules module), deciding by
+    ``reference_action(state, decision)``; add each plate appearance (a visit of
     ``at_bat_step``) to ``counts[team, outs, bases, runs to the end of the half]``."""
     board = state.board
     visits = []
-    run_rules, choices = engine.RULES, engine.CHOICES
-    while board.half == team and not board.over:
-        d = state.pending
-        if d is None:
-            if state.step == at_bat_step:
-                visits.append((board.outs, bases_index(board.bases), board.runs[team]))
-            run_rules[state.step](state)
-        else:
-            state.pending = None
-            choices[d.kind](state, d, reference_action(d))
+
+    def visit(state) -> None:
+        if state.step == at_bat_step:
+            visits.append((board.outs, bases_index(board.bases), board.runs[team]))
+
+    play_out(state, engine, reference_action, stop=lambda s: board.half != team, on_rule=visit)
     total = board.runs[team]
     for outs, bases, before in visits:
         if outs < 3:
