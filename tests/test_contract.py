@@ -1,4 +1,4 @@
-"""The contract every registered environment keeps (DESIGN.md, "Contracts"), checked for each
+"""The contract every registered environment keeps (docs/architecture.md), checked for each
 env id of ``dugout.envs.ENV_IDS`` and each of its option sets (``helpers.OPTION_SETS``): a new
 ruleset gets all of this by registering.
 
