@@ -73,6 +73,7 @@ from ..cli import args
 from ..envs.core.errors import OptionError
 from ..envs.options import check_env_options, describe_options, env_options_from_flags
 from . import flags
+from .curves import new_figure, save_curve
 from .configs import CONFIGS, defaults_for
 
 __all__ = ["Settings", "train", "main", "teacher_weight", "taught_ppo", "check_teacher"]
@@ -145,9 +146,7 @@ class Settings:
     teacher_coef: float = field(default=1.0, metadata={
         "help": "the teacher term's starting weight", "type": flags.TEACHER_COEF})
     teacher_fraction: float = field(default=1.0, metadata={
-        "help": "share of the run after which the teacher's weight is 0 (1: at the end; above 1 "
-                "it never reaches 0: 2 ends the run at half the starting weight)",
-        "type": flags.TEACHER_FRACTION})
+        "help": flags.TEACHER_FRACTION_HELP, "type": flags.TEACHER_FRACTION})
     # self-play
     pool_every: int = field(default=25_000, metadata={
         "help": "timesteps between snapshots added to the self-play pool", "type": flags.TIMESTEPS})
@@ -458,17 +457,12 @@ def _jsonable(s: Settings) -> dict[str, Any]:
 
 def plot_learning_curve(out: Path) -> Path | None:
     """learning_curve.png from eval.csv (needs matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no learning_curve.png (pip install dugout-baseball[plots])",
-              file=sys.stderr)
+    figure = new_figure()
+    if figure is None:
         return None
+    fig, ax = figure
     rows = list(csv.DictReader(open(out / "eval.csv")))
     steps = [int(r["timesteps"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
     for opp, colour in (("heuristic", "tab:blue"), ("random", "tab:grey")):
         mid = [100 * float(r[f"vs_{opp}"]) for r in rows]
         lo = [100 * float(r[f"vs_{opp}_low"]) for r in rows]
@@ -476,18 +470,11 @@ def plot_learning_curve(out: Path) -> Path | None:
         ax.plot(steps, mid, marker="o", color=colour, label=f"vs {opp}")
         ax.fill_between(steps, lo, hi, color=colour, alpha=0.2)
     ax.axhline(50, color="black", lw=0.8, ls="--")
-    ax.set_xlabel("timesteps (learner decisions)")
-    ax.set_ylabel("win rate, % (95% interval)")
     ax.set_ylim(0, 100)
     env = json.loads((out / "settings.json").read_text()).get("env", out.name)
-    ax.set_title(f"{env}: the trained manager in seat-swapped games ({out.name})")
-    ax.legend(loc="lower right")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = out / "learning_curve.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return save_curve(fig, ax, out, xlabel="timesteps (learner decisions)",
+                      ylabel="win rate, % (95% interval)",
+                      title=f"{env}: the trained manager in seat-swapped games ({out.name})")
 
 
 # -- 5. the run ----------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from typing import Any
 from ..cli import args
 from ..envs.core.errors import DugoutError
 from . import flags
+from .curves import new_figure, save_curve
 
 __all__ = ["SingleSettings", "train_single", "main", "SINGLE_AGENT_ENVS", "evaluate_manager"]
 
@@ -189,19 +190,14 @@ def train_single(s: SingleSettings) -> Path:
 def plot_learning_curve(out: Path) -> Path | None:
     """learning_curve.png from eval.csv: mean Manager Points with its 95% interval, and the
     heuristic's and random's on the same campaigns."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
     rows = list(csv.DictReader(open(out / "eval.csv")))
-    if not rows:
+    figure = new_figure() if rows else None
+    if figure is None:
         return None
+    fig, ax = figure
     steps = [int(r["timesteps"]) for r in rows]
     mp = [float(r["mp"]) for r in rows]
     half = [1.96 * float(r["mp_se"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
     ax.plot(steps, mp, marker="o", color="tab:blue", label="trained (greedy)")
     ax.fill_between(steps, [m - h for m, h in zip(mp, half)], [m + h for m, h in zip(mp, half)],
                     color="tab:blue", alpha=0.2)
@@ -212,16 +208,9 @@ def plot_learning_curve(out: Path) -> Path | None:
     low = min(levels + [m - h for m, h in zip(mp, half)])
     high = max(levels + [m + h for m, h in zip(mp, half)])
     ax.set_ylim(low - 0.05 * (high - low) - 0.5, high + 0.05 * (high - low) + 0.5)
-    ax.set_xlabel("timesteps (decisions)")
-    ax.set_ylabel("mean Manager Points per campaign")
-    ax.set_title(f"{out.name}: Manager Challenge campaigns")
-    ax.legend(loc="lower right")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = out / "learning_curve.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return save_curve(fig, ax, out, xlabel="timesteps (decisions)",
+                      ylabel="mean Manager Points per campaign",
+                      title=f"{out.name}: Manager Challenge campaigns")
 
 
 # -- the command line: dugout train challenge ------------------------------------------------------

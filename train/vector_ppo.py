@@ -140,9 +140,7 @@ class VectorSettings:
                 "exact solver's optimal manager (a cross-entropy term whose weight falls "
                 "linearly to 0 at teacher_fraction of the run)", "choices": TEACHERS})
     teacher_fraction: float = field(default=2.0, metadata={
-        "help": "share of the run after which the teacher's weight is 0 (1: at the end; above 1 "
-                "it never reaches 0: 2 ends the run at half the starting weight)",
-        "type": flags.TEACHER_FRACTION})
+        "help": flags.TEACHER_FRACTION_HELP, "type": flags.TEACHER_FRACTION})
     teacher_coef: float = field(default=5.0, metadata={
         "help": "the teacher term's starting weight", "type": flags.TEACHER_COEF})
 
