@@ -12,7 +12,7 @@ import json
 import pytest
 
 from dugout.envs import bottom_ninth_v0
-from dugout.envs.bottom_ninth import rules
+from dugout.envs.bottom_ninth import game, rules
 from dugout.envs.bottom_ninth.cards import BUILTIN_PATH, Effect, load_cards
 from dugout.envs.bottom_ninth.rules import (CARD, DONE, FATIGUE_DIR, GUESS, KEEP, PASS,
                                             REROLL_CONTROL, REROLL_SWING, SLOT, THROW,
@@ -178,7 +178,7 @@ def test_first_reliever_at_the_top_the_next_at_row_one(innings, rows):
             apply_action(state, d.legal[0])
     assert seen == [([r, r], r) for r in rows]
     assert state.relievers[1] == 3 and len(state.removed) == 3
-    assert not rules.bullpen(state, 1)                # a removed pitcher never returns
+    assert not game.bullpen(state, 1)                # a removed pitcher never returns
 
 
 def _bench_game(rolls=()):
@@ -192,12 +192,12 @@ def test_pinch_hit_into_a_slot_not_due_keeping_positions():
     assert state.pending.kind == "pinch_hit" and state.pending.actor == 0
     assert state.pending.legal[-1] == PASS
     card = max((a - CARD for a in state.pending.legal[:-1]),
-               key=lambda c: len(set(rules.sub_slots(state, 0, c)) - {0}))
+               key=lambda c: len(set(game.sub_slots(state, 0, c)) - {0}))
     apply_action(state, CARD + card)
     d = state.pending
     assert d.kind == "pinch_slot" and d.actor == 0
     legal = {a - SLOT for a in d.legal}
-    ok = {s for s in range(9) if s != state.pslot[0] and rules._fielders(state, 0, s, card)}
+    ok = {s for s in range(9) if s != state.pslot[0] and game._fielders(state, 0, s, card)}
     assert legal == ok and 8 not in legal
     bad = [s for s in range(8) if s not in legal]
     assert bad, "some slot would break the one-per-position rule"
@@ -356,15 +356,15 @@ def test_default_teams_are_the_first_legal_picks_worked_out_once(batters, pitche
     teams as one worked out afresh, in lists of its own."""
     cards, supports = blank_set(), load_support()
 
-    def game():
+    def new():
         return rules.new_game(ScriptedDice([]), cards, mode="game", innings=3, batters=batters,
                               pitchers=pitchers, support=support, supports=supports)
 
     def teams(state):
         return state.lineups, state.benches, state.staffs, state.support
 
-    rules._PRESETS.clear()
-    fresh = game()
+    game._PRESETS.clear()
+    fresh = new()
     chosen = rules.new_game(ScriptedDice([]), cards, mode="game", innings=3, teams="choose",
                             batters=batters, pitchers=pitchers, support=support, supports=supports)
     while chosen.step != "play_ball" and chosen.pending is not None \
@@ -375,7 +375,7 @@ def test_default_teams_are_the_first_legal_picks_worked_out_once(batters, pitche
     assert len(fresh.staffs[0]) == pitchers and fresh.support == ([0, 1] if support else [-1, -1])
     fresh.lineups[0].append(99)              # one game's lists are its own
     fresh.benches[1].clear()
-    again = game()
-    assert teams(again) == teams(game()) and 99 not in again.lineups[0]
-    rules._PRESETS.clear()
-    assert teams(again) == teams(game())
+    again = new()
+    assert teams(again) == teams(new()) and 99 not in again.lineups[0]
+    game._PRESETS.clear()
+    assert teams(again) == teams(new())

@@ -157,8 +157,9 @@ from ..core.errors import DataError, OptionError, check_innings, check_options, 
 from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
-from .cards import (FACES, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, ace_pitch,
+from .cards import (FACES, FIELD_POSITIONS, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, ace_pitch,
                     can_complete_lineup, load_cards, matching_size, pair_needs)
+from .game import bullpen, joint_feasible
 from .support import MAX_SUPPORT, load_support
 from .view import BottomNinthView, held_cards, relief_ready, usable_now, view_of
 
@@ -346,7 +347,7 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
         obs[_BATTER_SLOT + slot] = 1.0
     obs[_PA] = min(s.pa, 8) / 8.0
     if game:        # (relief_ready with each bullpen worked out once)
-        pens = (rules.bullpen(s, 0), rules.bullpen(s, 1)) if playing else ((), ())
+        pens = (bullpen(s, 0), bullpen(s, 1)) if playing else ((), ())
         obs[_SUBSTITUTE] = float(bool(pens[b.fielding]))
     else:
         obs[_SUBSTITUTE] = float(relief_ready(s))
@@ -586,9 +587,9 @@ class BottomNinthEnv(BaseballAECEnv):
             raise OptionError(f"{NAME}: draft=True needs teams='choose' (the draft picks the teams)")
         cs = load_cards(cards)
         if len(cs.batters) < 2 * self.n_batters or len(cs.pitchers) < 2 * self.n_pitchers or \
-                not rules.joint_feasible([([], [], 0)] * 2, [b.eligible for b in cs.batters],
-                                         len(rules.FIELD_POSITIONS), self.n_batters) or \
-                not rules.joint_feasible([([], [], 0)] * 2, [
+                not joint_feasible([([], [], 0)] * 2, [b.eligible for b in cs.batters],
+                                         len(FIELD_POSITIONS), self.n_batters) or \
+                not joint_feasible([([], [], 0)] * 2, [
                     tuple(k for k in range(self.n_pitchers) if (k == 0 and p.can_start)
                           or (k > 0 and p.can_relieve)) for p in cs.pitchers], self.n_pitchers,
                     self.n_pitchers):

@@ -20,7 +20,7 @@ in RULES.md, "The Manager Challenge")::
                 new pitcher if the deck ran out, or the extra inning's reshuffle (automatic)
 
 The duel's rule tables are used as they are, with the overrides registered under
-``rules.MODES["solo"]``. :class:`Campaign` strings six games together: the Situation
+``state.MODES["solo"]``. :class:`Campaign` strings six games together: the Situation
 (first the Home Opener), the Effect, the pitcher pile that carries from game to game, the
 wins and the Manager Points, and the result band.
 """
@@ -43,6 +43,7 @@ from .rules import (CARD, CHOICES, CONTROL_DOWN, CONTROL_UP, FACE_B, FACE_C, FAC
                     award_tokens, grant_abilities, roll_pitch, usable_abilities,
                     use_ability)
 from .solo_cards import SoloSet
+from .state import MODES, clear_pitch
 from .support import parse_support
 
 __all__ = ["Campaign", "new_campaign", "new_solo_game", "LEVELS", "BANDS", "band", "GAMES",
@@ -328,7 +329,7 @@ def choose_pinch_hit(state: GameState, decision: Decision, action: int) -> None:
 
 def stare_down(state: GameState) -> None:
     """"Set your tokens and then reveal the top card of the deck": the guess comes first."""
-    rules._clear_pitch(state)
+    clear_pitch(state)
     state.revealed = -1
     state.pitch_no += 1
     state.dice.set_stream(state.board.half_index, state.pa, state.pitch_no)
@@ -491,7 +492,7 @@ def clean_up(state: GameState) -> None:
         give_relief(state, relief_points(state))
 
 
-rules.MODES["solo"] = (
+MODES["solo"] = (
     {**CHOICES, "select_bench": choose_bench, "guess": choose_guess,
      "pinch_hit": choose_pinch_hit, "mvp_or_fatigue": choose_mvp_or_fatigue},
     {**RULES, "solo_lineup": offer_lineup, "solo_bench": offer_bench, "solo_play_ball": play_ball,

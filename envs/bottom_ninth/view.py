@@ -18,7 +18,8 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import ace_pitch
-from .rules import ABILITY_ACTIONS, GameState, bullpen, option_labels, substitute
+from .game import bullpen
+from .rules import ABILITY_ACTIONS, GameState, option_labels, substitute
 
 __all__ = ["BottomNinthView", "view_of"]
 
@@ -48,7 +49,7 @@ class BottomNinthView:
     * ``abilities``: for each ability action (9-18), True where its side may use it now.
     * ``grant_uses``: uses left of the grants won this pitch, (pitcher, batter).
     * ``grants``: the grants themselves, (pitcher's, batter's), each a tuple of
-      :class:`~dugout.envs.bottom_ninth.rules.Grant` in the order won (empty before the reveal).
+      :class:`~dugout.envs.bottom_ninth.state.Grant` in the order won (empty before the reveal).
     * ``face``, ``face_natural``: the Pitch die shown and as rolled ("" before the roll).
     * ``control``, ``control_natural``, ``swing``, ``swing_natural``: the dice shown and as
       rolled (0 before the roll).

@@ -25,6 +25,7 @@ import numpy as np
 
 from ....envs.bottom_ninth import rules
 from ....envs.bottom_ninth.env import encode_view
+from ....envs.bottom_ninth.state import clear_pitch
 from ....envs.bottom_ninth.view import view_of
 from ....envs.core.decisions import action_mask
 from ....envs.core.dice import Dice
@@ -136,7 +137,7 @@ def _place(state, duel: Duel, pit, slot, outs, bases, balls, strikes, fd, fl) ->
     state.pa = outs + bin(bases).count("1")
     state.pitch_no = balls + strikes
     state.last = ""
-    rules._clear_pitch(state)            # as between pitches in play: no secret, dice or grants
+    clear_pitch(state)            # as between pitches in play: no secret, dice or grants
     state.pending = None
 
 
