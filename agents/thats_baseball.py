@@ -6,6 +6,11 @@ others whose odds the rulebook prints (a steal is safe on 4-6 of one die; a pick
 retires the runner on a 12 of two dice and throws the ball away on a 2; ...). The
 heuristic prices each lottery with the win-expectancy table of the two lineups
 (:mod:`dugout.agents.value_tables`) and takes the option worth the most to its team.
+
+What it reads from the engine: the odds from the charts
+(:mod:`dugout.envs.thats_baseball.charts`), where the runners go on each play from the
+engine's ``bases_after_*`` functions, and the value tables are sampled by playing the
+engine's own rules from :func:`~dugout.envs.thats_baseball.rules.start_half_inning`.
 """
 
 from __future__ import annotations
@@ -15,13 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..envs.core.bases import advance_all, advance_runner, push_runner, remove_runner
 from ..envs.core.dice import Dice
-from ..envs.core.engine import set_situation
-from ..envs.core.scoreboard import Scoreboard
-from ..envs.core.scorebook import BoxScore, PlayLog
-from ..envs.thats_baseball import rules
-from ..envs.thats_baseball.cards import Batter, Team, load_team
+from ..envs.core.scorebook import BoxScore
+from ..envs.thats_baseball import charts, rules
+from ..envs.thats_baseball.cards import lineup_team, load_team
 from ..envs.thats_baseball.view import ThatsBaseballView
 from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
@@ -34,13 +36,13 @@ PASS, ROLL = rules.PASS, rules.ROLL
 #: The decisions that are a yes/no choice, for the always/never baselines.
 YES_NO_KINDS = ("steal", "pickoff", "error_roll", "double_play", "tag_up")
 
-# The rulebook's odds.
-STEAL_SAFE = 3 / 6          # 1i: 4-6 on one die
-PICKOFF_OUT = 1 / 36        # 1j: 12 on two dice
-PICKOFF_ERROR = 1 / 36      # 1j: 2 on two dice
-ERROR_ON_GROUNDER = 1 / 36  # 1m: 12 on two dice
-DOUBLE_PLAY = 3 / 6         # 1k: 4-6 on one die
-TAG_UP_SAFE = 2 / 6         # 1l: 5-6 on one die
+# The rulebook's odds, read off the engine's charts (dugout.envs.thats_baseball.charts).
+STEAL_SAFE = float(charts.STEAL.chance("safe"))                 # 1i: 4-6 on one die
+PICKOFF_OUT = float(charts.PICKOFF.chance("picked_off"))        # 1j: 12 on two dice
+PICKOFF_ERROR = float(charts.PICKOFF.chance("error"))           # 1j: 2 on two dice
+ERROR_ON_GROUNDER = float(charts.ERROR.chance("error"))         # 1m: 12 on two dice
+DOUBLE_PLAY = float(charts.DOUBLE_PLAY.chance("turned"))        # 1k: 4-6 on one die
+TAG_UP_SAFE = float(charts.TAG_UP.chance("advanced"))           # 1l: 5-6 on one die
 
 
 # -- the reference policy and the run distributions -----------------------------------
@@ -56,16 +58,12 @@ def reference_action(state, decision) -> int:
     return ROLL
 
 
-def _lineup_team(name: str, aas) -> Team:
-    return Team(name, tuple(Batter(f"#{i + 1}", "DH", aa / 100, int(aa)) for i, aa in enumerate(aas)))
-
-
 def sample_run_counts(lineups, half_innings: int = 20_000, min_visits: int = 1_000,
                       seed: int = 0, max_runs: int = 20) -> np.ndarray:
     """Run distributions (team, outs, bases, runs) for two lineups of adjusted averages,
     sampled through the engine's own rules under :func:`reference_action`
     (:func:`dugout.agents.value_tables.sample_run_counts`)."""
-    teams = tuple(_lineup_team(f"team {t}", lineups[t]) for t in (0, 1))
+    teams = tuple(lineup_team(f"team {t}", lineups[t]) for t in (0, 1))
     dice = Dice(seed)
     box = [None]
 
@@ -73,11 +71,10 @@ def sample_run_counts(lineups, half_innings: int = 20_000, min_visits: int = 1_0
         if k % 512 == 0 or box[0] is None:          # a fresh box score now and then: memory only
             box[0] = BoxScore(["away", "home"], [[(b.name, "") for b in t.batters] for t in teams])
         leadoff = k % 9
-        board = Scoreboard()                           # a half inning that never ends the game
-        set_situation(board, inning=k + 1, half=team, outs=outs, bases=tuple(
-            (leadoff + 8 - i) % 9 if bases >> i & 1 else None for i in range(3)))
-        state = rules.GameState(teams=teams, board=board, dice=dice, box=box[0], log=PlayLog(),
-                                order=[leadoff, leadoff])
+        state = rules.start_half_inning(      # a half inning that never ends the game
+            teams, dice, inning=k + 1, half=team, outs=outs,
+            runners=rules.runners_before(leadoff, bases), leadoff=leadoff,
+            fielding_next=leadoff, box=box[0])
         play_half_inning(state, team, rules, "start_pa", reference_action, counts, max_runs)
 
     return _sample_run_counts(bat_half_inning, half_innings, min_visits, max_runs)
@@ -162,8 +159,8 @@ class ThatsBaseballHeuristic(ViewAgent):
             if a == PASS:
                 continue
             base = a - 1
-            safe, scored = advance_runner(bases, base, 1)
-            out = remove_runner(bases, base)
+            safe, scored = rules.bases_after_advance(bases, base)
+            out, _ = rules.bases_after_out(bases, base)
             values[a] = (STEAL_SAFE * self._batting_we(view, o, safe, len(scored))
                          + (1 - STEAL_SAFE) * self._batting_we(view, o + 1, out))
         return values
@@ -176,8 +173,8 @@ class ThatsBaseballHeuristic(ViewAgent):
             if a == PASS:
                 continue
             base = a - 1
-            picked = self._batting_we(view, o + 1, remove_runner(bases, base))
-            error, scored = push_runner(remove_runner(bases, base), base + 1, base)
+            picked = self._batting_we(view, o + 1, rules.bases_after_out(bases, base)[0])
+            error, scored = rules.bases_after_pickoff_error(bases, base)
             thrown_away = self._batting_we(view, o, error, len(scored))
             values[a] = (PICKOFF_OUT * picked + PICKOFF_ERROR * thrown_away
                          + (1 - PICKOFF_OUT - PICKOFF_ERROR) * hold)
@@ -186,20 +183,20 @@ class ThatsBaseballHeuristic(ViewAgent):
     def _value_error_roll(self, view: ThatsBaseballView) -> dict[int, float]:
         o, bases = view.outs, _ids(view.bases)
         ground_out = self._batting_we(view, o + 1, bases)    # runners hold (double play aside)
-        on_error, scored = advance_all(bases, 1, 9)
+        on_error, scored = rules.bases_after_error(bases, 9)
         error = self._batting_we(view, o, on_error, len(scored))
         return {PASS: ground_out, ROLL: ERROR_ON_GROUNDER * error + (1 - ERROR_ON_GROUNDER) * ground_out}
 
     def _double_up(self, view: ThatsBaseballView, base: int) -> float:
         o, bases = view.outs, _ids(view.bases)              # the batter's out is already made
-        rest, scored = advance_all(remove_runner(bases, base), 1)
+        rest, scored = rules.bases_after_double_play(bases, base)
         if o + 1 >= 3:
             return self._batting_we(view, 3, rest)             # no run scores on the third out
         return self._batting_we(view, o + 1, rest, len(scored))
 
     def _value_double_play(self, view: ThatsBaseballView) -> dict[int, float]:
         o, bases = view.outs, _ids(view.bases)
-        missed, scored = push_runner(remove_runner(bases, 0), 1, 0)
+        missed, scored = rules.bases_after_missed_double_play(bases)
         best_dp = min(self._double_up(view, b) for b in range(3) if bases[b] is not None)
         return {PASS: self._batting_we(view, o, bases),
                 ROLL: DOUBLE_PLAY * best_dp
@@ -210,7 +207,7 @@ class ThatsBaseballHeuristic(ViewAgent):
 
     def _value_tag_up(self, view: ThatsBaseballView) -> dict[int, float]:
         o, bases = view.outs, _ids(view.bases)
-        moved, scored = advance_runner(bases, view.subject, 1)
+        moved, scored = rules.bases_after_advance(bases, view.subject)
         hold = self._batting_we(view, o, bases)
         return {PASS: hold,
                 ROLL: TAG_UP_SAFE * self._batting_we(view, o, moved, len(scored)) + (1 - TAG_UP_SAFE) * hold}

@@ -27,8 +27,8 @@ from typing import Any
 from ..core.datafile import check_plain_data, read_json_file
 from ..core.errors import DataError, show as _show, show_list
 
-__all__ = ["Batter", "Pitcher", "Team", "adjusted_average", "load_team", "BUILTIN_TEAMS",
-           "AA_MIN", "AA_MAX"]
+__all__ = ["Batter", "Pitcher", "Team", "adjusted_average", "load_team", "lineup_team",
+           "BUILTIN_TEAMS", "AA_MIN", "AA_MAX"]
 
 AA_MIN, AA_MAX = 24, 32
 #: Rule 1a: C, 1B, 2B, 3B, SS, three outfielders and a designated hitter.
@@ -81,6 +81,12 @@ class Team:
                 "lineup": [{"name": b.name, "position": b.position, "average": b.average}
                            for b in self.batters],
                 "pitchers": [{"name": p.name, "role": p.role, "era": p.era} for p in self.pitchers]}
+
+
+def lineup_team(name: str, aas) -> Team:
+    """A team known only by its nine adjusted averages (the solver's and the value tables'
+    lineups): batters ``#1`` to ``#9``, each a DH with the average ``aa / 100``."""
+    return Team(name, tuple(Batter(f"#{i + 1}", "DH", aa / 100, int(aa)) for i, aa in enumerate(aas)))
 
 
 def _parse_average(raw: Any, where: str) -> tuple[float, Decimal]:

@@ -1,23 +1,24 @@
 """The batter's roll and the inputs of a solve.
 
-Each outcome's chance for a batter of a given adjusted average (the rulebook's chart
-and extra-base-hit die, 1e and 1h), and the checks on the lineups, innings and score
-bound a solve takes.
+Each outcome's chance for a batter of a given adjusted average, read off the engine's
+result chart and extra-base-hit die (:mod:`dugout.envs.thats_baseball.charts`, 1e and 1h)
+roll by roll, and the checks on the lineups, innings and score bound a solve takes.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from typing import Any, Sequence
 
 import numpy as np
 
 from ....envs.core.errors import MAX_INNINGS, show
-from ....envs.thats_baseball import rules
 from ....envs.thats_baseball.cards import AA_MAX, AA_MIN, Team, load_team
+from ....envs.thats_baseball.charts import AT_BAT_DICE, EXTRA_BASE_HIT, RESULT_CHART, SIDES, XBH
 
-__all__ = ["OUTCOMES", "OUTCOME_INDEX", "outcome_probabilities", "lineup_probabilities",
-           "check_lineup", "check_innings", "check_game", "lineups_of", "MAX_BOUND"]
+__all__ = ["OUTCOMES", "OUTCOME_INDEX", "ROLLS", "outcome_counts", "outcome_probabilities",
+           "lineup_probabilities", "check_lineup", "check_innings", "check_game", "lineups_of", "MAX_BOUND"]
 
 #: The largest score bound a solve takes. The tables grow with it (about 3.4 MiB and as much
 #: solve time per run of bound at 9 innings); past 30 the game value moves by less than 1e-7.
@@ -25,23 +26,48 @@ MAX_BOUND = 100
 
 OUTCOMES = ("walk", "strikeout", "fly_out", "ground_out", "single", "double", "triple", "home_run")
 OUTCOME_INDEX = {name: i for i, name in enumerate(OUTCOMES)}
+#: The ways the batter's roll can fall: the at-bat dice, times the extra-base-hit die.
+ROLLS = SIDES ** (AT_BAT_DICE + EXTRA_BASE_HIT.dice)
+#: The solver's outcome of each of the engine's (a hit batsman plays as a walk).
 _CODE = {"BB": "walk", "HBP": "walk", "SO": "strikeout", "FO": "fly_out", "GO": "ground_out",
          "1B": "single", "2B": "double", "3B": "triple", "HR": "home_run"}
 
 
-def outcome_probabilities(aa: int) -> np.ndarray:
-    """Chance of each of :data:`OUTCOMES` for a batter of adjusted average ``aa`` (1e, 1h)."""
+def _results(aa: int):
+    """Each way the batter's roll can fall for adjusted average ``aa``: ``(outcome code,
+    weight)``, dice in order (the engine's result chart and extra-base-hit die, 1e and 1h)."""
+    for faces in itertools.product(range(1, SIDES + 1), repeat=AT_BAT_DICE):
+        result = RESULT_CHART[int(aa) + sum(faces)]
+        if result == XBH:
+            for die in itertools.product(range(1, SIDES + 1), repeat=EXTRA_BASE_HIT.dice):
+                yield EXTRA_BASE_HIT.read(sum(die)).code, SIDES ** EXTRA_BASE_HIT.dice
+        else:
+            yield result.code, 1
+
+
+def _check_aa(aa: Any) -> None:
     if isinstance(aa, bool) or not isinstance(aa, (int, np.integer)) or not AA_MIN <= aa <= AA_MAX:
         raise ValueError(f"adjusted average must be an int from {AA_MIN} to {AA_MAX}, got {aa!r}")
+
+
+def outcome_counts(aa: int) -> np.ndarray:
+    """Exact chances of :data:`OUTCOMES` for a batter of adjusted average ``aa``, as counts
+    out of :data:`ROLLS` (1e, 1h)."""
+    _check_aa(aa)
+    counts = np.zeros(len(OUTCOMES), dtype=np.int64)
+    for code, split in _results(aa):
+        counts[OUTCOME_INDEX[_CODE[code]]] += ROLLS // SIDES ** AT_BAT_DICE // split
+    return counts
+
+
+def outcome_probabilities(aa: int) -> np.ndarray:
+    """Chance of each of :data:`OUTCOMES` for a batter of adjusted average ``aa`` (1e, 1h),
+    summed in floats roll by roll (the solver's tables depend on these exact floats)."""
+    _check_aa(aa)
     p = np.zeros(len(OUTCOMES))
-    for a in range(1, 7):
-        for b in range(1, 7):
-            result = rules.RESULT_CHART[int(aa) + a + b]
-            if result == rules.XBH:
-                for die, hit in rules.EXTRA_BASE_HIT.items():
-                    p[OUTCOMES.index(_CODE[hit.code])] += 1 / 36 / 6
-            else:
-                p[OUTCOMES.index(_CODE[result.code])] += 1 / 36
+    weight = 1 / SIDES ** AT_BAT_DICE
+    for code, split in _results(aa):
+        p[OUTCOME_INDEX[_CODE[code]]] += weight if split == 1 else weight / split
     return p
 
 

@@ -8,19 +8,35 @@ docstring. :data:`GRAPH` holds every node reachable from the start of a plate
 appearance, its program (who decides, and for each choice the chances of each next
 node with the runs scored and whether the next batter comes up), and a run-free
 topological order, checked acyclic when it is built.
+
+The graph is generated, not transcribed: nothing here restates a rule. Each node is an
+engine state (a half inning set up by ``rules.start_half_inning`` and played on by the
+engine's own rules), and each branch is the engine applying the choice (``rules.CHOICES``)
+and playing on to its next stop: every total of the roll it asks for, read on its chart
+(:data:`dugout.envs.thats_baseball.charts.CHARTS`), the totals of one result checked to lead
+to the same node, the result's chance the chart's exact count of the dice's ways. The
+batter's roll is the engine's ``rules.batter_result`` of each outcome, its chance per
+batter from :mod:`.chart`. A chart's results are summed in its order.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 import numpy as np
 
-from ....envs.core.bases import advance_all, advance_runner, force_advance, push_runner, remove_runner
+from ....envs.core.engine import play_out
+from ....envs.core.scorebook import (DOUBLE, FLY_OUT, GROUND_OUT, HOME_RUN, SINGLE, STRIKEOUT,
+                                     TRIPLE, WALK, BoxScore)
 from ....envs.thats_baseball import rules
+from ....envs.thats_baseball.cards import lineup_team
+from ....envs.thats_baseball.charts import CHARTS, SIDES, ways
 from ....envs.thats_baseball.view import ThatsBaseballView
 from .chart import OUTCOMES
 
 __all__ = ["GRAPH", "N_DECISIONS", "PASS", "ROLL", "N_ACTIONS", "KIND_OF", "NODE_OF", "END",
-           "steal_candidates", "decision_key"]
+           "decision_key"]
 
 PASS, ROLL = rules.PASS, rules.ROLL
 N_ACTIONS = len(rules.ACTIONS)
@@ -29,138 +45,197 @@ KIND_OF = {"S": "steal", "P": "pickoff", "E": "error_roll", "D": "double_play", 
 NODE_OF = {kind: code for code, kind in KIND_OF.items()}
 END = -1                                   # target: the half inning is over
 
+#: The engine's outcome standing for each of the solver's outcomes (a hit batsman plays
+#: as a walk: tests/test_thats_baseball_charts.py checks it).
+OUTCOME = {"walk": WALK, "strikeout": STRIKEOUT, "fly_out": FLY_OUT, "ground_out": GROUND_OUT,
+           "single": SINGLE, "double": DOUBLE, "triple": TRIPLE, "home_run": HOME_RUN}
+assert tuple(OUTCOME) == OUTCOMES
 
-def _tuple(b: int) -> tuple:
-    return tuple(i if b >> i & 1 else None for i in range(3))
-
-
-def _mask(bases: tuple) -> int:
-    return sum(1 << i for i in range(3) if bases[i] is not None)
-
-
-def steal_candidates(b: int, f: int) -> tuple[int, ...]:
-    """1i: bases whose runner may still steal: not tried yet, next base empty (home always is)."""
-    return tuple(i for i in range(3)
-                 if b >> i & 1 and not f >> i & 1 and (i == 2 or not b >> (i + 1) & 1))
+# -- running the engine from a node --------------------------------------------------------
+#: Nine batters alike: the graph never rolls for a batter (it applies each outcome).
+_TEAMS = (lineup_team("probe", (30,) * 9),) * 2
 
 
-def _steal(o: int, b: int, f: int, r: int = 0, shift: int = 0) -> tuple:
-    if steal_candidates(b, f):
-        return (("S", o, b, f), r, shift)
-    return _pickoff(o, b, r, shift)
+_WAYS = {n: ways(n) for n in {c.dice for c in CHARTS.values()}}
 
 
-def _pickoff(o: int, b: int, r: int = 0, shift: int = 0) -> tuple:
-    return (("P", o, b), r, shift) if b else (("AB", o, b), r, shift)
+class _Unscripted(Exception):
+    """The engine asked for a roll the probe was not given: ``purpose`` with ``dice`` dice."""
+
+    def __init__(self, purpose: str, dice: int, sides: int):
+        super().__init__(purpose, dice, sides)
+        self.purpose, self.dice, self.sides = purpose, dice, sides
 
 
-def _end_pa(o: int, b: int, r: int = 0) -> tuple:
-    """The plate appearance is over: the next batter comes up, or the side is retired."""
-    return (END, r, 1) if o == 3 else _steal(o, b, 0, r, 1)
+class _ProbeDice:
+    """Dice handing out the given totals, then raising :class:`_Unscripted`."""
+
+    def __init__(self, totals: tuple[int, ...] = ()):
+        self.totals = list(totals)
+
+    def set_stream(self, *key: int) -> None:
+        pass
+
+    def roll(self, purpose: str, dice: int = 1, sides: int = SIDES) -> int:
+        if not self.totals:
+            raise _Unscripted(purpose, dice, sides)
+        return self.totals.pop(0)
+
+    def clone(self) -> "_ProbeDice":
+        return _ProbeDice(tuple(self.totals))
 
 
-def _after_ground_out(o2: int, b: int) -> tuple:
-    """1k: a double-play roll with a runner on first and fewer than three outs."""
-    if o2 < 3 and b & 1:
-        return (("D", o2, b), 0, 0)
-    return _end_pa(o2, b)
+class _KeepNothingBox(BoxScore):
+    """A box score that records nothing: the graph reads none of it, and copying a real
+    one would be most of the cost of building the graph."""
+
+    def __init__(self) -> None:
+        super().__init__(["away", "home"], [[(b.name, "") for b in t.batters] for t in _TEAMS])
+
+    def plate_appearance(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def runs_scored(self, *args: Any) -> None:
+        pass
+
+    def stolen_base(self, *args: Any) -> None:
+        pass
+
+    def caught_stealing(self, *args: Any) -> None:
+        pass
+
+    def error(self, *args: Any) -> None:
+        pass
+
+    def clone(self) -> "_KeepNothingBox":
+        return self
 
 
-def _tag(o2: int, b: int, s: int, r: int = 0) -> tuple:
-    """1l: the next runner (third, second, first) with the base ahead empty, or the end."""
-    for base in range(s, -1, -1):
-        if b >> base & 1 and (base == 2 or not b >> (base + 1) & 1):
-            return (("T", o2, b, base), r, 0)
-    return _end_pa(o2, b, r)
+def _stopped(state: Any, half: int) -> bool:
+    """A node: a decision, the batter's roll, or the end of the half inning."""
+    return state.board.half != half or state.pending is not None or state.step == "at_bat"
 
 
-def _turn_double_play(o2: int, b: int, base: int) -> tuple:
-    rest, scored = advance_all(remove_runner(_tuple(b), base), 1)
-    if o2 + 1 == 3:
-        return (END, 0, 1)                          # no run scores on the third out
-    return _end_pa(o2 + 1, _mask(rest), len(scored))
+def _play_on(state: Any) -> None:
+    half = state.board.half
+    play_out(state, rules, None, stop=lambda s: _stopped(s, half))
 
 
-def _program(key: tuple) -> tuple[str | None, list]:
-    """(actor, branches): actor "bat"/"field" for a decision (one branch per legal action,
-    ``(action, terms)``), None for the dice (one branch); a term is ``(prob, target)`` with
-    prob a float or an outcome name (the batter's chance of it)."""
-    code, o, b = key[0], key[1], key[2]
-    t = _tuple(b)
+def _key(state: Any, half: int) -> tuple | int:
+    """The node ``state`` has stopped at (:data:`END` once the side is retired)."""
+    b = state.board
+    if b.half != half:
+        return END
+    bases = b.bases
+    mask = sum(1 << i for i in range(3) if bases[i] is not None)
+    d = state.pending
+    if d is None:
+        return ("AB", b.outs, mask)
+    code = NODE_OF[d.kind]
     if code == "S":
-        f = key[3]
-        branches = [(PASS, [(1.0, _pickoff(o, b))])]
-        for base in steal_candidates(b, f):
-            bit = 1 << base
-            caught = (END, 0, 0) if o + 1 == 3 else _steal(o + 1, b & ~bit, f & ~bit)
-            if base < 2:
-                safe = _steal(o, b & ~bit | bit << 1, f & ~bit | bit << 1)
-            else:
-                safe = _steal(o, b & ~bit, f & ~bit, r=1)
-            branches.append((base + 1, [(0.5, caught), (0.5, safe)]))
-        return "bat", branches
-    if code == "P":
-        branches = [(PASS, [(1.0, (("AB", o, b), 0, 0))])]
-        for base in range(3):
-            if b >> base & 1:
-                out = (END, 0, 0) if o + 1 == 3 else (("AB", o + 1, b & ~(1 << base)), 0, 0)
-                moved, scored = push_runner(remove_runner(t, base), base + 1, base)
-                error = (("AB", o, _mask(moved)), len(scored), 0)
-                branches.append((base + 1, [(1 / 36, out), (1 / 36, error),
-                                            (34 / 36, (("AB", o, b), 0, 0))]))
-        return "field", branches
-    if code == "AB":
+        tried = sum(1 << i for i in range(3) if bases[i] is not None and bases[i] in state.tried_steal)
+        return ("S", b.outs, mask, tried)
+    if code == "T":
+        return ("T", b.outs, mask, d.subject)
+    return (code, b.outs, mask)
+
+
+def _follow(state: Any, act, totals: tuple[int, ...]) -> tuple[Any, tuple | _Unscripted]:
+    """Apply ``act`` to a copy of ``state`` with the dice ``totals`` and play on to the next
+    node: ``(copy, (target, runs, next batter up))``, or ``(copy, _Unscripted)`` when the
+    engine asks for another roll."""
+    half = state.board.half
+    s = state.clone()
+    s.dice = _ProbeDice(totals)
+    try:
+        act(s)
+        _play_on(s)
+    except _Unscripted as roll:
+        return s, roll
+    return s, (_key(s, half), s.board.runs[half] - state.board.runs[half],
+               int(s.order[half] != state.order[half]))
+
+
+def _terms(state: Any, act, found: dict) -> list:
+    """The chances of each next node after ``act``: one term, or one per result of the roll
+    it asks for, in its chart's order. New nodes go into ``found`` (key: a state there)."""
+    def record(s, step) -> tuple:
+        if step[0] != END and step[0] not in found:
+            found[step[0]] = s
+        return step
+
+    s, step = _follow(state, act, ())
+    if not isinstance(step, _Unscripted):
+        return [(1.0, record(s, step))]
+    chart = CHARTS[step.purpose]
+    if (step.dice, step.sides) != (chart.dice, SIDES):
+        raise AssertionError(f"the engine rolls {step.dice}d{step.sides} for {step.purpose!r}, "
+                             f"its chart says {chart.dice}d{SIDES}")
+    terms = []
+    for result, totals in chart.results:
+        steps = {}
+        for t in totals:
+            s, step = _follow(state, act, (t,))
+            if isinstance(step, _Unscripted):
+                raise AssertionError(f"a choice rolls twice ({step.purpose!r} after "
+                                     f"{chart.purpose!r}); the graph takes one roll a branch")
+            steps.setdefault(step, s)
+        if len(steps) != 1:
+            raise AssertionError(f"the {chart.purpose!r} totals {totals} ({result!r}) lead to "
+                                 f"different nodes: {list(steps)}")
+        (step, s), = steps.items()
+        chance = Fraction(sum(_WAYS[chart.dice][t] for t in totals), SIDES ** chart.dice)
+        terms.append((float(chance), record(s, step)))
+    return terms
+
+
+def _choose(decision, action: int):
+    def act(s):
+        s.pending = None
+        rules.CHOICES[decision.kind](s, decision, action)
+    return act
+
+
+def _program(state: Any, found: dict) -> tuple[str | None, list]:
+    """(actor, branches) of the node ``state`` is at: actor "bat"/"field" for a decision
+    (one branch per legal action, ``(action, terms)``), None for the batter's roll (one
+    branch); a term is ``(prob, (target, runs, next batter up))`` with prob a float or, at
+    the roll, an outcome name (the batter's chance of it)."""
+    d = state.pending
+    if d is None:
         terms = []
         for name in OUTCOMES:
-            if name == "walk":
-                new, scored = force_advance(t, 9)
-                target = _end_pa(o, _mask(new), len(scored))
-            elif name == "strikeout":
-                target = _end_pa(o + 1, b)
-            elif name == "fly_out":
-                target = _tag(o + 1, b, 2) if o + 1 < 3 and b else _end_pa(o + 1, b)
-            elif name == "ground_out":
-                target = (("E", o, b), 0, 0)
-            else:
-                n = ("single", "double", "triple", "home_run").index(name) + 1
-                new, scored = advance_all(t, n, 9)
-                target = _end_pa(o, _mask(new), len(scored))
-            terms.append((name, target))
+            (_, step), = _terms(state, lambda s, o=OUTCOME[name]: rules.batter_result(s, o), found)
+            terms.append((name, step))
         return None, [(None, terms)]
-    if code == "E":
-        on_error, scored = advance_all(t, 1, 9)
-        return "bat", [(PASS, [(1.0, _after_ground_out(o + 1, b))]),
-                       (ROLL, [(1 / 36, _end_pa(o, _mask(on_error), len(scored))),
-                               (35 / 36, _after_ground_out(o + 1, b))])]
-    if code == "D":
-        missed, scored = push_runner(remove_runner(t, 0), 1, 0)
-        turned = (("R", o, b), 0, 0) if bin(b).count("1") > 1 else _turn_double_play(o, b, 0)
-        return "field", [(PASS, [(1.0, _end_pa(o, b))]),
-                         (ROLL, [(0.5, _end_pa(o, _mask(missed), len(scored))), (0.5, turned)])]
-    if code == "R":
-        return "field", [(base + 1, [(1.0, _turn_double_play(o, b, base))])
-                         for base in range(3) if b >> base & 1]
-    if code == "T":
-        s = key[3]
-        moved, scored = advance_runner(t, s, 1)
-        hold = _tag(o, b, s - 1)
-        return "bat", [(PASS, [(1.0, hold)]),
-                       (ROLL, [(4 / 6, hold), (2 / 6, _tag(o, _mask(moved), s - 1, len(scored)))])]
-    raise AssertionError(key)
+    actor = "bat" if d.actor == state.board.batting else "field"
+    return actor, [(a, _terms(state, _choose(d, a), found)) for a in d.legal]
+
+
+def _start_state(outs: int, bases: int) -> Any:
+    """The engine at the first node of a half inning's plate appearance: ``outs``, runners
+    on the bases of the 3-bit ``bases``."""
+    state = rules.start_half_inning(_TEAMS, _ProbeDice(), inning=1, half=0, outs=outs,
+                                    runners=rules.runners_before(0, bases), leadoff=0,
+                                    box=_KeepNothingBox())
+    _play_on(state)
+    return state
 
 
 class _Graph:
     """Every node of a plate appearance, its program, and a run-free topological order."""
 
     def __init__(self) -> None:
-        self.start_keys = [[_steal(o, b, 0)[0] for b in range(8)] for o in range(3)]
+        starts = [[_start_state(o, b) for b in range(8)] for o in range(3)]
+        self.start_keys = [[_key(s, 0) for s in row] for row in starts]
+        found = {k: s for row, keys in zip(starts, self.start_keys) for s, k in zip(row, keys)}
         programs: dict[tuple, tuple] = {}
         todo = [k for row in self.start_keys for k in row]
         while todo:
             key = todo.pop()
             if key in programs:
                 continue
-            programs[key] = _program(key)
+            programs[key] = _program(found[key], found)
             for _, terms in programs[key][1]:
                 todo.extend(target for _, (target, _, _) in terms if target != END)
         self.keys = sorted(programs, key=lambda k: (k[0], k[1:]))
