@@ -333,3 +333,30 @@ def test_an_error_shows_any_value_even_an_int_too_long_to_print():
     assert show([1, 2]) == "[1, 2]" and show("x" * 100).endswith("...")
     with pytest.raises(OptionError, match="an int of"):
         check_innings("thats_baseball_v0", huge, None)
+
+
+def test_a_registered_scoreboard_variant_loads_as_its_class():
+    """A ruleset's scoreboard (the Manager Challenge's) is restored by core's loader once it
+    registers; a name taken by another class, or a class that is not a saved variant, is
+    refused."""
+    from dataclasses import dataclass
+
+    from dugout.envs.core.scoreboard import VARIANTS, SuddenDeathScoreboard, register_scoreboard
+    from dugout.envs.core.state import SavedAs
+    from dugout.envs.bottom_ninth.solo import ChallengeScoreboard
+
+    assert VARIANTS["challenge"] is ChallengeScoreboard
+    board = ChallengeScoreboard(innings=9, inning=9, half=1, runs=[2, 1], extra=1)
+    again = Scoreboard.from_dict(json.loads(json.dumps(board.to_dict())))
+    assert type(again) is ChallengeScoreboard and again == board
+    assert register_scoreboard(ChallengeScoreboard) is ChallengeScoreboard    # again: no change
+
+    @dataclass
+    class Impostor(SuddenDeathScoreboard):
+        SAVED_AS = SavedAs("variant", "challenge", "another scoreboard")
+
+    with pytest.raises(ValueError, match="ChallengeScoreboard"):
+        register_scoreboard(Impostor)
+    with pytest.raises(ValueError, match="not a Scoreboard"):
+        register_scoreboard(dict)
+    assert VARIANTS["challenge"] is ChallengeScoreboard

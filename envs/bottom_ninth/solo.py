@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.errors import IllegalActionError
-from ..core.scoreboard import ChallengeScoreboard
+from ..core.scoreboard import SuddenDeathScoreboard, register_scoreboard
 from ..core.scorebook import BoxScore, Play, PlayLog
 from ..core.state import PlainState, SavedAs, SaveError, check_choice, check_index, check_int
 from . import rules
@@ -46,7 +46,7 @@ from .solo_cards import SoloSet
 from .state import MODES, clear_pitch
 from .support import parse_support
 
-__all__ = ["Campaign", "new_campaign", "new_solo_game", "LEVELS", "BANDS", "band", "GAMES",
+__all__ = ["Campaign", "ChallengeScoreboard", "new_campaign", "new_solo_game", "LEVELS", "BANDS", "band", "GAMES",
            "automaton_action", "deck_pitch", "WIN_MP", "SWEEP_MP"]
 
 LEVELS = ("standard", "veteran", "manager_of_the_year", "hall_of_fame")
@@ -70,6 +70,38 @@ def band(wins: int, mp: int) -> str:
     if wins >= 5 and mp >= 40:
         return "carried_off"
     return "true_victory"
+
+
+# -- the scoreboard ------------------------------------------------------------------------------
+@register_scoreboard
+@dataclass
+class ChallengeScoreboard(SuddenDeathScoreboard):
+    """Bottom of the 9th's Manager Challenge: a sudden-death half inning from a Situation's
+    score, outs and runners, in which the batting (home) side wins the moment it leads and
+    loses at the third out, unless the game is tied and the Situation allows extra innings
+    ("Some scenarios allow for extra innings"): then the batting side bats again in the
+    next inning, from nobody out and the bases empty, while ``extra`` innings are left.
+    The visitors' half of an extra inning is not played (the solo manager only bats): the
+    line score shows a 0 for them. Registered with core's scoreboards
+    (:func:`~dugout.envs.core.scoreboard.register_scoreboard`), so a saved game's board
+    loads as this class."""
+
+    SAVED_AS = SavedAs("variant", "challenge", "Manager Challenge scoreboard")
+
+    extra: int = 0
+
+    def validate(self) -> None:
+        super().validate()
+        check_int(self.extra, ("extra",), 0)
+
+    def after_half(self) -> None:
+        if self.runs[0] == self.runs[1] and self.extra > 0:
+            self.extra -= 1
+            self.inning += 1
+            self.line[0].append(0)
+            self.line[1].append(0)
+            return
+        self.finish(self.fielding)
 
 
 # -- the Pitcher deck ---------------------------------------------------------------------------

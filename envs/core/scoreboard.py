@@ -16,7 +16,8 @@ Variants, in the manner of python-chess's: a subclass overrides the small, named
 methods (:meth:`Scoreboard.walkoff_possible`, :meth:`Scoreboard.after_runs`,
 :meth:`Scoreboard.after_half`) and keeps everything else. :class:`SuddenDeathScoreboard`
 is Bottom of the 9th's one half inning. A saved scoreboard names its variant
-(``"variant"``); ``Scoreboard.from_dict`` rebuilds that class.
+(``"variant"``); ``Scoreboard.from_dict`` rebuilds that class, core's or one a ruleset
+registers with :func:`register_scoreboard` (the Manager Challenge's).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from .bases import EMPTY_BASES, Bases
 from .errors import MAX_GAME_INNINGS, MAX_INNINGS
 from .state import PlainState, SavedAs, SaveError, check_int, check_len, describe, state_from_dict
 
-__all__ = ["Scoreboard", "SuddenDeathScoreboard", "ChallengeScoreboard", "ScoreboardGame", "VARIANTS", "AWAY", "HOME"]
+__all__ = ["Scoreboard", "SuddenDeathScoreboard", "ScoreboardGame", "VARIANTS", "register_scoreboard",
+           "AWAY", "HOME"]
 
 AWAY, HOME = 0, 1
 
@@ -253,37 +255,28 @@ class SuddenDeathScoreboard(Scoreboard):
         self.finish(self.fielding)
 
 
-@dataclass
-class ChallengeScoreboard(SuddenDeathScoreboard):
-    """Bottom of the 9th's Manager Challenge: a sudden-death half inning from a Situation's
-    score, outs and runners, in which the batting (home) side wins the moment it leads and
-    loses at the third out, unless the game is tied and the Situation allows extra innings
-    ("Some scenarios allow for extra innings"): then the batting side bats again in the
-    next inning, from nobody out and the bases empty, while ``extra`` innings are left.
-    The visitors' half of an extra inning is not played (the solo manager only bats): the
-    line score shows a 0 for them."""
-
-    SAVED_AS = SavedAs("variant", "challenge", "Manager Challenge scoreboard")
-
-    extra: int = 0
-
-    def validate(self) -> None:
-        super().validate()
-        check_int(self.extra, ("extra",), 0)
-
-    def after_half(self) -> None:
-        if self.runs[0] == self.runs[1] and self.extra > 0:
-            self.extra -= 1
-            self.inning += 1
-            self.line[0].append(0)
-            self.line[1].append(0)
-            return
-        self.finish(self.fielding)
-
-
-#: Every scoreboard variant by the name it is saved under.
+#: Every scoreboard variant by the name it is saved under: core's, and those a ruleset
+#: registers (:func:`register_scoreboard`).
 VARIANTS: dict[str, type[Scoreboard]] = {
-    c.SAVED_AS.name: c for c in (Scoreboard, SuddenDeathScoreboard, ChallengeScoreboard)}
+    c.SAVED_AS.name: c for c in (Scoreboard, SuddenDeathScoreboard)}
+
+
+def register_scoreboard(cls: type[Scoreboard]) -> type[Scoreboard]:
+    """Make a ruleset's scoreboard variant loadable: ``Scoreboard.from_dict`` rebuilds a
+    saved scoreboard naming ``cls.SAVED_AS.name`` as ``cls``. Called where the class is
+    defined (usable as a class decorator; returns ``cls``). Registering the same class
+    again does nothing; a name taken by another class, or a class that is not a
+    :class:`Scoreboard` saved as a ``"variant"``, raises ``ValueError``."""
+    if not (isinstance(cls, type) and issubclass(cls, Scoreboard)) or \
+            cls.SAVED_AS.key != "variant" or "SAVED_AS" not in vars(cls):
+        raise ValueError(f"register_scoreboard: {cls!r} is not a Scoreboard subclass with its "
+                         f"own SAVED_AS = SavedAs('variant', name, ...)")
+    known = VARIANTS.get(cls.SAVED_AS.name)
+    if known is not None and known is not cls:
+        raise ValueError(f"register_scoreboard: the variant name {cls.SAVED_AS.name!r} is "
+                         f"{known.__qualname__}'s")
+    VARIANTS[cls.SAVED_AS.name] = cls
+    return cls
 
 
 class ScoreboardGame(PlainState):
