@@ -21,7 +21,7 @@ from dugout.envs import showdown_v0
 from dugout.envs.core import Dice, ScriptedDice
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.cards import load_team
-from dugout.envs.showdown.rules import GameState
+from dugout.envs.showdown.state import GameState
 
 from helpers import dumps, play_engine, roundtrip, step_random
 from helpers import finish as _finish

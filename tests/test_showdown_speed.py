@@ -21,7 +21,7 @@ import pytest
 
 from dugout.envs import showdown_v0
 from dugout.envs.core.dice import Dice
-from dugout.envs.showdown import roster, rules
+from dugout.envs.showdown import roster, rules, state as sd_state
 from dugout.envs.showdown.cards import RESULTS, Chart, load_team
 from dugout.envs.showdown.env import encode_view
 from dugout.envs.showdown.view import view_of
@@ -82,12 +82,12 @@ def test_keyed_dice_draw_the_defined_numbers():
 
 
 def test_a_new_at_bat_is_a_fresh_default_at_bat():
-    """rules.new_at_bat copies AtBat's defaults instead of running its __init__."""
-    a, b = rules.new_at_bat(), rules.new_at_bat()
-    assert a == rules.AtBat() and a.to_dict() == rules.AtBat().to_dict()
+    """state.new_at_bat copies AtBat's defaults instead of running its __init__."""
+    a, b = sd_state.new_at_bat(), sd_state.new_at_bat()
+    assert a == sd_state.AtBat() and a.to_dict() == sd_state.AtBat().to_dict()
     a.card_mods["pitch"] = 1
-    assert b.card_mods == {} and rules.new_at_bat().card_mods == {}
-    for name, value in vars(rules.new_at_bat()).items():
+    assert b.card_mods == {} and sd_state.new_at_bat().card_mods == {}
+    for name, value in vars(sd_state.new_at_bat()).items():
         if name != "card_mods":     # the one mutable default; the others may be shared
             hash(value)
 

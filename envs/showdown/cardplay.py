@@ -16,18 +16,15 @@ manager may play a card of his colour (offense at the plate, defense in the fiel
 utility always) whose timing is the window's and whose conditions hold, and not one whose
 name he has already played this at-bat ("You can't play 2 strategy cards with the same
 name in the same at-bat"). A manager with no such card passes without being asked. The
-engine's steps and decisions are in ``rules.py``; this module is what they call.
+engine's steps and decisions are in ``windows.py`` (the card windows) and ``rules.py``; this
+module is what they call.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cards import INFIELD, OUTFIELD, PitcherCard, speed_letter
+from .state import GameState
 from .strategy import Effect, StrategyCard
-
-if TYPE_CHECKING:
-    from .rules import GameState
 
 __all__ = ["DECK_STREAM", "shuffle_decks", "draw", "playable", "window_options", "play",
            "end_of_at_bat", "end_of_half", "pitch_bonus", "swing_bonus", "bonus", "chart_roll"]

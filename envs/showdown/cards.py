@@ -69,7 +69,7 @@ __all__ = [
     "HITTER_RESULTS", "PITCHER_RESULTS", "RESULTS", "FIELD_POSITIONS", "CARD_POSITIONS", "RATING_LIMITS",
     "HITTER_ICONS", "PITCHER_ICONS", "ROLES", "POINT_CAP", "ROSTER_SIZE",
     "Chart", "HitterCard", "PitcherCard", "Team", "speed_letter",
-    "card_from_dict", "card_to_dict", "load_cards", "load_team", "team_from_dict", "team_to_dict",
+    "card_from_dict", "card_to_dict", "fielding_at", "load_cards", "load_team", "team_from_dict", "team_to_dict",
     "team_to_json", "builtin_team_names",
     "validate_team", "qualifies", "best_assignment", "BUILTIN_TEAMS", "check_point_cap",
 ]
@@ -693,3 +693,16 @@ def builtin_team_names() -> list[str]:
     folder = resources.files(__package__).joinpath("data")
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
+
+def fielding_at(card: HitterCard | PitcherCard, position: str, expert: bool) -> int:
+    """A player's Fielding at a position he plays (0 for pitchers and catchers' non-Arm):
+    in the expert game a hitter out of position at first base has -1, or -2 if he
+    qualifies nowhere (Playing First Base Out of Position)."""
+    if card.kind != "hitter":
+        return 0
+    value = card.fielding(position)
+    if value is None:
+        if expert and position == "1B":
+            return -1 if card.positions else -2
+        return 0
+    return value

@@ -166,8 +166,9 @@ from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_sit
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import roster, rules
 from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
-                    RATING_LIMITS, check_point_cap, load_team)
+                    RATING_LIMITS, check_point_cap, fielding_at, load_team)
 from .strategy import load_card_set, load_deck
+from .state import GameState
 from .view import ShowdownView, _card_fields, view_of
 
 __all__ = ["ShowdownEnv", "OBS", "OBS_EXPERT", "PIECES", "EXPERT_PIECES", "encode_view",
@@ -469,7 +470,7 @@ def _encode_expert(obs: np.ndarray, seat: int, decision: str | None, subject: in
     for slot, pos in enumerate(positions):
         k = lineup[slot]
         if pos in FIELD_POSITIONS and k >= 0:
-            obs[o + k] = roster.fielding_at(players[k], pos, True) / 5.0
+            obs[o + k] = fielding_at(players[k], pos, True) / 5.0
 
 
 # -- the observation read off the state (ShowdownEnv._encode) ----------------------------------
@@ -488,7 +489,7 @@ class _TeamCache:
 
     def __init__(self, team, expert: bool) -> None:
         self.team = team
-        #: the expert game's Fielding (first base open to every hitter, roster.fielding_at)
+        #: the expert game's Fielding (first base open to every hitter, fielding_at)
         self.expert = expert
         self.batter_rows = []
         self.charts = []
@@ -548,9 +549,9 @@ class _TeamCache:
         for slot, pos in enumerate(positions):
             k = lineup[slot]
             if pos in INFIELD:
-                infield += roster.fielding_at(players[k], pos, self.expert)
+                infield += fielding_at(players[k], pos, self.expert)
             elif pos in OUTFIELD:
-                outfield += roster.fielding_at(players[k], pos, self.expert)
+                outfield += fielding_at(players[k], pos, self.expert)
             if pos == "C" and k >= 0:
                 arm = (players[k].fielding("C") or 0) / 10.0
             if pos in FIELD_POSITIONS and k >= 0 and k in self.gloves:
@@ -623,7 +624,7 @@ class ShowdownEnv(BaseballAECEnv):
         self._blanks: list[tuple | None] = [None, None]
 
     # -- engine hooks -------------------------------------------------------------------
-    def _new_game(self, seed: int) -> rules.GameState:
+    def _new_game(self, seed: int) -> GameState:
         return rules.new_game(self.teams, self._dice(seed), level=self.level, dh=self.dh,
                               starter=self.starter, innings=self.innings,
                               max_innings=self.max_innings, decks=self.decks,
@@ -812,7 +813,7 @@ _ICON_TEXT = {
 }
 
 
-def describe_play(state: rules.GameState, play: Play, extra: tuple) -> str:
+def describe_play(state: GameState, play: Play, extra: tuple) -> str:
     """One sentence for a play, in the rulebook's terms."""
     bt, ft = play.half, 1 - play.half
     names = [c.name for c in state.teams[bt].players]

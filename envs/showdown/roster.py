@@ -13,18 +13,16 @@ Players are roster indices (0-24, the team file's order).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from .cards import FIELD_POSITIONS, HitterCard, PitcherCard, Team, best_assignment
-
-if TYPE_CHECKING:
-    from .rules import GameState
+from .cards import FIELD_POSITIONS, HitterCard, PitcherCard, Team, best_assignment, fielding_at
+from .state import GameState
 
 __all__ = ["ROSTER", "rotation_spot", "set_lineups", "starters_of", "starters_take_the_mound",
            "enter", "can_remove_starter", "bullpen", "bench", "legal_pinch_hitters",
            "pinch_hitter_options",
            "take_the_field", "fill_positions", "pinch_hit", "change_pitcher",
-           "fielding_at", "can_field", "field_reachable", "pinch_runner_options", "pinch_run",
+           "can_field", "field_reachable", "pinch_runner_options", "pinch_run",
            "replacement_options", "replaced_options", "replace_fielder", "fielders_of"]
 
 ROSTER = 25
@@ -377,20 +375,6 @@ def change_pitcher(state: GameState, team: int, new: int) -> int:
 # be made then, with defensive replacements from the bench (RULES.md, "Expert lineups").
 
 _FIRST = 1 << FIELD_POSITIONS.index("1B")
-
-
-def fielding_at(card: HitterCard | PitcherCard, position: str, expert: bool) -> int:
-    """A player's Fielding at a position he plays (0 for pitchers and catchers' non-Arm):
-    in the expert game a hitter out of position at first base has -1, or -2 if he
-    qualifies nowhere (Playing First Base Out of Position)."""
-    if card.kind != "hitter":
-        return 0
-    value = card.fielding(position)
-    if value is None:
-        if expert and position == "1B":
-            return -1 if card.positions else -2
-        return 0
-    return value
 
 
 def _expert_mask(card: HitterCard | PitcherCard) -> int:

@@ -16,7 +16,8 @@ from types import MappingProxyType
 from typing import Any
 
 from . import roster, rules
-from .cards import INFIELD, OUTFIELD, HitterCard, PitcherCard, Team
+from .cards import INFIELD, OUTFIELD, HitterCard, PitcherCard, Team, fielding_at
+from .state import GameState
 
 __all__ = ["ShowdownView", "view_of"]
 
@@ -160,7 +161,7 @@ class ShowdownView:
         total = 0
         for slot, pos in enumerate(self.positions[t]):
             if pos in positions:
-                total += roster.fielding_at(self.card(t, self.lineups[t][slot]), pos, expert)
+                total += fielding_at(self.card(t, self.lineups[t][slot]), pos, expert)
         return total
 
     @property
@@ -202,7 +203,7 @@ def _copies(indices: list[int], k: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _card_fields(state: rules.GameState, seat: int) -> dict:
+def _card_fields(state: GameState, seat: int) -> dict:
     """The strategy cards a manager may see: his hand, the face-up piles, the sizes."""
     cs = state.card_set
     if cs is None:
@@ -217,7 +218,7 @@ def _card_fields(state: rules.GameState, seat: int) -> dict:
                 window=state.window, stealers=state.ab.stealers)
 
 
-def view_of(state: rules.GameState, seat: int) -> ShowdownView:
+def view_of(state: GameState, seat: int) -> ShowdownView:
     b = state.board
     pending = state.pending
     mine = pending is not None and pending.actor == seat and not b.over
