@@ -19,11 +19,9 @@ import numpy as np
 
 from ..envs.core.bases import advance_all, force_advance
 from ..envs.core.dice import Dice
-from ..envs.core.engine import set_situation
 from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
-from ..envs.showdown.cards import RESULTS, PitcherCard, Team, load_team, team_to_dict
-from ..envs.showdown.roster import fielding_at
+from ..envs.showdown.cards import RESULTS, PitcherCard, Team, fielding_at, load_team, team_to_dict
 from ..envs.showdown.view import ShowdownView
 from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
@@ -148,10 +146,11 @@ def sample_run_counts(teams: tuple[Team, Team], level: str = "advanced", half_in
         state = rules.new_game(teams, dice, level=level, starter=k % 4 + 1, dh=True, play=False)
         leadoff = k % 9
         lineup = state.lineup[team]
-        # a half inning that never ends the game, on its own dice stream (inning, at-bat)
-        set_situation(state.board, inning=k + 1, half=team, outs=outs, bases=tuple(
-            lineup[(leadoff + 8 - i) % 9] if bases >> i & 1 else None for i in range(3)))
-        state.order[team] = leadoff
+        # a half inning that never ends the game, on its own dice stream (inning, at-bat);
+        # the runners are the batters before the leadoff man, the nearest on first
+        rules.start_half_inning(state, inning=k + 1, half=team, outs=outs, leadoff=leadoff,
+                                runners=tuple(lineup[(leadoff + 8 - i) % 9] if bases >> i & 1
+                                              else None for i in range(3)))
         play_half_inning(state, team, rules, "at_bat", reference_action, counts, max_runs)
 
     return _sample_run_counts(bat_half_inning, half_innings, min_visits, max_runs)
