@@ -691,24 +691,60 @@ def test_a_roster_too_small_for_a_lineup_is_refused():
         pokemon_baseball_v0.env(teams=(nine, "summit"), dh=True)
 
 
-@pytest.mark.parametrize("options", [{"dh": True}, {"series": {"games": 3}, "teams": ("grove", "ember")}])
-def test_the_fast_observation_is_the_views_encoding(options):
-    """observe() reads the state directly and keeps each roster block between decisions;
-    at every step of random games it must equal encode_view(view) for both managers."""
-    import random
+# -- observe() is encode_view(view) -------------------------------------------------------------
+#: Option sets the equivalence below is checked with: every option of the env in one at least.
+EQUIVALENCE_OPTIONS = [
+    {}, {"dh": True}, {"edge": "gt"}, {"rest_by": "outs"}, {"innings": 3, "max_innings": 4},
+    {"series": 3},
+    {"series": {"games": 3}, "teams": ("grove", "ember"), "dh": True, "edge": "gt", "rest_by": "outs"},
+]
 
-    from dugout.envs.pokemon_baseball.env import encode_view
+
+@functools.lru_cache(maxsize=1)
+def _heuristic():
+    from dugout.agents.pokemon_baseball import MANAGERS, PokemonBaseballHeuristic
+    return PokemonBaseballHeuristic(tables=MANAGERS.value_tables(None, 9))   # one table for all
+
+
+@pytest.mark.parametrize("options", EQUIVALENCE_OPTIONS,
+                         ids=["-".join(f"{k}={v}" for k, v in o.items()) or "defaults"
+                              for o in EQUIVALENCE_OPTIONS])
+def test_the_fast_observation_is_the_views_encoding(options):
+    """observe() encodes without building the view (``env._encode``, for speed); at every
+    step of seeded games it must equal ``encode_view(env.view(agent))`` for both managers,
+    compared piece by piece of the observation table. The games alternate: random managers
+    (even seeds), the heuristic against random (odd seeds: the heuristic keeps a bench, so
+    injured creatures get replaced). They are played until every decision kind has come up
+    and every piece the options allow has been nonzero (so none is compared only as zeros)."""
     env = pokemon_baseball_v0.raw_env(**options)
-    rng = random.Random(5)
     size = env.OBS.size
-    for seed in range(6):
+    want_pieces = set(OBS.offset) - (set() if options.get("dh") else {"dh"})
+    kinds, pieces = set(), set()
+    seed = 0
+    while seed < 4 or (kinds != set(rules.DECISION_KINDS) or pieces != want_pieces) and seed < 40:
         env.reset(seed=seed)
-        while env.agents and not env.terminations["away"] and not env.truncations["away"]:
-            for agent in ("away", "home"):
-                assert np.array_equal(env.observe(agent)["observation"][:size],
-                                      encode_view(env.view(agent))), agent
-            legal = env.game.pending.legal
-            env.step(legal[rng.randrange(len(legal))])
+        rng = random.Random(seed)
+        while env.game.pending is not None and not env.truncations["away"]:
+            decision = env.game.pending
+            for agent in AGENTS:
+                fast = env.observe(agent)["observation"][:size]
+                view = env.view(agent)
+                slow = OBS.unpack(encode_view(view))
+                for name, got in OBS.unpack(fast).items():
+                    assert np.array_equal(got, slow[name]), (
+                        f"{name} differs for {agent} at a {decision.kind!r} decision "
+                        f"(seed {seed}, {options}): observe {got}, encode_view {slow[name]}")
+                    if got.any():
+                        pieces.add(name)
+            kinds.add(decision.kind)
+            if seed % 2 and decision.actor == seed // 2 % 2:
+                action = _heuristic().act({}, env.view(AGENTS[decision.actor]))
+            else:
+                action = rng.choice(decision.legal)
+            env.step(action)
+        seed += 1
+    assert kinds == set(rules.DECISION_KINDS), f"never reached: {set(rules.DECISION_KINDS) - kinds}"
+    assert pieces == want_pieces, f"always zero: {want_pieces - pieces}"
 
 
 def test_the_fast_observation_follows_restored_games():

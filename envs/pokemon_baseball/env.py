@@ -138,9 +138,10 @@ from ..core.scorebook import ordinal
 from . import charts as ch
 from . import rules
 from .cards import BUILTIN_TEAMS, POSITIONS, load_creatures, load_team
-from .view import PokemonBaseballView, full_hp, hp_now, make_view, roster_stats
+from .view import (PokemonBaseballView, bases_shown, decision_shown, fielder_shown, full_hp,
+                   hp_now, make_view, option_pairs, places_shown, roster_stats)
 
-__all__ = ["PokemonBaseballEnv", "OBS", "PIECES", "encode_view", "option_labels",
+__all__ = ["PokemonBaseballEnv", "OBS", "PIECES", "encode_view", "RosterBlocks", "option_labels",
            "CREATURE_FEATURES"]
 
 _POS_NAMES = POSITIONS + ("DH",)
@@ -176,24 +177,32 @@ __doc__ = (__doc__.replace("{table}", OBS.table()).replace("{size}", str(OBS.siz
            .replace("{{", "{").replace("}}", "}"))
 
 
+# -- encoding a view ------------------------------------------------------------------------
+# encode_view(view) writes the head (_head) and the two roster blocks (RosterBlocks) from the
+# view's fields; the env's observe() feeds the same two the same pieces read off the state
+# (PokemonBaseballEnv._encode), keeping its roster blocks between decisions.
+_SIZE = ROSTER * PER
+_OWN, _OPP = slice(_O["own_roster"], _O["own_roster"] + _SIZE), slice(_O["opp_roster"], _O["opp_roster"] + _SIZE)
+_HP_NOW, _INNINGS, _STARTER = _F["hp_now"], _F["innings_pitched"], _F["starter"]
+_PLACES = slice(_F["at_P"], _F["bats_in"] + 1)
+_STATUS = slice(_F["bench"], _F["innings_pitched"] + 1)
+_ON_BASE = slice(_F["on_first"], _F["tried_steal"] + 1)
+
+
 @lru_cache(maxsize=64)
 def _static_block(stats: tuple) -> np.ndarray:
-    """The roster block's columns that never change in a game (and HP at full), read-only."""
+    """The roster block's columns that never change in a game (and HP now at full), read-only."""
     block = np.zeros((ROSTER, PER), dtype=np.float32)
     n = len(stats)
     if n:
         s = np.asarray(stats, dtype=np.float32)
         block[:n, _F["present"]] = 1.0
-        block[:n, _F["hp"]] = block[:n, _F["hp_now"]] = s[:, 0] / 130.0
+        block[:n, _F["hp"]] = block[:n, _HP_NOW] = s[:, 0] / 130.0
         block[:n, _F["level"]] = s[:, 1] / 80.0
         block[:n, _F["attack"]] = s[:, 2] / 120.0
         block[:n, _F["retreat"]] = s[:, 3] / 4.0
     block.flags.writeable = False
     return block
-
-
-_STATUS = slice(_F["bench"], _F["innings_pitched"] + 1)
-_PLACES = slice(_F["at_P"], _F["bats_in"] + 1)
 
 
 @lru_cache(maxsize=4096)
@@ -228,49 +237,16 @@ def _innings_column(innings) -> np.ndarray:
     return np.minimum(np.asarray(innings, dtype=np.float32), 18) / 18.0
 
 
-def _roster_rows(stats: tuple, hp: tuple, field: tuple, lineup: tuple, order: int,
-                 status: tuple, resting: tuple, injured: tuple, innings: tuple, starter: int,
-                 runners: tuple, tried: tuple) -> np.ndarray:
-    """One team's roster block, (17, PER): the rows of the module docstring. ``runners`` and
-    ``tried`` are the bases' creatures and their steal tries for the batting team once play
-    has begun, () otherwise."""
-    out = _static_block(stats).copy()
-    n = len(stats)
-    if n == 0:
-        return out
-    if hp is not full_hp(stats) and any(h != s[0] for h, s in zip(hp, stats)):
-        out[:n, _F["hp_now"]] = np.asarray(hp, dtype=np.float32) / 130.0
-    out[:, _PLACES] = _places(field, lineup, order)
-    out[:n, _STATUS] = _status_columns(status, resting, injured, innings)
-    if starter >= 0:
-        out[starter, _F["starter"]] = 1.0
-    _mark_runners(out, runners, tried)
-    return out
+_HEAD = _O["own_roster"]                # the pieces before the roster blocks
 
 
-_ON_BASE = slice(_F["on_first"], _F["tried_steal"] + 1)
-
-
-def _mark_runners(out: np.ndarray, runners: tuple, tried: tuple) -> None:
-    for i, k in enumerate(runners):
-        if k >= 0:
-            out[k, _F["on_first"] + i] = 1.0
-            if tried[i]:
-                out[k, _F["tried_steal"]] = 1.0
-
-
-def _view_rows(view: PokemonBaseballView, team: int) -> np.ndarray:
-    on_base = team == view.half and view.started
-    return _roster_rows(view.stats[team], view.hp[team], view.field[team], view.lineup[team],
-                        view.order[team], view.status[team], view.resting[team],
-                        view.injured[team], view.innings_pitched[team], view.starters[team],
-                        view.runners if on_base else (), view.tried_steal if on_base else ())
-
-
-def _encode_head(obs: np.ndarray, seat: int, decision: str | None, subject: int, inning: int,
-                 half: int, outs: int, bases: tuple, score: tuple, started: bool, dh: bool,
-                 innings: int, fielder: int) -> None:
-    """Everything before the roster blocks."""
+@lru_cache(maxsize=4096)
+def _head(seat: int, decision: str | None, subject: int, inning: int, half: int, outs: int,
+          bases: tuple, score: tuple, started: bool, dh: bool, innings: int,
+          fielder: int) -> np.ndarray:
+    """Everything before the roster blocks, read-only (kept: a game's situations recur, and
+    a numpy write per piece costs more than the look-up)."""
+    obs = np.zeros(_HEAD, dtype=np.float32)
     encode_situation(obs, _O, seat, None if decision is None else _KIND_INDEX[decision],
                      inning, half, outs, bases, score)
     if decision == "lineup":
@@ -284,92 +260,114 @@ def _encode_head(obs: np.ndarray, seat: int, decision: str | None, subject: int,
     obs[_O["started"]] = started
     obs[_O["dh"]] = dh
     obs[_O["innings_left"]] = max(0, innings - inning) / 9.0
-
-
-_SIZE = ROSTER * PER
-_OWN, _OPP = slice(_O["own_roster"], _O["own_roster"] + _SIZE), slice(_O["opp_roster"], _O["opp_roster"] + _SIZE)
-
-
-def encode_view(view: PokemonBaseballView) -> np.ndarray:
-    """The observation vector of a view (the table in the module docstring)."""
-    obs = np.zeros(OBS.size, dtype=np.float32)
-    seat = view.seat
-    _encode_head(obs, seat, view.decision, view.subject, view.inning, view.half, view.outs,
-                 view.bases, view.score, view.started, view.dh, view.innings, view.fielder)
-    obs[_OWN] = _view_rows(view, seat).reshape(-1)
-    obs[_OPP] = _view_rows(view, 1 - seat).reshape(-1)
+    obs.flags.writeable = False
     return obs
 
 
-# the opponent's positions and lineup before play begins: lists like the state's, so that a
-# memo's copy compares equal (never written)
-_HIDDEN_FIELD, _HIDDEN_LINEUP = [-1] * 10, [-1] * 9
+class _TeamBlock:
+    """One team's roster block (``block``, (17, PER); ``rows``, the same flattened) and the
+    pieces it was written from, kept to tell what changed (a tuple kept as it is, a list
+    copied: the pieces may be a view's tuples or the state's own lists)."""
 
+    __slots__ = ("stats", "hp", "field", "lineup", "order", "status", "resting", "injured",
+                 "innings", "starter", "runners", "tried", "block", "rows")
+    _KEPT = __slots__[:-1]        # what a copy (copy.deepcopy, pickle) holds: all but ``rows``
 
-class _RosterMemo:
-    """A team's roster block (``rows``: flattened, the env's own, written in place) and
-    copies of what it was last written from: the state's lists of the team, the positions
-    and lineup shown, the batting order's turn, and the runners on base with their steal
-    tries. :meth:`update` writes again only the columns of what changed.
-
-    ``rows`` is a view of ``block``: a copy (``copy.deepcopy``, pickle) stores the block
-    alone and makes ``rows`` a view of the copy's block again (:meth:`__setstate__`), so a
-    copied env goes on writing the rows it returns."""
-
-    __slots__ = ("hp_loss", "field", "lineup", "order", "status", "resting", "injured",
-                 "innings", "starter", "runners", "steals", "block", "rows")
-    _STATE = __slots__[:-1]                 # what a copy holds: all but the view ``rows``
-
-    def __init__(self, state, t: int, field, lineup, order: int, runners: tuple, steals: tuple,
-                 block: np.ndarray) -> None:
-        self.hp_loss = list(state.hp_loss[t])
-        self.field, self.lineup, self.order = list(field), list(lineup), order
-        self.status, self.resting = list(state.status[t]), list(state.resting[t])
-        self.injured, self.innings = list(state.injured[t]), list(state.innings_pitched[t])
-        self.starter, self.runners, self.steals = state.starter[t], runners, steals
-        self.block = block
-        self.rows = block.reshape(-1)
+    def __init__(self, stats: tuple) -> None:
+        self.stats = stats
+        self.block = _static_block(stats).copy()
+        self.rows = self.block.reshape(-1)
+        self.hp = full_hp(stats)
+        self.field = self.lineup = self.status = self.resting = self.injured = self.innings = None
+        self.order = self.starter = None
+        self.runners = self.tried = ()
 
     def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self._STATE}
+        return {name: getattr(self, name) for name in self._KEPT}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        for name in self._STATE:
+        for name in self._KEPT:
             setattr(self, name, state[name])
         self.rows = self.block.reshape(-1)
 
-    def update(self, state, t: int, stats: tuple, field, lineup, order: int, runners: tuple,
-               steals: tuple) -> None:
-        """Bring the block up to date with team ``t`` of ``state`` (``stats``: its
-        creatures' roster_stats) as shown."""
-        block = self.block
-        n = len(state.status[t])
-        if state.hp_loss[t] != self.hp_loss:
-            block[:n, _F["hp_now"]] = np.asarray(hp_now(stats, state.hp_loss[t]),
-                                                  dtype=np.float32) / 130.0
-            self.hp_loss = list(state.hp_loss[t])
-        if order != self.order or field != self.field or lineup != self.lineup:
+
+class RosterBlocks:
+    """The two roster blocks of the observation, kept from one observation to the next: each
+    column group is written again only where its pieces changed, and a block is made afresh
+    for other stats (another game's rosters)."""
+
+    __slots__ = ("_teams",)
+
+    def __init__(self) -> None:
+        self._teams: list[_TeamBlock | None] = [None, None]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"teams": self._teams}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._teams = state["teams"]
+
+    def rows(self, t: int, stats: tuple, hp, field, lineup, order: int, status, resting,
+             injured, innings, starter: int, runners: tuple, tried: tuple) -> np.ndarray:
+        """Team ``t``'s block for these pieces (the view's fields of that name; ``runners``
+        and ``tried`` are () for a team not batting or before play begins), flattened: the
+        kept array, which the caller copies. A piece may be a tuple (a view's) or a list (the
+        state's own, copied when kept)."""
+        kept = self._teams[t]
+        if kept is None or (kept.stats is not stats and kept.stats != stats):
+            kept = self._teams[t] = _TeamBlock(stats)
+        block = kept.block
+        if hp != kept.hp:
+            block[:len(hp), _HP_NOW] = np.asarray(hp, dtype=np.float32) / 130.0
+            kept.hp = hp[:]
+        if order != kept.order or field != kept.field or lineup != kept.lineup:
             block[:, _PLACES] = _places(tuple(field), tuple(lineup), order)
-            self.field, self.lineup, self.order = list(field), list(lineup), order
-        if (state.status[t] != self.status or state.resting[t] != self.resting
-                or state.injured[t] != self.injured):
-            block[:n, _STATUS] = _status_columns(tuple(state.status[t]), tuple(state.resting[t]),
-                                                 tuple(state.injured[t]),
-                                                 tuple(state.innings_pitched[t]))
-            self.status, self.resting = list(state.status[t]), list(state.resting[t])
-            self.injured, self.innings = list(state.injured[t]), list(state.innings_pitched[t])
-        elif state.innings_pitched[t] != self.innings:     # (only innings pitched: its column)
-            block[:n, _F["innings_pitched"]] = _innings_column(state.innings_pitched[t])
-            self.innings = list(state.innings_pitched[t])
-        if state.starter[t] != self.starter:
-            block[:, _F["starter"]] = 0.0
-            if state.starter[t] >= 0:
-                block[state.starter[t], _F["starter"]] = 1.0
-            self.starter = state.starter[t]
-        if runners != self.runners or steals != self.steals:
+            kept.field, kept.lineup, kept.order = field[:], lineup[:], order
+        if status != kept.status or resting != kept.resting or injured != kept.injured:
+            block[:len(status), _STATUS] = _status_columns(tuple(status), tuple(resting),
+                                                           tuple(injured), tuple(innings))
+            kept.status, kept.resting, kept.injured = status[:], resting[:], injured[:]
+            kept.innings = innings[:]
+        elif innings != kept.innings:          # (only innings pitched: its column)
+            block[:len(innings), _INNINGS] = _innings_column(innings)
+            kept.innings = innings[:]
+        if starter != kept.starter:
+            block[:, _STARTER] = 0.0
+            if starter >= 0:
+                block[starter, _STARTER] = 1.0
+            kept.starter = starter
+        if runners != kept.runners or tried != kept.tried:
             block[:, _ON_BASE] = 0.0
-            _mark_runners(block, runners, steals)
-            self.runners, self.steals = runners, steals
+            for i, k in enumerate(runners):
+                if k >= 0:
+                    block[k, _F["on_first"] + i] = 1.0
+                    if tried[i]:
+                        block[k, _F["tried_steal"]] = 1.0
+            kept.runners, kept.tried = runners, tried
+        return kept.rows
+
+
+def encode_view(view: PokemonBaseballView, blocks: RosterBlocks | None = None) -> np.ndarray:
+    """The observation vector of a view (the table in the module docstring). ``blocks`` keeps
+    the roster blocks from the last view encoded with it (a run of views of one game costs
+    less); by default they are made afresh."""
+    blocks = RosterBlocks() if blocks is None else blocks
+    seat, runners = view.seat, view.runners
+    obs = np.empty(OBS.size, dtype=np.float32)
+    obs[:_HEAD] = _head(seat, view.decision, view.subject, view.inning, view.half, view.outs,
+                        (runners[0] >= 0, runners[1] >= 0, runners[2] >= 0), view.score,
+                        view.started, view.dh, view.innings, view.fielder)
+    obs[_OWN] = _view_rows(view, seat, blocks)
+    obs[_OPP] = _view_rows(view, 1 - seat, blocks)
+    return obs
+
+
+def _view_rows(view: PokemonBaseballView, t: int, blocks: RosterBlocks) -> np.ndarray:
+    on_base = t == view.half and view.started
+    return blocks.rows(t, view.stats[t], view.hp[t], view.field[t], view.lineup[t],
+                       view.order[t], view.status[t], view.resting[t], view.injured[t],
+                       view.innings_pitched[t], view.starters[t],
+                       view.runners if on_base else (), view.tried_steal if on_base else ())
 
 
 class PokemonBaseballEnv(BaseballAECEnv):
@@ -413,7 +411,9 @@ class PokemonBaseballEnv(BaseballAECEnv):
         self._labels: dict[Decision, dict[int, str]] = {}
         self._teams: tuple | None = None
         self._stats: tuple = ()
-        self._memo: list = [None, None]         # each team's _RosterMemo (see _rows)
+        self._full_hp: tuple = ()               # each roster's HP at full (view.full_hp)
+        self._options: tuple = (None, ())      # a decision and its (action, label) pairs
+        self._blocks = RosterBlocks()           # observe()'s roster blocks, kept (see _encode)
 
     # -- engine hooks -------------------------------------------------------------------
     def _new_game(self, seed: int, carry: Any = None) -> rules.GameState:
@@ -439,60 +439,50 @@ class PokemonBaseballEnv(BaseballAECEnv):
         s = self.state_
         if s.teams is not self._teams:
             self._teams, self._stats = s.teams, roster_stats(s.teams)
+            self._full_hp = (full_hp(self._stats[0]), full_hp(self._stats[1]))
             self._labels = {}
-            self._memo = [None, None]
+            self._options = (None, ())
 
     def _encode(self, seat: int) -> np.ndarray:
-        """``encode_view(view(seat))``, read off the state without building the view, each
-        team's roster block kept between decisions and brought up to date where it changed
-        (:meth:`_rows`); the contract suite checks the two agree at every decision."""
+        """``encode_view(view(seat))`` without building the view: the same head and roster
+        blocks, fed the same pieces, read off the state through the view module's own rules
+        of what ``seat`` is shown (:func:`~.view.decision_shown`, :func:`~.view.places_shown`,
+        :func:`~.view.bases_shown`, :func:`~.view.fielder_shown`); the roster blocks are kept
+        between decisions and written again where they changed. Building the view costs more
+        than encoding it; tests/test_pokemon_api.py checks the two agree piece by piece at
+        every decision kind of random and heuristic games of every option set."""
         s = self.state_
         self._sync_teams()
-        b, d = s.board, s.pending
-        mine = d is not None and d.actor == seat and not b.over
-        obs = np.zeros(OBS.size, dtype=np.float32)
-        _encode_head(obs, seat, d.kind if mine else None, d.subject if mine else -1, b.inning,
-                     b.half, b.outs, b.bases, b.runs, s.started, s.dh, b.innings,
-                     s.fielder if s.step == "end_pa" else 0)
+        b = s.board
+        d = decision_shown(s, seat)
+        first, second, third = b.bases
+        obs = np.empty(OBS.size, dtype=np.float32)
+        obs[:_HEAD] = _head(seat, None if d is None else d.kind, -1 if d is None else d.subject,
+                            b.inning, b.half, b.outs,
+                            (first is not None, second is not None, third is not None),
+                            (b.runs[0], b.runs[1]), s.started, s.dh, b.innings, fielder_shown(s))
         obs[_OWN] = self._rows(seat, seat)
         obs[_OPP] = self._rows(seat, 1 - seat)
         return obs
 
     def _rows(self, seat: int, t: int) -> np.ndarray:
-        """Team ``t``'s roster block as ``seat`` sees it, flattened (see :meth:`_encode`; the
-        env's own array, which the caller copies): kept between decisions and brought up to
-        date column group by column group (:class:`_RosterMemo`)."""
+        """Team ``t``'s roster block as ``seat`` sees it, flattened (see :meth:`_encode`)."""
         s = self.state_
-        shown = t == seat or s.started
-        field = s.fielders[t] if shown else _HIDDEN_FIELD
-        lineup = s.lineup[t] if shown else _HIDDEN_LINEUP
-        order = s.order[t]
-        if t == s.board.half and s.started:
-            first, second, third = s.board.bases
-            tried = s.tried_steal
-            runners = (-1 if first is None else first, -1 if second is None else second,
-                       -1 if third is None else third)
-            steals = (first is not None and first in tried, second is not None and second in tried,
-                      third is not None and third in tried)
-        else:
-            runners = steals = ()
-        memo = self._memo[t]
-        if memo is None:
-            stats = self._stats[t]
-            block = _roster_rows(stats, hp_now(stats, s.hp_loss[t]), tuple(field), tuple(lineup), order,
-                                 tuple(s.status[t]), tuple(s.resting[t]), tuple(s.injured[t]),
-                                 tuple(s.innings_pitched[t]), s.starter[t], runners, steals)
-            memo = self._memo[t] = _RosterMemo(s, t, field, lineup, order, runners, steals, block)
-        else:
-            memo.update(s, t, self._stats[t], field, lineup, order, runners, steals)
-        return memo.rows
+        field, lineup = places_shown(s, seat, t)
+        runners, tried = bases_shown(s) if t == s.board.half and s.started else ((), ())
+        stats, loss = self._stats[t], s.hp_loss[t]
+        return self._blocks.rows(t, stats, hp_now(stats, loss) if any(loss) else self._full_hp[t],
+                                 field, lineup, s.order[t], s.status[t], s.resting[t],
+                                 s.injured[t], s.innings_pitched[t], s.starter[t], runners, tried)
 
     def _view(self, seat: int) -> PokemonBaseballView:
         s = self.state_
         self._sync_teams()
         d = s.pending
-        labels = None if d is None or d.actor != seat else self._option_labels(d)
-        return make_view(s, seat, labels, self._stats, self._games_left())
+        if d is not self._options[0]:         # the pending decision's options, made once
+            self._options = (d, () if d is None else option_pairs(d.legal, self._option_labels(d)))
+        return make_view(s, seat, stats=self._stats, games_left=self._games_left(),
+                         options=self._options[1])
 
     def _games_left(self) -> int:
         """Games of the series still to come after this one, at most (0 for a single game)."""

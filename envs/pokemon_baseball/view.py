@@ -2,10 +2,15 @@
 
 Pokemon Baseball has no hidden cards: both rosters, their stats, who is resting and
 who is hurt are public. The one secret is the lineup card before the first pitch: while
-the lineups are being set, a manager sees only his own (``opp_field`` and
-``opp_lineup`` are all -1 until play begins, so the home manager never sees the away
-lineup before setting his). The view never holds the dice. The env's observation
-vector is encoded from it alone (``dugout.envs.pokemon_baseball.env.encode_view``).
+the lineups are being set, a manager sees only his own (the opponent's ``field`` and
+``lineup`` are all -1 until play begins, so the home manager never sees the away
+lineup before setting his). The view never holds the dice.
+
+What the view holds beyond the plain board is decided by one small function per rule
+(:func:`decision_shown`, :func:`places_shown`, :func:`bases_shown`,
+:func:`fielder_shown`). :func:`make_view` builds the view with them; the env's observation
+is ``dugout.envs.pokemon_baseball.env.encode_view`` of the view, which ``observe()``
+computes without building the view by reading the state through the same functions.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from dataclasses import dataclass
 from ..core.decisions import Decision
 from .rules import GameState, effective_hp
 
-__all__ = ["PokemonBaseballView", "make_view", "Stats"]
+__all__ = ["PokemonBaseballView", "make_view", "option_pairs", "decision_shown", "places_shown",
+           "bases_shown", "fielder_shown", "Stats"]
 
 #: (hp, level, attack, retreat) of a roster creature
 Stats = tuple[int, int, int, int]
@@ -130,58 +136,97 @@ class PokemonBaseballView:
                      if s == 0 and self.resting[team][k] == 0)
 
 
-def _tuple2(rows) -> tuple:
-    return tuple(rows[0]), tuple(rows[1])
+# -- what a manager is shown -----------------------------------------------------------------
+# One function per rule of what the view holds beyond the plain board: make_view builds the
+# view with them, and the env's observe() (dugout.envs.pokemon_baseball.env) reads the state
+# through the same functions to encode what encode_view makes of the view.
+HIDDEN_FIELD, HIDDEN_LINEUP = (-1,) * 10, (-1,) * 9
+
+
+def decision_shown(state: GameState, seat: int) -> Decision | None:
+    """The pending decision if ``seat`` is to make it (None once the game is over)."""
+    d = state.pending
+    return d if d is not None and d.actor == seat and not state.board.over else None
+
+
+def places_shown(state: GameState, seat: int, team: int) -> tuple:
+    """``team``'s positions and batting order as ``seat`` sees them (the state's lists, not
+    copied): the opponent's are hidden (all -1) until both lineups are set."""
+    if team == seat or state.started:
+        return state.fielders[team], state.lineup[team]
+    return HIDDEN_FIELD, HIDDEN_LINEUP
+
+
+def bases_shown(state: GameState) -> tuple[tuple[int, int, int], tuple[bool, bool, bool]]:
+    """The batting team's creature on first, second, third (-1 for an empty base) and
+    whether each already tried to steal during this plate appearance."""
+    first, second, third = state.board.bases
+    tried = state.tried_steal
+    return ((-1 if first is None else first, -1 if second is None else second,
+             -1 if third is None else third),
+            (first is not None and first in tried, second is not None and second in tried,
+             third is not None and third in tried))
+
+
+def fielder_shown(state: GameState) -> int:
+    """The position (1-9) the batter's ball went to, from the roll to the next batter (what a
+    tag-up runs against), 0 otherwise."""
+    return state.fielder if state.step == "end_pa" else 0
 
 
 def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
-              stats: tuple | None = None, games_left: int = 0) -> PokemonBaseballView:
-    """The view of ``state`` for ``seat``; ``labels`` names the pending decision's options,
-    ``stats`` (if given) are the rosters' stats of ``state.teams``, ``games_left`` the games
-    of a series still to come after this one."""
+              stats: tuple | None = None, games_left: int = 0,
+              options: tuple | None = None) -> PokemonBaseballView:
+    """The view of ``state`` for ``seat``; ``labels`` names the pending decision's options
+    (or ``options`` gives them made already: :func:`option_pairs`), ``stats`` (if given) are
+    the rosters' stats of ``state.teams``, ``games_left`` the games of a series still to come
+    after this one."""
     b = state.board
-    d: Decision | None = state.pending
-    mine = d is not None and d.actor == seat and not b.over
-    hidden = [-1] * 10, [-1] * 9
-    fields, lineups = [], []
-    for t in (0, 1):
-        if t != seat and not state.started:
-            fields.append(tuple(hidden[0]))
-            lineups.append(tuple(hidden[1]))
-        else:
-            fields.append(tuple(state.fielders[t]))
-            lineups.append(tuple(state.lineup[t]))
+    d = state.pending
+    mine = decision_shown(state, seat)
     if stats is None:
         stats = roster_stats(state.teams)
-    bases = b.bases
+    if mine is not None and options is None:
+        options = option_pairs(mine.legal, labels)
+    places = places_shown(state, seat, 0), places_shown(state, seat, 1)
+    runners, tried = bases_shown(state)
+    status, resting, injured, pitched = (state.status, state.resting, state.injured,
+                                         state.innings_pitched)
     return PokemonBaseballView(
         seat=seat,
-        decision=d.kind if mine else None,
-        subject=d.subject if mine else -1,
-        legal=d.legal if mine else (),
-        options=tuple((a, (labels or {}).get(a, "")) for a in d.legal) if mine else (),
+        decision=None if mine is None else mine.kind,
+        subject=-1 if mine is None else mine.subject,
+        legal=() if mine is None else mine.legal,
+        options=() if mine is None else options,
         pending=None if d is None else d.kind,
         pending_subject=-1 if d is None else d.subject,
         inning=b.inning, half=b.half, innings=b.innings, outs=b.outs,
         score=(b.runs[0], b.runs[1]), over=b.over,
-        runners=tuple(-1 if r is None else r for r in bases),
+        runners=runners,
         order=(state.order[0], state.order[1]),
         started=state.started, dh=state.dh,
         stats=stats,
         hp=(hp_now(stats[0], state.hp_loss[0]), hp_now(stats[1], state.hp_loss[1])),
-        status=_tuple2(state.status),
-        resting=_tuple2(state.resting),
-        injured=_tuple2(state.injured),
-        innings_pitched=_tuple2(state.innings_pitched),
+        status=(tuple(status[0]), tuple(status[1])),
+        resting=(tuple(resting[0]), tuple(resting[1])),
+        injured=(tuple(injured[0]), tuple(injured[1])),
+        innings_pitched=(tuple(pitched[0]), tuple(pitched[1])),
         starters=(state.starter[0], state.starter[1]),
-        field=(fields[0], fields[1]),
-        lineup=(lineups[0], lineups[1]),
-        tried_steal=tuple(r is not None and r in state.tried_steal for r in bases),
-        fielder=state.fielder if state.step == "end_pa" else 0,
+        field=(tuple(places[0][0]), tuple(places[1][0])),
+        lineup=(tuple(places[0][1]), tuple(places[1][1])),
+        tried_steal=tried,
+        fielder=fielder_shown(state),
         forfeited=state.forfeited,
         edge=state.edge,
         games_left=games_left,
     )
+
+
+def option_pairs(legal: tuple[int, ...], labels: dict[int, str] | None) -> tuple:
+    """The view's ``options``: ``(action, label)`` for each legal action, in order ("" where
+    ``labels`` has none)."""
+    labels = labels or {}
+    return tuple((a, labels.get(a, "")) for a in legal)
 
 
 def hp_now(stats: tuple, loss: list[int]) -> tuple[int, ...]:
