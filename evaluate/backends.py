@@ -8,7 +8,7 @@ in this process, in a pool of worker processes on this machine, or as tasks on a
     finally:
         backend.close()
 
-Every backend does one thing, :meth:`run`: it takes a function importable by name (a
+Every backend does one thing, :meth:`~Backend.run`: it takes a function importable by name (a
 module-level function, so a worker imports it instead of unpickling code), a *lazy*
 iterator of ``(key, args)`` tasks and ``accept(key, result)``. It keeps a bounded number
 of tasks in flight, draws the next task only when a slot frees up (so the caller may stop
@@ -17,6 +17,9 @@ producing tasks, as a tournament does once an SPRT has decided a matchup), and c
 accepted in key order. Which worker played a task, and when, never reaches the caller:
 the tournament puts the chunks back in seed order before any statistic, which is why
 every backend gives the same numbers (:mod:`dugout.evaluate.tournament`).
+:meth:`~Backend.map` is :meth:`~Backend.run` for a list of independent tasks (the
+calibration's teams, the Manager Challenge's chunks of campaigns): the results in the
+order of the tasks, whichever worker played them.
 
 The backends
 ------------
@@ -100,7 +103,7 @@ import tempfile
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 from ..agents.ref import AgentRef
 from ..envs.core.errors import DugoutError
@@ -195,6 +198,28 @@ class Backend:
     def run(self, fn: Callable, tasks: Iterator[Task], accept: Accept,
             describe: Callable[[Any], str] = str) -> None:
         raise NotImplementedError
+
+    def map(self, fn: Callable, args: Sequence[tuple],
+            progress: Callable[[Any, int], None] | None = None,
+            describe: Callable[[int], str] | None = None) -> list:
+        """``[fn(*a) for a in args]``, played on this backend: the results in the order of
+        ``args`` whatever order they finish in, each counted once (a Ray task sent again
+        after its worker died is not counted twice). ``progress(result, done)`` is called
+        in this process as each result arrives (``done``: how many have). ``fn`` must be
+        importable by name, as for :meth:`run`; ``describe(i)`` names task ``i`` in a
+        backend's messages (default ``task i``)."""
+        args = [tuple(a) for a in args]
+        results: dict[int, Any] = {}
+
+        def accept(i: int, result: Any) -> None:
+            if i not in results:
+                results[i] = result
+                if progress is not None:
+                    progress(result, len(results))
+
+        self.run(fn, iter(list(enumerate(args))), accept,
+                 describe or (lambda i: f"task {i}"))
+        return [results[i] for i in range(len(args))]
 
     def close(self) -> None:
         """Release what the backend holds (a Ray connection); running again reopens it."""

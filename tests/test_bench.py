@@ -1,4 +1,4 @@
-"""Smoke tests of the benchmark, ``python -m dugout.evaluate.bench``.
+"""Smoke tests of the benchmark, ``python -m dugout.studies.bench``.
 
 They check that a tiny run completes and reports sensible figures. Speed itself is never
 asserted: it depends on the machine.
@@ -17,7 +17,7 @@ import pytest
 
 from dugout.envs import bottom_ninth_v0, grand_slam_v0, pokemon_baseball_v0, showdown_v0
 from dugout.envs import thats_baseball_v0
-from dugout.evaluate import bench
+from dugout.studies import bench
 
 RATES = ("decisions_per_s", "plate_appearances_per_s", "games_per_s")
 

@@ -1,4 +1,4 @@
-"""Tests of the MLB Showdown calibration, ``python -m dugout.evaluate.calibrate_showdown``.
+"""Tests of the MLB Showdown calibration, ``python -m dugout.studies.calibrate_showdown``.
 
 A tiny run completes and prints its table; results do not depend on the number of
 workers; the pitcher drawn from the league pool is the one who pitches; the pool is the
@@ -24,7 +24,7 @@ from dugout.envs.core.dice import Dice
 from dugout.envs.showdown import rules
 from dugout.agents.showdown import ShowdownHeuristic
 from dugout.envs.showdown.cards import PitcherCard
-from dugout.evaluate import calibrate_showdown as cal
+from dugout.studies import calibrate_showdown as cal
 
 SMALL = ["--teams", "bos2004", "sln2004", "--games", "20", "--seed", "3"]
 ICON_KINDS = {"strikeout", "reroll_out", "silver_slugger", "home_run_icon", "stolen_base",

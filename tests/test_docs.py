@@ -293,7 +293,7 @@ def test_the_cli_page_lists_every_subcommand():
 
 
 def test_the_benchmark_page_holds_one_generated_block():
-    from dugout.evaluate import bench
+    from dugout.studies import bench
     page = (ROOT / "docs/benchmarks.md").read_text(encoding="utf-8")
     assert page.count(bench.MARKDOWN_BEGIN) == page.count(bench.MARKDOWN_END) == 1
     assert bench._split_markdown(page) is not None

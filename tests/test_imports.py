@@ -1,5 +1,6 @@
-"""The import graph: every import points down (core <- rulesets <- agents <- train/evaluate),
-with no circles, and the engines never import the RL libraries.
+"""The import graph: every import points down (core <- rulesets <- agents <- train/evaluate
+<- studies), with no circles, the library never imports the lab (``dugout.studies``), and
+the engines never import the RL libraries.
 
 The graph is read from the source (every ``import`` and ``from ... import``, those inside
 functions too), so a lazy import that runs back up is caught as surely as a top-level one.
@@ -17,7 +18,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"envs": "dugout.envs", "agents": "dugout.agents", "train": "dugout.train",
            "vector": "dugout.vector", "evaluate": "dugout.evaluate",
-           "integrations": "dugout.integrations", "cli": "dugout.cli"}
+           "integrations": "dugout.integrations", "cli": "dugout.cli",
+           "studies": "dugout.studies"}
+#: The library: what a user installs dugout for. The lab (``dugout.studies``) stands on it.
+LIBRARY = ("dugout.envs", "dugout.agents", "dugout.train", "dugout.vector", "dugout.evaluate",
+           "dugout.integrations")
 
 
 def _modules() -> dict[str, Path]:
@@ -79,12 +84,16 @@ def floor(name: str) -> int:
     """0 the core (and the root package: only ``__version__``), 1 the rulesets and the env
     registry, 2 the agents and the batched engines (``dugout.vector``: its Gymnasium env plays
     the agents' heuristic) and the shared argument checks (``dugout.cli.args``), 3 train,
-    evaluate and the integrations with other libraries, 4 the entry points (the ``dugout``
-    command and the ``python -m`` modules)."""
+    evaluate and the integrations with other libraries, 4 the lab (``dugout.studies``: the
+    studies, calibrations, benchmarks and the main job, on the whole library), 5 the entry
+    points (the ``dugout`` command and the ``python -m`` modules). The ``dugout`` command
+    names the studies' modules in its table as text, imported only when one runs."""
     if name == "dugout":
         return 0
     if name == "dugout.cli.main" or name.endswith(".__main__"):
-        return 4                  # entry points: the dugout command and the python -m aliases
+        return 5                  # entry points: the dugout command and the python -m aliases
+    if name.startswith("dugout.studies"):
+        return 4
     if name in ("dugout.cli", "dugout.cli.args"):
         return 2                  # the shared argument checks: on the envs and AgentRef
     if name.startswith("dugout.envs.core"):
@@ -112,8 +121,30 @@ def test_every_import_points_down(name):
     assert not up, f"{name} (floor {floor(name)}) imports from a floor above: {up}"
 
 
+def _rulesets() -> set[str]:
+    """The rulesets' folders under ``envs/``: every registered env id's (its entry module
+    ``dugout.envs.<ruleset>_v0``, and the folder of the module that module imports: the
+    Manager Challenge's is Bottom of the 9th's), and ``realstats``."""
+    import dugout.envs as envs
+    out = {"realstats"}
+    for env_id in envs.env_ids("all"):
+        entry = envs.spec(env_id, kind=None).entry
+        assert entry in MODULES, (env_id, entry)
+        out |= {t.split(".")[2] for t in GRAPH[entry] if t.startswith("dugout.envs.")
+                and t.split(".")[2] != "core" and (ROOT / "envs" / t.split(".")[2]).is_dir()}
+    return out
+
+
+def test_every_registered_ruleset_is_a_folder_of_envs():
+    rulesets = _rulesets()
+    assert {"thats_baseball", "grand_slam", "showdown", "bottom_ninth", "pokemon_baseball",
+            "realstats"} <= rulesets                    # the check reads what it should
+    for folder in rulesets:
+        assert (ROOT / "envs" / folder / "__init__.py").is_file(), folder
+
+
 def test_rulesets_do_not_import_each_other():
-    rulesets = {"thats_baseball", "grand_slam", "showdown", "realstats"}
+    rulesets = _rulesets()
     for name, targets in GRAPH.items():
         parts = name.split(".")
         if len(parts) > 2 and parts[1] == "envs" and parts[2].removesuffix("_v0") in rulesets:
@@ -126,12 +157,35 @@ def test_rulesets_do_not_import_each_other():
 
 
 def test_train_and_evaluate_do_not_import_each_other():
-    """Both stand on the agents' floor; only the main job (train, then evaluate) uses both."""
+    """Both stand on the agents' floor; only the lab (the main job: train, then evaluate)
+    uses both."""
     for name, targets in GRAPH.items():
         if name.startswith("dugout.train"):
             assert not [t for t in targets if t.startswith("dugout.evaluate")], name
-        if name.startswith("dugout.evaluate") and name != "dugout.evaluate.main":
+        if name.startswith("dugout.evaluate"):
             assert not [t for t in targets if t.startswith("dugout.train")], name
+
+
+def test_the_library_never_imports_the_lab():
+    """No module of the library imports ``dugout.studies`` (the floors say so too; this
+    names the rule). The ``dugout`` command and ``python -m dugout.studies`` may: they are
+    entry points, above both."""
+    studies = [name for name in MODULES if name.startswith("dugout.studies")]
+    assert "dugout.studies.pipeline" in studies and "dugout.studies.bench" in studies
+    for name, targets in GRAPH.items():
+        if name.startswith(LIBRARY + ("dugout.cli.args",)) or name in ("dugout", "dugout.cli"):
+            assert not [t for t in targets if t.startswith("dugout.studies")], name
+
+
+def test_the_command_table_names_the_studies_that_exist():
+    """``dugout``'s table names the lab's modules as text (imported when a subcommand
+    runs): every study module is a subcommand's, and every module named exists."""
+    from dugout.cli.main import COMMANDS
+    named = {c.module for c in COMMANDS.values()}
+    assert named <= set(MODULES), sorted(named - set(MODULES))
+    studies = {name for name in MODULES if name.startswith("dugout.studies.")
+               and not name.endswith("__main__")}
+    assert studies <= named, sorted(studies - named)
 
 
 def test_no_circles():
@@ -158,7 +212,7 @@ def test_no_circles():
 
 
 def test_engines_never_import_the_rl_libraries():
-    """DESIGN contract 1: a ruleset's engine is plain Python and numpy."""
+    """A ruleset's engine is plain Python and numpy (docs/architecture.md, "Import floors")."""
     for path in sorted(ROOT.glob("envs/*/rules.py")) + sorted(ROOT.glob("envs/core/*.py")):
         if path.name in ("aec.py", "entry.py"):
             continue                      # the PettingZoo base class and entry points
@@ -176,7 +230,8 @@ def test_engines_never_import_the_rl_libraries():
                                     "dugout.agents.solvers.thats_baseball",
                                     "dugout.agents.solvers.bottom_ninth", "dugout.train.ppo",
                                     "dugout.train.adapter", "dugout.train.rllib", "dugout.envs",
-                                    "dugout.vector", "dugout.vector.env"])
+                                    "dugout.vector", "dugout.vector.env",
+                                    "dugout.evaluate.manager_challenge", "dugout.studies.bench"])
 def test_importing_a_module_loads_nothing_above_its_floor(module):
     """At run time too: importing an agents module loads no train or evaluate module, and
     neither torch nor sb3 comes with the agents or the batched engines (a trained policy
@@ -232,7 +287,7 @@ def test_the_ray_backend_imports_cleanly_without_ray():
     """The backends and the command lines that offer --backend ray load without Ray."""
     code = ("import sys, importlib\n"
             "for m in ('dugout.evaluate.backends', 'dugout.evaluate.cli', "
-            "'dugout.evaluate.calibrate_showdown', 'dugout.train.rllib'):\n"
+            "'dugout.studies.calibrate_showdown', 'dugout.train.rllib'):\n"
             "    importlib.import_module(m)\n"
             "print(' '.join(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

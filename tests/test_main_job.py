@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dugout.evaluate.main import MARKER, main
+from dugout.studies.pipeline import MARKER, main
 
 QUICK = ["--timesteps", "128", "--games", "4", "--crn-games", "4", "--workers", "1",
          "--bootstrap", "20", "--seed", "3"]
@@ -43,7 +43,7 @@ def test_main_job_trains_then_plays_every_ruleset(main_job, capsys):
 
 def test_main_job_records_the_rules_it_played_and_trained_under(main_job):
     from dugout.agents.policy import read_meta
-    from dugout.evaluate.main import ENV_OPTIONS
+    from dugout.studies.pipeline import ENV_OPTIONS
     out, summary = main_job
     assert ENV_OPTIONS["showdown_v0"] == {"level": "advanced", "teams": ["nya2004", "bos2004"]}
     for env_id, options in ENV_OPTIONS.items():

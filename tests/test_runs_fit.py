@@ -1,4 +1,4 @@
-"""The runs fit (dugout.envs.realstats.runs_fit, the stored boosts; dugout.evaluate.runs_fit,
+"""The runs fit (dugout.envs.realstats.runs_fit, the stored boosts; dugout.studies.runs_fit,
 the search): the on-base boost, the cards it makes, the search, the stored 2004 boosts, and
 --fit runs in the command line and in the calibration benchmark. The real-data tests read the Lahman database (the realstats extra)."""
 
@@ -55,7 +55,7 @@ def test_raise_on_base_refuses_impossible_boosts(boost, problem):
 
 
 def test_common_slope_recovers_one_slope_under_different_intercepts():
-    from dugout.evaluate.runs_fit import common_slope
+    from dugout.studies.runs_fit import common_slope
     iterations = [{"A": {"boost": b, "simulated": 4.0 + 9.5 * b},
                    "B": {"boost": b + 0.03, "simulated": 5.5 + 9.5 * (b + 0.03)}}
                   for b in (0.0, 0.08, 0.05)]
@@ -64,7 +64,7 @@ def test_common_slope_recovers_one_slope_under_different_intercepts():
 
 
 def test_next_boost_is_newtons_step_then_the_root_of_each_teams_line():
-    from dugout.evaluate.runs_fit import next_boost
+    from dugout.studies.runs_fit import next_boost
     one = [{"A": {"boost": 0.02, "simulated": 4.0}}]
     assert next_boost(one, "A", 4.5, 10.0) == pytest.approx(0.02 + 0.5 / 10.0)
     # three noisy points about the line 4.0 + 10 b: the root of the line through their
@@ -136,8 +136,8 @@ def test_boosted_cards_reach_base_more_and_cost_the_same(sea):
 def test_the_newton_search_lands_on_each_teams_real_runs(lahman, monkeypatch):
     """With a model of the game whose runs are a straight line in the boost (each team its
     own intercept, one slope), the search finds every root; the boosts reach the cards."""
-    from dugout.evaluate import runs_fit
-    from dugout.evaluate import calibrate_showdown as cal
+    from dugout.studies import runs_fit
+    from dugout.studies import calibrate_showdown as cal
 
     intercept = {"sea2004": 3.3, "bos2004": 5.2}
     asked = []
@@ -146,7 +146,7 @@ def test_the_newton_search_lands_on_each_teams_real_runs(lahman, monkeypatch):
         def __init__(self, mean, actual):
             self.mean, self.actual, self.half_width = mean, actual, 0.1
 
-    def model(name, seed, games, half_width, season, level, teams):
+    def model(name, seed, games, half_width, season, level, teams, table_options=None):
         card = next(c for c in teams[name].players if isinstance(c, sd.HitterCard))
         boost = (card.fit.get("runs_fit") or {}).get("boost", 0.0)
         asked.append((name, round(boost, 4), seed, games, level))
@@ -167,11 +167,25 @@ def test_the_newton_search_lands_on_each_teams_real_runs(lahman, monkeypatch):
         result.boosts["SEA"], 4)
 
 
+def test_a_fit_is_the_same_on_one_worker_or_two(lahman, monkeypatch):
+    """The teams of an iteration are played on the evaluation backends (one team a task):
+    two worker processes give the very boosts and figures of one, in the same order."""
+    from dugout.studies import runs_fit
+    from dugout.studies import calibrate_showdown as cal
+    monkeypatch.setattr(cal, "TABLE_OPTIONS", {"half_innings": 150, "min_visits": 8})
+    one, two = (runs_fit.fit_boosts(2004, ["SEA", "BOS"], data=lahman, games=4, iterations=2,
+                                    workers=workers).to_dict() for workers in (1, 2))
+    for fit in (one, two):
+        fit.pop("seconds")
+    assert one == two
+    assert list(one["teams"]) == ["BOS", "SEA"] and len(one["teams"]["SEA"]["iterations"]) == 2
+
+
 def test_a_real_fit_moves_the_boost_toward_the_real_runs(lahman, monkeypatch):
     """One small iteration through the engine: the boost moves by the gap between the real
     and the simulated runs over the prior slope (with 12 games, either way)."""
-    from dugout.evaluate import runs_fit
-    from dugout.evaluate import calibrate_showdown as cal
+    from dugout.studies import runs_fit
+    from dugout.studies import calibrate_showdown as cal
     monkeypatch.setattr(cal, "TABLE_OPTIONS", {"half_innings": 150, "min_visits": 8})
     result = runs_fit.fit_boosts(2004, ["SEA"], data=lahman, games=12, iterations=1)
     only = result.iterations[0]["SEA"]
@@ -182,8 +196,8 @@ def test_a_real_fit_moves_the_boost_toward_the_real_runs(lahman, monkeypatch):
 
 def test_every_2004_team_has_a_stored_boost():
     from dugout.envs.realstats.runs_fit import stored_boost, stored_boosts
-    from dugout.evaluate.runs_fit import BOOST_RANGE
-    from dugout.evaluate.calibrate_showdown import season_teams
+    from dugout.studies.runs_fit import BOOST_RANGE
+    from dugout.studies.calibrate_showdown import season_teams
     boosts = stored_boosts(2004)
     assert sorted(boosts) == sorted(n[:-4].upper() for n in season_teams(2004))
     assert all(BOOST_RANGE[0] < b < BOOST_RANGE[1] for b in boosts.values())
@@ -194,7 +208,7 @@ def test_every_2004_team_has_a_stored_boost():
 def test_runs_fit_team_without_a_stored_boost_says_how_to_fit_it(lahman):
     from dugout.envs.realstats.runs_fit import runs_fit_team
     from dugout.envs.core.errors import DataError
-    with pytest.raises(DataError, match=r"NYA 1927.*python -m dugout.evaluate.runs_fit --season "
+    with pytest.raises(DataError, match=r"NYA 1927.*dugout runs-fit --season "
                                         r"1927 --teams NYA --write"):
         runs_fit_team("NYA", 1927, lahman)
 
@@ -228,7 +242,7 @@ def test_cli_fit_options_are_checked(argv, problem, capsys):
 @pytest.mark.full
 def test_calibration_plays_the_runs_fit(lahman, monkeypatch, capsys):
     """--fit runs plays the tuned teams: same seeds, more runs than the rates fit's cards."""
-    from dugout.evaluate import calibrate_showdown as cal
+    from dugout.studies import calibrate_showdown as cal
     monkeypatch.setattr(cal, "TABLE_OPTIONS", {"half_innings": 150, "min_visits": 8})
     argv = ["--level", "advanced", "--games", "200", "--teams", "sea2004"]
     rates = cal.main(argv)
@@ -246,7 +260,7 @@ def test_calibration_plays_the_runs_fit(lahman, monkeypatch, capsys):
 
 def test_an_unknown_team_is_named_with_the_seasons_teams(lahman):
     from dugout.envs.core.errors import DataError
-    from dugout.evaluate.runs_fit import fit_boosts
+    from dugout.studies.runs_fit import fit_boosts
     with pytest.raises(DataError, match=r"unknown team 'XXX' in 2004; that season's teams are ANA"):
         fit_boosts(2004, ["BOS", "xxx"], data=lahman, games=2, iterations=1)
 
@@ -255,7 +269,7 @@ def test_an_unknown_team_is_named_with_the_seasons_teams(lahman):
                                              ({"iterations": 0}, "iterations must be at least 1"), ({"workers": 0}, "workers must be at least 1"),
                                              ({"level": "basic"}, "level must be one of")])
 def test_fit_boosts_refuses_bad_settings(kwargs, problem):
-    from dugout.evaluate.runs_fit import fit_boosts
+    from dugout.studies.runs_fit import fit_boosts
     with pytest.raises(ValueError, match=problem):
         fit_boosts(2004, ["BOS"], **kwargs)
 
@@ -270,7 +284,7 @@ def test_cli_fit_runs_without_a_stored_boost_names_the_fit_command(lahman, capsy
 
 
 def _fake_fit(boost, calls):
-    from dugout.evaluate import runs_fit
+    from dugout.studies import runs_fit
 
     def fit(season, team_ids, **kw):
         calls.append((season, list(team_ids), kw["games"], kw["iterations"]))
@@ -286,7 +300,7 @@ def _fake_fit(boost, calls):
 
 def test_runs_fit_main_stores_and_keeps_the_rest(lahman, monkeypatch, tmp_path, capsys):
     """--write puts the fitted boosts into the store and keeps every other team and season."""
-    from dugout.evaluate import runs_fit
+    from dugout.studies import runs_fit
     store = tmp_path / "runs_fit.json"
     store.write_text(json.dumps({"seasons": {"1927": {"NYA": {"boost": 0.2}},
                                              "2004": {"SEA": {"boost": 0.1}}}}))
@@ -314,20 +328,20 @@ def test_runs_fit_main_stores_and_keeps_the_rest(lahman, monkeypatch, tmp_path, 
     (["--season", "2004", "--iterations", "0"], "--iterations: must be a whole number from 1 to"),
     (["--season", "2004", "--seed", "-1"], "--seed: must be a whole number from 0 to 4294967295")])
 def test_runs_fit_main_refuses_bad_input(lahman, argv, problem, capsys):
-    from dugout.evaluate import runs_fit
+    from dugout.studies import runs_fit
     with pytest.raises(SystemExit) as exit_:
         runs_fit.main(argv)
     assert exit_.value.code == 2 and problem in capsys.readouterr().err
 
 
 def test_a_boost_out_of_range_is_held_and_reported(lahman, monkeypatch):
-    from dugout.evaluate import runs_fit
-    from dugout.evaluate import calibrate_showdown as cal
+    from dugout.studies import runs_fit
+    from dugout.studies import calibrate_showdown as cal
 
     class Result:
         mean, actual, half_width = 1.0, 5.0, 0.1          # four runs short: boost +0.4 wanted
 
-    monkeypatch.setattr(cal, "simulate_team", lambda *task: Result())
+    monkeypatch.setattr(cal, "simulate_team", lambda *task, **options: Result())
     monkeypatch.setattr(runs_fit, "PRIOR_SLOPE", 5.0)      # so +0.8, beyond BOOST_RANGE
     result = runs_fit.fit_boosts(2004, ["SEA"], data=lahman, games=2, iterations=1)
     assert result.boosts["SEA"] == runs_fit.BOOST_RANGE[1]
@@ -336,7 +350,7 @@ def test_a_boost_out_of_range_is_held_and_reported(lahman, monkeypatch):
 
 def test_calibration_needs_every_teams_stored_boost(monkeypatch, capsys):
     from dugout.envs.realstats import runs_fit
-    from dugout.evaluate import calibrate_showdown as cal
+    from dugout.studies import calibrate_showdown as cal
     monkeypatch.setattr(runs_fit, "stored_boosts", lambda season: {"BOS": 0.05})
     with pytest.raises(SystemExit):
         cal.main(["--fit", "runs", "--level", "advanced", "--games", "2"])

@@ -1,4 +1,4 @@
-"""The training speed benchmark's trivial env (dugout.train.speed): a valid Gymnasium env of a
+"""The training speed benchmark's trivial env (dugout.studies.bench_train): a valid Gymnasium env of a
 dugout env's sizes that MaskablePPO learns on."""
 
 import numpy as np
@@ -9,7 +9,7 @@ pytest.importorskip("sb3_contrib")
 
 def test_the_trivial_env_is_a_valid_masked_gymnasium_env():
     from gymnasium.utils.env_checker import check_env
-    from dugout.train.speed import TrivialMaskedEnv
+    from dugout.studies.bench_train import TrivialMaskedEnv
     env = TrivialMaskedEnv(7, 5, length=4, seed=3)
     check_env(env, skip_render_check=True)
     obs, _ = env.reset(seed=0)
@@ -24,7 +24,7 @@ def test_the_trivial_env_is_a_valid_masked_gymnasium_env():
 
 
 def test_trivial_rate_trains_maskable_ppo_with_the_envs_sizes(monkeypatch):
-    from dugout.train import speed
+    from dugout.studies import bench_train as speed
     seen = {}
     real = speed.TrivialMaskedEnv
 
@@ -45,7 +45,7 @@ def test_trivial_rate_trains_maskable_ppo_with_the_envs_sizes(monkeypatch):
 def test_env_cost_times_the_vector_env_with_the_trainers_opponents(monkeypatch, capsys):
     """``--env-cost``: the vector env stepped as the batched trainer steps it (its own
     network class as the snapshots, with the numpy Tanh), timed per learner timestep."""
-    from dugout.train import speed
+    from dugout.studies import bench_train as speed
     from dugout.train.tanh import Tanh
     from dugout.vector import env as venv
     made = []
@@ -78,7 +78,7 @@ def test_env_cost_times_the_vector_env_with_the_trainers_opponents(monkeypatch, 
 def test_the_speed_rounds_report_ratios_and_the_env_share(monkeypatch, capsys):
     """The figures of each round, and their medians, from the trainers' summaries (the
     trainers themselves faked: what is checked is the arithmetic and what is printed)."""
-    from dugout.train import speed
+    from dugout.studies import bench_train as speed
     figures = iter([(1000.0, 30_000.0, 2000.0, 0.2), (2000.0, 50_000.0, 4000.0, 0.1),
                     (1000.0, 40_000.0, 2500.0, 0.3)])
     monkeypatch.setattr(speed, "one_round", lambda *args: next(figures))

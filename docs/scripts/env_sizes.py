@@ -21,12 +21,12 @@ import numpy as np
 from dugout.agents.policy import env_sizes
 from dugout.cli import args
 from dugout.envs import env_ids, make
-from dugout.evaluate.bench import pick, play_aec_game
+from dugout.studies.bench import pick, play_aec_game
 
 
 def single_agent_game(env, rng: random.Random, seed: int) -> int:
     """One episode of a single-agent env (the Manager Challenge's campaign), as
-    :func:`dugout.evaluate.bench.play_aec_game` plays an AEC game; its decisions."""
+    :func:`dugout.studies.bench.play_aec_game` plays an AEC game; its decisions."""
     _obs, info = env.reset(seed=seed)
     decisions = 0
     while True:

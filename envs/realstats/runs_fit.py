@@ -8,11 +8,13 @@ hitter's on-base rates times ``1 + boost``, his outs scaled to match
 (``build.showdown_team(ts, boost=...)``). Everything else is the rates fit's.
 
 The boosts are found by simulation, in the calibration benchmark's own advanced-level
-games, by :mod:`dugout.evaluate.runs_fit` (``python -m dugout.evaluate.runs_fit --season
-2004 --write``), which stores them in ``data/runs_fit.json`` beside this file. This module
-reads them (:func:`stored_boosts`) and builds the teams (:func:`league_teams`,
-:func:`runs_fit_team`); ``python -m dugout.envs.realstats --fit runs`` uses them. The rates
-fit stays the default everywhere. METHOD.md, "The runs fit", has the method and the figures.
+games, by the lab's search, :mod:`dugout.studies.runs_fit` (``dugout runs-fit --season 2004
+--write``), which stores them in ``data/runs_fit.json`` beside this file. This module is
+the library's side, and imports nothing of the lab: it reads the stored boosts
+(:func:`stored_boosts`) and builds the teams (:func:`league_teams`, :func:`runs_fit_team`),
+which is all ``dugout realstats --fit runs`` and the calibration need to play the cards.
+The rates fit stays the default everywhere. METHOD.md, "The runs fit", has the method and
+the figures.
 """
 
 from __future__ import annotations
@@ -82,13 +84,13 @@ def league_teams(data: LahmanData, season: int, team_ids: Sequence[str],
 def runs_fit_team(team_id: str, season: int, data: LahmanData | None = None, *,
                   boost: float | None = None) -> tuple[Team, dict[str, Any]]:
     """The runs fit's Showdown team: the stored boost, or ``boost``; raises DataError when
-    neither is there (fit it with :func:`fit_boosts`)."""
+    neither is there (fit it with ``dugout runs-fit``, :mod:`dugout.studies.runs_fit`)."""
     data = data or default_data()
     if boost is None:
         boost = stored_boost(team_id, season)
     if boost is None:
         raise DataError(f"no stored runs fit for {team_id.upper()} {season} (stored: "
                         f"{', '.join(sorted(_store().get('seasons', {}))) or 'none'}); fit it "
-                        f"with `python -m dugout.evaluate.runs_fit --season {season} "
+                        f"with `dugout runs-fit --season {season} "
                         f"--teams {team_id.upper()} --write`")
     return showdown_team(load_team_season(team_id, season, data), boost=boost)

@@ -7,7 +7,7 @@ with each trainer's defaults, measured in the same process in interleaved rounds
     dugout bench train --rounds 5 --threads 2
     dugout bench train --env-cost           # the vector env's cost per timestep
 
-(``python -m dugout.train.speed`` is the same command.) A bad flag is one line naming it,
+(``python -m dugout.studies.bench_train`` is the same command.) A bad flag is one line naming it,
 exit status 2, before anything is timed: each number against its limit (``--help`` shows
 them), and the rounds' flags without ``--env-cost``, its ``--sizes`` and ``--seconds``
 only with it.
@@ -96,7 +96,7 @@ def trivial_rate(steps: int, seed: int, env: str = "thats_baseball_v0") -> float
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from ..envs.registry import make
-    from .ppo import Settings
+    from ..train.ppo import Settings
     s = Settings.for_env(env, seed=seed)
     raw = make(env, raw=True, **s.env_options)
     obs_size = raw.observation_space(raw.possible_agents[0])["observation"].shape[0]
@@ -125,8 +125,8 @@ def env_cost(num_envs: int, seconds: float = 5.0, seed: int = 0, warmup: float |
 
     from ..envs.thats_baseball.env import OBS
     from ..vector import ThatsBaseballVectorEnv
-    from ..vector.bench import random_actions
-    from .vector_ppo import N_ACTIONS, VectorSettings, _opponents, actor_critic
+    from .bench_vector import random_actions
+    from ..train.vector_ppo import N_ACTIONS, VectorSettings, _opponents, actor_critic
     settings = VectorSettings(seed=seed)                 # the trainer's self-play league
     torch.set_num_threads(1)
     torch.manual_seed(seed)
@@ -154,8 +154,8 @@ def env_cost(num_envs: int, seconds: float = 5.0, seed: int = 0, warmup: float |
 
 def one_round(scalar_steps: int, vector_steps: int, threads: int, seed: int, folder: Path
               ) -> tuple[float, float, float, float]:
-    from .ppo import Settings, train as train_scalar
-    from .vector_ppo import VectorSettings, train as train_vector
+    from ..train.ppo import Settings, train as train_scalar
+    from ..train.vector_ppo import VectorSettings, train as train_vector
     scalar = Settings.for_env("thats_baseball_v0", total_timesteps=scalar_steps, seed=seed,
                               eval_every=10**12, pool_every=max(1, scalar_steps // 2),
                               progress=False, out=str(folder / f"scalar{seed}"))
@@ -178,7 +178,7 @@ _ENV_COST = {"sizes": [4096, 16384], "seconds": 5.0}
 
 def configure(parser: args.Parser) -> None:
     """``dugout bench train``'s flags: the rounds', or ``--env-cost``'s."""
-    from . import flags
+    from ..train import flags
     rounds = parser.add_argument_group("the rounds (without --env-cost)")
     for flag, kind, text in (
             ("--rounds", flags.count(1, 1000, "rounds"), "interleaved rounds"),
@@ -254,7 +254,7 @@ def run(ns: argparse.Namespace) -> dict:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    """``python -m dugout.train.speed``: the same as ``dugout bench train``."""
+    """``python -m dugout.studies.bench_train``: the same as ``dugout bench train``."""
     return args.invoke(PROG, configure, check, run, argv, __doc__)
 
 

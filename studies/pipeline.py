@@ -3,7 +3,7 @@
     dugout pipeline                       # what scripts/main.sh runs
     dugout pipeline --timesteps 20000 --games 400 --out reports/quick
 
-(``python -m dugout.evaluate.main`` is the same.)
+(``python -m dugout.studies.pipeline`` is the same.)
 
 1. **Training.** Self-play on That's Baseball for ``--timesteps`` learner decisions, into
    ``OUT/training`` (checkpoint in ``OUT/training/model``, ``eval.csv``,
@@ -106,7 +106,7 @@ def prepare_folder(out: Path) -> None:
         elif foreign_folder(out):
             raise SystemExit(f"main job: {foreign_folder(out)}")
     out.mkdir(parents=True, exist_ok=True)
-    (out / MARKER).write_text("made by python -m dugout.evaluate.main; replaced on the next run\n")
+    (out / MARKER).write_text("made by python -m dugout.studies.pipeline; replaced on the next run\n")
 
 
 TRAINERS = {"vector": 4_000_000, "sb3": 80_000}     # each trainer's default timesteps
@@ -204,7 +204,7 @@ def check(ns: argparse.Namespace) -> None:
     """Everything the job needs, before it writes anything: ``--out`` (empty, or an earlier
     main job's), the training settings the sizes make, each ruleset's rules (its env built
     once) and managers."""
-    from .tournament import check_agents, check_env_options
+    from ..evaluate.tournament import check_agents, check_env_options
     if ns.timesteps is None:
         ns.timesteps = TRAINERS[ns.trainer]
     ns.out = Path(ns.out)
@@ -226,7 +226,7 @@ def check(ns: argparse.Namespace) -> None:
 
 def run(ns: argparse.Namespace) -> dict[str, Any]:
     """Train, play every ruleset's tournament, write the report; the job's summary."""
-    from .cli import tournament
+    from ..evaluate.cli import tournament
     started = time.perf_counter()
     out = ns.out
     prepare_folder(out)
@@ -261,7 +261,7 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """``python -m dugout.evaluate.main``: the same as ``dugout pipeline``; the job's summary."""
+    """``python -m dugout.studies.pipeline``: the same as ``dugout pipeline``; the job's summary."""
     return args.invoke("dugout pipeline", configure, check, run, argv, __doc__)
 
 

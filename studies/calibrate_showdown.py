@@ -11,7 +11,7 @@ Run it with::
     dugout calibrate --level advanced --games 1000 --fit runs
     dugout calibrate --backend ray --address 10.0.0.5:6379
 
-(``python -m dugout.evaluate.calibrate_showdown`` is the same.) Every flag is checked
+(``python -m dugout.studies.calibrate_showdown`` is the same.) Every flag is checked
 before the first game (the teams, the output files, the plot's format, Ray and the
 stored runs fit where they are needed); a bad one is a one-line error naming it.
 
@@ -133,7 +133,7 @@ The cards
 ``--fit rates``, the default, plays the built-in team files: every card reproduces its
 player's real per-plate-appearance rates (:mod:`dugout.envs.realstats`, METHOD.md).
 ``--fit runs`` plays the *runs fit* of the same thirty teams
-(:mod:`dugout.envs.realstats.runs_fit`, fitted by :mod:`dugout.evaluate.runs_fit`): the same cards but for each team's hitters, whose
+(:mod:`dugout.envs.realstats.runs_fit`, fitted by :mod:`dugout.studies.runs_fit`): the same cards but for each team's hitters, whose
 on-base rates are raised by the team's stored boost, found by playing these very
 advanced-level games (with ``--seed 1``, so a calibration at the default seed checks it
 on fresh games) until the team scores its real runs. Those teams are built from the
@@ -195,12 +195,10 @@ import hashlib
 import importlib.util
 import json
 import math
-import multiprocessing
 import random
 import sys
 import time
 from bisect import bisect_right
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -215,14 +213,14 @@ from ..envs.showdown import rules
 from ..envs.showdown.cards import PitcherCard, Team, builtin_team_names, load_team
 from ..envs.showdown.view import view_of
 from ..cli import args
-from .backends import BACKENDS, INSTALL_HINT, make_backend, ray_installed
-from .stats import Z95
+from ..evaluate.backends import BACKENDS, INSTALL_HINT, make_backend, ray_installed
+from ..evaluate.stats import Z95
 
 __all__ = ["main", "configure", "check", "run", "season_teams", "load_season", "LeaguePool", "league_pool", "game_seeds",
            "setup_game", "away_runs", "simulate_team", "TeamResult", "summarize",
            "format_table", "LEVELS", "MANAGED_LEVELS", "league_opponents", "opponent_of",
            "table_opponent", "managed_tables", "setup_managed_game", "play_managed",
-           "play_managed_game", "plot_calibration", "FITS", "runs_fit_season"]
+           "play_managed_game", "plot_calibration", "FITS", "runs_fit_season", "play_teams"]
 
 SEASON = 2004
 INNINGS = 9
@@ -425,13 +423,16 @@ def table_opponent(name: str, teams: dict[str, Team]) -> str:
                                       + (allowed[o] - mean_allowed) ** 2, o))
 
 
-def managed_tables(name: str, level: str, teams: dict[str, Team]) -> ValueTables:
+def managed_tables(name: str, level: str, teams: dict[str, Team],
+                   table_options: dict[str, Any] | None = None) -> ValueTables:
     """The value tables both managers of ``name``'s games use: ``name`` (away) against its
     reference opponent (:func:`table_opponent`), at ``level``, sampled once and cached on
-    disk by :func:`dugout.agents.showdown.showdown_tables`."""
+    disk by :func:`dugout.agents.showdown.showdown_tables` with ``table_options`` (default
+    :data:`TABLE_OPTIONS`)."""
     _check_level(level, MANAGED_LEVELS)
+    options = TABLE_OPTIONS if table_options is None else table_options
     return showdown_tables((teams[name], teams[table_opponent(name, teams)]), level, INNINGS,
-                           **TABLE_OPTIONS)
+                           **options)
 
 
 def setup_managed_game(away: Team, home: Team, dice_seed: int, level: str,
@@ -561,13 +562,15 @@ def games_needed(sd: float, half_width: float) -> int:
 
 def simulate_team(name: str, seed: int, games: int | None = None,
                   half_width: float = HALF_WIDTH, season: int = SEASON,
-                  level: str = "basic", teams: dict[str, Team] | None = None) -> TeamResult:
+                  level: str = "basic", teams: dict[str, Team] | None = None,
+                  table_options: dict[str, Any] | None = None) -> TeamResult:
     """Team ``name`` against its league's pitching at ``level``: ``games`` games, or (None)
     enough for a 95% interval of +-``half_width`` on its runs per nine innings.
 
     ``teams`` (name -> Team, ``name`` and its league among them) replaces the season's
-    built-in team files: the runs fit's search (:mod:`dugout.evaluate.runs_fit`) plays its
-    own cards this way."""
+    built-in team files: the runs fit's search (:mod:`dugout.studies.runs_fit`) plays its
+    own cards this way. ``table_options``: the managers' value tables' sampling options
+    (:func:`managed_tables`; default :data:`TABLE_OPTIONS`)."""
     _check_level(level)
     teams = load_season(season) if teams is None else teams
     if name not in teams:
@@ -581,7 +584,7 @@ def simulate_team(name: str, seed: int, games: int | None = None,
             return play_game(name, g, seed, teams, pool)[0]
     else:
         opponents = league_opponents(name, teams)
-        tables = managed_tables(name, level, teams)
+        tables = managed_tables(name, level, teams, table_options)
         managers = (ShowdownHeuristic(tables=tables), ShowdownHeuristic(tables=tables))
         met = {opp: 0 for opp in opponents}
         decisions: dict[str, dict[str, list[int]]] = {side: {} for side in SIDES}
@@ -616,10 +619,13 @@ def simulate_team(name: str, seed: int, games: int | None = None,
                       len(runs), runs, level, **extra)
 
 
-def _simulate(task: tuple[str, int, int | None, float, int, str, dict[str, Team] | None]
-              ) -> TeamResult:
+def _simulate(task: tuple[str, int, int | None, float, int, str, dict[str, Team] | None],
+              table_options: dict[str, Any]) -> TeamResult:
+    """One team's games (a backend's task), timed, with the driver's table options: a
+    worker that imports this module afresh (forkserver, Ray) has its own
+    :data:`TABLE_OPTIONS`."""
     start = time.perf_counter()
-    result = simulate_team(*task)
+    result = simulate_team(*task, table_options=table_options)
     result.seconds = time.perf_counter() - start
     return result
 
@@ -847,13 +853,8 @@ def _check_plot(path: Path) -> None:
                                             f"one of {', '.join(sorted(formats))}")
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """``python -m dugout.evaluate.calibrate_showdown``: the same as ``dugout calibrate``;
+    """``python -m dugout.studies.calibrate_showdown``: the same as ``dugout calibrate``;
     the figures."""
     return args.invoke("dugout calibrate", configure, check, run, argv, __doc__)
 
@@ -871,18 +872,8 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
     teams = runs_fit_season(SEASON) if ns.fit == "runs" else None
     tasks = [(name, ns.seed, ns.games, ns.half_width, SEASON, ns.level, teams)
              for name in ns.teams]
-    results: list[TeamResult] = []
-    if ns.backend == "ray":
-        results = _on_ray(tasks, ns.workers, ns.address)     # BackendError: one line
-    elif ns.workers == 1 or len(tasks) == 1:
-        for task in tasks:
-            results.append(_simulate(task))
-            _progress(results[-1], len(results), len(tasks))
-    else:
-        with ProcessPoolExecutor(min(ns.workers, len(tasks)), mp_context=_context()) as pool:
-            for result in pool.map(_simulate, tasks):
-                results.append(result)
-                _progress(result, len(results), len(tasks))
+    results = play_teams(tasks, ns.backend, ns.workers, ns.address,
+                         progress=lambda result, done: _progress(result, done, len(tasks)))
     seconds = time.perf_counter() - start
 
     summary = summarize(results)
@@ -923,20 +914,21 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
-def _on_ray(tasks: list[tuple], workers: int | None, address: str | None) -> list[TeamResult]:
-    """Each team a Ray task (:class:`dugout.evaluate.backends.RayCluster`); the results in
-    the order of ``tasks``, each team counted once."""
-    results: dict[int, TeamResult] = {}
-
-    def accept(i: int, result: TeamResult) -> None:
-        if i not in results:
-            results[i] = result
-            _progress(result, len(results), len(tasks))
-
-    with make_backend("ray", workers, address) as backend:
-        backend.run(_simulate, ((i, (task,)) for i, task in enumerate(tasks)), accept,
-                    describe=lambda i: f"team {tasks[i][0]}")
-    return [results[i] for i in range(len(tasks))]
+def play_teams(tasks: Sequence[tuple], backend: str = "process", workers: int | None = 1,
+               address: str | None = None, progress=None) -> list[TeamResult]:
+    """Each task's team played (:func:`simulate_team` of the task's arguments), one team a
+    task, on ``backend`` (:mod:`dugout.evaluate.backends`: ``"process"`` with ``workers``
+    processes, at most one a team, or ``"ray"``); the results in the order of ``tasks``,
+    each team counted once, the same on every backend (the managers' table options,
+    :data:`TABLE_OPTIONS`, go with each task). ``progress(result, done)`` is called here as
+    each team finishes. A :class:`~dugout.evaluate.backends.BackendError` (one line) when
+    Ray cannot run them."""
+    if backend == "process":
+        workers = min(workers or 1, max(len(tasks), 1))
+    options = dict(TABLE_OPTIONS)
+    with make_backend(backend, workers, address) as player:
+        return player.map(_simulate, [(task, options) for task in tasks], progress,
+                          describe=lambda i: f"team {tasks[i][0]}")
 
 
 def _progress(result: TeamResult, done: int, total: int) -> None:

@@ -6,7 +6,7 @@ Run it with::
     dugout cards --pas 20 --seed 1 --out balance/
     dugout cards --cards my_cards.json
 
-(``python -m dugout.evaluate.bottom_ninth_cards`` is the same.) The card file is read and
+(``python -m dugout.studies.bottom_ninth_cards`` is the same.) The card file is read and
 checked like the env's own (``bottom_ninth_v0(cards=...)``), and the cards named by
 ``--batters``/``--pitchers`` must be in it, before any plate appearance is played.
 
@@ -476,7 +476,7 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """``python -m dugout.evaluate.bottom_ninth_cards``: the same as ``dugout cards``."""
+    """``python -m dugout.studies.bottom_ninth_cards``: the same as ``dugout cards``."""
     return args.invoke("dugout cards", configure, check, run, argv, __doc__)
 
 

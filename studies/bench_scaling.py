@@ -5,7 +5,7 @@ Ray, the Ray overhead per chunk, and a projection of a large tournament over N m
     dugout bench scaling --games 2000 --json scaling.json
     dugout bench scaling --env showdown_v0 --agents random heuristic --games 400
 
-(``python -m dugout.evaluate.scaling`` is the same.) Needs Ray (the ray extra; without it
+(``python -m dugout.studies.bench_scaling`` is the same.) Needs Ray (the ray extra; without it
 the command stops before any game with a one-line error saying so). Everything is measured
 in this one run, on this machine, one thing at a time:
 
@@ -48,8 +48,8 @@ from typing import Any, Sequence
 
 from ..cli import args
 from ..envs.core.errors import DugoutError
-from .backends import INSTALL_HINT, RayCluster, ray_installed
-from .tournament import check_agents, run_tournament
+from ..evaluate.backends import INSTALL_HINT, RayCluster, ray_installed
+from ..evaluate.tournament import check_agents, run_tournament
 
 __all__ = ["measure", "projection", "configure", "check", "run", "main"]
 
@@ -279,7 +279,7 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """``python -m dugout.evaluate.scaling``: the same as ``dugout bench scaling``."""
+    """``python -m dugout.studies.bench_scaling``: the same as ``dugout bench scaling``."""
     return args.invoke("dugout bench scaling", configure, check, run, argv,
                        __doc__.split("\n\n")[0])
 

@@ -9,7 +9,7 @@ triples, homers) times ``1 + boost``, his outs scaled to match
 (:func:`dugout.envs.realstats.fit.raise_on_base`), before his card is fitted exactly as the rates fit fits it.
 Everything else (pitchers, Speed, Fielding, icons, points) is the rates fit's. The boost is
 found by simulation, in the calibration benchmark's own games
-(:mod:`dugout.evaluate.calibrate_showdown`): the team plays every other team of its league
+(:mod:`dugout.studies.calibrate_showdown`): the team plays every other team of its league
 in turn, at the advanced level, heuristic managers on both sides; its simulated runs per
 nine innings must equal its real runs per game.
 
@@ -29,7 +29,7 @@ differ between iterations only where the cards do. A boost held at the edge of
 reported in the fit's ``warnings``: such a fit has not converged.
 
 ``dugout runs-fit --season 2004 --workers 2 --write`` (or ``python -m
-dugout.evaluate.runs_fit ...``) fits the thirty 2004 teams and stores the boosts in
+dugout.studies.runs_fit ...``) fits the thirty 2004 teams and stores the boosts in
 :mod:`dugout.envs.realstats`'s ``data/runs_fit.json`` (``--teams BOS`` fits one team
 against its league); :mod:`dugout.envs.realstats.runs_fit` reads them and ``dugout
 realstats --fit runs`` makes the cards. The season, the teams and the files written are
@@ -44,7 +44,6 @@ import datetime
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -161,11 +160,7 @@ def fit_boosts(season: int, team_ids: Sequence[str], *, data: LahmanData | None 
         teams = league_teams(data, season, team_ids, boosts)
         tasks = [(team_name(t, season), seed, games, cal.HALF_WIDTH, season, level, teams)
                  for t in team_ids]
-        if workers == 1 or len(tasks) == 1:
-            results = [cal.simulate_team(*task) for task in tasks]
-        else:
-            with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=cal._context()) as pool:
-                results = list(pool.map(cal.simulate_team, *zip(*tasks)))
+        results = cal.play_teams(tasks, "process", workers)
         round_ = {}
         for t, r in zip(team_ids, results):
             actual[t] = r.actual
@@ -198,7 +193,7 @@ def write_store(fit: RunsFit, path: Path | None = None) -> Path:
     store = json.loads(path.read_text("utf-8")) if path.exists() else {}
     store["about"] = ("The runs fit's boosts (dugout.envs.realstats.runs_fit): every hitter's "
                       "on-base rates times 1 + boost. Written by python -m "
-                      "dugout.evaluate.runs_fit --write.")
+                      "dugout.studies.runs_fit --write.")
     season = store.setdefault("seasons", {}).setdefault(str(fit.season), {})
     for t, b in fit.boosts.items():
         last = fit.iterations[-1][t]
@@ -291,7 +286,7 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m dugout.evaluate.runs_fit``: the same as ``dugout runs-fit``; 0 when done
+    """``python -m dugout.studies.runs_fit``: the same as ``dugout runs-fit``; 0 when done
     (a bad flag, or a team the fit cannot make, is one line and exit status 2)."""
     return args.invoke("dugout runs-fit", configure, check, run, argv, __doc__)
 

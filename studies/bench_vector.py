@@ -9,7 +9,7 @@ alone), not ``observe``, which is timed apart, per call of the whole batch.
     OMP_NUM_THREADS=1 dugout bench vector            # B = 1,024, 4,096, 16,384
     OMP_NUM_THREADS=1 dugout bench vector --sizes 4096 --seconds 10
 
-(``python -m dugout.vector.bench`` is the same.)
+(``python -m dugout.studies.bench_vector`` is the same.)
 
 Run it alone: numpy ops on one core are what it measures. ``bench`` returns the numbers
 for a script.
@@ -27,7 +27,7 @@ from typing import Sequence
 import numpy as np
 
 from ..cli import args
-from .thats_baseball import BatchedGames
+from ..vector.thats_baseball import BatchedGames
 
 __all__ = ["bench", "random_actions", "configure", "run", "main"]
 
@@ -126,7 +126,7 @@ def run(ns: argparse.Namespace) -> list[dict[str, float]]:
 
 
 def main(argv: Sequence[str] | None = None) -> list[dict[str, float]]:
-    """``python -m dugout.vector.bench``: the same as ``dugout bench vector``."""
+    """``python -m dugout.studies.bench_vector``: the same as ``dugout bench vector``."""
     return args.invoke("dugout bench vector", configure, None, run, argv, __doc__)
 
 

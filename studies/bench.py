@@ -14,7 +14,7 @@ Run it with::
     dugout bench --rounds 6       # and each AEC env against tictactoe_v3 in 6 alternating rounds
     dugout bench --rounds 6 --split   # and where a decision's time goes
 
-(``python -m dugout.evaluate.bench`` is the same.)
+(``python -m dugout.studies.bench`` is the same.)
 
 What is measured
 ----------------
@@ -32,7 +32,7 @@ Two random managers play whole nine-inning games, in two modes per game:
   decisions per second mostly count resets and say little. For the basic game, games per
   second and plate appearances per second are the figures that matter (how fast the
   engine simulates baseball, e.g. for calibration runs such as
-  ``python -m dugout.evaluate.calibrate_showdown``);
+  ``python -m dugout.studies.calibrate_showdown``);
 * MLB Showdown's expert game without strategy cards, the same teams:
   ``showdown_expert_v0 (AEC)`` and ``showdown_expert engine``. Random managers walk half
   the batters intentionally, so its games are longer than the advanced game's;
@@ -308,8 +308,8 @@ BATCH_DECISIONS = 2_000_000     # with --games N: at most this, at least 20,000 
 
 def thats_baseball_batched(budget: Budget, seed: int) -> Result:
     """Random play of ``BATCH`` That's Baseball games at once (see the module docstring):
-    :func:`dugout.vector.bench.bench` until the budget is spent and a game has finished."""
-    from ..vector.bench import bench
+    :func:`dugout.studies.bench_vector.bench` until the budget is spent and a game has finished."""
+    from .bench_vector import bench
     r = bench(BATCH, seconds=budget.seconds, seed=seed, observe=False, decisions=budget.decisions,
               min_finished=1, teams=TEAMS, innings=INNINGS)
     return Result("thats_baseball_batched", f"thats_baseball batched (B={BATCH:,})",
@@ -604,7 +604,7 @@ def dugout_runs() -> list[tuple[str, str, Callable[..., PlayGame]]]:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """``python -m dugout.evaluate.bench``: the same as ``dugout bench``; the figures."""
+    """``python -m dugout.studies.bench``: the same as ``dugout bench``; the figures."""
     return args.invoke("dugout bench", configure, check, run, argv, __doc__)
 
 
