@@ -1,7 +1,8 @@
 """A manager named in text, parsed once: :class:`AgentRef`.
 
-The command line, the registry, tournaments, the backends and the solvers all name
-managers the same way::
+The command line, the registry, tournaments, the backends, the solvers and the Manager
+Challenge's evaluation all name managers the same way, for every env id (the two-manager
+rulesets and the single-agent Manager Challenge alike)::
 
     random, heuristic, never-steal, solver   a manager the env's registry knows by name
     ppo:PATH                                 a trained manager's checkpoint folder

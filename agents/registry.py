@@ -14,6 +14,15 @@ manager's checkpoint folder, :class:`dugout.agents.policy.PolicyAgent`).
 managers), and :data:`MANAGER_MODULES` names that module under the env id: nothing else
 on this floor or above dispatches on env ids. The module is imported only when the env's
 managers are first asked for.
+
+**Single-agent envs** (the Manager Challenge, ``manager_challenge_v0``) have no opponent,
+no yes/no baselines and no value tables: their agents module defines ``MANAGERS`` as a
+plain mapping of name to class (each made with the seed, ``cls(seed)``), and
+:data:`SOLO_MANAGER_MODULES` names it. Their ``random`` is the module's own (one manager
+for every env id, as for the rulesets), and ``ppo:PATH`` and :func:`check_agents` serve
+them as they serve the rulesets::
+
+    make_agent("manager_challenge_v0", "heuristic")      # ChallengeHeuristic
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from .ref import AgentRef
 from .random_agent import RandomAgent
 
 __all__ = ["make_agent", "agent_names", "check_agents", "register", "managers", "Managers",
-           "MANAGER_MODULES"]
+           "MANAGER_MODULES", "SOLO_MANAGER_MODULES"]
 
 Factory = Callable[[int | None], Any]
 
@@ -39,6 +48,12 @@ MANAGER_MODULES = {
     "showdown_v0": "dugout.agents.showdown",
     "bottom_ninth_v0": "dugout.agents.bottom_ninth",
     "pokemon_baseball_v0": "dugout.agents.pokemon_baseball",
+}
+
+#: The agents module of each built-in single-agent env (each defines ``MANAGERS``, a mapping
+#: of name to a class made with the seed).
+SOLO_MANAGER_MODULES = {
+    "manager_challenge_v0": "dugout.agents.manager_challenge",
 }
 
 _REGISTRY: dict[str, dict[str, Factory]] = {}
@@ -63,21 +78,23 @@ def register(env_id: str, name: str, factory: Factory) -> None:
 
     A name already known for that environment is replaced.
     """
-    if env_id in MANAGER_MODULES:
+    if env_id in MANAGER_MODULES or env_id in SOLO_MANAGER_MODULES:
         _load(env_id)          # the built-ins first, so a user's agent of the same name wins
     _REGISTRY.setdefault(env_id, {})[name] = factory
 
 
 def _load(env_id: str) -> dict[str, Factory]:
-    if env_id not in env_ids() and env_id not in _REGISTRY:
+    if env_id not in env_ids("all") and env_id not in _REGISTRY:
         raise ValueError(f"unknown environment {env_id!r}; known: "
-                         f"{', '.join(sorted(set(env_ids()) | set(_REGISTRY)))}")
+                         f"{', '.join(sorted(set(env_ids('all')) | set(_REGISTRY)))}")
     if env_id not in _BUILT_IN_LOADED:
         _BUILT_IN_LOADED.add(env_id)
         _REGISTRY.setdefault(env_id, {})
         register(env_id, "random", lambda seed: RandomAgent(seed))
         if env_id in MANAGER_MODULES:
             _register_ruleset(env_id, managers(env_id))
+        if env_id in SOLO_MANAGER_MODULES:
+            _register_solo(env_id, importlib.import_module(SOLO_MANAGER_MODULES[env_id]).MANAGERS)
     return _REGISTRY.setdefault(env_id, {})
 
 
@@ -90,6 +107,13 @@ def _register_ruleset(env_id: str, record: Managers) -> None:
                      lambda seed, k=kind, a=always: record.always_never(k, a))
     for name, path in record.extra.items():
         register(env_id, name, lambda seed, p=path: _load_attribute(p)())
+
+
+def _register_solo(env_id: str, classes: dict[str, type]) -> None:
+    """A single-agent env's managers: each class of ``classes`` under its name, made with
+    the seed (its ``random`` replaces the generic one)."""
+    for name, cls in classes.items():
+        register(env_id, name, lambda seed, c=cls: c(seed))
 
 
 def agent_names(env_id: str) -> list[str]:

@@ -24,53 +24,58 @@ import json
 import math
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..agents.ref import AgentRef
+from ..agents.registry import agent_names, check_agents, make_agent
 from ..cli import args
+from ..envs import make
 from ..envs.core.errors import DugoutError
+from .backends import make_backend
 from .stats import wilson_interval
 
-__all__ = ["play_campaigns", "summarize", "table", "configure", "check", "run", "main"]
+__all__ = ["play_campaigns", "play_chunk", "agent_ref", "summarize", "table", "configure",
+           "check", "run", "main"]
 
 ENV_ID = "manager_challenge_v0"
 
 BANDS = ("fired", "playoffs", "true_victory", "carried_off")
 
 
-def _agent(name: str):
-    """The manager ``name`` names: a built-in one, or a checkpoint folder (``ppo:PATH`` or
-    the bare folder)."""
-    from ..agents.manager_challenge import MANAGERS
-    if name in MANAGERS:
-        return MANAGERS[name]()
-    from ..agents.policy import PolicyAgent
-    return PolicyAgent.load(name.removeprefix("ppo:"), ENV_ID)
+def agent_ref(name: str | AgentRef) -> AgentRef:
+    """The manager ``name`` names, as the registry takes it: a registered name
+    (``random``, ``heuristic``), a trained manager's checkpoint folder ``ppo:PATH``, or a
+    bare name that is no manager's but an existing folder, read as ``ppo:`` that folder."""
+    ref = AgentRef.parse(name)
+    if (not ref.is_checkpoint and ref.name not in agent_names(ENV_ID)
+            and Path(ref.name).is_dir()):
+        return AgentRef("ppo", arg=ref.name)
+    return ref
 
 
-def _chunk(args: tuple) -> list[dict[str, Any]]:
-    name, options, seeds = args
+def play_chunk(name: str, options: dict[str, Any], seeds: Sequence[int]) -> list[dict[str, Any]]:
+    """The campaigns of manager ``name`` (made by the registry) from each of ``seeds``, on
+    one env built with ``options``: what one worker plays."""
     from ..agents.manager_challenge import play_campaign
-    from ..envs.bottom_ninth.challenge import ManagerChallengeEnv
-    env = ManagerChallengeEnv(**options)
-    agent = _agent(name)
+    env = make(ENV_ID, **options)
+    agent = make_agent(ENV_ID, agent_ref(name))
     return [dict(play_campaign(env, agent, s)) for s in seeds]
 
 
 def play_campaigns(name: str, campaigns: int, seed: int = 0, options: dict | None = None,
                    workers: int = 1, chunk: int = 250) -> list[dict[str, Any]]:
     """``campaigns`` campaigns of manager ``name`` from seeds ``seed``, ``seed + 1``, ...,
-    in seed order whatever ``workers`` is."""
+    in chunks of ``chunk`` seeds played on ``workers`` processes
+    (:meth:`dugout.evaluate.backends.Backend.map`); in seed order and the same whatever
+    ``workers`` is (each campaign is played from its own seed)."""
     options = dict(options or {})
     seeds = list(range(seed, seed + campaigns))
     parts = [(name, options, seeds[i:i + chunk]) for i in range(0, len(seeds), chunk)]
-    if workers <= 1:
-        return [r for p in parts for r in _chunk(p)]
-    import multiprocessing
-    from .tournament import _start_method            # forkserver once torch is loaded
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(_start_method())) as pool:
-        return [r for rows in pool.map(_chunk, parts) for r in rows]
+    with make_backend("process", workers) as backend:
+        rows = backend.map(play_chunk, parts,
+                           describe=lambda i: f"{name}'s campaigns from seed {parts[i][2][0]}")
+    return [r for part in rows for r in part]
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -130,40 +135,26 @@ def check(ns: argparse.Namespace) -> None:
         raise args.UsageError("--seed", f"campaigns play seeds {ns.seed} to {last}; the last must "
                                         f"be at most {args.MAX_SEED}: lower --seed or --campaigns")
     options = args.env_options(ns.env_option)
-    from ..envs.bottom_ninth.challenge import ManagerChallengeEnv
     try:
-        env = ManagerChallengeEnv(**options)
+        make(ENV_ID, **options)
     except (DugoutError, ValueError, TypeError) as error:
         raise args.UsageError("--env-option", str(error)) from None
     ns.options = options
-    ns.agents = [_checked_agent(ref, env, options) for ref in ns.agents]
+    ns.agents = [_checked_agent(ref, options) for ref in ns.agents]
     twice = sorted({a for a in ns.agents if ns.agents.count(a) > 1})
     if twice:
         raise args.UsageError("--agents", f"{', '.join(twice)} given twice; each manager plays once")
 
 
-def _checked_agent(ref: Any, env: Any, options: dict[str, Any]) -> str:
-    """``ref``'s name, once the manager it names is known or its checkpoint loads and takes
-    ``env``'s observations and actions; a ``UsageError`` naming ``--agents`` if not."""
-    from ..agents.manager_challenge import MANAGERS
-    from ..agents.policy import CheckpointError, check_fits
-    from ..agents.ref import AgentRef
-    ref = AgentRef.parse(ref)
-    name = str(ref)
-    if not ref.is_checkpoint:
-        if ref.name in MANAGERS:
-            return name
-        if not Path(ref.name).is_dir():
-            raise args.UsageError("--agents", f"unknown manager {name!r} for {ENV_ID}; known: "
-                                              f"{', '.join(sorted(MANAGERS))}, or ppo:PATH for a "
-                                              f"trained manager's checkpoint folder")
+def _checked_agent(ref: Any, options: dict[str, Any]) -> str:
+    """``ref``'s name as given, once the registry knows the manager it names or its
+    checkpoint loads and takes the observations and actions of the env built with
+    ``options`` (:func:`dugout.agents.registry.check_agents`); a ``UsageError`` naming
+    ``--agents`` if not."""
+    name = str(AgentRef.parse(ref))
     try:
-        agent = _agent(name)
-    except (DugoutError, ValueError, OSError) as error:
-        raise args.UsageError("--agents", f"{name}: {error}") from None
-    try:
-        check_fits(agent, name, ENV_ID, env, options)
-    except CheckpointError as error:
+        check_agents(ENV_ID, [agent_ref(name)], options)
+    except (DugoutError, ValueError, OSError, ImportError) as error:
         raise args.UsageError("--agents", str(error)) from None
     return name
 

@@ -62,7 +62,6 @@ from ..envs.core.errors import OptionError
 from ..envs.options import jsonable_options
 from . import stats
 from .backends import Backend, BackendError, CheckpointFiles, make_backend
-from .backends import start_method as _start_method     # noqa: F401  (manager_challenge uses it)
 from .stats import SPRT, SPRTResult
 
 __all__ = ["PairRecord", "MatchupResult", "TournamentResult", "run_tournament", "crn_check",

@@ -76,7 +76,7 @@ ROWS: list[Row] = [
     Row("challenge", ("--env-option", "nope=1"), "--env-option", "unknown option"),
     Row("challenge", ("--env-option", "level=veteran", "--env-option", "level=rookie"),
         "--env-option", "given twice"),
-    Row("challenge", ("--agents", "nobody"), "--agents", "unknown manager 'nobody'"),
+    Row("challenge", ("--agents", "nobody"), "--agents", "unknown agent 'nobody'"),
     Row("challenge", ("--agents", "random", "random"), "--agents", "given twice"),
     Row("challenge", ("--agents", "ppo:{tmp}/no-such-run"), "--agents", "no-such-run"),
     Row("challenge", ("--agents", "ppo:{tmp}/run"), "--agents", "trained on thats_baseball_v0",

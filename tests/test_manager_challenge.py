@@ -964,6 +964,46 @@ def test_evaluation_cli_same_numbers_with_workers(tmp_path):
         mc.main(["--agents", "nobody", "--campaigns", "2"])
 
 
+def test_the_agent_registry_serves_the_challenge():
+    """``make_agent``, ``agent_names`` and ``check_agents`` know the challenge's managers as
+    they know a ruleset's (``random`` is the challenge's own); an unknown name says which
+    are known, and a checkpoint is checked against the challenge's env."""
+    from dugout.agents.registry import SOLO_MANAGER_MODULES, agent_names, check_agents, make_agent
+    assert SOLO_MANAGER_MODULES == {"manager_challenge_v0": "dugout.agents.manager_challenge"}
+    assert agent_names("manager_challenge_v0") == ["heuristic", "random"]
+    assert isinstance(make_agent("manager_challenge_v0", "heuristic"), ChallengeHeuristic)
+    assert isinstance(make_agent("manager_challenge_v0", "random", seed=4), ChallengeRandom)
+    assert check_agents("manager_challenge_v0", ["random", "heuristic"]) == {}
+    with pytest.raises(ValueError, match=r"unknown agent 'steal' for manager_challenge_v0; "
+                                         r"known: heuristic, random, or ppo:PATH"):
+        check_agents("manager_challenge_v0", ["heuristic", "steal"])
+    with pytest.raises(ValueError, match=r"unknown agent 'never-steal' for manager_challenge_v0"):
+        make_agent("manager_challenge_v0", "never-steal")
+    with pytest.raises(ValueError, match=r"unknown environment 'manager_challenge_v9'.*"
+                                         r"manager_challenge_v0"):
+        make_agent("manager_challenge_v9", "heuristic")
+
+
+def test_the_registrys_managers_play_the_campaigns_the_classes_play():
+    """The evaluation makes its managers through the registry: the same campaigns, seed for
+    seed, as the challenge's classes made directly."""
+    from dugout.agents.manager_challenge import MANAGERS
+    from dugout.evaluate import manager_challenge as mc
+    for name in ("random", "heuristic"):
+        env, agent = ManagerChallengeEnv(level="veteran"), MANAGERS[name]()
+        direct = [dict(play_campaign(env, agent, s)) for s in (11, 12)]
+        assert mc.play_chunk(name, {"level": "veteran"}, [11, 12]) == direct
+
+
+def test_a_bare_checkpoint_folder_is_read_as_ppo(tmp_path):
+    from dugout.agents.ref import AgentRef
+    from dugout.evaluate import manager_challenge as mc
+    assert mc.agent_ref("heuristic") == AgentRef("name", "heuristic")
+    assert mc.agent_ref(str(tmp_path)) == AgentRef("ppo", arg=str(tmp_path))
+    assert mc.agent_ref(f"ppo:{tmp_path}") == AgentRef("ppo", arg=str(tmp_path))
+    assert mc.agent_ref(str(tmp_path / "none")) == AgentRef("name", str(tmp_path / "none"))
+
+
 def test_evaluation_cli_plays_a_checkpoint_named_either_way(tmp_path, capsys):
     """A trained manager is ``ppo:PATH`` (a bare checkpoint folder is read as one too); its
     sizes are checked against the env before any campaign."""
