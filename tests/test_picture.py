@@ -202,6 +202,76 @@ def test_showdown_scene_of_a_known_state():
     check_frame(env.render())
 
 
+def _pokemon_at_first_pitch(seed, **options):
+    """A raw Pokemon Baseball env (rgb_array) played to its first decision after the lineups."""
+    env = envs.make("pokemon_baseball_v0", raw=True, render_mode="rgb_array", **options)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    while not env.game.started:
+        env.step(rng.choice(env.game.pending.legal))
+    return env
+
+
+def test_pokemon_baseball_scene_of_a_known_state():
+    env = _pokemon_at_first_pitch(7)
+    order = env.game.lineup[0]                                    # the away team bats
+    state = _situation(env, (order[5], None, order[7]), 2, ((1, 0, 2), (0, 3)), (3, 3))
+    s = scene_of("pokemon_baseball_v0", env)
+    away, home = state.teams
+    c5, c7 = away.roster[order[5]], away.roster[order[7]]
+    assert s.runners == (f"{c5.name} (Ret {c5.retreat})", None, f"{c7.name} (Ret {c7.retreat})")
+    assert (s.outs, s.inning, s.half) == (2, 3, 0)
+    assert s.line_score == ((1, 0, 2), (0, 3)) and s.runs == (3, 3)
+    assert s.teams == (away.name, home.name)
+    assert s.count == "" and s.hand == ""                         # no count, no cards
+    k = state.batter_creature()
+    batter = away.roster[k]
+    assert s.at_bat == (f"At bat for the {away.name}: {batter.name} (HP {state.hp(0, k)}, "
+                        f"level {batter.level}, attack {batter.attack}, retreat {batter.retreat})")
+    pitcher = home.roster[state.pitcher(1)]
+    assert s.notes == (f"Pitching for the {home.name}: {pitcher.name} (HP {state.hp(1, state.pitcher(1))}, "
+                       f"level {pitcher.level}, attack {pitcher.attack})",)
+    check_frame(env.render())
+
+
+def test_pokemon_baseball_scene_shows_hp_lost_to_an_injury():
+    env = _pokemon_at_first_pitch(3)
+    state = env.game.clone()
+    k = state.batter_creature()
+    state.hp_loss[0][k] = 20                                      # an injury earlier this game
+    env.restore(state)
+    hp = env.game.hp(0, k)
+    assert hp == max(10, state.creature(0, k).hp - 20)
+    assert f"(HP {hp}, level" in scene_of("pokemon_baseball_v0", env).at_bat
+    check_frame(env.render())
+
+
+def test_pokemon_baseball_scene_before_the_first_pitch():
+    env = envs.make("pokemon_baseball_v0", raw=True, render_mode="rgb_array")
+    env.reset(seed=1)
+    s = scene_of("pokemon_baseball_v0", env)
+    assert s.at_bat == "" and s.notes == ("Before the first pitch: the managers set their lineups.",)
+    assert s.to_act == "away to decide: lineup"
+    assert len(s.options) == len(env.game.pending.legal)
+    assert s.runners == (None, None, None) and s.last_play == ""
+    check_frame(env.render())
+
+
+def test_pokemon_baseball_forfeit_is_shown():
+    """A team that cannot field nine rested creatures forfeits 9-0: the picture says who."""
+    from dugout.envs.core import Dice
+    from dugout.envs.pokemon_baseball import rules
+    env = envs.make("pokemon_baseball_v0", raw=True, render_mode="rgb_array")
+    env.reset(seed=0)
+    away, home = env.teams
+    resting = [[0] * len(away.roster), [1] * len(home.roster)]        # the home team all resting
+    env.restore(rules.new_game(away, home, Dice(0), resting=resting))
+    s = scene_of("pokemon_baseball_v0", env)
+    assert s.notes == (f"{home.name} cannot field nine rested creatures and forfeit, 9-0.",)
+    assert s.final == f"Final: {away.name} win 9-0." and s.at_bat == "" and s.to_act == ""
+    check_frame(env.render())
+
+
 def test_showdown_basic_game_before_the_starters_are_chosen():
     env = envs.make("showdown_v0", raw=True, render_mode="rgb_array", level="basic")
     env.reset(seed=1)

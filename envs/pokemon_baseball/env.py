@@ -39,8 +39,9 @@ innings": `"innings"`, innings in which he faced a batter, or `"outs"`, the outs
 recorded / 3 (the box score's innings pitched). `series=N` (odd) plays a best-of-N series, `{"games": N}`
 exactly N games, as one episode (`dugout.envs.core.series`), N at most 99
 (`MAX_SERIES_GAMES`: best of 99, or exactly 99 games): pitcher rest and injuries
-carry from game to game. An unknown option or a bad value raises `OptionError`, a bad
-team `DataError`.
+carry from game to game. `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture:
+core.picture, drawn by `dugout.envs.pokemon_baseball.picture`) or None. An unknown option
+or a bad value raises `OptionError`, a bad team `DataError`.
 
 ## Agents
 
@@ -500,19 +501,9 @@ class PokemonBaseballEnv(BaseballAECEnv):
         return [[c.name for c in t.roster] for t in self.state_.teams]
 
     def _scene(self):
-        from ..core.picture import board_scene
-        s = self.state_
-        b = s.board
-        names = self._names()
-        runners = tuple(None if r is None else names[b.half][r] for r in b.bases)
-        at_bat = ""
-        if s.started and not b.over:
-            k = s.batter_creature()
-            c = s.teams[b.half].roster[k]
-            at_bat = f"At bat: {c.name} (HP {s.hp(b.half, k)}, Lv {c.level}, Atk {c.attack})"
-        last = describe(s.log.plays[-1], names) if s.log.plays else ""
-        return board_scene(self, [t.name for t in s.teams], runners=runners, last_play=last,
-                           at_bat=at_bat)
+        """What ``render_mode="rgb_array"`` draws (see :mod:`.picture`)."""
+        from .picture import scene
+        return scene(self, describe)
 
     def _render_text(self) -> str:
         s = self.state_
