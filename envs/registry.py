@@ -17,9 +17,15 @@ tournaments, the RLlib recipe), so :data:`ENV_IDS`, :func:`env_ids` and :func:`s
 the AEC envs unless asked for another kind: ``env_ids("gymnasium")``, ``env_ids("all")``,
 ``spec(env_id, kind=None)``.
 
+Whatever needs every env id reads it here, never a list of its own: :data:`ENV_IDS` (or
+``env_ids()``) for the two-manager rulesets, :data:`SINGLE_AGENT_IDS` for the single-agent
+envs, ``env_ids("all")`` for both, a user's registered ones included (the contract suite,
+the import checks, the benchmark's coverage and the docs' tables do so).
+
 The module is imported only when the env is made, so importing :mod:`dugout.envs` stays
-cheap. Managers, value tables and solvers for a ruleset are registered on the agents'
-floor (:mod:`dugout.agents.registry`), which reads this table; nothing here imports it.
+cheap. The managers of every env id, the Manager Challenge's too, and a ruleset's value
+tables and solvers are registered on the agents' floor (:mod:`dugout.agents.registry`),
+which reads this table; nothing here imports it.
 """
 
 from __future__ import annotations

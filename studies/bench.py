@@ -1,8 +1,10 @@
 """How fast are dugout's baseball games? Random-vs-random games, timed.
 
-That's Baseball, Harry's Grand Slam Baseball and MLB Showdown (basic, advanced and expert games),
-each through its PettingZoo AEC env and through its rules engine alone, against
-PettingZoo's own ``tictactoe_v3`` and ``texas_holdem_v4``.
+Every two-manager ruleset the env registry holds (:data:`BENCHED`: That's Baseball, Harry's
+Grand Slam Baseball, MLB Showdown's basic, advanced and expert games, Bottom of the 9th's
+duel and Longer Game, Pokemon Baseball), each through its PettingZoo AEC env and through its
+rules engine alone, against PettingZoo's own ``tictactoe_v3`` and ``texas_holdem_v4``. The
+single-agent Manager Challenge is not timed here (:data:`NOT_BENCHED` says why).
 
 Run it with::
 
@@ -579,6 +581,32 @@ ENGINE_PAIRS = (("thats_baseball_engine", "thats_baseball_v0"),
                 ("pokemon_baseball_engine", "pokemon_baseball_v0"))
 
 
+#: Each registered env id the benchmark times, and the keys of its AEC measurements (an
+#: option set apart from the default is a measurement of its own).
+BENCHED: dict[str, tuple[str, ...]] = {
+    "thats_baseball_v0": ("thats_baseball_v0",),
+    "grand_slam_v0": ("grand_slam_v0",),
+    "showdown_v0": ("showdown_v0", "showdown_basic_v0", "showdown_expert_v0"),
+    "bottom_ninth_v0": ("bottom_ninth_v0", "bottom_ninth_game_v0"),
+    "pokemon_baseball_v0": ("pokemon_baseball_v0",),
+}
+#: Each registered env id the benchmark does not time, and why.
+NOT_BENCHED: dict[str, str] = {
+    "manager_challenge_v0": "a single-agent Gymnasium env, its campaign one manager's: the "
+                            "benchmark times two managers through the AEC loop against "
+                            "PettingZoo's AEC envs, which has no counterpart for it (dugout "
+                            "challenge prints its campaigns a second)",
+}
+
+
+def unaccounted() -> list[str]:
+    """The registered env ids (``env_ids("all")``) neither timed (:data:`BENCHED`) nor said
+    not to be (:data:`NOT_BENCHED`): a ruleset registered since, to add to :func:`dugout_runs`
+    or to say why not."""
+    from ..envs import env_ids
+    return [e for e in env_ids("all") if e not in BENCHED and e not in NOT_BENCHED]
+
+
 def dugout_runs() -> list[tuple[str, str, Callable[..., PlayGame]]]:
     """Every dugout measurement: (JSON key, table label, factory of its game player; an AEC
     env's factory takes ``observations=False`` for blank observations)."""
@@ -616,9 +644,13 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
     else:
         budget = Budget(games=ns.games)
         size = f"{ns.games} games per mode"
-    print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}), Harry's Grand Slam Baseball and MLB "
-          f"Showdown advanced and basic ({SHOWDOWN_TEAMS[0]} at {SHOWDOWN_TEAMS[1]}), "
-          f"{INNINGS} innings, random vs random, {size}, seed {ns.seed}")
+    print(f"That's Baseball ({TEAMS[0]} at {TEAMS[1]}), Harry's Grand Slam Baseball, MLB "
+          f"Showdown basic, advanced and expert ({SHOWDOWN_TEAMS[0]} at {SHOWDOWN_TEAMS[1]}), "
+          f"Bottom of the 9th (duel and Longer Game) and Pokemon Baseball "
+          f"({POKEMON_TEAMS[0]} at {POKEMON_TEAMS[1]}), {INNINGS} innings, random vs random, "
+          f"{size}, seed {ns.seed}")
+    for env_id in unaccounted():
+        print(f"(not timed: {env_id}, registered but not in the benchmark)")
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
     print()
 

@@ -49,6 +49,31 @@ AEC_RATIOS = {"thats_baseball_v0": "ratios", "grand_slam_v0": "grand_slam_ratios
               "pokemon_baseball_v0": "pokemon_baseball_ratios"}
 
 
+def test_every_registered_env_id_is_timed_or_said_not_to_be():
+    """The benchmark's coverage is read against the env registry: every env id is timed
+    (its AEC measurements among the runs and the ratios) or named with the reason it is not."""
+    from dugout.envs import env_ids
+    assert bench.unaccounted() == []
+    assert set(bench.BENCHED) | set(bench.NOT_BENCHED) == set(env_ids("all"))
+    assert not set(bench.BENCHED) & set(bench.NOT_BENCHED)
+    assert set(bench.BENCHED) == set(env_ids("aec"))
+    keys = {key for key, _, _ in bench.dugout_runs()}
+    ratio_keys = {key for key, _ in bench.RATIO_KEYS}
+    for env_id, measured in bench.BENCHED.items():
+        assert set(measured) <= keys and set(measured) <= ratio_keys, env_id
+    assert {k for m in bench.BENCHED.values() for k in m} == ratio_keys
+
+
+def test_an_env_id_registered_since_is_unaccounted_for():
+    from dugout.envs import registry
+    registry.register_env("my_ruleset_v0", "dugout.envs.thats_baseball_v0")
+    try:
+        assert bench.unaccounted() == ["my_ruleset_v0"]
+    finally:
+        registry._SPECS.pop("my_ruleset_v0")
+    assert bench.unaccounted() == []
+
+
 def _check_dugout_figures(results: dict) -> None:
     for key in DUGOUT:
         figures = results[key]
