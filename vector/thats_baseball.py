@@ -21,10 +21,26 @@ games whose ``rule`` names them, and passes repeat until every game waits on a d
 is over. Section letters in comments (``# 1i``) are the rulebook's; RULES.md beside the
 scalar engine gives every reading.
 
-Runners move by table: :data:`PLAYS` names each way runners move (a hit, a walk, a steal,
-an out on the bases, a forced advance, a double play) and :func:`_tabulate` runs the scalar
-engine's own base-running functions (``dugout.envs.core.bases``) on every arrangement of
-runners, so that a move here is one gather from a table the scalar code wrote.
+Nothing here restates a rule's number or base running; it is all read from the scalar
+engine when this module is imported:
+
+* the dice: the result chart, the extra-base-hit die and the charts of the steal, pickoff,
+  error, double-play and tag-up rolls (how many dice, which totals give which result) are
+  :mod:`dugout.envs.thats_baseball.charts`'s, turned into arrays over the total
+  (:data:`CHART`, :data:`EXTRA_BASE_HIT`, :data:`STEAL_CAUGHT`, ...); the dice purposes are
+  its :data:`~dugout.envs.thats_baseball.charts.PURPOSES`;
+* where runners go: :data:`PLAYS` names each way runners move (a hit, a walk, a steal or a
+  tag-up, an out on the bases, a pickoff error, a missed or a turned double play, an error)
+  by the engine's own ``rules.bases_after_*`` function, and :func:`_tabulate` runs each on
+  every arrangement of runners, so that a move here is one gather from a table the scalar
+  code wrote;
+* who may steal or tag up, and the tag-up order: :data:`CLEAR_AHEAD` and :data:`NEXT_TAG`
+  tabulate ``rules.runners_free_to_advance`` and ``rules.next_tag_up``.
+
+What stays here is the flow of the rules (which rule applies to which games, in the
+engine's order), which ``tests/test_vector_thats_baseball.py`` checks against the scalar
+engine decision by decision, and ``tests/test_thats_baseball_charts.py`` checks the tables
+against the engine's rule functions rolled die by die.
 
 What this engine leaves out: the box score, the play log and rendering (use the scalar
 engine to look at one game), and scripted dice.
@@ -37,18 +53,18 @@ from typing import Any
 
 import numpy as np
 
-from ..envs.core.bases import (advance_all, advance_runner, force_advance, push_runner,
-                               remove_runner)
 from ..envs.core.errors import IllegalActionError, OptionError, as_int, check_innings, check_pair
 from ..envs.core.observation import MAX_COUNTED
 from ..envs.core.scorebook import FLY_OUT, GROUND_OUT, HIT_BY_PITCH, STRIKEOUT, WALK
-from ..envs.thats_baseball import rules
+from ..envs.thats_baseball import charts, rules
 from ..envs.thats_baseball.cards import AA_MIN, load_team
 from ..envs.thats_baseball.env import OBS, encode_view
 from ..envs.thats_baseball.view import ThatsBaseballView
 from .dice import BatchedDice
 
 __all__ = ["BatchedGames", "PURPOSES", "RULE_STEPS"]
+
+PURPOSES = charts.PURPOSES
 
 NAME = "BatchedGames"
 N_ACTIONS = len(rules.ACTIONS)
@@ -67,16 +83,13 @@ START_PA, STEAL, PICKOFF, AT_BAT, TAG_UP, END_PA, DECIDE, OVER = range(len(RULE_
 #: ``step`` when it asked): a choice resumes the game there.
 RESUME = np.array([STEAL, PICKOFF, END_PA, END_PA, END_PA, TAG_UP], dtype=np.int8)
 
-#: Every purpose a That's Baseball die is rolled for (RULES.md, "Dice and seeding").
-PURPOSES = ("at_bat", "extra_base_hit", "steal", "pickoff", "error", "double_play", "tag_up")
-
 # -- the result chart (1e) as an array over the total -------------------------------------
 # result codes: 0 a walk or hit batsman, 1-4 a hit of that many bases, then the outs
 WALKED, SINGLE_R, DOUBLE_R, TRIPLE_R, HOME_RUN_R, STRIKEOUT_R, FLY_OUT_R, GROUND_OUT_R, XBH_R = range(9)
 
 
 def _result_code(result) -> int:
-    if result is rules.XBH:
+    if result is charts.XBH:
         return XBH_R
     if result is WALK or result is HIT_BY_PITCH:
         return WALKED
@@ -85,11 +98,31 @@ def _result_code(result) -> int:
     return {STRIKEOUT: STRIKEOUT_R, FLY_OUT: FLY_OUT_R, GROUND_OUT: GROUND_OUT_R}[result]
 
 
-CHART = np.full(max(rules.RESULT_CHART) + 1, -1, dtype=np.int8)
-for _total, _result in rules.RESULT_CHART.items():
+CHART = np.full(max(charts.RESULT_CHART) + 1, -1, dtype=np.int8)
+for _total, _result in charts.RESULT_CHART.items():
     CHART[_total] = _result_code(_result)
-#: 1h: the extra-base-hit die (index 1-6) as the bases of the hit.
-EXTRA_BASE_HIT = np.array([0] + [rules.EXTRA_BASE_HIT[d].bases for d in range(1, 7)], dtype=np.int8)
+#: 1h: the extra-base-hit die's total as the bases of the hit.
+EXTRA_BASE_HIT = np.zeros(charts.SIDES * charts.EXTRA_BASE_HIT.dice + 1, dtype=np.int8)
+for _total in charts.ways(charts.EXTRA_BASE_HIT.dice):
+    EXTRA_BASE_HIT[_total] = charts.EXTRA_BASE_HIT.read(_total).bases
+
+
+def _gives(chart: charts.DiceChart, result: str) -> np.ndarray:
+    """Whether each total of ``chart``'s dice (the index) gives ``result``."""
+    table = np.zeros(charts.SIDES * chart.dice + 1, dtype=bool)
+    table[list(chart.totals(result))] = True
+    return table
+
+
+#: 1i, 1j, 1m, 1k, 1l: the results of the other rolls, as bool arrays over the total.
+STEAL_CAUGHT = _gives(charts.STEAL, "caught")
+PICKOFF_OUT = _gives(charts.PICKOFF, "picked_off")
+PICKOFF_ERROR = _gives(charts.PICKOFF, "error")
+ERROR_MADE = _gives(charts.ERROR, "error")
+DOUBLE_PLAY_TURNED = _gives(charts.DOUBLE_PLAY, "turned")
+TAG_UP_ADVANCED = _gives(charts.TAG_UP, "advanced")
+#: Each chart's purpose and number of dice: the arguments of ``BatchedDice.roll``.
+_ROLL = {c: (c.purpose, c.dice) for c in charts.CHARTS.values()}
 
 # -- base running: every way runners move, tabulated from core.bases ------------------------
 #: A game's bases as the rules move them: ``[first, second, third, -1, batter]``.
@@ -97,16 +130,17 @@ EMPTY_COL, BATTER_COL = 3, 4
 
 
 def _plays() -> list[tuple[str, Any]]:
-    plays = [("walk", lambda b, bat: force_advance(b, bat))]              # 1o: forced runners move
-    plays += [(name, lambda b, bat, n=n: advance_all(b, n, bat))         # 1o: hits
+    plays = [("walk", lambda b, bat: rules.bases_after_walk(b, bat))]             # 1o
+    plays += [(name, lambda b, bat, n=n: rules.bases_after_hit(b, n, bat))       # 1o
               for n, name in enumerate(("single", "double", "triple", "home_run"), 1)]
+    plays += [("error", lambda b, bat: rules.bases_after_error(b, bat)),          # 1m
+              ("missed_double_play", lambda b, bat: rules.bases_after_missed_double_play(b))]
     for k in range(3):
         plays += [
-            (f"advance_{k}", lambda b, bat, k=k: advance_runner(b, k, 1)),        # steal, tag-up
-            (f"out_{k}", lambda b, bat, k=k: (remove_runner(b, k), [])),          # caught, picked off
-            (f"forced_up_{k}",                                                     # pickoff error,
-             lambda b, bat, k=k: push_runner(remove_runner(b, k), k + 1, b[k])),  # missed DP (k=0)
-            (f"double_play_{k}", lambda b, bat, k=k: advance_all(remove_runner(b, k), 1)),  # 1k
+            (f"advance_{k}", lambda b, bat, k=k: rules.bases_after_advance(b, k)),   # 1i, 1l
+            (f"out_{k}", lambda b, bat, k=k: rules.bases_after_out(b, k)),           # 1i, 1j
+            (f"pickoff_error_{k}", lambda b, bat, k=k: rules.bases_after_pickoff_error(b, k)),
+            (f"double_play_{k}", lambda b, bat, k=k: rules.bases_after_double_play(b, k)),  # 1k
         ]
     return plays
 
@@ -119,8 +153,13 @@ BATTER_PLAY = np.array([PLAY[n] for n in ("walk", "single", "double", "triple", 
                        dtype=np.intp)
 ADVANCE = np.array([PLAY[f"advance_{k}"] for k in range(3)], dtype=np.intp)
 OUT_ON = np.array([PLAY[f"out_{k}"] for k in range(3)], dtype=np.intp)
-FORCED_UP = np.array([PLAY[f"forced_up_{k}"] for k in range(3)], dtype=np.intp)
+PICKOFF_ERROR_ON = np.array([PLAY[f"pickoff_error_{k}"] for k in range(3)], dtype=np.intp)
 DOUBLE_PLAY_ON = np.array([PLAY[f"double_play_{k}"] for k in range(3)], dtype=np.intp)
+
+
+def _symbolic(occ: int) -> tuple:
+    """The bases of a 3-bit code, each runner named by his base."""
+    return tuple(i if occ >> i & 1 else None for i in range(3))
 
 
 def _tabulate() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -133,7 +172,7 @@ def _tabulate() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     scored = np.zeros(len(PLAYS) * 8, dtype=np.int32)
     for p, (_, play) in enumerate(PLAYS):
         for occ in range(8):
-            bases = tuple(i if occ >> i & 1 else None for i in range(3))
+            bases = _symbolic(occ)
             try:
                 new, runs = play(bases, BATTER_COL)
             except ValueError:          # no runner to move: a play the engine never makes
@@ -147,13 +186,14 @@ def _tabulate() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 MOVE_SOURCE, MOVE_OCC, MOVE_SCORED = _tabulate()
 
-#: The highest base set in a 3-bit code, or -1 (1l: tag-ups go third, second, first).
-HIGHEST_BASE = np.array([-1, 0, 1, 1, 2, 2, 2, 2], dtype=np.int8)
 #: The runners of an ``occ`` code with the base ahead empty (home always is): who may
-#: steal (1i) or tag up (1l).
-CLEAR_AHEAD = np.array([o & ((~o >> 1) | 4) for o in range(8)], dtype=np.int8)
-#: The bases at or below base ``b`` as a code, at index ``b + 1`` (b = -1 .. 2).
-UP_TO = np.array([0, 1, 3, 7], dtype=np.int8)
+#: steal (1i) or tag up (1l), as a code (``rules.runners_free_to_advance``).
+CLEAR_AHEAD = np.array([sum(1 << i for i in rules.runners_free_to_advance(_symbolic(o)))
+                        for o in range(8)], dtype=np.int8)
+#: Row ``occ * 4 + start + 1``: the next runner asked to tag up looking from base ``start``
+#: (-1 .. 2) down, or -1 (``rules.next_tag_up``; 1l: third, then second, then first).
+NEXT_TAG = np.array([rules.next_tag_up(_symbolic(o), start) for o in range(8)
+                     for start in range(-1, 3)], dtype=np.int8)
 NEXT_SLOT = np.array([(i + 1) % 9 for i in range(9)], dtype=np.int8)
 #: The four bytes of empty bases seen as one int32.
 EMPTY_BASES = np.full(4, -1, dtype=np.int8).view(np.int32)[0]
@@ -634,7 +674,7 @@ class BatchedGames:
             return
         runner = self._bases_flat[4 * idx + base]
         self.tried[idx] |= np.left_shift(1, runner, dtype=np.int16)
-        caught = self.dice.roll(idx, "steal") <= 3
+        caught = STEAL_CAUGHT[self.dice.roll(idx, *_ROLL[charts.STEAL])]
         c = idx[caught]
         self._move(c, OUT_ON[base[caught]])
         self._retire_side(self._out(c))
@@ -660,14 +700,14 @@ class BatchedGames:
         if not idx.size:
             return
         self.pickoff_tried[idx] = True
-        roll = self.dice.roll(idx, "pickoff", dice=2)
-        out = roll == 12
+        roll = self.dice.roll(idx, *_ROLL[charts.PICKOFF])
+        out = PICKOFF_OUT[roll]
         p = idx[out]
         self._move(p, OUT_ON[base[out]])
         self._retire_side(self._out(p))
-        error = roll == 2
+        error = PICKOFF_ERROR[roll]
         e = idx[error]
-        self._score(e, self._move(e, FORCED_UP[base[error]]))
+        self._score(e, self._move(e, PICKOFF_ERROR_ON[base[error]]))
 
     # -- 1e: the batter ---------------------------------------------------------------------
     def _roll_for_batter(self, idx: np.ndarray) -> None:
@@ -675,10 +715,11 @@ class BatchedGames:
         1h: an extra-base hit rolls one more die."""
         h = self.half[idx]
         batter = self._batter(idx, h)
-        result = CHART[self._aa_flat[9 * h + batter] + self.dice.roll(idx, "at_bat", dice=2)]
+        result = CHART[self._aa_flat[9 * h + batter]
+                       + self.dice.roll(idx, charts.AT_BAT_PURPOSE, dice=charts.AT_BAT_DICE)]
         xbh = result == XBH_R
         if _count(xbh):
-            result[xbh] = EXTRA_BASE_HIT[self.dice.roll(idx[xbh], "extra_base_hit")]
+            result[xbh] = EXTRA_BASE_HIT[self.dice.roll(idx[xbh], *_ROLL[charts.EXTRA_BASE_HIT])]
         self.rule[idx] = END_PA
         # 1o: on a hit runners advance as many bases as the batter; on a walk only forced ones
         reached = result <= HOME_RUN_R
@@ -706,10 +747,10 @@ class BatchedGames:
         error = np.zeros(len(idx), dtype=bool)
         rolled = a == ROLL
         if _count(rolled):
-            error[rolled] = self.dice.roll(idx[rolled], "error", dice=2) == 12
+            error[rolled] = ERROR_MADE[self.dice.roll(idx[rolled], *_ROLL[charts.ERROR])]
         if _count(error):
             e = idx[error]
-            self._score(e, self._move(e, np.full(len(e), PLAY["single"]),
+            self._score(e, self._move(e, np.full(len(e), PLAY["error"]),
                                       self._batter(e, self.half[e])))
             idx = idx[~error]
         self._ground_out(idx)
@@ -728,9 +769,9 @@ class BatchedGames:
         rolled = idx[a == ROLL]
         if not rolled.size:
             return
-        made = self.dice.roll(rolled, "double_play") > 3
+        made = DOUBLE_PLAY_TURNED[self.dice.roll(rolled, *_ROLL[charts.DOUBLE_PLAY])]
         missed = rolled[~made]
-        self._score(missed, self._move(missed, np.full(len(missed), FORCED_UP[0])))
+        self._score(missed, self._move(missed, np.full(len(missed), PLAY["missed_double_play"])))
         turned = rolled[made]
         code = self.occ[turned]
         several = code > 1          # a runner on first and at least one more
@@ -754,7 +795,7 @@ class BatchedGames:
     # -- 1l: tagging up on a fly out ------------------------------------------------------
     def _offer_tag_up(self, idx: np.ndarray) -> None:
         """1l: third, then second, then first; a runner needs the next base empty."""
-        base = HIGHEST_BASE[CLEAR_AHEAD[self.occ[idx]] & UP_TO[self.tag_base[idx] + 1]]
+        base = NEXT_TAG[self.occ[idx] * 4 + (self.tag_base[idx] + 1)]
         self.tag_base[idx] = base
         ask = base >= 0
         asked = idx[ask]
@@ -770,7 +811,7 @@ class BatchedGames:
         """1l: one die; 5-6 the runner advances a base (an RBI if he scores), 1-4 he stays."""
         if not idx.size:
             return
-        go = self.dice.roll(idx, "tag_up") >= 5
+        go = TAG_UP_ADVANCED[self.dice.roll(idx, *_ROLL[charts.TAG_UP])]
         g = idx[go]
         self._score(g, self._move(g, ADVANCE[base[go]]))
 
