@@ -29,7 +29,7 @@ import numpy as np
 
 from ..envs.core.bases import advance_all, advance_runner, force_advance, remove_runner
 from ..envs.core.dice import Dice
-from ..envs.core.engine import set_situation
+from ..envs.core.engine import play_out
 from ..envs.pokemon_baseball import charts as ch
 from ..envs.pokemon_baseball import rules
 from ..envs.pokemon_baseball.cards import load_creatures, load_team
@@ -231,17 +231,15 @@ def sample_counts(stats, innings: int, dh: bool, edge: str, half_innings: int = 
     engine's own rules under :func:`reference_action` (each half inning its own dice)."""
     teams = _teams_from_stats(stats)
     template = rules.new_game(teams[0], teams[1], Dice(seed), innings=1, dh=dh, edge=edge)
-    while not template.started:                        # both lineup cards, by the reference
-        rules.apply_action(template, reference_action(template, template.pending))
+    # both lineup cards, by the reference
+    play_out(template, rules, reference_action, stop=lambda state: state.started)
 
     def bat_half_inning(team: int, k: int, outs: int, bases: int, counts: np.ndarray) -> None:
-        state = template.clone()
         lead = k % 9
-        state.order[team] = lead
-        order = state.lineup[team]
-        set_situation(state.board, inning=k + 1, half=team, outs=outs, bases=tuple(
-            order[(lead + 8 - i) % 9] if bases >> i & 1 else None for i in range(3)))
-        state.step, state.pending, state.pa = "start_pa", None, 0
+        order = template.lineup[team]
+        state = rules.start_half_inning(
+            template.clone(), inning=k + 1, half=team, outs=outs, leadoff=lead,
+            bases=tuple(order[(lead + 8 - i) % 9] if bases >> i & 1 else None for i in range(3)))
         play_half_inning(state, team, rules, "at_bat", reference_action, counts, max_runs)
 
     return sample_run_counts(bat_half_inning, half_innings, min_visits, max_runs)

@@ -1205,3 +1205,72 @@ def test_rest_by_outs_counts_the_box_scores_innings_pitched():
         assert rules.games_to_rest(state)[1][k] == rules.rest_for_innings(innings, False)
     with pytest.raises(ValueError, match="rest_by"):
         rules.new_game(*teams, Dice(0), rest_by="pitches")
+
+
+# ===================================================== a situation set from outside the env
+def test_start_half_inning_sets_the_situation_and_the_half_plays_from_it():
+    """start_half_inning (the value tables' sampler's entry): the situation, the leadoff man,
+    no decision pending; play_out then plays that half inning alone, batter by batter from
+    the leadoff slot, with the given runners on base."""
+    from dugout.envs.core.engine import NEVER_ENDS, play_out
+    state = game()
+    order = state.lineup[HOME]
+    runners = (order[1], None, order[2])
+    out = rules.start_half_inning(state.clone(), inning=5, half=HOME, outs=1, bases=runners,
+                                  leadoff=3)
+    b = out.board
+    assert (b.inning, b.half, b.outs, b.bases, b.runs) == (5, HOME, 1, runners, [0, 0])
+    assert b.innings == NEVER_ENDS and not b.over
+    assert out.pending is None and out.order[HOME] == 3 and out.pa == 0
+    out.dice = Dice(1)
+    batters = []
+
+    def policy(s, decision):
+        return decision.legal[0] if decision.kind in ("substitute", "replace_injured") else PASS
+
+    def on_rule(s):
+        if s.step == "at_bat":
+            batters.append(s.batter_creature())
+            if len(batters) == 1:        # the first batter comes up with the runners given
+                assert s.board.bases == runners and s.board.outs == 1
+
+    play_out(out, rules, policy, stop=lambda s: s.board.half != HOME, on_rule=on_rule)
+    assert batters and batters == [order[(3 + i) % 9] for i in range(len(batters))]
+    assert (out.board.inning, out.board.half) == (6, AWAY)
+    assert state.board.inning == 1 and state.order[HOME] == 0      # the original untouched
+
+
+def test_start_half_inning_keys_the_dice_by_the_inning():
+    """Two clones started in the same situation play the same half inning; the inning keys
+    the dice streams, so the same situation in another inning plays another."""
+    from dugout.envs.core.engine import play_out
+    base = game()
+    base.dice = Dice(7)
+
+    def half_inning(inning):
+        s = rules.start_half_inning(base.clone(), inning=inning, half=AWAY)
+        play_out(s, rules, lambda s, d: PASS if PASS in d.legal else d.legal[0],
+                 stop=lambda s: s.board.half != AWAY)
+        return [(p.kind, p.actor, p.roll, p.after) for p in s.log.plays[len(base.log.plays):]]
+
+    assert half_inning(4) == half_inning(4)
+    assert any(half_inning(4) != half_inning(k) for k in (5, 6, 7))
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"half": 2}, "half must be 0"),
+    ({"inning": 0}, "inning must be"),
+    ({"outs": 3}, "outs must be 0, 1 or 2"),
+    ({"leadoff": 9}, "leadoff must be a batting slot"),
+    ({"bases": (99, None, None)}, "bases must be three"),
+    ({"bases": (2, 2, None)}, "bases must be three"),
+    ({"bases": (1, None, None)}, "bases must be three"),           # creature 1 leads off
+    ({"bases": (None, None)}, "bases must be three"),
+])
+def test_start_half_inning_refuses_bad_input(kwargs, words):
+    state = game()
+    with pytest.raises(ValueError, match=words):
+        rules.start_half_inning(state, **{"inning": 1, "half": AWAY, **kwargs})
+    before = rules.new_game(make_team("a"), make_team("h"), ScriptedDice([]))
+    with pytest.raises(ValueError, match="lineups are not set"):
+        rules.start_half_inning(before, inning=1, half=AWAY)

@@ -31,6 +31,7 @@ from ..core.bases import (EMPTY_BASES, advance_all, advance_runner, force_advanc
                           remove_runner)
 from ..core.decisions import Decision, take_decision
 from ..core.dice import DICE, Dice, ScriptedDice
+from ..core.engine import set_situation
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core import scorebook as sb
 from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, Play, PlayLog, outcome_codec
@@ -43,7 +44,7 @@ __all__ = [
     "GameState", "new_game", "apply_action", "legal_actions", "games_to_rest", "ACTIONS",
     "N_ACTIONS", "DECISION_KINDS", "PASS", "YES", "RUNNER", "PINCH_HIT", "POSITION", "CREATURE",
     "MAX_ROSTER", "OUTCOMES", "DH", "BENCH", "PLAYING", "GONE", "FORFEIT_SCORE",
-    "effective_hp", "rest_for_innings", "REST_BY",
+    "effective_hp", "rest_for_innings", "REST_BY", "start_half_inning",
 ]
 
 # -- actions: one Discrete space for every decision --------------------------------------------
@@ -1235,6 +1236,44 @@ def retire_side(state: GameState) -> None:
     state.board.end_half()
     state.pa = 0
     state.step = "start_pa"
+
+
+# ==================================================================== a situation, from outside
+def start_half_inning(state: GameState, *, inning: int, half: int, outs: int = 0,
+                      bases: tuple = EMPTY_BASES, leadoff: int = 0) -> GameState:
+    """Put a game whose lineups are set at the start of a plate appearance in a situation of
+    a half inning that never ends the game, for outside code that plays an engine on
+    (:func:`dugout.envs.core.engine.play_out`; the value tables' sampler): ``inning`` (it
+    keys the dice streams), ``half`` (0: the away team bats), ``outs`` (0-2), ``bases`` (the
+    batting team's creatures on first, second, third, or None; each in its batting order)
+    and ``leadoff``, the batting slot (0-8) due up. The scoreboard is set by
+    :func:`~dugout.envs.core.engine.set_situation` (no runs yet); no decision is pending and
+    no plate appearance of the half has begun. Everything else (who plays where, HP, rest)
+    is the game's own. Returns ``state``; bad input raises ``ValueError``."""
+    if not state.started:
+        raise ValueError("start_half_inning: the lineups are not set yet (play the game's "
+                         "lineup and batting-order decisions first)")
+    if half not in (0, 1):
+        raise ValueError(f"start_half_inning: half must be 0 (top) or 1 (bottom), got {half!r}")
+    if not (isinstance(inning, int) and inning >= 1):
+        raise ValueError(f"start_half_inning: inning must be an int from 1, got {inning!r}")
+    if outs not in (0, 1, 2):
+        raise ValueError(f"start_half_inning: outs must be 0, 1 or 2, got {outs!r}")
+    if leadoff not in range(9):
+        raise ValueError(f"start_half_inning: leadoff must be a batting slot 0-8, got {leadoff!r}")
+    bases = tuple(bases)
+    order = state.lineup[half]
+    runners = [r for r in bases if r is not None]
+    if (len(bases) != 3 or any(r not in order for r in runners) or len(set(runners)) != len(runners)
+            or order[leadoff] in runners):
+        raise ValueError(f"start_half_inning: bases must be three of the batting team's batters "
+                         f"(its order {order}) or None, each once and not the leadoff batter "
+                         f"{order[leadoff]}, got {bases!r}")
+    set_situation(state.board, inning=inning, half=half, outs=outs, bases=bases)
+    state.order[half] = leadoff
+    state.pending, state.step, state.pa = None, "start_pa", 0
+    state.sub_for = state.sub_team = -1
+    return state
 
 
 RULES: dict[str, Callable[[GameState], None]] = {
