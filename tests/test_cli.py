@@ -220,6 +220,23 @@ def test_the_command_is_installed_beside_python():
                                    "number from 4 to 1000000000 (games a matchup), got '3'")
 
 
+def test_python_m_dugout_studies_lists_and_runs_the_labs_subcommands(capsys):
+    """``python -m dugout.studies`` lists the subcommands whose module is the lab's, and
+    ``python -m dugout.studies NAME ...`` is ``dugout NAME ...`` (its errors too)."""
+    from dugout.studies.__main__ import main as studies_main, studies
+    lab = {name for name, c in COMMANDS.items() if c.module.startswith("dugout.studies.")}
+    assert set(studies()) == lab and {"pipeline", "bench", "bench vector", "calibrate"} <= lab
+    assert studies_main([]) == 0
+    out = capsys.readouterr().out
+    assert all(f"  {name} " in out for name in lab) and "  tournament " not in out
+    assert studies_main(["tournament"]) == 2
+    assert "unknown study 'tournament'" in capsys.readouterr().err
+    done = subprocess.run([sys.executable, "-m", "dugout.studies", "bench", "--split"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip() == "dugout bench: error: --split needs --rounds R (R >= 1)"
+
+
 # -- the shared types themselves ----------------------------------------------------------------
 @pytest.mark.parametrize("text, value", [("0", 0), ("4294967295", 2**32 - 1), ("+7", 7),
                                          ("1_000", 1000)])
