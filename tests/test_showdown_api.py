@@ -594,3 +594,51 @@ def test_the_render_names_no_pitcher_before_the_starters_are_chosen():
     text = env.render()
     last = env.game.teams[1].players[-1].name
     assert "have not named their starting pitcher yet" in text and f"faces {last}" not in text
+
+
+# -- a half inning set up for outside code (the value tables' samples) -------------------------
+def _set_up_game(seed: int = 0):
+    from dugout.envs.core import Dice
+    from dugout.envs.showdown.cards import load_team
+    teams = (load_team("nya2004"), load_team("bos2004"))
+    return rules.new_game(teams, Dice(seed), starter=2, dh=True, play=False)
+
+
+def test_start_half_inning_sets_the_situation_and_play_out_plays_that_half():
+    from dugout.envs.core.engine import play_out as engine_play_out
+    state = _set_up_game()
+    lineup = list(state.lineup[1])
+    runners = (lineup[3], None, lineup[1])
+    assert rules.start_half_inning(state, inning=5, half=1, outs=2, runners=runners,
+                                   leadoff=4) is state
+    b = state.board
+    assert (b.inning, b.half, b.outs, b.bases, b.runs) == (5, 1, 2, runners, [0, 0])
+    assert state.order[1] == 4 and state.pending is None
+    engine_play_out(state, rules, lambda s, d: rules.PASS if rules.PASS in d.legal else d.legal[0],
+                    stop=lambda s: s.board.half != 1, check=True)
+    assert not b.over and (b.inning, b.half) == (6, 0)      # the half ended; the game goes on
+    plays = [p for p in state.log.plays if p.kind == "pa"]
+    assert plays and plays[0].actor == lineup[4] and plays[0].before == runners
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"outs": 3}, "outs must be"), ({"half": 2}, "half must be"), ({"inning": 0}, "inning must"),
+    ({"leadoff": 9}, "leadoff must"), ({"runners": (99, None, None)}, "runners are three"),
+    ({"runners": "leadoff"}, "runners are three"), ({"runners": (None, None)}, "runners are three")])
+def test_start_half_inning_rejects_a_situation_the_game_cannot_be_in(change, message):
+    state = _set_up_game()
+    lineup = state.lineup[0]
+    if change.get("runners") == "leadoff":
+        change = {"runners": (lineup[0], None, None)}
+    args = {"inning": 3, "half": 0, "outs": 0, "runners": (None, None, None), "leadoff": 0,
+            **change}
+    with pytest.raises(ValueError, match=message):
+        rules.start_half_inning(state, **args)
+
+
+def test_start_half_inning_needs_a_game_set_up_and_not_yet_played():
+    from dugout.envs.core import Dice
+    from dugout.envs.showdown.cards import load_team
+    played = rules.new_game((load_team("nya2004"), load_team("bos2004")), Dice(0), starter=1)
+    with pytest.raises(ValueError, match="set up and not yet played"):
+        rules.start_half_inning(played, inning=1, half=0)

@@ -1,0 +1,118 @@
+"""MLB Showdown's two observation encoders agree byte for byte.
+
+The env encodes an observation straight off the game (``ShowdownEnv._encode``, with its
+per-team caches) for speed; what a manager may know is the view (``view_of``), and
+``encode_view`` encodes a view alone. The promise that an observation holds nothing the
+manager may not know rests on the two being the same function of the game. This test plays
+seeded games at every level (the expert game with and without strategy decks) with random
+managers (over team pairs that hold every icon between them) and with the rulebook
+heuristic, through the engine's rules, and compares both seats' observations byte for byte
+before every rule, at every decision and at the end; it also checks that the games met every
+decision kind the level asks and set every piece of the observation (a piece never set would
+be compared only as zeros).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from dugout.agents.showdown import ShowdownHeuristic, showdown_tables
+from dugout.envs import showdown_v0
+from dugout.envs.core.engine import play_out
+from dugout.envs.showdown import rules
+from dugout.envs.showdown.env import encode_view
+from dugout.envs.showdown.view import view_of
+
+#: (options, the decision kinds the level asks, pieces its games cannot set)
+LEVELS = [
+    pytest.param({"level": "basic"}, {"starting_pitcher"},
+                 # the basic game: no icons, no extra bases, no pitching changes
+                 {"batter_icons", "pitcher_icons", "extra_base", "can_remove"}, id="basic"),
+    pytest.param({"level": "advanced"}, set(rules.DECISION_KINDS) - {"starting_pitcher"}, set(),
+                 id="advanced"),
+    pytest.param({"level": "expert"},
+                 {"pinch_hitter", "pitching_change", "double_play", "send_runners", "throw_at",
+                  "pinch_runner", "defensive_replacement", "replaced_player", "batting_slot",
+                  "intentional_walk", "sacrifice_bunt"},
+                 # "DO NOT USE THESE SPECIAL ABILITIES": no icon uses; no level one-hot
+                 {"batter_icons", "pitcher_icons", "level"}, id="expert"),
+    pytest.param({"level": "expert", "decks": "default"},
+                 {"pinch_hitter", "pitching_change", "double_play", "send_runners", "throw_at",
+                  "pinch_runner", "defensive_replacement", "replaced_player",
+                  "intentional_walk", "sacrifice_bunt", "play_card", "catcher_throw"},
+                 {"batter_icons", "pitcher_icons", "level"}, id="expert-decks"),
+]
+
+
+#: team pairs for the random games: between them every icon is on some card
+PAIRS = [("nya2004", "bos2004"), ("min2004", "tba2004"), ("ari2004", "ana2004"),
+         ("mil2004", "sfn2004"), ("nya1927", "cin1975")]
+
+
+@pytest.fixture(scope="module")
+def heuristic():
+    env = showdown_v0.raw_env()
+    return ShowdownHeuristic(tables=showdown_tables(env.teams))
+
+
+class _Comparison:
+    """Compares the two encoders on an env's game, noting the decision kinds met and the
+    observation values set."""
+
+    def __init__(self) -> None:
+        self.kinds: set[str] = set()
+        self.set_pieces: np.ndarray | None = None
+
+    def __call__(self, env) -> None:
+        state = env.game
+        if state.pending is not None:
+            self.kinds.add(state.pending.kind)
+        for seat in (0, 1):
+            fast = env._encode(seat)
+            slow = encode_view(view_of(state, seat))
+            assert fast.dtype == slow.dtype and fast.shape == slow.shape
+            assert fast.tobytes() == slow.tobytes(), (
+                f"seat {seat} at step {state.step!r} (pending {state.pending}): the values "
+                f"differ at {np.flatnonzero(fast != slow).tolist()}")
+            if self.set_pieces is None:
+                self.set_pieces = np.zeros(fast.shape, dtype=bool)
+            self.set_pieces |= slow != 0
+
+
+def _play(env, seed: int, choose, compare: _Comparison) -> None:
+    """A seeded game played through the engine's rules, the encoders compared before every
+    rule and at every decision (``choose(state, decision)`` decides) and at the end."""
+    env.reset(seed=seed)
+
+    def policy(state, decision):
+        compare(env)
+        return choose(state, decision)
+
+    play_out(env.game, rules, policy, on_rule=lambda state: compare(env), check=True)
+    compare(env)
+
+
+@pytest.mark.parametrize("options, kinds, never_set", LEVELS)
+def test_the_fast_encoder_is_encode_view_of_the_view(options, kinds, never_set, heuristic):
+    compare = _Comparison()
+    for i, pair in enumerate(PAIRS):
+        env = showdown_v0.raw_env(teams=pair, point_cap=None, **options)
+        for seed in range(6 * i, 6 * i + 6):
+            rng = random.Random(seed)
+            _play(env, seed, lambda state, decision: rng.choice(decision.legal), compare)
+    env = showdown_v0.raw_env(**options)               # the heuristic's tables: these teams
+
+    def managed(state, decision):
+        agent = "away" if decision.actor == 0 else "home"
+        return heuristic.act(env.observe(agent), env.view(agent))
+
+    for seed in range(100, 106):
+        _play(env, seed, managed, compare)
+    assert kinds <= compare.kinds, f"decision kinds never met: {sorted(kinds - compare.kinds)}"
+    spec = env.obs_spec
+    unset = {name for name, size, _ in spec.pieces
+             if not compare.set_pieces[spec.offset[name]:spec.offset[name] + size].any()}
+    assert unset <= never_set, f"observation pieces never set: {sorted(unset - never_set)}"
