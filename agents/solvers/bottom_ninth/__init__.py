@@ -67,7 +67,6 @@ in batches; at ability decisions it is taken to play as the equilibrium manager 
 Modules
 -------
 ========================  ===============================================================
-``matrix``                the stare-down's matrix games, batched, by vertex enumeration
 ``pitch``                 one pitch after the stare-down as a graph (:class:`PitchGraph`)
 ``model``                 :class:`Duel`: teams and options, states, layers, clean-ups
 ``induction``             the backward pass for optimal, solved or tabled play
@@ -83,9 +82,11 @@ Modules
 ========================  ===============================================================
 """
 
+# the stare-down's matrix games (batched, by vertex enumeration) are the heuristic's module's,
+# one solver for both; named here too, where the solver's users have found them
+from ...bottom_ninth import game_value, solve_games
 from .agent import EquilibriumAgent
 from .evaluation import ASKED_KINDS, AsEvaluated, Exploitability, evaluate, exploitability
-from .matrix import game_value, solve_games
 from .model import Duel
 from .pitch import PitchGraph
 from .policy import PolicyTable, policy_table
