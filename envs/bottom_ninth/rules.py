@@ -62,7 +62,7 @@ from .state import (ABILITY_ACTIONS, ABILITY_EFFECT, ACTIONS, BATTER_ABILITIES, 
                     SWING_UP, TEAM_NAMES, THROW, GameState, Grant, clear_pitch)
 from .support import SupportSet
 
-__all__ = ["GameState", "Grant", "new_game", "apply_action", "run", "option_labels", "RULES",
+__all__ = ["GameState", "Grant", "new_game", "apply_action", "run", "set_at_bat", "option_labels", "RULES",
            "CHOICES", "ACTIONS", "SOLO_ACTIONS", "DECISION_KINDS", "SOLO_DECISION_KINDS",
            "TEAM_NAMES", "GAME_TEAM_NAMES", "LINEUP_SIZE", "GAME_LINEUP", "DRAFT_PITCHERS",
            "DRAFT_BATTERS", "ABILITY_ACTIONS", "ABILITY_EFFECT", "PITCHER_ABILITIES",
@@ -120,6 +120,34 @@ def run(state: GameState) -> None:
     rules = MODES[state.mode][1]
     while state.pending is None and not state.board.over:
         rules[state.step](state)
+
+
+def set_at_bat(state: GameState, *, slot: int, outs: int, bases: tuple, balls: int, strikes: int,
+               pitcher: int, removed: list[int], fatigue: tuple[int, int], ceiling: int, pa: int,
+               step: str = "stare_down") -> None:
+    """Put a duel at a situation of its half inning, for outside code that plays one on (the
+    solver's tables and checks): ``outs`` and ``bases`` (the runners' batting lines, or
+    None) on the board, the batter in lineup ``slot`` at a count of ``balls``-``strikes``
+    (as many pitches of the at-bat behind him), ``pitcher`` on the mound (``removed`` the
+    pitchers taken out) with his Fatigue Tokens on rows ``fatigue`` and relief reaching
+    row ``ceiling``, ``pa`` plate appearances this half inning; no pitch in progress, no
+    last pitch and no decision pending. The game waits at ``step`` (a rule of ``RULES``):
+    :func:`run` or :func:`~dugout.envs.core.engine.play_out` plays it on."""
+    if state.mode != "duel":
+        raise ValueError(f"set_at_bat sets a duel's situation, not a {state.mode!r} game's")
+    if step not in RULES:
+        raise ValueError(f"unknown step {step!r} (the rules: {', '.join(RULES)})")
+    b = state.board
+    b.outs, b.bases = outs, tuple(bases)
+    state.balls, state.strikes = balls, strikes
+    state.order[1] = slot
+    state.pitcher, state.removed = pitcher, list(removed)
+    state.ceiling, state.fatigue = ceiling, list(fatigue)
+    state.pa, state.pitch_no = pa, balls + strikes
+    state.last = ""
+    clear_pitch(state)
+    state.pending = None
+    state.step = step
 
 
 def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
@@ -558,7 +586,7 @@ def swing_result(face: str, swing: int, control: int) -> str:
     return "contact" if swing == control else "strike"
 
 
-def _hit_by_pitch(state: GameState) -> bool:
+def hit_by_pitch(state: GameState) -> bool:
     """Glossary, Hit By Pitch: a ``hit_by_pitch`` trait (either card) turns a Ball whose
     Control die shows a listed natural value into first base."""
     cs = state.cards
@@ -581,7 +609,7 @@ def resolve(state: GameState) -> None:
                   f"{state.control} vs swing {state.swing}: {result}")
     state.step = "stare_down"
     if result == "ball":
-        if _hit_by_pitch(state):
+        if hit_by_pitch(state):
             state.last += ", hit by the pitch"
             walk(state, sb.HIT_BY_PITCH)
             return

@@ -25,7 +25,7 @@ so the graph is evaluated for many situations at once from their leaf values
 The graph is generated, not transcribed: :class:`_Probe` carries the few fields of a
 :class:`~dugout.envs.bottom_ninth.rules.GameState` the ability rules read, and the engine's
 own ``award_tokens``, ``grant_abilities``, ``usable_abilities``, ``use_ability``,
-``_hit_by_pitch``, ``crushed`` and ``swing_result`` say which grants are won, which
+``hit_by_pitch``, ``crushed`` and ``swing_result`` say which grants are won, which
 abilities are legal, which grant pays, what a reroll can roll and what the dice mean.
 A decision with no usable ability is no node (the engine moves on without asking).
 """
@@ -240,7 +240,7 @@ def build(cards, batter: int, pitcher: int, faces: tuple[str, ...]) -> PitchGrap
         return node
 
     def swing_node(pr: _Probe, p: int) -> int:
-        hbp = rules._hit_by_pitch(pr)
+        hbp = rules.hit_by_pitch(pr)
         key = ("S", p, pr.face, pr.control, hbp, tuple(pr.grants[1]))
         if key in memo:
             return memo[key]

@@ -25,7 +25,6 @@ import numpy as np
 
 from ....envs.bottom_ninth import rules
 from ....envs.bottom_ninth.env import encode_view
-from ....envs.bottom_ninth.state import clear_pitch
 from ....envs.bottom_ninth.view import view_of
 from ....envs.core.decisions import action_mask
 from ....envs.core.dice import Dice
@@ -118,27 +117,27 @@ def _table_state(duel: Duel):
     state = rules.new_game(Dice(0), duel.cards, lineup=list(duel.lineup), staff=list(duel.staff),
                            fatigue_rows=duel.rows, faces={f: duel.faces.count(f) for f in "BSC"},
                            out_rule=duel.out_rule)
-    state.pending = None
     return state
 
 
 def _place(state, duel: Duel, pit, slot, outs, bases, balls, strikes, fd, fl) -> None:
-    """Move the engine state to a situation (canonical ``pa``, no last pitch)."""
-    b = state.board
-    b.outs = outs
+    """Move the engine state to a situation (canonical ``pa``, no last pitch, nothing
+    pending; the next rule the stare-down)."""
     # runners are earlier batters (their lineup slots: the box score credits their runs)
-    b.bases = tuple((slot - 1 - i) % 6 if bases >> i & 1 else None for i in range(3))
-    state.balls, state.strikes = balls, strikes
-    state.order[1] = slot
-    state.pitcher = duel.staff[pit]
-    state.removed = [duel.staff[0]] if pit else []
-    state.ceiling = pit
-    state.fatigue = [fd, fl]
-    state.pa = outs + bin(bases).count("1")
-    state.pitch_no = balls + strikes
-    state.last = ""
-    clear_pitch(state)            # as between pitches in play: no secret, dice or grants
-    state.pending = None
+    runners = tuple((slot - 1 - i) % 6 if bases >> i & 1 else None for i in range(3))
+    rules.set_at_bat(state, slot=slot, outs=outs, bases=runners, balls=balls, strikes=strikes,
+                     pitcher=duel.staff[pit], removed=[duel.staff[0]] if pit else [],
+                     fatigue=(fd, fl), ceiling=pit, pa=outs + bin(bases).count("1"))
+
+
+def _to_guess(state) -> None:
+    """From a placed situation to the batter's guess: the stare-down, the pitcher's commit
+    (any pitch: nothing of it shows in the batter's view), the rules played on to the guess."""
+    rules.stare_down(state)
+    if state.pending is not None:
+        rules.apply_action(state, state.pending.legal[0])
+    else:
+        rules.run(state)
 
 
 def policy_table(agent: Any, solution, seat: int) -> PolicyTable:
@@ -165,9 +164,7 @@ def policy_table(agent: Any, solution, seat: int) -> PolicyTable:
                     stare[i] = np.eye(4)[state.secret]
                     continue
             else:
-                rules.stare_down(state)
-                state.pending = None
-                rules.offer_guess(state)
+                _to_guess(state)
             asker.ask(("stare", int(i)), view_of(state, seat))      # pitch (seat 0) or guess
         _collect(asker, stare, relief, change)
     if seat == 0:

@@ -29,7 +29,6 @@ def start_state(duel: Duel, seed: int, outs: int = 0, bases: int = 0, balls: int
     _place(state, duel, pit, slot, outs, bases, balls, strikes, *fatigue)
     if relieved:
         state.box.add_pitcher(0, duel.cards.card(duel.staff[1]).name)
-    state.step = "stare_down"
     rules.run(state)
     return state
 

@@ -122,7 +122,7 @@ class Solution:
         if view.decision == "pitcher_ability":
             key = pitcher_key(p, view.face, view.face_natural, view.control, view.control_natural, grants)
         else:
-            hbp = rules._hit_by_pitch(probe_for_view(view, d.cards))
+            hbp = rules.hit_by_pitch(probe_for_view(view, d.cards))
             key = batter_key(p, view.face, view.control, hbp, view.swing, view.swing_natural, grants[1])
         node = g.decisions.get(key)
         if node is None:
