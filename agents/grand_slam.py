@@ -21,10 +21,8 @@ import numpy as np
 
 from ..envs.core.dice import Dice
 from ..envs.core.engine import play_out
-from ..envs.core.scoreboard import Scoreboard
-from ..envs.core.scorebook import BoxScore, PlayLog
 from ..envs.grand_slam import rules
-from ..envs.grand_slam.cards import N_HAND_TYPES, N_TYPES, REFERENCE_COUNTS, SINGLE
+from ..envs.grand_slam.cards import N_HAND_TYPES, REFERENCE_COUNTS
 from ..envs.grand_slam.view import GrandSlamView
 from .base import AlwaysNever, Managers, ViewAgent
 from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
@@ -38,30 +36,15 @@ YES_NO_KINDS = ("pinch_hitter",)
 
 
 # -- what a card does, from the engine's own card rules -------------------------------------
-def _scratch_effect(outs: int, bases: int, card: int) -> tuple[int, int, int]:
-    board = Scoreboard(innings=1 << 30)
-    board.outs = outs
-    board.line = [[0], [0]]
-    names = [(f"Batter {i}", "") for i in range(9)]
-    state = rules.GameState(board=board, dice=Dice(0), box=BoxScore(["a", "h"], [names, names]),
-                            log=PlayLog(), counts=REFERENCE_COUNTS, deck=[],
-                            hands=[[0] * N_TYPES, [0] * N_TYPES], stacks=[[], []],
-                            discards=[0] * N_TYPES)
-    runners = []
-    for base in range(3):
-        if bases >> base & 1:
-            slot = 6 + base                    # runners 6-8, the batter is slot 0
-            state.runner_cards[slot] = SINGLE
-            runners.append(slot)
-        else:
-            runners.append(None)
-    board.bases = tuple(runners)
-    rules.CARD_RULES[card](state, 0, card)
-    return board.outs, bases_index(board.bases), board.runs[0]
+def _effect(outs: int, bases: int, card: int) -> tuple[int, int, int]:
+    """:func:`rules.effect_of_card` with the bases as a :func:`bases_index`."""
+    after_outs, after, runs = rules.effect_of_card(
+        card, outs=outs, bases=(bool(bases & 1), bool(bases & 2), bool(bases & 4)))
+    return after_outs, bases_index(after), runs
 
 
 #: EFFECT[outs, bases, card] = (outs after, bases after, runs scored), for every hand card.
-EFFECT = np.array([[[_scratch_effect(o, b, c) for c in range(N_HAND_TYPES)] for b in range(8)]
+EFFECT = np.array([[[_effect(o, b, c) for c in range(N_HAND_TYPES)] for b in range(8)]
                    for o in range(3)], dtype=np.int64)
 
 

@@ -572,3 +572,43 @@ def test_engine_rejects_actions_after_the_game():
     play(s, HOME_RUN)
     with pytest.raises(IllegalActionError, match="over"):
         apply_action(s, 0)
+
+
+# -- effect_of_card: what a card does, asked from outside --------------------------------------
+@pytest.mark.parametrize("step", ["bat", "field"])
+def test_effect_of_card_is_what_playing_the_card_does(step):
+    """For every hand card, outs and base state, ``rules.effect_of_card`` gives what the card
+    does when a manager (batting or fielding) plays it in a game: the outs, the bases
+    occupied and the runs (three outs end the half inning: the board moves on)."""
+    from dugout.envs.grand_slam.cards import N_HAND_TYPES
+    for card in range(N_HAND_TYPES):
+        others = tuple(c for c in (STRIKE_OUT, GROUND_OUT, WALK) if c != card)[:2]
+        for outs in range(3):
+            for occupied in range(8):
+                flags = tuple(bool(occupied >> i & 1) for i in range(3))
+                state = situation(hand=(card,) + others, outs=outs, step=step,
+                                  bases=tuple(SINGLE if on else None for on in flags))
+                play(state, card)
+                after_outs, after, runs = rules.effect_of_card(card, outs=outs, bases=flags)
+                b = state.board
+                assert b.runs[0] == runs, (CARD_NAMES[card], outs, flags)
+                if after_outs == 3:
+                    assert (b.inning, b.half) == (1, 1), (CARD_NAMES[card], outs, flags)
+                else:
+                    assert (b.outs, tuple(r is not None for r in b.bases)) == (after_outs, after), \
+                        (CARD_NAMES[card], outs, flags)
+
+
+def test_effect_of_card_follows_the_card_reference_and_refuses_bad_input():
+    assert rules.effect_of_card(DOUBLE_PLAY, outs=0, bases=(True, False, True)) == \
+        (2, (False, False, False), 1)                      # the runner on third scores
+    assert rules.effect_of_card(FLY_OUT, outs=1, bases=(False, False, True)) == \
+        (2, (False, False, False), 1)                      # a sacrifice fly
+    assert rules.effect_of_card(HOME_RUN, outs=2, bases=(True, True, True)) == \
+        (2, (False, False, False), 4)
+    assert rules.effect_of_card(WILD_PITCH, outs=0, bases=(False, False, False)) == \
+        (0, (False, False, False), 0)
+    for kwargs, words in (({"card": 16}, "hand card"), ({"card": True}, "hand card"),
+                          ({"outs": 3}, "outs must be"), ({"bases": (True,)}, "three flags")):
+        with pytest.raises(ValueError, match=words):
+            rules.effect_of_card(**{"card": SINGLE, "outs": 0, "bases": (False,) * 3, **kwargs})

@@ -26,6 +26,7 @@ from ..core import scorebook as sb
 from ..core.bases import advance_all, force_advance, occupied, runner_count
 from ..core.decisions import Decision, take_decision
 from ..core.dice import DICE, Dice, ScriptedDice
+from ..core.engine import set_situation
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog, check_plays
 from ..core.errors import DataError
@@ -40,7 +41,7 @@ from .cards import (BALK, CARD_NAMES, CARD_TYPES, DOUBLE, DOUBLE_PLAY, ERROR, FL
 __all__ = [
     "GameState", "new_game", "apply_action", "legal_actions", "option_labels", "ACTIONS",
     "DECISION_KINDS", "HAND_SIZE", "STACK_ACTION", "N_ACTIONS", "OUTCOMES", "TEAM_NAMES",
-    "BATTER_NAMES", "shuffle_after", "innings_to_shuffle",
+    "BATTER_NAMES", "shuffle_after", "innings_to_shuffle", "effect_of_card",
 ]
 
 HAND_SIZE = 3
@@ -605,6 +606,39 @@ def runner_card(state: GameState, seat: int, card: int) -> None:
         counted = score_runs(state, scored)
         state.box.runs_scored(b.half, counted)
     _log(state, seat, CARD_NAMES[card], -1, card, before, counted)
+
+
+# -- what a card does, from outside -------------------------------------------------------
+def effect_of_card(card: int, *, outs: int, bases: tuple) -> tuple[int, tuple[bool, bool, bool], int]:
+    """What hand card ``card`` does when it is played with ``outs`` (0-2) and runners on
+    ``bases`` (first, second, third: occupied or not): the outs after (3 ends the half
+    inning), the bases occupied after and the runs scored. A card does the same whoever
+    plays it, and nothing else of the game changes what it does to the bases (Card
+    Reference); the card's own rule (:data:`CARD_RULES`) plays it on a scratch game at that
+    situation (:func:`~dugout.envs.core.engine.set_situation`, the top of the 1st), so the
+    answer is the engine's. Bad input raises ``ValueError``."""
+    if isinstance(card, bool) or card not in CARD_RULES:
+        raise ValueError(f"effect_of_card: card must be a hand card type 0-{N_HAND_TYPES - 1}, "
+                         f"got {card!r}")
+    if outs not in (0, 1, 2) or isinstance(outs, bool):
+        raise ValueError(f"effect_of_card: outs must be 0, 1 or 2, got {outs!r}")
+    if len(bases) != 3:
+        raise ValueError(f"effect_of_card: bases must be three flags (first, second, third), "
+                         f"got {bases!r}")
+    names = [(n, str(i + 1)) for i, n in enumerate(BATTER_NAMES)]
+    state = GameState(board=Scoreboard(innings=1), dice=Dice(0),
+                      box=BoxScore(list(TEAM_NAMES), [names, names]), log=PlayLog(),
+                      counts=REFERENCE_COUNTS, deck=[], hands=[[0] * N_TYPES, [0] * N_TYPES],
+                      stacks=[[], []], discards=[0] * N_TYPES)
+    runners = []
+    for base, on in enumerate(bases):            # the batter is slot 0, runners slots 6-8
+        runners.append(6 + base if on else None)
+        if on:
+            state.runner_cards[6 + base] = SINGLE
+    set_situation(state.board, inning=1, half=0, outs=outs, bases=tuple(runners))
+    CARD_RULES[card](state, 0, card)
+    b = state.board
+    return b.outs, (b.bases[0] is not None, b.bases[1] is not None, b.bases[2] is not None), b.runs[0]
 
 
 # -- the end of a half inning --------------------------------------------------------------
