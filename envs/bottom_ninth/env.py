@@ -314,7 +314,7 @@ def _encode_team_counts(obs: np.ndarray, i: int, order: int, allowed: int, relie
 
 # -- the observation read off the state (BottomNinthEnv._encode) -----------------------------
 # encode_view(view_of(state, seat)) without building the view (its labels, grants and tuples);
-# the contract suite checks the two agree at every decision.
+# tests/test_bottom_ninth_observation.py checks the two agree byte for byte in every option set.
 (_BALLS, _STRIKES, _FATIGUE, _EXHAUSTED, _RELIEVER, _TRACK, _ACE, _COMMITTED, _THROWN, _GUESS,
  _TOKENS, _ABILITIES, _GRANT_USES, _FACE, _FACE_NATURAL, _DICE, _PITCHER_CARD, _BATTER_CARD,
  _BATTER_SLOT, _PA, _SUBSTITUTE, _OWN_CARDS, _OPP_CARDS) = (_O[name] for name in (

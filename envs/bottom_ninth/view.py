@@ -7,8 +7,8 @@ in the pitcher's own view (``committed``) and nowhere else.
 
 ``view_of(state, seat)`` builds the view from the engine state; the env's observation is
 the view's encoding (``encode_view``), so it cannot hold more than the view does. The env
-reads it off the state without building the view (``env.encode_state``); the contract
-suite checks the two agree at every decision.
+reads it off the state without building the view (``env.encode_state``);
+tests/test_bottom_ninth_observation.py checks the two agree byte for byte.
 """
 
 from __future__ import annotations
