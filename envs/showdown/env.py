@@ -476,7 +476,7 @@ def _encode_expert(obs: np.ndarray, seat: int, decision: str | None, subject: in
 # -- the observation read off the state (ShowdownEnv._encode) ----------------------------------
 # encode_view(view_of(state, seat)) without building the view: what changes only with a
 # team's lineup, positions or substitutions (the roster blocks, the defense) is kept between
-# decisions; the contract suite checks the two agree at every decision.
+# decisions; tests/test_showdown_observation.py checks the two agree byte for byte.
 _ROSTER_SIZE = 3 * rules.ROSTER
 
 
@@ -648,8 +648,8 @@ class ShowdownEnv(BaseballAECEnv):
 
     def _encode(self, seat: int) -> np.ndarray:
         """``encode_view(view(seat))``, read off the state without building the view (the
-        table in the module docstring), at every level (the contract suite checks the two
-        agree at every decision)."""
+        table in the module docstring), at every level (tests/test_showdown_observation.py
+        checks the two agree byte for byte, before every rule and at every decision)."""
         s = self.state_
         expert = s.level == "expert"
         caches = self._team_caches()
