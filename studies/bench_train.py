@@ -126,12 +126,12 @@ def env_cost(num_envs: int, seconds: float = 5.0, seed: int = 0, warmup: float |
     from ..envs.thats_baseball.env import OBS
     from ..vector import ThatsBaseballVectorEnv
     from .bench_vector import random_actions
-    from ..train.vector_ppo import N_ACTIONS, VectorSettings, _opponents, actor_critic
+    from ..train.vector_ppo import N_ACTIONS, VectorSettings, draw_opponents, actor_critic
     settings = VectorSettings(seed=seed)                 # the trainer's self-play league
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     model = actor_critic(OBS.size, N_ACTIONS, settings.net_arch)
-    opponents, weights = _opponents(settings, model)
+    opponents, weights = draw_opponents(settings, model)
     env = ThatsBaseballVectorEnv(num_envs, opponent=opponents, opponent_weights=weights,
                                  autoreset_mode="same_step", seed=seed)
     rng = np.random.default_rng(seed)

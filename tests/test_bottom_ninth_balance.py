@@ -1,4 +1,4 @@
-"""The Bottom of the 9th card-balance measurement, ``python -m dugout.evaluate.bottom_ninth_cards``,
+"""The Bottom of the 9th card-balance measurement, ``dugout cards``,
 on a tiny size: its structure, its determinism for a seed, and its files (fast)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from dugout.envs.bottom_ninth.cards import BUILTIN_PATH, load_cards, matching_size
-from dugout.evaluate import bottom_ninth_cards as bal
+from dugout.studies import bottom_ninth_cards as bal
 
 BATTERS = ["b01", "b18"]
 PITCHERS = ["p01", "p12"]          # p12 is Relief-only in the built-in set

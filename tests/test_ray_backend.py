@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from dugout.evaluate import calibrate_showdown as cal
+from dugout.studies import calibrate_showdown as cal
 from dugout.evaluate import cli
 from dugout.envs.core.errors import DugoutError
 from dugout.evaluate.backends import BackendError, CheckpointFiles, RayCluster, RayletDiedError
@@ -652,9 +652,9 @@ def test_a_shared_checkpoint_rewritten_between_runs_is_played_anew(ray_session, 
 
 # -- the scaling measurement ---------------------------------------------------------------------
 def test_the_scaling_measurement_runs_and_projects(ray_session, capsys):
-    """A tiny run of `python -m dugout.evaluate.scaling` (on the test's Ray instance) and the
+    """A tiny run of `dugout bench scaling` (on the test's Ray instance) and the
     projection's arithmetic."""
-    from dugout.evaluate import scaling
+    from dugout.studies import bench_scaling as scaling
     f = scaling.measure(TB, ["random", "heuristic"], games=8, chunk=2, cpus=2, overhead_games=4,
                         empty=5)
     capsys.readouterr()
@@ -675,7 +675,8 @@ def test_the_scaling_measurement_runs_and_projects(ray_session, capsys):
 # -- Ray is imported only by the ray backend ------------------------------------------------------
 def test_nothing_imports_ray_unless_the_ray_backend_is_used():
     code = ("import sys\n"
-            "from dugout.evaluate import cli, calibrate_showdown, backends, tournament\n"
+            "from dugout.evaluate import cli, backends, tournament\n"
+            "from dugout.studies import calibrate_showdown\n"
             "import dugout.integrations.rllib, dugout.train.rllib\n"
             "cli.main(['tournament', '--agents', 'random', 'heuristic', '--games', '4', '--quiet'])\n"
             "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if m.startswith('ray'))\n"

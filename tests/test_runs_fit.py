@@ -279,7 +279,7 @@ def test_cli_fit_runs_without_a_stored_boost_names_the_fit_command(lahman, capsy
     with pytest.raises(SystemExit) as exit_:
         main(["--team", "NYA", "--season", "1927", "--fit", "runs"])
     assert exit_.value.code == 2
-    assert ("no stored runs fit for NYA 1927; fit it with python -m dugout.evaluate.runs_fit "
+    assert ("no stored runs fit for NYA 1927; fit it with dugout runs-fit "
             "--season 1927 --teams NYA --write") in capsys.readouterr().err
 
 

@@ -7,7 +7,7 @@ stream's leading keys; none of it may change a game. These tests compare the fas
 the plain definitions: the keyed dice with the formula in ``core/dice.py``'s docstring, a
 chart with reading its counts, the cached pinch hitters with working them out afresh, the
 observation with encoding the view, and a game saved and restored with the game played on.
-No timings: speed is the benchmark's (``python -m dugout.evaluate.bench``).
+No timings: speed is the benchmark's (``dugout bench``).
 """
 
 from __future__ import annotations

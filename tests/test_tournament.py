@@ -153,7 +153,7 @@ def test_a_backend_object_refuses_workers_and_address_alike():
 
 
 def test_the_calibration_names_its_backend_flags(capsys):
-    from dugout.evaluate import calibrate_showdown as cal
+    from dugout.studies import calibrate_showdown as cal
     with pytest.raises(SystemExit):
         cal.main(["--teams", "bos2004", "--games", "4", "--address", "10.0.0.5:6379"])
     assert "--backend ray" in capsys.readouterr().err

@@ -24,7 +24,7 @@ The batch is wide and short: 16,384 games, 2 decisions each, 32,768 timesteps an
 (the same as 4,096 x 8, the earlier default). A step of the vector env has a fixed cost
 (numpy's cost per call, paid again in each of the rounds of ever fewer games the
 opponents play until every game waits on the learner) on top of its cost per game:
-``python -m dugout.train.speed --env-cost --sizes 4096 16384 4096 16384`` timed 15.6-16.5
+``dugout bench train --env-cost --sizes 4096 16384 4096 16384`` timed 15.6-16.5
 ms a step at 4,096 games and 30.6-30.8 ms at 16,384, 3.8-4.0 and 1.9 microseconds per
 timestep. The wide batch trains 1.2-1.4x faster, the env's share of the trainer's time
 falls from 30% to 19% (ten million timesteps, seeds 0 and 1: 30.7% and 29.7% against
@@ -73,7 +73,8 @@ from ..envs.thats_baseball.rules import ACTIONS
 from . import flags
 from .ppo import SHAPINGS, TEACHERS, check_teacher, teacher_weight
 
-__all__ = ["VectorSettings", "WinExpectancyShaping", "Teacher", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs"]
+__all__ = ["VectorSettings", "WinExpectancyShaping", "Teacher", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs",
+           "draw_opponents"]
 
 ENV_ID = "thats_baseball_v0"
 N_ACTIONS = len(ACTIONS)
@@ -317,7 +318,10 @@ def _jsonable(s: VectorSettings) -> dict[str, Any]:
     return d
 
 
-def _opponents(s: VectorSettings, model) -> tuple[list[Any], list[float] | None]:
+def draw_opponents(s: VectorSettings, model) -> tuple[list[Any], list[float] | None]:
+    """The run's opponents and their weights: the one opponent ``s`` names (weights None), or
+    under self-play random, the heuristic and a pool of ``s.pool_size`` snapshots of the
+    model's actor, drawn with ``p_random``, ``p_heuristic`` and the rest shared."""
     if s.opponent != "self-play":
         return [s.opponent], None
     pool = [copy.deepcopy(model.actor).eval() for _ in range(s.pool_size)]
@@ -357,7 +361,7 @@ def train(s: VectorSettings, log=print) -> Path:
     n, T = s.num_envs, s.num_steps
     model = actor_critic(OBS.size, N_ACTIONS, s.net_arch)
     optimizer = torch.optim.Adam(model.parameters(), lr=s.learning_rate, eps=1e-5, foreach=True)
-    opponents, weights = _opponents(s, model)
+    opponents, weights = draw_opponents(s, model)
     envs = ThatsBaseballVectorEnv(n, teams=s.teams, innings=s.innings, opponent=opponents,
                                   opponent_weights=weights, autoreset_mode="same_step", seed=s.seed)
     obs_size = envs.single_observation_space.shape[0]

@@ -13,8 +13,8 @@ a few hundred numpy calls whatever B is.
   ``tests/test_vector_thats_baseball.py`` checks that over thousands of games.
 * :mod:`dugout.vector.dice`: the keyed SplitMix64 dice of :mod:`dugout.envs.core.dice` over
   ``uint64`` arrays, so that each game of a batch draws the numbers ``Dice(seed)`` draws.
-* :mod:`dugout.vector.bench`: decisions per second under random play
-  (``python -m dugout.vector.bench``).
+* its benchmark, decisions per second under random play, is the lab's
+  (:mod:`dugout.studies.bench_vector`, ``dugout bench vector``).
 
 The engines use numpy and the scalar rulesets (whose observation layout lives in the AEC
 env module, so PettingZoo is loaded too), never torch. The Gymnasium ``VectorEnv`` over them

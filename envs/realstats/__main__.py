@@ -16,8 +16,8 @@ a bad one is one line naming the flag, exit status 2.
 
 ``--fit runs`` (Showdown) makes the runs fit's cards (:mod:`dugout.envs.realstats.runs_fit`):
 the team's hitters' on-base rates raised by its stored boost, so that the advanced game
-scores its real runs. The thirty 2004 teams have one; ``python -m dugout.evaluate.runs_fit
---season S --teams CODE --write`` fits and stores another team-season's (about half a
+scores its real runs. The thirty 2004 teams have one; ``dugout runs-fit --season
+S --teams CODE --write`` fits and stores another team-season's (about half a
 minute an iteration on one core, against its league's teams built from the database).
 """
 
@@ -78,7 +78,7 @@ def _runs_fit_boost(team: str, season: int) -> float:
     boost = runs_fit.stored_boost(team, season)
     if boost is None:
         raise args.UsageError("--fit", f"--fit runs: no stored runs fit for {team} {season}; fit "
-                                       f"it with python -m dugout.evaluate.runs_fit --season "
+                                       f"it with dugout runs-fit --season "
                                        f"{season} --teams {team} --write")
     return boost
 
