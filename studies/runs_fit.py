@@ -156,8 +156,9 @@ def fit_boosts(season: int, team_ids: Sequence[str], *, data: LahmanData | None 
     actual = {}
     start = time.perf_counter()
     fit = RunsFit(season, level, games, seed, {}, actual)
+    loaded: dict[str, Any] = {}                     # the seasons read once, for every iteration
     for k in range(iterations):
-        teams = league_teams(data, season, team_ids, boosts)
+        teams = league_teams(data, season, team_ids, boosts, loaded)
         tasks = [(team_name(t, season), seed, games, cal.HALF_WIDTH, season, level, teams)
                  for t in team_ids]
         results = cal.play_teams(tasks, "process", workers)

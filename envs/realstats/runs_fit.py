@@ -65,10 +65,14 @@ def league_ids(data: LahmanData, season: int, leagues: set[str]) -> list[str]:
 
 
 def league_teams(data: LahmanData, season: int, team_ids: Sequence[str],
-                 boosts: dict[str, float] | None = None) -> dict[str, Team]:
+                 boosts: dict[str, float] | None = None,
+                 loaded: dict[str, Any] | None = None) -> dict[str, Team]:
     """Showdown teams of every team of the leagues of ``team_ids`` (the opponents their
-    calibration games need), by calibration name; a team in ``boosts`` gets its boost."""
+    calibration games need), by calibration name; a team in ``boosts`` gets its boost.
+    ``loaded`` (team id -> its season read from the database) keeps the seasons read between
+    calls, so a fit's later iterations only rebuild the cards."""
     boosts = boosts or {}
+    loaded = {} if loaded is None else loaded
     rows = data.teams[data.teams.yearID == season]
     known = dict(zip((str(t) for t in rows.teamID), (str(lg) for lg in rows.lgID)))
     unknown = [t for t in team_ids if t.upper() not in known]
@@ -76,9 +80,12 @@ def league_teams(data: LahmanData, season: int, team_ids: Sequence[str],
         raise DataError(f"unknown team {unknown[0]!r} in {season}; that season's teams are "
                         f"{', '.join(sorted(known)) or 'none (not in the database)'}")
     leagues = {known[t.upper()] for t in team_ids}
-    return {team_name(t, season): showdown_team(load_team_season(t, season, data),
-                                                boost=boosts.get(t, 0.0))[0]
-            for t in league_ids(data, season, leagues)}
+    teams = {}
+    for t in league_ids(data, season, leagues):
+        if t not in loaded:
+            loaded[t] = load_team_season(t, season, data)
+        teams[team_name(t, season)] = showdown_team(loaded[t], boost=boosts.get(t, 0.0))[0]
+    return teams
 
 
 def runs_fit_team(team_id: str, season: int, data: LahmanData | None = None, *,
