@@ -25,6 +25,7 @@ from dugout.envs.core.engine import play_out
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.env import encode_view
 from dugout.envs.showdown.view import view_of
+from helpers import games
 
 #: (options, the decision kinds the level asks, pieces its games cannot set)
 LEVELS = [
@@ -50,6 +51,9 @@ LEVELS = [
 #: team pairs for the random games: between them every icon is on some card
 PAIRS = [("nya2004", "bos2004"), ("min2004", "tba2004"), ("ari2004", "ana2004"),
          ("mil2004", "sfn2004"), ("nya1927", "cin1975")]
+#: random games a pair, heuristic games (the quick tier's sizes still meet every decision
+#: kind and set every piece: the test checks that in both tiers)
+RANDOM_GAMES, HEURISTIC_GAMES = games(6, 2), games(6, 2)
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +104,7 @@ def test_the_fast_encoder_is_encode_view_of_the_view(options, kinds, never_set, 
     compare = _Comparison()
     for i, pair in enumerate(PAIRS):
         env = showdown_v0.raw_env(teams=pair, point_cap=None, **options)
-        for seed in range(6 * i, 6 * i + 6):
+        for seed in range(6 * i, 6 * i + RANDOM_GAMES):
             rng = random.Random(seed)
             _play(env, seed, lambda state, decision: rng.choice(decision.legal), compare)
     env = showdown_v0.raw_env(**options)               # the heuristic's tables: these teams
@@ -109,7 +113,7 @@ def test_the_fast_encoder_is_encode_view_of_the_view(options, kinds, never_set, 
         agent = "away" if decision.actor == 0 else "home"
         return heuristic.act(env.observe(agent), env.view(agent))
 
-    for seed in range(100, 106):
+    for seed in range(100, 100 + HEURISTIC_GAMES):
         _play(env, seed, managed, compare)
     assert kinds <= compare.kinds, f"decision kinds never met: {sorted(kinds - compare.kinds)}"
     spec = env.obs_spec
