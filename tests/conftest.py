@@ -1,4 +1,4 @@
-"""Shared test set-up: value tables are cached in a per-session folder, never in the user's home;
+"""Shared test set-up: value tables are cached in one folder a test run, never in the user's home;
 ``tests/`` is put on ``sys.path`` so test files can ``import helpers`` (the loops and checks they
 share) under pytest's ``--import-mode=importlib``.
 
@@ -52,7 +52,13 @@ def pytest_report_header(config):
 @pytest.fixture(autouse=True, scope="session")
 def _value_table_cache(tmp_path_factory):
     mp = pytest.MonkeyPatch()
-    mp.setenv("DUGOUT_CACHE", str(tmp_path_factory.mktemp("dugout-cache")))
+    # one cache for the whole run: under pytest-xdist the workers share it (their temporary
+    # folders sit side by side), so a table is sampled once a run, not once a worker; a
+    # table is written whole (to a temporary file, then renamed), so workers never read half
+    base = tmp_path_factory.getbasetemp()
+    cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "dugout-cache"
+    cache.mkdir(exist_ok=True)
+    mp.setenv("DUGOUT_CACHE", str(cache))
     yield
     mp.undo()
 

@@ -15,7 +15,7 @@ from dugout.envs.thats_baseball import ThatsBaseballView, load_team, rules
 from dugout.envs.thats_baseball.env import OBS
 from dugout.agents.play import head_to_head, play_game, turns
 from dugout.evaluate.tournament import play_pairs
-from helpers import option_labels
+from helpers import games as n_games, option_labels
 
 ENV = "thats_baseball_v0"
 SAMPLE, REDS = load_team("sample").aas, load_team("reds").aas
@@ -185,15 +185,15 @@ def test_every_agent_plays_whole_games_without_an_illegal_action():
     names = agent_names(ENV)
     assert {"random", "heuristic", "always-steal", "never-steal"} <= set(names)
     assert len(names) == 3 + 2 * len(YES_NO_KINDS)      # random, heuristic, solver and the baselines
-    games = 0
+    games, per_pair = 0, n_games(40, 10)
     for i, a in enumerate(names):
         b = names[(i + 1) % len(names)]
         agents = {"away": make_agent(ENV, a, 1), "home": make_agent(ENV, b, 2)}
-        for seed in range(40):
+        for seed in range(per_pair):
             result = play_game(env, agents, seed)     # raises on an illegal action
             assert result.winner in ("away", "home")
             games += 1
-    assert games == 40 * len(names)
+    assert games == per_pair * len(names)
 
 
 def test_registry_errors_name_the_choices():
