@@ -11,7 +11,7 @@ import fingerprints
 from helpers import case_id, games
 
 EXPECTED = fingerprints.load()
-N = {"random": games(fingerprints.RANDOM_GAMES, 5),
+N = {"random": games(fingerprints.RANDOM_GAMES, 3),
      "heuristic": games(fingerprints.HEURISTIC_GAMES, 2)}
 CASES = [pytest.param(env_id, options, kind, id=f"{case_id(env_id, options)}-{kind}")
          for env_id, options in fingerprints.all_cases() for kind in N]
