@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from dugout.agents import agent_names, make_agent
-from dugout.agents.bottom_ninth import (BottomNinthHeuristic, solve_games, win_expectancy,
-                                        win_table)
+from dugout.agents.bottom_ninth import BottomNinthHeuristic, win_expectancy, win_table
+from dugout.agents.matrix_game import solve_games
 from dugout.agents.play import play_game
 from dugout.agents.random_agent import RandomAgent
 from dugout.envs import make

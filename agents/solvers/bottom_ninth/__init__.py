@@ -82,9 +82,9 @@ Modules
 ========================  ===============================================================
 """
 
-# the stare-down's matrix games (batched, by vertex enumeration) are the heuristic's module's,
-# one solver for both; named here too, where the solver's users have found them
-from ...bottom_ninth import game_value, solve_games
+# the stare-down's matrix games (batched, by vertex enumeration): one solver for this and the
+# heuristic, :mod:`dugout.agents.matrix_game`; named here too, where the solver's users find them
+from ...matrix_game import game_value, solve_games
 from .agent import EquilibriumAgent
 from .evaluation import ASKED_KINDS, AsEvaluated, Exploitability, evaluate, exploitability
 from .model import Duel

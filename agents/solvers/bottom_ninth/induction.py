@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ....envs.bottom_ninth import rules
-from ...bottom_ninth import solve_games
+from ...matrix_game import solve_games
 from .model import Duel, Layer
 from .pitch import MAX, MIN
 
