@@ -9,6 +9,7 @@ takes a couple of seconds; the 100,000-game checks of the full game are
 from __future__ import annotations
 
 import dataclasses
+import io
 import math
 
 import numpy as np
@@ -20,6 +21,8 @@ from dugout.agents.solvers.thats_baseball import (GRAPH, PolicyTable, Solution, 
                                                   expected_runs, gap_to_optimal,
                                                   outcome_probabilities, play_out, policy_table,
                                                   situation, solve)
+from dugout.agents.solvers.report import simulated_row
+from dugout.agents.solvers.thats_baseball.check import verify
 from dugout.agents.solvers.thats_baseball.cli import main
 from dugout.agents.thats_baseball import ThatsBaseballHeuristic, thats_baseball_tables
 from dugout.envs import thats_baseball_v0
@@ -440,6 +443,28 @@ def test_command_line_prints_the_value_and_gaps(capsys):
     with pytest.raises(SystemExit):
         main(["--away", "nobody"])
     assert "unknown team 'nobody'" in capsys.readouterr().err
+
+
+def test_a_checks_row_sets_the_solved_value_beside_the_simulated_rate():
+    out = io.StringIO()
+    row = simulated_row("even", 0.5, 50, 100, 1.0, width=8, out=out)
+    assert row["rate"] == 0.5 and row["z"] == 0.0 and row["inside"]
+    assert row["low"] == pytest.approx(0.5 - Z999 * 0.05) and row["high"] == pytest.approx(0.5 + Z999 * 0.05)
+    row = simulated_row("far", 0.9, 50, 100, 1.0, width=8, out=out)
+    assert not row["inside"] and row["z"] == pytest.approx(-0.4 / 0.03)
+    assert out.getvalue().splitlines() == [
+        "even     solved 0.50000  simulated 0.50000 [0.33547, 0.66453]  z +0.00  inside  (1 s)",
+        "far      solved 0.90000  simulated 0.50000 [0.33547, 0.66453]  z -13.33  OUTSIDE  (1 s)"]
+
+
+def test_the_check_simulates_games_from_each_state(monkeypatch, tmp_path):
+    monkeypatch.setenv("DUGOUT_CACHE", str(tmp_path))
+    out = io.StringIO()
+    where = dict(inning=1, half=1, outs=1, bases=1, score=(1, 1), order=(3, 2))
+    (row,) = verify(games=300, innings=1, bound=10, states=[("bottom 1st", where)], out=out)
+    assert row["value"] == solve(SAMPLE, REDS, innings=1, bound=10).value_at(**where)
+    assert row["low"] < row["rate"] < row["high"] and row["inside"]
+    assert out.getvalue().startswith("bottom 1st" + " " * 38 + " solved ")
 
 
 def test_command_line_gives_a_trained_managers_gap(tmp_path, capsys):

@@ -11,5 +11,6 @@
 Each command line's ``python -m`` module (``...thats_baseball``, ``...thats_baseball.check``,
 ``...bottom_ninth``, ``...bottom_ninth.check``) is an alias of its ``dugout`` subcommand.
 :mod:`.flags` holds what both solvers' command lines check alike (the managers of
-``--agents``, before a solve); :mod:`.files` the solved tables on disk.
+``--agents``, before a solve); :mod:`.report` what they print alike (a solve's memory and
+saved file, a check's row); :mod:`.files` the solved tables on disk.
 """

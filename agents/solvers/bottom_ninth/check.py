@@ -15,7 +15,6 @@ is the same for any number of workers. ``--games`` is 100 to a billion a state,
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -23,6 +22,7 @@ from typing import Any, Sequence
 
 from ....cli import args
 from ..flags import add_games
+from ..report import simulated_row
 from .agent import EquilibriumAgent
 from .model import Duel
 from .situation import play_out, start_state
@@ -39,7 +39,6 @@ STATES = [
     ("the reliever in (rows 1 and 2), 1-1, runner on 1st, 1 out", dict(
         outs=1, bases=1, balls=1, strikes=1, slot=1, fatigue=(1, 2), relieved=True)),
 ]
-Z999 = 3.2905
 
 
 def _chunk(args: tuple[dict[str, Any], dict[str, Any], range]) -> int:
@@ -72,16 +71,8 @@ def verify(games: int = 100_000, workers: int = 1, options: dict[str, Any] | Non
                 wins = sum(pool.map(_chunk, chunks))
         else:
             wins = sum(map(_chunk, chunks))
-        rate = wins / games
-        half = Z999 * math.sqrt(rate * (1 - rate) / games)
-        row = {"state": label, "value": value, "rate": rate, "low": rate - half, "high": rate + half,
-               "inside": rate - half <= value <= rate + half,
-               "z": (rate - value) / math.sqrt(value * (1 - value) / games),
-               "seconds": time.perf_counter() - t0}
-        rows.append(row)
-        print(f"{label:58} solved {value:.5f}  simulated {rate:.5f} [{row['low']:.5f}, "
-              f"{row['high']:.5f}]  z {row['z']:+.2f}  {'inside' if row['inside'] else 'OUTSIDE'}  "
-              f"({row['seconds']:.0f} s)", file=out, flush=True)
+        rows.append(simulated_row(label, value, wins, games, time.perf_counter() - t0,
+                                  width=58, out=out))
     return rows
 
 

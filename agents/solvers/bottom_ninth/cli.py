@@ -19,7 +19,6 @@ flag, exit status 2.
 from __future__ import annotations
 
 import argparse
-import resource
 import time
 from typing import Any, Sequence
 
@@ -30,6 +29,7 @@ from ....envs.options import env_options_from_flags
 from ...ref import AgentRef
 from ...registry import make_agent
 from ..flags import check_managers
+from ..report import report_memory_and_save
 from .evaluation import exploitability
 from .model import Duel
 from .policy import policy_table
@@ -139,11 +139,7 @@ def run(ns: argparse.Namespace) -> Solution:
     what = "loaded" if ns.load is not None else "solved"
     print(f"{what} in {seconds:.1f} s on one core ({solution.iterations} layer passes); "
           f"{solution.state_count:,} stare-down states")
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"memory: tables {solution.nbytes / 2**20:.1f} MiB, process peak {peak:.0f} MiB")
-    if ns.save is not None:
-        solution.save(ns.save)
-        print(f"saved to {ns.save}")
+    report_memory_and_save(solution, ns.save)
     if names:
         print("\nexploitability (the batting side's win probability; stare-down, relief and pitching-"
               "change decisions asked of the manager, abilities played as the equilibrium does):")

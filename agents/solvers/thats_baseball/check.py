@@ -14,13 +14,13 @@ team names or JSON files, checked before the solve.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from typing import Sequence
 
 from ....cli import args
 from ..flags import add_games
+from ..report import simulated_row
 from ....envs.core.errors import DugoutError
 from ....envs.thats_baseball import load_team
 from .agent import SolverAgent
@@ -42,7 +42,6 @@ STATES = [
     ("top 11th, 0 out, empty, tied 3-3", dict(inning=11, half=0, outs=0, bases=0, score=(3, 3),
                                               order=(0, 5))),
 ]
-Z999 = 3.2905
 
 
 def verify(away: str = "sample", home: str = "reds", games: int = 100_000, innings: int = 9,
@@ -62,15 +61,8 @@ def verify(away: str = "sample", home: str = "reds", games: int = 100_000, innin
                                   where["score"], where["order"])
         wins = sum(play_out(situation(lineups, seed, innings=innings, **where), (agent, agent)) == 1
                    for seed in range(games))
-        rate = wins / games
-        half = Z999 * math.sqrt(rate * (1 - rate) / games)
-        row = {"state": label, "value": value, "rate": rate, "low": rate - half, "high": rate + half,
-               "inside": rate - half <= value <= rate + half, "z": (rate - value) / math.sqrt(
-                   value * (1 - value) / games), "seconds": time.perf_counter() - t0}
-        rows.append(row)
-        print(f"{label:48} solved {value:.5f}  simulated {rate:.5f} "
-              f"[{row['low']:.5f}, {row['high']:.5f}]  z {row['z']:+.2f}  "
-              f"{'inside' if row['inside'] else 'OUTSIDE'}  ({row['seconds']:.0f} s)", file=out, flush=True)
+        rows.append(simulated_row(label, value, wins, games, time.perf_counter() - t0,
+                                  width=48, out=out))
     return rows
 
 

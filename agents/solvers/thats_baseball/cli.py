@@ -17,7 +17,6 @@ the solve; a bad one is one line naming the flag, exit status 2.
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import time
 from typing import Any, Sequence
@@ -28,6 +27,7 @@ from ....envs.thats_baseball.cards import load_team
 from ...ref import AgentRef
 from ...registry import agent_names, make_agent
 from ..flags import check_managers
+from ..report import report_memory_and_save
 from .chart import MAX_BOUND
 from .evaluation import Gap, gap_to_optimal
 from .policy import policy_table
@@ -123,11 +123,7 @@ def run(ns: argparse.Namespace) -> Solution:
     print(f"solve time: {solution.seconds:.1f} s on one core")
     print(f"states: {solution.state_count:,} solved, {solution.decision_state_count:,} decision states "
           f"(score difference within +-{solution.bound})")
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"memory: tables {solution.nbytes / 2**20:.1f} MiB, process peak {peak:.0f} MiB")
-    if ns.save is not None:
-        solution.save(ns.save)
-        print(f"saved to {ns.save}")
+    report_memory_and_save(solution, ns.save)
     if names:
         print("\ngap to optimal (win probability given away against the optimal manager):")
         print(f"{'manager':22} {'as away':>9} {'as home':>9} {'gap away':>9} {'gap home':>9} "
