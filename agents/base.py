@@ -40,11 +40,15 @@ Playing a turn by hand::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "AlwaysNever", "ViewAgent", "Managers", "choose", "legal_actions"]
+if TYPE_CHECKING:
+    from .value_tables import ValueTables
+
+__all__ = ["Agent", "AlwaysNever", "ViewAgent", "TablesHeuristic", "Managers", "choose",
+           "legal_actions"]
 
 
 @runtime_checkable
@@ -101,6 +105,26 @@ class ViewAgent:
         return action
 
     def decide(self, view: Any) -> int:
+        raise NotImplementedError
+
+
+class TablesHeuristic(ViewAgent):
+    """Base class for heuristics that price decisions by win expectancy: the value tables
+    given as ``tables``, else the ruleset's own for the game in view, which the subclass's
+    :meth:`build_tables` makes (or finds in its cache) with ``table_options``."""
+
+    def __init__(self, tables: ValueTables | None = None, **table_options: Any):
+        self._fixed = tables
+        self._table_options = table_options
+
+    def tables(self, view: Any) -> ValueTables:
+        """The value tables that price the decisions of the game in ``view``."""
+        if self._fixed is not None:
+            return self._fixed
+        return self.build_tables(view, **self._table_options)
+
+    def build_tables(self, view: Any, **table_options: Any) -> ValueTables:
+        """The ruleset's value tables for the game in ``view``."""
         raise NotImplementedError
 
 

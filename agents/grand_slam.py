@@ -24,7 +24,7 @@ from ..envs.core.engine import play_out
 from ..envs.grand_slam import rules
 from ..envs.grand_slam.cards import N_HAND_TYPES, REFERENCE_COUNTS
 from ..envs.grand_slam.view import GrandSlamView
-from .base import AlwaysNever, Managers, ViewAgent
+from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
 
 __all__ = ["GrandSlamHeuristic", "GrandSlamAlwaysNever", "grand_slam_tables", "card_effect", "win_expectancy",
@@ -134,7 +134,7 @@ def card_run_values(tables: ValueTables) -> np.ndarray:
 
 
 # -- the rulebook heuristic -------------------------------------------------------------
-class GrandSlamHeuristic(ViewAgent):
+class GrandSlamHeuristic(TablesHeuristic):
     """The rulebook heuristic: play the card worth most now; among equals, give up the one
     worth least kept; hold the PH/RP stacks for a bad hand at a big moment.
 
@@ -174,14 +174,11 @@ class GrandSlamHeuristic(ViewAgent):
                  tables: ValueTables | None = None, **table_options: Any):
         self.stack_weight = float(stack_weight)
         self.tie = float(tie)
-        self._fixed = tables
-        self._table_options = table_options
+        super().__init__(tables, **table_options)
         self._run_values: dict[int, np.ndarray] = {}
 
-    def tables(self, view: GrandSlamView) -> ValueTables:
-        if self._fixed is not None:
-            return self._fixed
-        return grand_slam_tables(view.innings, tuple(view.card_counts), **self._table_options)
+    def build_tables(self, view: GrandSlamView, **table_options: Any) -> ValueTables:
+        return grand_slam_tables(view.innings, tuple(view.card_counts), **table_options)
 
     def _values(self, tables: ValueTables) -> np.ndarray:
         key = id(tables)

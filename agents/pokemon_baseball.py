@@ -36,7 +36,7 @@ from ..envs.pokemon_baseball.cards import load_creatures, load_team
 from ..envs.pokemon_baseball.rules import rest_for_innings
 from ..envs.pokemon_baseball.view import PokemonBaseballView, Stats
 from ..envs.core.assignment import best_assignment
-from .base import AlwaysNever, Managers, ViewAgent
+from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import (ValueTables, bases_index, play_half_inning, sample_run_counts,
                            value_tables)
 
@@ -287,7 +287,7 @@ def _bases(view: PokemonBaseballView) -> tuple:
 
 
 # -- the heuristic ---------------------------------------------------------------------------
-class PokemonBaseballHeuristic(ViewAgent):
+class PokemonBaseballHeuristic(TablesHeuristic):
     """The rulebook heuristic.
 
     * **Lineup and batting order**: :func:`plan_lineup` from the rested creatures.
@@ -312,14 +312,8 @@ class PokemonBaseballHeuristic(ViewAgent):
     name = "heuristic"
     VIEW = PokemonBaseballView
 
-    def __init__(self, tables: ValueTables | None = None, **table_options: Any):
-        self._fixed = tables
-        self._table_options = table_options
-
-    def tables(self, view: PokemonBaseballView) -> ValueTables:
-        if self._fixed is not None:
-            return self._fixed
-        return pokemon_tables(view.stats, view.innings, view.dh, view.edge, **self._table_options)
+    def build_tables(self, view: PokemonBaseballView, **table_options: Any) -> ValueTables:
+        return pokemon_tables(view.stats, view.innings, view.dh, view.edge, **table_options)
 
     # -- valuing situations ------------------------------------------------------------
     def _batting_we(self, view: PokemonBaseballView, outs: int, bases, runs: int = 0) -> float:

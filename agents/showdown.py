@@ -23,7 +23,7 @@ from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
 from ..envs.showdown.cards import RESULTS, PitcherCard, Team, fielding_at, load_team, team_to_dict
 from ..envs.showdown.view import ShowdownView
-from .base import AlwaysNever, Managers, ViewAgent
+from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
 from .value_tables import sample_run_counts as _sample_run_counts
 
@@ -178,7 +178,7 @@ def showdown_tables(teams: tuple[Team, Team], level: str = "advanced", innings: 
 
 # ================================================================ the heuristic
 
-class ShowdownHeuristic(ViewAgent):
+class ShowdownHeuristic(TablesHeuristic):
     """The rulebook heuristic: every choice priced in win expectancy from the cards' odds.
 
     "WE" is the deciding team's chance to win, read off the two teams' value tables at
@@ -269,8 +269,7 @@ class ShowdownHeuristic(ViewAgent):
                  pinch_margin: float = 0.03, change_margin: float = 0.03,
                  runner_margin: int = 5, glove_margin: int = 2, card_threshold: float = 0.01,
                  **table_options: Any):
-        self._fixed = tables
-        self._table_options = table_options
+        super().__init__(tables, **table_options)
         self.icon_thresholds = {**self.ICON_THRESHOLDS, **(icon_thresholds or {})}
         self.pinch_margin = pinch_margin
         self.change_margin = change_margin
@@ -279,10 +278,8 @@ class ShowdownHeuristic(ViewAgent):
         self.card_threshold = card_threshold
 
     # -- values -----------------------------------------------------------------------
-    def tables(self, view: ShowdownView) -> ValueTables:
-        if self._fixed is not None:
-            return self._fixed
-        return showdown_tables(view.teams, view.level, view.innings, **self._table_options)
+    def build_tables(self, view: ShowdownView, **table_options: Any) -> ValueTables:
+        return showdown_tables(view.teams, view.level, view.innings, **table_options)
 
     def _we(self, view: ShowdownView, outs: int, bases, runs: int = 0) -> float:
         """The batting team's WE at the start of the next at-bat in this half inning."""

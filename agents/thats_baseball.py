@@ -25,7 +25,7 @@ from ..envs.core.scorebook import BoxScore
 from ..envs.thats_baseball import charts, rules
 from ..envs.thats_baseball.cards import lineup_team, load_team
 from ..envs.thats_baseball.view import ThatsBaseballView
-from .base import AlwaysNever, Managers, ViewAgent
+from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
 from .value_tables import sample_run_counts as _sample_run_counts
 
@@ -100,7 +100,7 @@ def _ids(bases) -> tuple:
     return tuple(i if occupied else None for i, occupied in enumerate(bases))
 
 
-class ThatsBaseballHeuristic(ViewAgent):
+class ThatsBaseballHeuristic(TablesHeuristic):
     """The rulebook heuristic: each choice priced in win expectancy.
 
     A manager's reasoning, decision by decision (odds from the rulebook, values from
@@ -129,14 +129,8 @@ class ThatsBaseballHeuristic(ViewAgent):
     name = "heuristic"
     VIEW = ThatsBaseballView
 
-    def __init__(self, tables: ValueTables | None = None, **table_options: Any):
-        self._fixed = tables
-        self._table_options = table_options
-
-    def tables(self, view: ThatsBaseballView) -> ValueTables:
-        if self._fixed is not None:
-            return self._fixed
-        return thats_baseball_tables(view.lineups, view.innings, **self._table_options)
+    def build_tables(self, view: ThatsBaseballView, **table_options: Any) -> ValueTables:
+        return thats_baseball_tables(view.lineups, view.innings, **table_options)
 
     # -- valuing situations ------------------------------------------------------------
     def _batting_we(self, view: ThatsBaseballView, outs: int, bases, runs: int = 0) -> float:
