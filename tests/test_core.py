@@ -1,7 +1,8 @@
-"""envs/core: dice, scoreboard, observation spec, decisions."""
+"""envs/core: dice, scoreboard, observation spec, decisions, the views' shared pieces."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -11,6 +12,7 @@ import pytest
 from dugout.envs.core import (Decision, Dice, DiceScriptError, ObservationSpec, Scoreboard,
                               ScriptedDice, action_mask, make_dice)
 from dugout.envs.core.observation import MAX_COUNTED, encode_situation, situation_pieces
+from dugout.envs.core.view import HalfInningView, LabelledView
 
 
 # -- dice ---------------------------------------------------------------------------------
@@ -262,6 +264,41 @@ def test_scoreboard_round_trip():
     c.runs[0] += 1
     c.line[0][0] += 1
     assert b.runs == [2, 0] and b.line[0] == [2]
+
+
+# -- the views' shared pieces -----------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, slots=True)
+class _SeatHalf(HalfInningView):
+    """A view with only the fields the mixin reads: ``seat`` and ``half``."""
+    seat: int
+    half: int
+
+
+@pytest.mark.parametrize("half", [0, 1])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_half_inning_view_reads_who_bats_as_the_scoreboard_does(seat, half):
+    board = Scoreboard()
+    if half:
+        board.next_half()
+    view = _SeatHalf(seat, half)
+    assert (view.batting_team, view.batting_seat, view.fielding_team) == \
+        (board.batting, board.batting, board.fielding) == (half, half, 1 - half)
+    assert view.batting is (seat == half)
+    assert not hasattr(view, "__dict__")          # the mixin adds no slot and no __dict__
+
+
+def test_labelled_view_fields_open_a_frozen_subclass_in_order():
+    @dataclasses.dataclass(frozen=True)
+    class Toy(LabelledView):
+        outs: int
+        note: str = ""
+
+    toy = Toy(1, True, "play", (0, 2), ("a", "b"), 3, 1, outs=2)
+    assert [f.name for f in dataclasses.fields(Toy)] == [
+        "seat", "batting", "decision", "legal", "labels", "inning", "half", "outs", "note"]
+    assert (toy.seat, toy.legal, toy.half, toy.outs, toy.note) == (1, (0, 2), 1, 2, "")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        toy.seat = 0
 
 
 # -- observation spec and masks ---------------------------------------------------------

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..core.view import LabelledView
 from .cards import ace_pitch
 from .game import bullpen
 from .rules import ABILITY_ACTIONS, GameState, option_labels, substitute
@@ -25,7 +26,7 @@ __all__ = ["BottomNinthView", "view_of"]
 
 
 @dataclass(frozen=True)
-class BottomNinthView:
+class BottomNinthView(LabelledView):
     """One manager's knowledge of the game.
 
     * ``seat``: 0 for away (the pitcher's manager), 1 for home (the batter's manager).
@@ -94,13 +95,6 @@ class BottomNinthView:
     (a :class:`~dugout.envs.bottom_ninth.cards.CardSet`: what each card index is);
     ``pitch_faces``, the Pitch die's faces as ``(face, count)`` pairs; ``out_rule``.
     """
-    seat: int
-    batting: bool
-    decision: str | None
-    legal: tuple[int, ...]
-    labels: tuple[str, ...]
-    inning: int
-    half: int
     outs: int
     runs: tuple[int, int]
     runners: tuple[bool, bool, bool]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.view import LabelledView
 from .cards import CARD_NAMES, N_HAND_TYPES, N_TYPES
 from .rules import GameState, innings_to_shuffle, option_labels
 
@@ -20,7 +21,7 @@ __all__ = ["GrandSlamView", "view_of"]
 
 
 @dataclass(frozen=True)
-class GrandSlamView:
+class GrandSlamView(LabelledView):
     """One manager's knowledge of the game, at a decision point or any other moment.
 
     Fields (``own`` is the viewing manager's team, ``opp`` the other; counts per card
@@ -56,13 +57,6 @@ class GrandSlamView:
       included (1-3); the shuffle comes after every third inning.
     * ``over``: True once the game has ended.
     """
-    seat: int
-    batting: bool
-    decision: str | None
-    legal: tuple[int, ...]
-    labels: tuple[str, ...]
-    inning: int
-    half: int
     innings: int
     outs: int
     runs: tuple[int, int]

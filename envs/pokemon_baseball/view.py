@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.decisions import Decision
+from ..core.view import HalfInningView
 from .rules import GameState, effective_hp
 
 __all__ = ["PokemonBaseballView", "make_view", "option_pairs", "decision_shown", "places_shown",
@@ -28,7 +29,7 @@ Stats = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class PokemonBaseballView:
+class PokemonBaseballView(HalfInningView):
     """One manager's view of a Pokemon Baseball game. Team-indexed fields are
     ``(away, home)``; creatures are roster indices of their team.
 
@@ -100,15 +101,7 @@ class PokemonBaseballView:
     edge: str = "ge"
     games_left: int = 0
 
-    # -- what managers ask first ----------------------------------------------------------
-    @property
-    def batting(self) -> bool:
-        return self.half == self.seat
-
-    @property
-    def batting_seat(self) -> int:
-        return self.half
-
+    # -- what managers ask first (batting, batting_seat: HalfInningView) -------------------
     @property
     def bases(self) -> tuple[bool, bool, bool]:
         return tuple(r >= 0 for r in self.runners)

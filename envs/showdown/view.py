@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from ..core.view import HalfInningView
 from . import roster, rules
 from .cards import INFIELD, OUTFIELD, HitterCard, PitcherCard, Team, fielding_at
 from .state import GameState
@@ -23,7 +24,7 @@ __all__ = ["ShowdownView", "view_of"]
 
 
 @dataclass(frozen=True)
-class ShowdownView:
+class ShowdownView(HalfInningView):
     """A manager's view of an MLB Showdown game.
 
     ``own`` and ``opp`` index per team (0 away, 1 home) are decoded for the observing
@@ -130,19 +131,7 @@ class ShowdownView:
     window: str = ""
     stealers: tuple[int, ...] = ()
 
-    # -- conveniences -------------------------------------------------------------------
-    @property
-    def batting(self) -> bool:
-        return self.half == self.seat
-
-    @property
-    def batting_team(self) -> int:
-        return self.half
-
-    @property
-    def fielding_team(self) -> int:
-        return 1 - self.half
-
+    # -- conveniences (batting, batting_team, fielding_team: HalfInningView) ------------
     def card(self, team: int, k: int) -> HitterCard | PitcherCard:
         return self.teams[team].players[k]
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.decisions import Decision
+from ..core.view import HalfInningView
 from .rules import GameState
 
 __all__ = ["ThatsBaseballView", "make_view"]
 
 
 @dataclass(frozen=True, slots=True)
-class ThatsBaseballView:
+class ThatsBaseballView(HalfInningView):
     """One manager's view of a That's Baseball game.
 
     Attributes:
@@ -73,16 +74,7 @@ class ThatsBaseballView:
             object.__setattr__(self, "pending", self.decision)
             object.__setattr__(self, "pending_subject", self.subject)
 
-    # -- what managers ask first ------------------------------------------------------
-    @property
-    def batting(self) -> bool:
-        """Whether this manager's team is at bat."""
-        return self.half == self.seat
-
-    @property
-    def batting_seat(self) -> int:
-        return self.half
-
+    # -- what managers ask first (batting, batting_seat: HalfInningView) ---------------
     @property
     def batter_aa(self) -> int:
         """The adjusted average of the batter at the plate."""
