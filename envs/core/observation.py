@@ -17,7 +17,8 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["ObservationSpec", "situation_pieces", "encode_situation", "MAX_COUNTED", "counted"]
+__all__ = ["ObservationSpec", "SITUATION_PIECE", "situation_pieces", "encode_situation",
+           "MAX_COUNTED", "counted"]
 
 #: Where an observation stops counting runs (and other counts no rule bounds): 99.
 MAX_COUNTED = 99
@@ -28,23 +29,33 @@ def counted(n: int) -> int:
     return n if n < MAX_COUNTED else MAX_COUNTED
 
 
-def situation_pieces(decision_kinds: Sequence[str]) -> list[tuple[str, int, str]]:
+#: The situation's pieces by name (the decision's, whose size is the ruleset's, aside): who is
+#: looking, the inning, half, outs, runners and score, and the scheduled innings left.
+#: :func:`situation_pieces` lists the first ones in the order :func:`encode_situation` writes;
+#: a ruleset picks the others (or all, in an order of its own) here.
+SITUATION_PIECE: dict[str, tuple] = {piece[0]: piece for piece in [
+    ("seat", 2, "one-hot seat of the observing manager: away, home"),
+    ("batting", 1, "1 if the observing manager's team is batting"),
+    ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
+    ("half", 2, "one-hot half: top, bottom"),
+    ("outs", 3, "one-hot outs: 0, 1, 2"),
+    ("runners", 3, "1 for a runner on first, second, third"),
+    ("score", 2, f"runs of own team, of the opponent (at most {MAX_COUNTED}), each divided by 10",
+     (0.0, MAX_COUNTED / 10)),
+    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]", (-1.0, 1.0)),
+    ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
+]}
+
+
+def situation_pieces(decision_kinds: Sequence[str]) -> list[tuple]:
     """The pieces every two-manager ruleset starts its observation with: who is looking,
     what he must decide, and the situation (inning, half, outs, runners, score)."""
-    return [
-        ("seat", 2, "one-hot seat of the observing manager: away, home"),
-        ("batting", 1, "1 if the observing manager's team is batting"),
-        ("decision", len(decision_kinds),
-         "one-hot kind of the observing manager's pending decision: "
-         + ", ".join(decision_kinds) + " (all 0 when not to act)"),
-        ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
-        ("half", 2, "one-hot half: top, bottom"),
-        ("outs", 3, "one-hot outs: 0, 1, 2"),
-        ("runners", 3, "1 for a runner on first, second, third"),
-        ("score", 2, f"runs of own team, of the opponent (at most {MAX_COUNTED}), each divided by 10",
-         (0.0, MAX_COUNTED / 10)),
-        ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]", (-1.0, 1.0)),
-    ]
+    decision = ("decision", len(decision_kinds),
+                "one-hot kind of the observing manager's pending decision: "
+                + ", ".join(decision_kinds) + " (all 0 when not to act)")
+    after = ("inning", "half", "outs", "runners", "score", "run_diff")
+    return [SITUATION_PIECE["seat"], SITUATION_PIECE["batting"], decision,
+            *(SITUATION_PIECE[name] for name in after)]
 
 
 def encode_situation(obs: np.ndarray, offset: dict[str, int], seat: int, decision: int | None,
