@@ -397,3 +397,50 @@ def test_a_registered_scoreboard_variant_loads_as_its_class():
     with pytest.raises(ValueError, match="not a Scoreboard"):
         register_scoreboard(dict)
     assert VARIANTS["challenge"] is ChallengeScoreboard
+
+
+def _toy_engine():
+    """A two-rule engine: "pitch" asks the home seat (swing or take), the choice scores one run
+    on a swing, and "end" ends the game."""
+    from types import SimpleNamespace
+
+    def pitch(state):
+        state.pending = Decision("swing", 1, (0, 1))
+
+    def choose_swing(state, decision, action):
+        state.board.runs[1] += action
+        state.step = "end"
+
+    def end(state):
+        state.board.over = True
+
+    state = SimpleNamespace(board=Scoreboard(innings=1), step="pitch", pending=None)
+    return state, {"pitch": pitch, "end": end}, {"swing": choose_swing}
+
+
+def test_engine_applies_a_checked_choice_and_runs_rules_to_a_decision_or_the_end():
+    from dugout.envs.core.engine import apply_choice, legal_actions, run_rules
+    from dugout.envs.core.errors import IllegalActionError
+    state, rules, choices = _toy_engine()
+    run_rules(state, rules)
+    assert state.pending == Decision("swing", 1, (0, 1)) and legal_actions(state) == (0, 1)
+    with pytest.raises(IllegalActionError, match=r"action 2 .* 'swing' .* 0 \(take\), 1 \(swing\)"):
+        apply_choice(state, 2, ("take", "swing"), choices)
+    assert state.pending is not None                    # a refused action leaves the decision
+    apply_choice(state, 1, ("take", "swing"), choices)
+    assert state.pending is None and state.board.runs[1] == 1 and state.step == "end"
+    run_rules(state, rules)
+    assert state.board.over and legal_actions(state) == ()
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        apply_choice(state, 0, ("take", "swing"), choices)
+
+
+@pytest.mark.parametrize("code, charged", [
+    ("1B", {"bf": 1, "h": 1}), ("HR", {"bf": 1, "h": 1, "hr": 1}), ("BB", {"bf": 1, "bb": 1}),
+    ("SO", {"bf": 1, "so": 1}), ("HBP", {"bf": 1}), ("GO", {"bf": 1})])
+def test_a_batter_faced_charges_the_pitchers_line(code, charged):
+    from dugout.envs.core.scorebook import OUTCOMES, PitchingLine
+    line = PitchingLine("P")
+    line.batter_faced(OUTCOMES[code])
+    assert {c: getattr(line, c) for c in line.COUNTERS if getattr(line, c)} == charged
+    assert all(type(getattr(line, c)) is int for c in line.COUNTERS)

@@ -39,8 +39,9 @@ from typing import Callable
 
 from ..core import scorebook as sb
 from ..core.bases import advance_all, force_advance, occupied
-from ..core.decisions import Decision, take_decision
+from ..core.decisions import Decision
 from ..core.dice import Dice, ScriptedDice
+from ..core.engine import apply_choice, run_rules
 from ..core.scoreboard import SuddenDeathScoreboard
 from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
 from .cards import FACES, PITCHES, CardSet, Effect, ace_pitch, can_complete_lineup, pair_needs
@@ -109,17 +110,14 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
 
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    choices, _, labels = MODES[state.mode]
-    decision = take_decision(state, action, labels)
-    choices[decision.kind](state, decision, action)
-    run(state)
+    choices, rules, labels = MODES[state.mode]
+    apply_choice(state, action, labels, choices)
+    run_rules(state, rules)
 
 
 def run(state: GameState) -> None:
-    """Apply rules until a manager must decide or the game is over."""
-    rules = MODES[state.mode][1]
-    while state.pending is None and not state.board.over:
-        rules[state.step](state)
+    """Apply the mode's rules until a manager must decide or the game is over."""
+    run_rules(state, MODES[state.mode][1])
 
 
 def set_at_bat(state: GameState, *, slot: int, outs: int, bases: tuple, balls: int, strikes: int,

@@ -13,6 +13,11 @@ engine this way; this module is the one loop they share, so nothing outside a ru
     play_out(state, rules, policy)                              # to the end of the game
     play_out(state, rules, policy, stop=lambda s: s.board.half != team)   # to the half's end
 
+Every rules module's own ``apply_action(state, action)`` (a manager's checked choice, then play
+on) and ``run(state)`` (rules until a decision or the end) are built from :func:`apply_choice`
+and :func:`run_rules`; what each ruleset adds (a walk-off still scored, an injury still rolled,
+the tables of a mode) stands in its own ``run``.
+
 A *policy* is ``policy(state, decision) -> action``: one signature for every ruleset (the
 ``reference_action`` each value table is sampled under is one). A situation (an inning, a half,
 the outs and the runners) is set on a game's scoreboard by :func:`set_situation`; each ruleset's
@@ -25,15 +30,36 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Callable
 
-from .decisions import Decision
+from .decisions import Decision, take_decision
 
-__all__ = ["Policy", "play_out", "set_situation", "NEVER_ENDS"]
+__all__ = ["Policy", "play_out", "set_situation", "NEVER_ENDS", "legal_actions", "apply_choice",
+           "run_rules"]
 
 #: ``policy(state, decision) -> action``: how outside code decides an engine's decisions.
 Policy = Callable[[Any, Decision], int]
 
 #: Scheduled innings of a game that never ends by innings (a half inning played on its own).
 NEVER_ENDS = 1 << 30
+
+
+def legal_actions(state: Any) -> tuple[int, ...]:
+    """The actions the pending decision allows; ``()`` when none is pending (the game is over)."""
+    return () if state.pending is None else state.pending.legal
+
+
+def apply_choice(state: Any, action: int, labels: tuple[str, ...], choices: dict) -> None:
+    """A manager's choice: check ``action`` against ``state.pending`` and clear it
+    (:func:`~.decisions.take_decision`, whose error labels the legal actions from ``labels``),
+    then apply it by ``choices[decision.kind]``. The caller plays on (its ``run``)."""
+    decision = take_decision(state, action, labels)
+    choices[decision.kind](state, decision, action)
+
+
+def run_rules(state: Any, rules: dict) -> None:
+    """Apply the automatic rules, ``rules[state.step]``, until a decision is pending or the
+    game is over."""
+    while state.pending is None and not state.board.over:
+        rules[state.step](state)
 
 
 def play_out(state: Any, rules: ModuleType, policy: Policy, *,

@@ -24,7 +24,7 @@ __all__ = [
     "Outcome", "OUTCOMES", "SINGLE", "DOUBLE", "TRIPLE", "HOME_RUN", "WALK", "HIT_BY_PITCH",
     "STRIKEOUT", "FLY_OUT", "GROUND_OUT", "REACHED_ON_ERROR", "DOUBLE_PLAY", "SACRIFICE_FLY",
     "BattingLine", "PitchingLine", "BoxScore", "Play", "PlayLog", "PLAY_LOG", "ordinal",
-    "innings_text", "outcome_codec", "check_plays",
+    "innings_text", "outcome_codec", "check_plays", "log_play",
 ]
 
 
@@ -166,6 +166,18 @@ class PitchingLine:
         for c in cls.COUNTERS:
             setattr(new, c, check_int(d[c], (c,), 0))
         return new
+
+    def batter_faced(self, outcome: Outcome) -> None:
+        """Charge a batter faced and his result: a hit (a home run counted again in HR), a
+        walk or a strikeout (a hit by pitch, an out or an error only as BF)."""
+        self.bf += 1
+        if outcome.bases:
+            self.h += 1
+            self.hr += outcome.bases == 4
+        elif outcome.walk:
+            self.bb += 1
+        elif outcome.strikeout:
+            self.so += 1
 
     def clone(self) -> PitchingLine:
         new = PitchingLine.__new__(PitchingLine)
@@ -389,6 +401,15 @@ _PLAY_TEXT = {
     "tag_up": "{name} tagged up and went to {base}",
     "tag_held": "{name} did not tag up",
 }
+
+
+def log_play(state: Any, kind: str, actor: Hashable, base: int, roll: int | None, before: Bases,
+             scored: Sequence[Hashable] = (), detail: str = "") -> None:
+    """Add a play to ``state.log`` as it stands on ``state.board`` now: its inning and half,
+    the bases ``before`` it and as they are after it (see :class:`Play` for the rest)."""
+    b = state.board
+    state.log.add(Play(b.inning, b.half, kind, actor, base, roll, before, b.bases, tuple(scored),
+                       detail))
 
 
 class PlayLog:

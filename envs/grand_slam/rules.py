@@ -24,11 +24,11 @@ from typing import Callable
 
 from ..core import scorebook as sb
 from ..core.bases import advance_all, force_advance, occupied, runner_count
-from ..core.decisions import Decision, take_decision
+from ..core.decisions import Decision
 from ..core.dice import DICE, Dice, ScriptedDice
-from ..core.engine import set_situation
+from ..core.engine import apply_choice, legal_actions, run_rules, set_situation
 from ..core.scoreboard import Scoreboard, ScoreboardGame
-from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, Play, PlayLog, check_plays
+from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, PlayLog, check_plays, log_play
 from ..core.errors import DataError
 from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_indexes,
                           check_int, check_ints, check_len)
@@ -164,10 +164,6 @@ def new_game(dice: Dice | ScriptedDice, innings: int = 9, max_innings: int | Non
     return state
 
 
-def legal_actions(state: GameState) -> tuple[int, ...]:
-    return () if state.pending is None else state.pending.legal
-
-
 def option_labels(decision: Decision) -> dict[int, str]:
     """What each legal action means (the labels show only what the actor may know)."""
     return {a: ACTIONS[a] for a in decision.legal}
@@ -175,15 +171,13 @@ def option_labels(decision: Decision) -> dict[int, str]:
 
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = take_decision(state, action, ACTIONS)
-    CHOICES[decision.kind](state, decision, action)
-    run(state)
+    apply_choice(state, action, ACTIONS, CHOICES)
+    run_rules(state, RULES)
 
 
 def run(state: GameState) -> None:
     """Apply rules until a manager must decide or the game is over."""
-    while state.pending is None and not state.board.over:
-        RULES[state.step](state)
+    run_rules(state, RULES)
 
 
 # -- checking a loaded game ------------------------------------------------------------------
@@ -411,9 +405,7 @@ def play_card(state: GameState, seat: int, card: int) -> None:
 # -- small helpers --------------------------------------------------------------------------
 def _log(state: GameState, seat: int, kind: str, actor: int, card: int, before: tuple,
          scored: tuple | list = (), detail: str = "") -> None:
-    b = state.board
-    state.log.add(Play(b.inning, b.half, kind, actor, -1, card, before, b.bases, tuple(scored),
-                       detail))
+    log_play(state, kind, actor, -1, card, before, scored, detail)
     state.played_by.append(seat)
 
 

@@ -29,12 +29,12 @@ from typing import Callable
 
 from ..core.bases import (EMPTY_BASES, advance_all, advance_runner, force_advance,
                           remove_runner)
-from ..core.decisions import Decision, take_decision
+from ..core.decisions import Decision
 from ..core.dice import DICE, Dice, ScriptedDice
-from ..core.engine import set_situation
+from ..core.engine import apply_choice, legal_actions, run_rules, set_situation
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core import scorebook as sb
-from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, Play, PlayLog, outcome_codec
+from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, PlayLog, log_play, outcome_codec
 from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_indexes,
                           check_int, check_ints, check_len, decode_as, pair_codec, saved_keys)
 from . import charts as ch
@@ -241,27 +241,21 @@ def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9
     return state
 
 
-def legal_actions(state: GameState) -> tuple[int, ...]:
-    return () if state.pending is None else state.pending.legal
-
-
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = take_decision(state, action, ACTIONS)
-    CHOICES[decision.kind](state, decision, action)
+    apply_choice(state, action, ACTIONS, CHOICES)
     run(state)
 
 
 def run(state: GameState) -> None:
-    """Apply rules until a manager must decide or the game is over."""
-    while state.pending is None:
-        if state.board.over:
-            if state.injury_check:              # a walk-off after an injury: it still counts
-                injury_roll(state)
-            if state.outcome is not None:       # a walk-off: score the plate appearance
-                record_plate_appearance(state)
-            return
-        RULES[state.step](state)
+    """Apply rules until a manager must decide or the game is over; a walk-off still rolls
+    its injury and scores its plate appearance."""
+    run_rules(state, RULES)
+    if state.pending is None:                   # the game is over
+        if state.injury_check:
+            injury_roll(state)
+        if state.outcome is not None:
+            record_plate_appearance(state)
 
 
 def ask(state: GameState, kind: str, actor: int, legal: tuple[int, ...], subject: int = -1) -> None:
@@ -270,13 +264,6 @@ def ask(state: GameState, kind: str, actor: int, legal: tuple[int, ...], subject
         CHOICES[kind](state, Decision(kind, actor, legal, subject), legal[0])
         return
     state.pending = Decision(kind, actor, legal, subject)
-
-
-def _log(state: GameState, kind: str, actor: int, base: int, roll: int | None,
-         before: tuple, scored: tuple | list = (), detail: str = "") -> None:
-    b = state.board
-    state.log.add(Play(b.inning, b.half, kind, actor, base, roll, before, b.bases,
-                       tuple(scored), detail))
 
 
 # ==================================================================== checking a loaded game
@@ -646,7 +633,7 @@ def substitute(state: GameState, team: int, old: int, new: int) -> None:
     b = state.board
     if team == b.batting and old in b.bases:
         b.bases = tuple(new if r == old else r for r in b.bases)
-    _log(state, "sub", new, -1, None, b.bases, detail=f"{team}:{old}")
+    log_play(state, "sub", new, -1, None, b.bases, detail=f"{team}:{old}")
 
 
 def offer_offense_sub(state: GameState) -> None:
@@ -743,18 +730,18 @@ def attempt_steal(state: GameState, base: int) -> None:
     if roll < need:
         b.bases = remove_runner(before, base)
         state.box.caught_stealing(t, state.line_of[t][runner])
-        _log(state, "caught_stealing", runner, base + 1, roll, before)
+        log_play(state, "caught_stealing", runner, base + 1, roll, before)
         if add_outs(state, 1):
             retire_side(state)
         return
     b.bases, scored = advance_runner(before, base, 1)
     state.box.stolen_base(t, state.line_of[t][runner])
-    _log(state, "steal", runner, base + 1, roll, before)
+    log_play(state, "steal", runner, base + 1, roll, before)
     if roll == 12 and error_check(state, catcher.level, "steal_error") == ch.ERR:
         state.box.error(f)
         before = b.bases
         b.bases, scored = advance_all(before, 1)
-        _log(state, "steal_error", runner, -1, None, before, scored)
+        log_play(state, "steal_error", runner, -1, None, before, scored)
         score_runs(state, scored, rbi=False)
 
 
@@ -1003,7 +990,7 @@ RESULTS: dict[str, Callable[[GameState], None]] = {
 
 # -- what the results do to the batter and the runners ----------------------------------------
 def _log_batter(state: GameState, before: tuple, scored: list | tuple = ()) -> None:
-    _log(state, "pa", state.at_bat, state.fielder, state.roll, before, scored, state.outcome.code)
+    log_play(state, "pa", state.at_bat, state.fielder, state.roll, before, scored, state.outcome.code)
 
 
 def score_runs(state: GameState, runners: list, rbi: bool, home_run: bool = False) -> list:
@@ -1153,11 +1140,11 @@ def tag_up(state: GameState) -> None:
         scored = score_runs(state, [runner], rbi=True)
         if scored:
             state.outcome = sb.SACRIFICE_FLY
-        _log(state, "tag_up", runner, 3, roll, before, scored)
+        log_play(state, "tag_up", runner, 3, roll, before, scored)
     else:
         if not add_outs(state, 1):
             b.bases = moved
-        _log(state, "tag_out", runner, 3, roll, before)
+        log_play(state, "tag_out", runner, 3, roll, before)
 
 
 # -- injuries (error chart row 12) ------------------------------------------------------------
@@ -1169,15 +1156,15 @@ def injury_roll(state: GameState) -> None:
     effect = ch.INJURY[state.dice.roll("injury")][ch.injury_column(state.creature(t, k).level)]
     state.injury_check = False
     if effect is None:
-        _log(state, "injury", k, -1, None, b.bases, detail="none")
+        log_play(state, "injury", k, -1, None, b.bases, detail="none")
         return
     kind, n = effect
     if kind == "hp":
         state.hp_loss[t][k] += n
-        _log(state, "injury", k, -1, None, b.bases, detail=f"hp-{n}")
+        log_play(state, "injury", k, -1, None, b.bases, detail=f"hp-{n}")
         return
     state.injured[t][k] = max(state.injured[t][k], n)
-    _log(state, "injury", k, -1, None, b.bases, detail=f"games-{n}")
+    log_play(state, "injury", k, -1, None, b.bases, detail=f"games-{n}")
 
 
 def offer_injury_replacement(state: GameState) -> None:
@@ -1204,15 +1191,7 @@ def record_plate_appearance(state: GameState) -> None:
     t, f = state.board.batting, state.board.fielding
     outcome = state.outcome
     state.box.plate_appearance(t, state.line_of[t][state.at_bat], b.inning, outcome, state.rbi)
-    line = state.box.pitching[f][state.pitching_line[f]]
-    line.bf += 1
-    if outcome.bases:
-        line.h += 1
-        line.hr += outcome.bases == 4
-    elif outcome.walk:
-        line.bb += 1
-    elif outcome.strikeout:
-        line.so += 1
+    state.box.pitching[f][state.pitching_line[f]].batter_faced(outcome)
     state.outcome = None
     state.rbi = 0
 

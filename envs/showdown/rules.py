@@ -55,9 +55,9 @@ from typing import Callable
 
 from ..core import scorebook as sb
 from ..core.bases import advance_all
-from ..core.decisions import Decision, take_decision
+from ..core.decisions import Decision
 from ..core.dice import Dice, ScriptedDice, chance_d20_beats
-from ..core.engine import set_situation
+from ..core.engine import apply_choice, set_situation
 from ..core.scoreboard import Scoreboard
 from ..core.scorebook import BoxScore, Outcome, PlayLog
 from . import cardplay, expert, windows
@@ -258,8 +258,7 @@ def option_labels(state: GameState, decision: Decision) -> dict[int, str]:
 
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = take_decision(state, action, action_labels(state.card_set))
-    CHOICES[decision.kind](state, decision, action)
+    apply_choice(state, action, action_labels(state.card_set), CHOICES)
     run(state)
 
 
@@ -935,15 +934,7 @@ def finish_play(state: GameState) -> None:
     box.plate_appearance(bt, lines[k], b.inning, outcome, rbi)
     state.batted[bt][k] = True
     pl = box.pitching[ft][state.pitch_line[ft][p]]
-    pl.bf += 1
-    if outcome.bases:
-        pl.h += 1
-        if outcome.bases == 4:
-            pl.hr += 1
-    elif outcome.walk:
-        pl.bb += 1
-    elif outcome.strikeout:
-        pl.so += 1
+    pl.batter_faced(outcome)
     charge_runs(state, scored)
     pl.outs += max(0, b.outs - ab.outs_before)
     throw = ab.throw

@@ -35,13 +35,13 @@ from typing import Callable
 
 from ..core.bases import (Bases, advance_all, advance_runner, force_advance, occupied,
                           push_runner, remove_runner, runner_count)
-from ..core.decisions import Decision, take_decision
+from ..core.decisions import Decision
 from ..core.dice import DICE, Dice, ScriptedDice
-from ..core.engine import set_situation
+from ..core.engine import apply_choice, legal_actions, run_rules, set_situation
 from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import (DOUBLE_PLAY, FLY_OUT, GROUND_OUT, HIT_BY_PITCH, OUTCOMES,
                               PLAY_LOG, REACHED_ON_ERROR, SACRIFICE_FLY, STRIKEOUT, WALK,
-                              BoxScore, Outcome, Play, PlayLog, check_plays, outcome_codec)
+                              BoxScore, Outcome, PlayLog, check_plays, log_play, outcome_codec)
 from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_int, check_len,
                           pair_codec)
 from .cards import Team, team_from_dict
@@ -243,25 +243,18 @@ def _whole(name: str, value, low: int, high: int | None = None) -> int:
     return int(value)
 
 
-def legal_actions(state: GameState) -> tuple[int, ...]:
-    return () if state.pending is None else state.pending.legal
-
-
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    decision = take_decision(state, action, ACTIONS)
-    CHOICES[decision.kind](state, decision, action)
+    apply_choice(state, action, ACTIONS, CHOICES)
     run(state)
 
 
 def run(state: GameState) -> None:
-    """Apply rules until a manager must decide or the game is over."""
-    while state.pending is None:
-        if state.board.over:
-            if state.outcome is not None:       # a walk-off: score the plate appearance
-                record_plate_appearance(state)
-            return
-        RULES[state.step](state)
+    """Apply rules until a manager must decide or the game is over; a walk-off's plate
+    appearance is still scored."""
+    run_rules(state, RULES)
+    if state.pending is None and state.outcome is not None:
+        record_plate_appearance(state)
 
 
 # -- checking a loaded game ------------------------------------------------------------------
@@ -350,13 +343,6 @@ def validate_game(state: GameState) -> None:
 
 
 # -- small helpers --------------------------------------------------------------------------
-def _log(state: GameState, kind: str, actor: int, base: int, roll: int | None,
-         before: tuple, scored: tuple | list = (), detail: str = "") -> None:
-    b = state.board
-    state.log.add(Play(b.inning, b.half, kind, actor, base, roll, before, b.bases,
-                       tuple(scored), detail))
-
-
 def score_runs(state: GameState, runners: list, rbi: bool, home_run: bool = False) -> list:
     """Runners cross the plate; credit runs (and RBIs to the batter when earned)."""
     if not runners:
@@ -425,13 +411,13 @@ def attempt_steal(state: GameState, base: int) -> None:
     if result == "caught":
         b.bases, _ = bases_after_out(before, base)
         state.box.caught_stealing(team, runner)
-        _log(state, "caught_stealing", runner, base + 1, roll, before)
+        log_play(state, "caught_stealing", runner, base + 1, roll, before)
         if record_outs(state):
             retire_side(state)
         return
     b.bases, scored = bases_after_advance(before, base)
     state.box.stolen_base(team, runner)
-    _log(state, "steal", runner, base + 1, roll, before, scored)
+    log_play(state, "steal", runner, base + 1, roll, before, scored)
     score_runs(state, scored, rbi=False)
 
 
@@ -459,16 +445,16 @@ def attempt_pickoff(state: GameState, base: int) -> None:
     result, roll = PICKOFF.roll(state.dice)
     if result == "picked_off":
         b.bases, _ = bases_after_out(before, base)
-        _log(state, "picked_off", runner, base, roll, before)
+        log_play(state, "picked_off", runner, base, roll, before)
         if record_outs(state):
             retire_side(state)
     elif result == "error":
         state.box.error(b.fielding)
         b.bases, scored = bases_after_pickoff_error(before, base)
-        _log(state, "pickoff_error", runner, base + 1, roll, before, scored)
+        log_play(state, "pickoff_error", runner, base + 1, roll, before, scored)
         score_runs(state, scored, rbi=False)
     else:
-        _log(state, "pickoff_safe", runner, base, roll, before)
+        log_play(state, "pickoff_safe", runner, base, roll, before)
 
 
 # -- 1e: the batter --------------------------------------------------------------------------
@@ -506,7 +492,7 @@ def batter_result(state: GameState, result: Outcome) -> None:
 
 
 def _log_batter(state: GameState, before: tuple, scored: list | tuple = ()) -> None:
-    _log(state, "pa", state.batter, -1, state.pa_roll, before, scored, state.outcome.code)
+    log_play(state, "pa", state.batter, -1, state.pa_roll, before, scored, state.outcome.code)
 
 
 def batter_hits(state: GameState, outcome: Outcome) -> None:
@@ -628,13 +614,13 @@ def tag_up(state: GameState, base: int) -> None:
     before = b.bases
     result, roll = TAG_UP.roll(state.dice)
     if result == "held":
-        _log(state, "tag_held", runner, base, roll, before)
+        log_play(state, "tag_held", runner, base, roll, before)
         return
     b.bases, scored = bases_after_advance(before, base)
     counted = score_runs(state, scored, rbi=True)
     if counted:
         state.outcome = SACRIFICE_FLY
-    _log(state, "tag_up", runner, base + 1, roll, before, counted)
+    log_play(state, "tag_up", runner, base + 1, roll, before, counted)
 
 
 # -- after the batter -----------------------------------------------------------------------
