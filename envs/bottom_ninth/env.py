@@ -1,21 +1,12 @@
 """Bottom of the 9th: the pitcher's manager against the batter's, a secret stare-down every pitch.
 
-| Import | `from dugout.envs import bottom_ninth_v0` |
-|---|---|
-| Actions | Discrete |
-| Parallel API | No |
-| Manual control | No |
-| Agents | `agents = ["away", "home"]` |
-| Action shape | (1,) |
-| Action values | Discrete({n_actions}) |
-| Observation shape | ({obs_size},) float32, with an int8 action mask of shape ({n_actions},) |
-| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
+{summary}
 
 ## Creation
 
 ```python
 env = bottom_ninth_v0.env(mode="duel", teams="default", draft=False, cards="builtin",
-                          fatigue_rows=4, pitch_faces={{"B": 3, "S": 2, "C": 1}},
+                          fatigue_rows=4, pitch_faces={"B": 3, "S": 2, "C": 1},
                           out_rule="lead_runner", innings=None, max_innings=None,
                           batters=8, pitchers=4, support=False, max_decisions=None)
 ```
@@ -33,8 +24,8 @@ starter, then the bullpen); `support=True` gives each team one support card
 the first run (a bases-loaded walk included), away at the third out; there is no tie, so
 the duel cannot be cut off and `max_innings` must stay None. Its `teams` is `"default"` (the
 first legal team of the card set, in its order: six batters of different positions for
-home, a starter and a substitute for away), a dict `{{"batters": [six card ids in batting
-order], "pitchers": [starter id, substitute id]}}`, or `"choose"` (home picks the lineup,
+home, a starter and a substitute for away), a dict `{"batters": [six card ids in batting
+order], "pitchers": [starter id, substitute id]}`, or `"choose"` (home picks the lineup,
 away the two pitchers, as decisions). `draft=True` (with `teams="choose"`) drafts the
 teams first (Player Draft). `cards` is `"builtin"` (`data/cards.json`), a path to a JSON
 card file or a dict (see `dugout.envs.bottom_ninth.cards`; at most {max_cards} cards; a bad set
@@ -121,7 +112,7 @@ manager makes the pitcher's decisions (`pitch`, `pitcher_ability`, `relief`,
 
 ## Observation Space
 
-`observe(agent)` returns `{{"observation": float32 vector, "action_mask": int8 vector}}`,
+`observe(agent)` returns `{"observation": float32 vector, "action_mask": int8 vector}`,
 encoded from `env.unwrapped.view(agent)` (a `BottomNinthView`, whose docstring describes
 every field). Everything is public except the committed pitch, which only the pitcher
 sees until the reveal. Card indices are the set's (batters, then pitchers). The mask is
@@ -149,7 +140,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aec import BaseballAECEnv
+from ..core.aec import BaseballAECEnv, summary_table
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
@@ -220,8 +211,7 @@ PIECES = situation_pieces(rules.DECISION_KINDS) + [
     ("sub_slot", 9, "one-hot slot chosen in a double switch"),
 ]
 OBS = ObservationSpec(PIECES)
-__doc__ = __doc__.format(n_actions=rules.N_ACTIONS, obs_size=OBS.size, max_cards=MAX_CARDS,
-                         table="{table}").replace("{table}", OBS.table())
+__doc__ = __doc__.replace("{max_cards}", str(MAX_CARDS)).replace("{table}", OBS.table())
 
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
@@ -500,14 +490,8 @@ def _check_faces(faces: Any) -> dict[str, int]:
     return {f: int(faces.get(f, 0)) for f in FACES}
 
 
-class BottomNinthEnv(BaseballAECEnv):
-    metadata = {**BaseballAECEnv.metadata, "name": NAME}
-    MAX_DECISIONS = 20_000
-    ACTION_MEANINGS = rules.ACTIONS
-    OBS = OBS
-    VIEW = BottomNinthView
-    encode_view = staticmethod(encode_view)
-
+class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
+                     view=BottomNinthView, encode_view=encode_view, max_decisions=20_000):
     def __init__(self, mode: str = "duel", teams: Any = "default", draft: bool = False,
                  cards: Any = "builtin", fatigue_rows: int = 4, pitch_faces: Any = None,
                  out_rule: str = "lead_runner", innings: int | None = None,
@@ -700,6 +684,9 @@ class BottomNinthEnv(BaseballAECEnv):
         return "\n".join([s.box.render_line_score(s.board), "",
                           s.box.render_scorecard(1, s.board.innings, label_header="POS"), "",
                           s.box.render_pitching(0), "", self.play_by_play()])
+
+
+__doc__ = __doc__.replace("{summary}", summary_table(BottomNinthEnv))
 
 
 def team_names(state: rules.GameState) -> tuple[str, str]:

@@ -28,8 +28,14 @@ view show the position where the game stopped (the engine state is left as it wa
 ``save()`` and ``box_score()`` give it). ``env.unwrapped.decision_count`` is the number of
 decisions made in the episode so far.
 
-A ruleset subclass provides:
+A ruleset subclass provides the following; its env id (``metadata["name"]``),
+``ACTION_MEANINGS``, ``OBS``, ``VIEW``, ``encode_view`` and ``MAX_DECISIONS`` are class
+keywords (see :meth:`BaseballAECEnv.__init_subclass__`; class attributes do as well)::
 
+    class GrandSlamEnv(BaseballAECEnv, name="grand_slam_v0", actions=rules.ACTIONS, obs=OBS,
+                       view=GrandSlamView, encode_view=encode_view, max_decisions=2_000):
+
+* ``name``: the env id, ``metadata["name"]`` (what ``from dugout.envs import <name>`` imports);
 * ``ACTION_MEANINGS``: one label per action index;
 * ``OBS``: an :class:`~dugout.envs.core.observation.ObservationSpec`;
 * ``_new_game(seed)``: a fresh engine state whose ``pending`` is the first decision;
@@ -63,6 +69,8 @@ The box score, whose size varies, is ``env.unwrapped.box_score()``, not an info.
 step gives every agent a fresh infos dict (a client may add keys to it); the nested
 dicts are shared, so copy one before changing it.
 
+Every env module's docstring opens with :func:`summary_table`, written from the class.
+
 The engine state must expose ``pending`` (a :class:`Decision` or ``None``), ``over``,
 ``winner`` (0, 1 or ``None``), ``truncated`` and ``score`` (away, home).
 
@@ -75,7 +83,7 @@ from __future__ import annotations
 
 import secrets
 import warnings
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 from gymnasium import spaces
@@ -88,7 +96,7 @@ from .errors import (DataError, IllegalActionError, OptionError, UnknownAgentErr
 from .observation import ObservationSpec
 from .series import Series, SeriesGame, check_series, with_series_pieces
 
-__all__ = ["BaseballAECEnv", "AGENTS", "action_index", "FALLBACK_MAX_DECISIONS"]
+__all__ = ["BaseballAECEnv", "AGENTS", "action_index", "summary_table", "FALLBACK_MAX_DECISIONS"]
 
 AGENTS = ("away", "home")
 
@@ -115,6 +123,30 @@ def action_index(action: Any) -> int | None:
     return None
 
 
+def summary_table(env_class: type, shape_note: str = "", mask_note: str = "") -> str:
+    """The table that opens every env module's docstring (PettingZoo's summary): the import
+    line, the spaces and the agents, written from ``env_class``'s ``metadata``,
+    ``ACTION_MEANINGS`` and ``OBS``, so that it cannot drift from them. ``shape_note``
+    follows the observation's dtype (sizes that options change), ``mask_note`` the mask's
+    shape."""
+    metadata, n = env_class.metadata, len(env_class.ACTION_MEANINGS)
+    agents = ", ".join(f'"{agent}"' for agent in AGENTS)
+    return "\n".join([
+        f"| Import | `from dugout.envs import {metadata['name']}` |",
+        "|---|---|",
+        "| Actions | Discrete |",
+        f"| Parallel API | {'Yes' if metadata['is_parallelizable'] else 'No'} |",
+        "| Manual control | No |",
+        f"| Agents | `agents = [{agents}]` |",
+        "| Action shape | (1,) |",
+        f"| Action values | Discrete({n}) |",
+        f"| Observation shape | ({env_class.OBS.size},) float32{shape_note}, with an int8 action mask "
+        f"of shape ({n},){mask_note} |",
+        "| Observation values | bounded per element: the Range column of the observation table "
+        "(the Box's low and high) |",
+    ])
+
+
 class BaseballAECEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -132,6 +164,26 @@ class BaseballAECEnv(AECEnv):
     #: action always, the lowest always, the highest for one seat and the lowest for the
     #: other); its env docstring gives the figures
     MAX_DECISIONS: ClassVar[int] = FALLBACK_MAX_DECISIONS
+
+    def __init_subclass__(cls, *, name: str | None = None, actions: Sequence[str] | None = None,
+                          obs: ObservationSpec | None = None, view: type | None = None,
+                          encode_view: Callable[[Any], np.ndarray] | None = None,
+                          max_decisions: int | None = None, plays_series: bool | None = None,
+                          **kwargs: Any):
+        """A ruleset's class attributes, given as class keywords: ``name`` (the env id, into
+        ``metadata["name"]``), ``actions`` (``ACTION_MEANINGS``), ``obs`` (``OBS``), ``view``
+        (``VIEW``), ``encode_view`` (a plain function, made a static method),
+        ``max_decisions`` (``MAX_DECISIONS``) and ``plays_series`` (``PLAYS_SERIES``). A
+        keyword left out keeps what the class body or its base says."""
+        super().__init_subclass__(**kwargs)
+        if name is not None:
+            cls.metadata = {**cls.metadata, "name": name}
+        if encode_view is not None:
+            cls.encode_view = staticmethod(encode_view)
+        for attribute, value in (("ACTION_MEANINGS", actions), ("OBS", obs), ("VIEW", view),
+                                 ("MAX_DECISIONS", max_decisions), ("PLAYS_SERIES", plays_series)):
+            if value is not None:
+                setattr(cls, attribute, value)
 
     def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, series: Any = None,

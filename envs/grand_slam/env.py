@@ -1,15 +1,6 @@
 """Harry's Grand Slam Baseball: two managers, hands of three play cards, hidden hands.
 
-| Import | `from dugout.envs import grand_slam_v0` |
-|---|---|
-| Actions | Discrete |
-| Parallel API | No |
-| Manual control | No |
-| Agents | `agents = ["away", "home"]` |
-| Action shape | (1,) |
-| Action values | Discrete(20) |
-| Observation shape | (81,) float32, with an int8 action mask of shape (20,) |
-| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
+{summary}
 
 ## Creation
 
@@ -135,12 +126,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aec import AGENTS, BaseballAECEnv
+from ..core.aec import AGENTS, BaseballAECEnv, summary_table
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
 from ..core.errors import OptionError, check_innings, check_options, show
-from ..core.observation import ObservationSpec, encode_situation, situation_pieces
+from ..core.observation import SITUATION_PIECE, ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
 from .cards import CARD_TYPES, MAX_STACKS, N_HAND_TYPES, N_TYPES, PINCH_HITTER, load_deck
@@ -160,10 +151,9 @@ PIECES = situation_pieces(rules.DECISION_KINDS) + [
      "cards on the bases and behind home plate: cards of each type (codes 0-15) / copies in the deck"),
     ("deck_left", 1, "cards left in the draw pile / cards in the deck"),
     ("innings_to_shuffle", 1, "innings to finish before the next shuffle, this one included, / 3"),
-    ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
+    SITUATION_PIECE["innings_left"],
 ]
 OBS = ObservationSpec(PIECES)
-__doc__ = __doc__.replace("{table}", OBS.table())
 
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
@@ -198,14 +188,8 @@ def encode_view(view: GrandSlamView) -> np.ndarray:
     return obs
 
 
-class GrandSlamEnv(BaseballAECEnv):
-    metadata = {**BaseballAECEnv.metadata, "name": "grand_slam_v0"}
-    MAX_DECISIONS = 2_000
-    ACTION_MEANINGS = rules.ACTIONS
-    OBS = OBS
-    VIEW = GrandSlamView
-    encode_view = staticmethod(encode_view)
-
+class GrandSlamEnv(BaseballAECEnv, name="grand_slam_v0", actions=rules.ACTIONS, obs=OBS,
+                   view=GrandSlamView, encode_view=encode_view, max_decisions=2_000):
     def __init__(self, innings: int = 9, max_innings: int | None = None, deck: Any = "reference",
                  render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, render_agent: str | None = None,
@@ -317,6 +301,9 @@ class GrandSlamEnv(BaseballAECEnv):
                           s.box.render_scorecard(0, innings, label_header="#"), "",
                           s.box.render_scorecard(1, innings, label_header="#"), "",
                           self.play_by_play()])
+
+
+__doc__ = __doc__.replace("{summary}", summary_table(GrandSlamEnv)).replace("{table}", OBS.table())
 
 
 def hand_line(state: rules.GameState, seat: int, shown: bool) -> str:

@@ -1,16 +1,7 @@
 """Pokemon Baseball (Rule 2.3E): dice charts over creatures' HP, level, attack and retreat,
 with lineups, substitutions, steals, bunts, tag-ups, injuries and pitcher rest.
 
-| Import | `from dugout.envs import pokemon_baseball_v0` |
-|---|---|
-| Actions | Discrete |
-| Parallel API | No |
-| Manual control | No |
-| Agents | `agents = ["away", "home"]` |
-| Action shape | (1,) |
-| Action values | Discrete(33) |
-| Observation shape | ({size},) float32 (+3 in a series), with an int8 action mask of shape (33,) |
-| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
+{summary}
 
 ## Creation
 
@@ -129,13 +120,14 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aec import BaseballAECEnv
+from ..core.aec import BaseballAECEnv, summary_table
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
 from ..core.errors import OptionError, check_innings, check_options, check_pair, show
-from ..core.observation import ObservationSpec, encode_situation, situation_pieces
+from ..core.observation import SITUATION_PIECE, ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import ordinal
+from ..core.series import with_series_pieces
 from . import charts as ch
 from . import rules
 from .cards import BUILTIN_TEAMS, POSITIONS, load_creatures, load_team
@@ -162,7 +154,7 @@ PIECES = situation_pieces(rules.DECISION_KINDS) + [
     ("fielder", 9, "one-hot position (P ... RF) the batter's ball went to in this plate appearance (a tag-up's outfielder)"),
     ("started", 1, "1 once both lineups are set and play has begun"),
     ("dh", 1, "1 if the designated-hitter rule is on"),
-    ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
+    SITUATION_PIECE["innings_left"],
     ("own_roster", ROSTER * PER, f"own roster, 17 rows of {PER} features (the module docstring)"),
     ("opp_roster", ROSTER * PER, f"opponent's roster, 17 rows of {PER} features"),
 ]
@@ -173,7 +165,7 @@ _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 OPTIONS = ("teams", "creatures", "innings", "max_innings", "dh", "edge", "rest_by", "series",
            "render_mode", "illegal_action", "dice", "max_decisions")
 
-__doc__ = (__doc__.replace("{table}", OBS.table()).replace("{size}", str(OBS.size))
+__doc__ = (__doc__.replace("{table}", OBS.table())
            .replace("{per}", str(PER)).replace("{teams}", ", ".join(f'`"{t}"`' for t in BUILTIN_TEAMS))
            .replace("{{", "{").replace("}}", "}"))
 
@@ -371,15 +363,9 @@ def _view_rows(view: PokemonBaseballView, t: int, blocks: RosterBlocks) -> np.nd
                        view.runners if on_base else (), view.tried_steal if on_base else ())
 
 
-class PokemonBaseballEnv(BaseballAECEnv):
-    metadata = {**BaseballAECEnv.metadata, "name": "pokemon_baseball_v0"}
-    MAX_DECISIONS = 4_000
-    ACTION_MEANINGS = rules.ACTIONS
-    OBS = OBS
-    VIEW = PokemonBaseballView
-    PLAYS_SERIES = True
-    encode_view = staticmethod(encode_view)
-
+class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rules.ACTIONS,
+                         obs=OBS, view=PokemonBaseballView, encode_view=encode_view,
+                         max_decisions=4_000, plays_series=True):
     def __init__(self, teams: tuple[Any, Any] = ("harbor", "summit"), creatures: Any = None,
                  innings: int = 9, max_innings: int | None = None, dh: bool = False,
                  edge: str = "ge", rest_by: str = "innings", series: Any = None,
@@ -553,6 +539,10 @@ class PokemonBaseballEnv(BaseballAECEnv):
         parts.append(s.log.render_by_half([t.name for t in s.teams],
                                           lambda i, p: describe(p, names)))
         return "\n".join(parts)
+
+
+__doc__ = __doc__.replace("{summary}", summary_table(
+    PokemonBaseballEnv, f" (+{with_series_pieces(OBS).size - OBS.size} in a series)"))
 
 
 _PLAY_WORDS = {

@@ -1,15 +1,6 @@
 """MLB Showdown (2004 rules), basic, advanced and expert games: two managers, real players' cards.
 
-| Import | `from dugout.envs import showdown_v0` |
-|---|---|
-| Actions | Discrete |
-| Parallel API | No |
-| Manual control | No |
-| Agents | `agents = ["away", "home"]` |
-| Action shape | (1,) |
-| Action values | Discrete(31) |
-| Observation shape | (256,) float32 (basic, advanced), (323,) (expert) or 332 + 7 x cards with strategy decks (640 for the built-in set), with an int8 action mask of shape (31,) (31 + cards with decks) |
-| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
+{summary}
 
 ## Creation
 
@@ -157,7 +148,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aec import BaseballAECEnv
+from ..core.aec import BaseballAECEnv, summary_table
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
@@ -561,14 +552,8 @@ class _TeamCache:
         return known
 
 
-class ShowdownEnv(BaseballAECEnv):
-    metadata = {**BaseballAECEnv.metadata, "name": "showdown_v0"}
-    MAX_DECISIONS = 10_000
-    ACTION_MEANINGS = rules.ACTIONS
-    OBS = OBS
-    VIEW = ShowdownView
-    encode_view = staticmethod(encode_view)
-
+class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs=OBS,
+                  view=ShowdownView, encode_view=encode_view, max_decisions=10_000):
     def __init__(self, level: str = "advanced", teams: Any = ("nya2004", "bos2004"),
                  dh: bool | None = None, starter: int | None = None, innings: int = 9,
                  max_innings: int | None = None, point_cap: int | None = POINT_CAP,
@@ -799,6 +784,19 @@ class ShowdownEnv(BaseballAECEnv):
                           s.box.render_pitching(0), "",
                           s.box.render_scorecard(1, innings, label_header="Pos"), "",
                           s.box.render_pitching(1), "", self.play_by_play()])
+
+
+def _other_sizes() -> str:
+    """The summary table's note on the observation sizes besides OBS's: the expert game's,
+    and with strategy decks (a piece per card, and the built-in set's size)."""
+    fixed = OBS_EXPERT.size + sum(piece[1] for piece in card_pieces(0))
+    per_card = OBS_EXPERT.size + sum(piece[1] for piece in card_pieces(1)) - fixed
+    return (f" (basic, advanced), ({OBS_EXPERT.size},) (expert) or {fixed} + {per_card} x cards with "
+            f"strategy decks ({fixed + per_card * _BUILT_IN_CARDS} for the built-in set)")
+
+
+__doc__ = __doc__.replace("{summary}", summary_table(
+    ShowdownEnv, _other_sizes(), f" ({len(rules.ACTIONS)} + cards with decks)"))
 
 
 _ICON_TEXT = {

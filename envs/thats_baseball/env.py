@@ -1,15 +1,6 @@
 """That's Baseball: two dice plus the batter's adjusted average, with every manager's choice.
 
-| Import | `from dugout.envs import thats_baseball_v0` |
-|---|---|
-| Actions | Discrete |
-| Parallel API | No |
-| Manual control | No |
-| Agents | `agents = ["away", "home"]` |
-| Action shape | (1,) |
-| Action values | Discrete(5) |
-| Observation shape | (56,) float32, with an int8 action mask of shape (5,) |
-| Observation values | bounded per element: the Range column of the observation table (the Box's low and high) |
+{summary}
 
 ## Creation
 
@@ -102,12 +93,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aec import BaseballAECEnv
+from ..core.aec import BaseballAECEnv, summary_table
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
 from ..core.errors import check_innings, check_options, check_pair
-from ..core.observation import MAX_COUNTED, ObservationSpec, counted
+from ..core.observation import SITUATION_PIECE, ObservationSpec, counted
 from ..core.scorebook import describe_play, ordinal
 from . import rules
 from .cards import AA_MAX, AA_MIN, load_team
@@ -115,16 +106,9 @@ from .view import ThatsBaseballView, make_view
 
 __all__ = ["ThatsBaseballEnv", "ThatsBaseballView", "OBS", "PIECES", "encode_view", "option_labels"]
 
-PIECES = [
-    ("inning", 10, "one-hot inning: 1st to 9th, then index 9 for any extra inning"),
-    ("half", 2, "one-hot half: top, bottom"),
-    ("seat", 2, "one-hot seat of the observing manager: away, home"),
-    ("batting", 1, "1 if the observing manager's team is batting"),
-    ("outs", 3, "one-hot outs: 0, 1, 2"),
-    ("runners", 3, "1 for a runner on first, second, third"),
-    ("score", 2, f"runs of own team, of the opponent (at most {MAX_COUNTED}), each divided by 10",
-     (0.0, MAX_COUNTED / 10)),
-    ("run_diff", 1, "(own runs - opponent runs) / 10, clipped to [-1, 1]", (-1.0, 1.0)),
+#: the shared situation pieces, in That's Baseball's own order, then its own
+PIECES = [SITUATION_PIECE[name] for name in ("inning", "half", "seat", "batting", "outs", "runners",
+                                             "score", "run_diff")] + [
     ("due_up_batting", 9,
      "adjusted averages of the batting team's next nine batters, the one at the plate first, as (AA - 24) / 8"),
     ("due_up_fielding", 9,
@@ -134,10 +118,9 @@ PIECES = [
     ("subject", 3, "one-hot base of the runner a tag-up decision is about"),
     ("tried_steal", 3, "1 for a runner (by base) who already tried to steal before this batter"),
     ("pickoff_tried", 1, "1 once the fielding manager has tried a pickoff before this batter"),
-    ("innings_left", 1, "scheduled innings still to start after this one / 9, 0 in extra innings"),
+    SITUATION_PIECE["innings_left"],
 ]
 OBS = ObservationSpec(PIECES)
-__doc__ = __doc__.replace("{table}", OBS.table())
 
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
@@ -190,14 +173,8 @@ def _due_up(lineup: tuple[int, ...], at: int) -> np.ndarray:
     return aa
 
 
-class ThatsBaseballEnv(BaseballAECEnv):
-    metadata = {**BaseballAECEnv.metadata, "name": "thats_baseball_v0"}
-    MAX_DECISIONS = 2_000
-    ACTION_MEANINGS = rules.ACTIONS
-    OBS = OBS
-    VIEW = ThatsBaseballView
-    encode_view = staticmethod(encode_view)
-
+class ThatsBaseballEnv(BaseballAECEnv, name="thats_baseball_v0", actions=rules.ACTIONS, obs=OBS,
+                       view=ThatsBaseballView, encode_view=encode_view, max_decisions=2_000):
     def __init__(self, teams: tuple[Any, Any] = ("sample", "reds"), innings: int = 9,
                  max_innings: int | None = None, render_mode: str | None = None,
                  illegal_action: str = "raise", dice: ScriptedDice | None = None,
@@ -283,6 +260,9 @@ class ThatsBaseballEnv(BaseballAECEnv):
                  s.box.render_scorecard(0, innings), "", s.box.render_scorecard(1, innings), "",
                  s.log.render([t.name for t in self.teams], self._runner_names())]
         return "\n".join(parts)
+
+
+__doc__ = __doc__.replace("{summary}", summary_table(ThatsBaseballEnv)).replace("{table}", OBS.table())
 
 
 def option_labels(decision: Decision) -> dict[int, str]:
