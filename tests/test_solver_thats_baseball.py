@@ -25,6 +25,7 @@ from dugout.agents.solvers.report import simulated_row
 from dugout.agents.solvers.thats_baseball.check import verify
 from dugout.agents.solvers.thats_baseball.cli import main
 from dugout.agents.thats_baseball import ThatsBaseballHeuristic, thats_baseball_tables
+from dugout.agents.value_tables import inning_row, lead_index
 from dugout.envs import thats_baseball_v0
 from dugout.envs.thats_baseball import load_team, rules
 from dugout.envs.thats_baseball.env import encode_view
@@ -426,6 +427,22 @@ def test_other_bad_input(solution):
         policy_table(object(), solution, 0)
     with pytest.raises(TypeError, match="solution must be a Solution"):
         SolverAgent("tables.npz")
+
+
+def test_solution_and_value_tables_read_extra_innings_and_leads_alike(solution, small_tables):
+    """Both tables have a row per inning and one for every extra inning, and count a lead
+    past their bound as the bound (dugout.agents.value_tables.inning_row, lead_index)."""
+    where = dict(half=0, outs=1, bases=3, score=(0, 0), order=(4, 7))
+    assert solution.value_at(inning=5, **where) == solution.value_at(inning=2, **where)
+    assert [inning_row(i, 3) for i in range(1, 7)] == [0, 1, 2, 3, 3, 3]
+    assert [lead_index(d, 20) for d in (-25, -20, 3, 20, 25)] == [0, 0, 23, 40, 40]
+    big = small_tables.max_diff
+    assert small_tables.win_expectancy(7, 0, 1, 3, 0) == small_tables.win_expectancy(2, 0, 1, 3, 0)
+    assert small_tables.win_expectancy(1, 0, 1, 3, big + 30) == small_tables.win_expectancy(1, 0, 1, 3, big)
+    for read in (lambda: solution.value_at(inning=0, **where),
+                 lambda: small_tables.win_expectancy(0, 0, 1, 3, 0)):
+        with pytest.raises(ValueError, match="inning must be 1 or more"):
+            read()
 
 
 def test_the_graph_is_the_engine_decision_set():

@@ -59,8 +59,8 @@ import numpy as np
 from ...envs.core.engine import Policy, play_out
 from ...envs.core.errors import check_innings
 
-__all__ = ["ValueTables", "bases_index", "BASE_STATES", "value_tables", "cache_dir",
-           "MLB_RE24_2010_2015", "format_re24", "sample_run_counts", "play_half_inning"]
+__all__ = ["ValueTables", "bases_index", "inning_row", "lead_index", "BASE_STATES", "value_tables",
+           "cache_dir", "MLB_RE24_2010_2015", "format_re24", "sample_run_counts", "play_half_inning"]
 
 #: The eight base states, indexed by bits (1 = first, 2 = second, 4 = third).
 BASE_STATES = ("___", "1__", "_2_", "12_", "__3", "1_3", "_23", "123")
@@ -84,6 +84,21 @@ def bases_index(bases) -> int:
     """The index in :data:`BASE_STATES` of (first, second, third): occupied flags, or an
     engine's bases tuple of runner ids (``None`` empty; runner 0 is a runner)."""
     return (1 if _on(bases[0]) else 0) | (2 if _on(bases[1]) else 0) | (4 if _on(bases[2]) else 0)
+
+
+def inning_row(inning: int, innings: int) -> int:
+    """The row of ``inning`` in a table by inning of a game of ``innings`` (this module's
+    and the That's Baseball solver's): innings 1 to ``innings`` are rows 0 to ``innings - 1``,
+    and every extra inning is row ``innings``. A ``ValueError`` for an inning below 1."""
+    if inning < 1:
+        raise ValueError(f"inning must be 1 or more, got {inning}")
+    return min(inning, innings + 1) - 1
+
+
+def lead_index(lead: int, bound: int) -> int:
+    """The index of a lead in a table of leads ``-bound`` to ``bound``: ``lead + bound``,
+    a larger lead counted as ``bound`` (and a larger deficit as ``-bound``)."""
+    return max(-bound, min(bound, int(lead))) + bound
 
 
 def cache_dir() -> Path:
@@ -197,14 +212,6 @@ class ValueTables:
             self._phase_we[name] = np.stack([
                 np.stack([half(h, end[r, h], q) for h in (0, 1)]) for r in range(rows)])
 
-    def _row(self, inning: int) -> int:
-        if inning < 1:
-            raise ValueError(f"inning must be 1 or more, got {inning}")
-        return min(inning, self.innings + 1) - 1
-
-    def _lead(self, home_lead: int) -> int:
-        return max(-self.max_diff, min(self.max_diff, int(home_lead))) + self.max_diff
-
     def win_expectancy(self, inning: int, half: int, outs: int, bases, home_lead: int,
                        phase: str | None = None) -> float:
         """The home team's chance of winning from a situation at the start of a plate appearance
@@ -213,14 +220,15 @@ class ValueTables:
         ``outs`` may be 3: the half inning is then over (the next half's start, or the
         end of the game). ``home_lead`` is home runs minus away runs.
         """
-        row = self._row(inning)
+        row = inning_row(inning, self.innings)
         if half == 1 and inning >= self.innings and home_lead > 0:
             return 1.0                                   # walk-off: the game is over
+        d = lead_index(home_lead, self.max_diff)
         if outs >= 3:
-            return float(self._end[row, half, self._lead(home_lead)])
+            return float(self._end[row, half, d])
         b = bases if isinstance(bases, int) else bases_index(bases)
         table = self.we if phase is None else self._phase_table(phase)
-        return float(table[row, half, outs, b, self._lead(home_lead)])
+        return float(table[row, half, outs, b, d])
 
     def _phase_table(self, phase: str) -> np.ndarray:
         try:
@@ -239,7 +247,7 @@ class ValueTables:
     def batting_win_expectancies(self, inning: int, half: int, outs: np.ndarray, bases: np.ndarray,
                                  lead: np.ndarray, phase: str | None = None) -> np.ndarray:
         """:meth:`batting_win_expectancy` for arrays of outs, bases indices and leads at once."""
-        row = self._row(inning)
+        row = inning_row(inning, self.innings)
         outs, bases, lead = np.asarray(outs), np.asarray(bases), np.asarray(lead)
         home_lead = lead if half == 1 else -lead
         d = np.clip(home_lead, -self.max_diff, self.max_diff) + self.max_diff

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ....envs.thats_baseball.view import ThatsBaseballView
+from ...value_tables import inning_row, lead_index
 from .chart import check_game, check_lineup, lineups_of
 from .graph import GRAPH, N_DECISIONS, PASS, decision_key
 from .induction import Optimal, Plan, d_orders, game_pass
@@ -70,14 +71,6 @@ class Solution:
         return count
 
     # -- reading it --------------------------------------------------------------------------
-    def _layer(self, inning: int) -> int:
-        if inning < 1:
-            raise ValueError(f"inning must be 1 or more, got {inning}")
-        return min(inning, self.innings + 1) - 1
-
-    def _di(self, home_lead: int) -> int:
-        return max(-self.bound, min(self.bound, int(home_lead))) + self.bound
-
     def value_at(self, inning: int, half: int, outs: int, bases: int | Sequence[bool],
                  score: tuple[int, int], order: tuple[int, int]) -> float:
         """Home win probability at the start of a plate appearance (before any steal)."""
@@ -89,8 +82,8 @@ class Solution:
             return 1.0
         if abs(d) > self.bound:
             return 1.0 if d > 0 else 0.0
-        o_bat, o_field = order[half], order[1 - half]
-        return float(self.start[self._layer(inning), half, self._di(d), outs, b, o_bat, o_field])
+        row, di = inning_row(inning, self.innings), lead_index(d, self.bound)
+        return float(self.start[row, half, di, outs, b, order[half], order[1 - half]])
 
     def _locate(self, view: ThatsBaseballView) -> tuple:
         if tuple(map(tuple, view.lineups)) != self.lineups or view.innings != self.innings:
@@ -105,7 +98,8 @@ class Solution:
                                f"legal actions {view.legal} at {key}: engine and solver disagree")
         h = view.half
         d = view.score[1] - view.score[0]
-        return (self._layer(view.inning), h, self._di(d), j, view.order[h], view.order[1 - h])
+        return (inning_row(view.inning, self.innings), h, lead_index(d, self.bound), j,
+                view.order[h], view.order[1 - h])
 
     def action(self, view: ThatsBaseballView) -> int:
         """The optimal action at the view's decision."""
