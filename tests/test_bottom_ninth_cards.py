@@ -165,3 +165,22 @@ def test_matching_helpers():
     assert pair_needs([ps[0]], ps[1:]) == 1
     assert pair_needs([ps[0], ps[2]], []) == 0
     assert pair_needs([ps[2]], [ps[5]]) is None          # relievers cannot start
+
+
+@pytest.mark.parametrize("side, grant, error", [
+    ("fielding", [{"reroll": "swing"}], r"\.side: must be 'batting' or 'pitching', got 'fielding'"),
+    ("batting", [], r"\.grant: must list at least one effect"),
+    ("batting", [{"reroll": "control"}], r"\.grant"),          # the batting side rolls no Control
+])
+def test_a_support_card_and_a_solo_grant_check_their_side_and_grant_alike(side, grant, error):
+    from dugout.envs.bottom_ninth.solo_cards import _op
+    from dugout.envs.bottom_ninth.support import parse_support
+    cards = [{"id": f"s{i}", "name": f"coach {i}", "side": "pitching",
+              "grant": [{"reroll": "control"}]} for i in range(2)]
+    cards[1].update(side=side, grant=grant)
+    with pytest.raises(DataError, match=r"support\[1\]" + error):
+        parse_support({"set": "coaches", "version": 1, "support": cards}, "test")
+    with pytest.raises(DataError, match=r"^op" + error):
+        _op({"grant": grant, "side": side}, "op")
+    op = _op({"grant": [{"reroll": "swing"}], "side": "batting"}, "op")
+    assert op.kind == "grant" and op.side == "batting" and len(op.grant) == 1

@@ -127,12 +127,18 @@ def _pitcher_kinds(card) -> tuple[int, ...]:
     return tuple(k for k, ok in ((0, card.can_start), (1, card.can_relieve)) if ok)
 
 
+def roll_for_draft_order(state: GameState) -> None:
+    """Player Draft: "Players roll a single die. The winner may decide" to pick first or
+    second (the duel's draft and the longer game's alike)."""
+    state.dice.set_stream(0, 0, 0)
+    winner = state.dice.randbelow("draft", 2)
+    state.pending = Decision("draft_order", winner, (PICK_FIRST, PICK_SECOND))
+
+
 def game_setup(state: GameState) -> None:
     """Set-up of the longer game: a draft (Player Draft) or both managers' picks."""
     if state.draft:
-        state.dice.set_stream(0, 0, 0)
-        winner = state.dice.randbelow("draft", 2)
-        state.pending = Decision("draft_order", winner, (PICK_FIRST, PICK_SECOND))
+        roll_for_draft_order(state)
     else:
         state.step = "game_select"
 

@@ -50,7 +50,7 @@ from .game import (change_game_pitcher, choose_double_switch, choose_ds_where, c
                    choose_sub_slot, game_setup, grant_support, half_start, inning_fatigue, long_game,
                    offer_ds_where, offer_fatigue_point, offer_game_change, offer_game_draft,
                    offer_game_select, offer_pinch_hit, offer_start_switch, offer_sub_slot, offer_switch,
-                   play_ball_game)
+                   play_ball_game, roll_for_draft_order)
 # the vocabulary (the action numbers, the decision kinds, the names) and the state are
 # state.py's: imported here for these rules, and as this public module's names for its users
 from .state import (ABILITY_ACTIONS, ABILITY_EFFECT, ACTIONS, BATTER_ABILITIES, BRING_IN, CARD,
@@ -179,9 +179,7 @@ def setup(state: GameState) -> None:
     elif state.teams == "given":
         state.step = "play_ball"
     elif state.draft:
-        state.dice.set_stream(0, 0, 0)
-        winner = state.dice.randbelow("draft", 2)
-        state.pending = Decision("draft_order", winner, (PICK_FIRST, PICK_SECOND))
+        roll_for_draft_order(state)
     else:
         state.step = "select_batter"
 
@@ -537,20 +535,31 @@ def use_ability(state: GameState, seat: int, action: int, prefer_ace: bool | Non
     return grant
 
 
+def offer_abilities(state: GameState, side: int, kind: str, then: str) -> None:
+    """A side's turn to use Abilities: its usable ones, or DONE to go on to step ``then``
+    (straight there when it has none)."""
+    legal = usable_abilities(state, side)
+    if not legal:
+        state.step = then
+        return
+    state.pending = Decision(kind, state.seat_of(side), (DONE,) + legal)
+
+
+def use_ability_or_go_on(state: GameState, side: int, action: int, then: str) -> None:
+    """The side uses the Ability ``action`` (and is asked again), or is DONE: step ``then``."""
+    if action == DONE:
+        state.step = then
+    else:
+        use_ability(state, side, action)
+
+
 def offer_pitcher_ability(state: GameState) -> None:
     """2. The Pitch: "then uses any Abilities ... from their Trait and Stare-Down results"."""
-    legal = usable_abilities(state, 0)
-    if not legal:
-        state.step = "swing"
-        return
-    state.pending = Decision("pitcher_ability", state.seat_of(0), (DONE,) + legal)
+    offer_abilities(state, 0, "pitcher_ability", then="swing")
 
 
 def choose_pitcher_ability(state: GameState, decision: Decision, action: int) -> None:
-    if action == DONE:
-        state.step = "swing"
-    else:
-        use_ability(state, 0, action)
+    use_ability_or_go_on(state, 0, action, then="swing")
 
 
 def roll_swing(state: GameState) -> None:
@@ -560,18 +569,12 @@ def roll_swing(state: GameState) -> None:
 
 
 def offer_batter_ability(state: GameState) -> None:
-    legal = usable_abilities(state, 1)
-    if not legal:
-        state.step = "resolve"
-        return
-    state.pending = Decision("batter_ability", state.seat_of(1), (DONE,) + legal)
+    """3. The Swing: then the Batter uses any Abilities."""
+    offer_abilities(state, 1, "batter_ability", then="resolve")
 
 
 def choose_batter_ability(state: GameState, decision: Decision, action: int) -> None:
-    if action == DONE:
-        state.step = "resolve"
-    else:
-        use_ability(state, 1, action)
+    use_ability_or_go_on(state, 1, action, then="resolve")
 
 
 # -- the swing table -----------------------------------------------------------------------------------

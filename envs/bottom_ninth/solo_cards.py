@@ -46,7 +46,8 @@ from typing import Any
 
 from ..core.datafile import check_plain_data, read_json_file
 from ..core.errors import DataError, show
-from .cards import PITCHES, Effect, _effects, _int, _keys, _list, _text, _traits
+from .cards import PITCHES, Effect, _int, _keys, _list, _text, _traits
+from .support import side_grant
 
 __all__ = ["SoloSet", "Situation", "EffectCard", "Op", "load_solo", "parse_solo", "SOLO_PATH",
            "CHART_LETTERS", "EFFECT_PITCHES", "LINEUP_RULES", "PITCHER_DRAWS", "MAX_SOLO_CARDS"]
@@ -63,7 +64,6 @@ PITCHER_DRAWS = ("top", "starter", "reliever")
 MAX_SOLO_CARDS = 24
 _SIDE_TRAITS = {"batting": ("speed", "crush_on", "hit_by_pitch"),
                 "pitching": ("fielding", "stamina", "hit_by_pitch")}
-_SIDE_DICE = {"batting": ("swing",), "pitching": ("pitch", "control")}
 
 
 @dataclass(frozen=True)
@@ -203,12 +203,7 @@ def _op(data: Any, where: str) -> Op:
         return Op("trait", side=side, trait=frozen)
     if "grant" in data:
         _keys(data, where, ("grant", "side"))
-        side = data["side"]
-        if side not in _SIDE_DICE:
-            raise DataError(f"{where}.side: must be 'batting' or 'pitching', got {show(side)}")
-        grant = _effects(data["grant"], f"{where}.grant", _SIDE_DICE[side])
-        if not grant:
-            raise DataError(f"{where}.grant: must list at least one effect")
+        side, grant = side_grant(data, where)
         return Op("grant", side=side, grant=grant)
     bounds = {"fatigue": (1, 5), "runner": (1, 3), "out": (1, 1), "deficit": (1, 3), "mp": (1, 5)}
     kind = next(iter(data))

@@ -30,7 +30,21 @@ __all__ = ["SupportCard", "SupportSet", "load_support", "parse_support", "SUPPOR
 SUPPORT_PATH = Path(__file__).parent / "data" / "support.json"
 #: the most support cards a set may hold: one action per card
 MAX_SUPPORT = 8
-_DICE = {"batting": ("swing",), "pitching": ("pitch", "control")}
+#: the dice each side rolls: what a grant of that side's card may change
+SIDE_DICE = {"batting": ("swing",), "pitching": ("pitch", "control")}
+
+
+def side_grant(data: dict, where: str) -> tuple[str, tuple[Effect, ...]]:
+    """A card's ``side`` (batting or pitching) and its ``grant``: one or more effects on that
+    side's dice (a support card's, and a solo Effect card's grant), checked (a
+    :class:`~dugout.envs.core.errors.DataError` names the field)."""
+    side = data["side"]
+    if side not in SIDE_DICE:
+        raise DataError(f"{where}.side: must be 'batting' or 'pitching', got {show(side)}")
+    grant = _effects(data["grant"], f"{where}.grant", SIDE_DICE[side])
+    if not grant:
+        raise DataError(f"{where}.grant: must list at least one effect")
+    return side, grant
 
 
 @dataclass(frozen=True)
@@ -78,12 +92,7 @@ def parse_support(data: Any, source: str, least: int = 2) -> SupportSet:
         ids.add(cid)
         if "text" in card:
             _text(card["text"], f"{where}.text", 400)
-        side = card["side"]
-        if side not in _DICE:
-            raise DataError(f"{where}.side: must be 'batting' or 'pitching', got {show(side)}")
-        grant = _effects(card["grant"], f"{where}.grant", _DICE[side])
-        if not grant:
-            raise DataError(f"{where}.grant: must list at least one effect")
+        side, grant = side_grant(card, where)
         cards.append(SupportCard(cid, _text(card["name"], f"{where}.name"), side, grant))
     if not least <= len(cards) <= MAX_SUPPORT:
         raise DataError(f"{source}: support: must hold {least} to {MAX_SUPPORT} cards, got {len(cards)}")
