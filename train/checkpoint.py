@@ -25,7 +25,8 @@ from typing import Any
 
 from ..agents.policy import META, MODEL, WEIGHTS, actor_from_model
 
-__all__ = ["save_checkpoint", "save_actor", "upgrade_checkpoint", "atomic_write"]
+__all__ = ["save_checkpoint", "save_run_checkpoint", "save_actor", "upgrade_checkpoint",
+           "atomic_write"]
 
 
 def atomic_write(path: Path, write) -> None:
@@ -85,6 +86,13 @@ def save_checkpoint(model, folder: str | os.PathLike, meta: dict[str, Any],
         atomic_write(folder / MODEL, write_model)
     _write_policy(model, folder, meta)
     return folder
+
+
+def save_run_checkpoint(model, out: Path, timesteps: int, meta: dict[str, Any]) -> Path:
+    """Save ``model`` as its run's checkpoint after ``timesteps`` (``out/checkpoints/`` and the
+    timesteps, ten digits) and as the run's latest (``out/model``, the folder returned)."""
+    save_checkpoint(model, out / "checkpoints" / f"{timesteps:010d}", meta)
+    return save_checkpoint(model, out / "model", meta)
 
 
 def upgrade_checkpoint(folder: str | os.PathLike) -> Path:

@@ -1,14 +1,27 @@
-"""The learning-curve plot every trainer writes beside its run (``learning_curve.png``), drawn
-with matplotlib when the ``plots`` extra is installed: the trainer draws its lines, this module
-opens the figure, labels it and saves it."""
+"""The learning curve every trainer writes beside its run: ``eval.csv``, a row an evaluation
+(:func:`append_eval_row`), and ``learning_curve.png`` drawn from it with matplotlib when the
+``plots`` extra is installed: the trainer draws its lines, this module opens the figure,
+labels it and saves it."""
 
 from __future__ import annotations
 
+import csv
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
-__all__ = ["new_figure", "save_curve"]
+__all__ = ["append_eval_row", "new_figure", "save_curve"]
+
+
+def append_eval_row(out: Path, header: Sequence[str], row: Sequence[Any]) -> None:
+    """Append ``row`` to the run's ``out/eval.csv``, the ``header`` first when the file is new."""
+    path = out / "eval.csv"
+    new = not path.exists()
+    with open(path, "a", newline="") as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(header)
+        w.writerow(row)
 
 
 def new_figure() -> tuple[Any, Any] | None:

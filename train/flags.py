@@ -21,8 +21,8 @@ from ..cli import args
 __all__ = ["count", "real", "limit_of", "help_for", "check_opponent", "check_out", "check_net_arch",
            "check_rollout", "TIMESTEPS", "SEED", "ENVS", "GAMES_AT_ONCE", "STEPS", "BATCH",
            "EPOCHS", "LAYER", "MAX_LAYERS", "LEARNING_RATE", "GAMMA", "GAE_LAMBDA", "ENTROPY",
-           "SHARE", "TEACHER_COEF", "TEACHER_FRACTION", "TEACHER_FRACTION_HELP", "POOL_SIZE", "EVAL_PAIRS", "EVAL_GAMES",
-           "THREADS", "MAX_ENVS", "MAX_GAMES_AT_ONCE"]
+           "SHARE", "TEACHER_COEF", "TEACHER_COEF_HELP", "TEACHER_FRACTION", "TEACHER_FRACTION_HELP",
+           "POOL_SIZE", "EVAL_PAIRS", "EVAL_GAMES", "THREADS", "MAX_ENVS", "MAX_GAMES_AT_ONCE"]
 
 #: A count and a finite number with their limits (kept on the type: ``ArgType.limit``).
 count, real = args.count, args.real
@@ -49,6 +49,7 @@ GAE_LAMBDA = real(0, 1, what="GAE lambda")
 ENTROPY = real(0, 1, what="an entropy coefficient")
 SHARE = real(0, 1, what="a share of the games")
 TEACHER_COEF = real(0, 1000, what="the teacher's weight")
+TEACHER_COEF_HELP = "the teacher term's starting weight"
 TEACHER_FRACTION = real(0, 1000, lo_open=True, what="a share of the run")
 TEACHER_FRACTION_HELP = ("share of the run after which the teacher's weight is 0 (1: at the end; "
                          "above 1 it never reaches 0: 2 ends the run at half the starting weight)")

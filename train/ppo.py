@@ -73,7 +73,7 @@ from ..cli import args
 from ..envs.core.errors import OptionError
 from ..envs.options import check_env_options, describe_options, env_options_from_flags
 from . import flags
-from .curves import new_figure, save_curve
+from .curves import append_eval_row, new_figure, save_curve
 from .configs import CONFIGS, defaults_for
 
 __all__ = ["Settings", "train", "main", "teacher_weight", "taught_ppo", "check_teacher"]
@@ -85,6 +85,8 @@ __all__ = ["Settings", "train", "main", "teacher_weight", "taught_ppo", "check_t
 TEACHERS = ("none", "heuristic", "solver")
 #: the reward shapings
 SHAPINGS = ("none", "win-expectancy")
+SHAPING_HELP = ("reward shaping: none, or win-expectancy (potential-based, from the value tables; "
+                "the best policy is unchanged)")
 
 
 def _two_player_env(text: str) -> str:
@@ -134,9 +136,7 @@ class Settings:
         "help": "discount (the only reward comes at the end of a game)", "type": flags.GAMMA})
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda", "type": flags.GAE_LAMBDA})
     ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus", "type": flags.ENTROPY})
-    shaping: str = field(default="none", metadata={
-        "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
-                "the best policy is unchanged)", "choices": SHAPINGS})
+    shaping: str = field(default="none", metadata={"help": SHAPING_HELP, "choices": SHAPINGS})
     teacher: str = field(default="none", metadata={
         "help": "none, heuristic or solver: after each update's PPO epochs, one epoch also raises "
                 "the log-probability of that manager's choice at the learner's decisions (solver: "
@@ -144,7 +144,7 @@ class Settings:
                 "with a weight that falls linearly to 0 at teacher_fraction of the run",
         "choices": TEACHERS})
     teacher_coef: float = field(default=1.0, metadata={
-        "help": "the teacher term's starting weight", "type": flags.TEACHER_COEF})
+        "help": flags.TEACHER_COEF_HELP, "type": flags.TEACHER_COEF})
     teacher_fraction: float = field(default=1.0, metadata={
         "help": flags.TEACHER_FRACTION_HELP, "type": flags.TEACHER_FRACTION})
     # self-play
@@ -394,7 +394,7 @@ def evaluate_policy(model, s: Settings, opponent: str, seed: int) -> tuple[float
 
 def make_callback(s: Settings, out: Path, started: float, start_steps: int):
     from stable_baselines3.common.callbacks import BaseCallback
-    from .checkpoint import save_checkpoint
+    from .checkpoint import save_checkpoint, save_run_checkpoint
 
     class Progress(BaseCallback):
         """Every ``eval_every`` steps: evaluate, log, checkpoint; every ``pool_every``: snapshot."""
@@ -431,16 +431,11 @@ def make_callback(s: Settings, out: Path, started: float, start_steps: int):
         model.logger.dump(n)
         meta = {"env_id": s.env, "env_options": _jsonable(s)["env_options"], "run": str(out),
                 "settings": _jsonable(s)}
-        save_checkpoint(model, out / "checkpoints" / f"{n:010d}", meta)
-        save_checkpoint(model, out / "model", meta)
-        new = not (out / "eval.csv").exists()
-        with open(out / "eval.csv", "a", newline="") as f:
-            w = csv.writer(f)
-            if new:
-                w.writerow(["timesteps", "wall_seconds", "env_share", "vs_random", "vs_random_low",
-                            "vs_random_high", "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high"])
-            w.writerow([n, round(time.perf_counter() - started, 1), round(env_share, 3),
-                        *(round(x, 4) for x in rates["random"]), *(round(x, 4) for x in rates["heuristic"])])
+        save_run_checkpoint(model, out, n, meta)
+        append_eval_row(out, ["timesteps", "wall_seconds", "env_share", "vs_random", "vs_random_low",
+                              "vs_random_high", "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high"],
+                        [n, round(time.perf_counter() - started, 1), round(env_share, 3),
+                         *(round(x, 4) for x in rates["random"]), *(round(x, 4) for x in rates["heuristic"])])
         print(f"[{n:>9} steps] vs random {100 * rates['random'][0]:.1f}%, vs heuristic "
               f"{100 * rates['heuristic'][0]:.1f}% ({100 * rates['heuristic'][1]:.1f}-"
               f"{100 * rates['heuristic'][2]:.1f}%)", file=sys.stderr, flush=True)

@@ -38,7 +38,7 @@ from typing import Any
 from ..cli import args
 from ..envs.core.errors import DugoutError
 from . import flags
-from .curves import new_figure, save_curve
+from .curves import append_eval_row, new_figure, save_curve
 
 __all__ = ["SingleSettings", "train_single", "main", "SINGLE_AGENT_ENVS", "evaluate_manager"]
 
@@ -119,7 +119,7 @@ def train_single(s: SingleSettings) -> Path:
 
     from ..agents.manager_challenge import ChallengeHeuristic, ChallengeRandom
     from ..agents.policy import PolicyAgent
-    from .checkpoint import save_checkpoint
+    from .checkpoint import save_run_checkpoint
 
     out = Path(s.out)
     if (out / "model").exists():
@@ -151,17 +151,12 @@ def train_single(s: SingleSettings) -> Path:
     def checkpoint(n: int) -> None:
         agent = PolicyAgent.from_model(model, {"env_id": s.env}, name="learner")
         r = evaluate_manager(s, agent, s.eval_campaigns)
-        save_checkpoint(model, out / "checkpoints" / f"{n:010d}", meta)
-        save_checkpoint(model, out / "model", meta)
-        new = not (out / "eval.csv").exists()
-        with open(out / "eval.csv", "a", newline="") as f:
-            w = csv.writer(f)
-            if new:
-                w.writerow(["timesteps", "wall_seconds", "mp", "mp_se", "wins", "kept",
-                            "heuristic_mp", "random_mp"])
-            w.writerow([n, round(time.perf_counter() - started, 1), round(r["mp"], 3), round(r["mp_se"], 3),
-                        round(r["wins"], 3), round(r["kept"], 3), round(baselines["heuristic"]["mp"], 3),
-                        round(baselines["random"]["mp"], 3)])
+        save_run_checkpoint(model, out, n, meta)
+        append_eval_row(out, ["timesteps", "wall_seconds", "mp", "mp_se", "wins", "kept", "heuristic_mp",
+                              "random_mp"],
+                        [n, round(time.perf_counter() - started, 1), round(r["mp"], 3), round(r["mp_se"], 3),
+                         round(r["wins"], 3), round(r["kept"], 3), round(baselines["heuristic"]["mp"], 3),
+                         round(baselines["random"]["mp"], 3)])
         print(f"[{n:>9} steps] {r['mp']:.1f} MP (+-{1.96 * r['mp_se']:.1f}), {r['wins']:.2f} wins; heuristic "
               f"{baselines['heuristic']['mp']:.1f}, random {baselines['random']['mp']:.1f}", file=sys.stderr, flush=True)
 

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import csv
 import dataclasses
 import json
 import sys
@@ -71,7 +70,8 @@ from ..cli import args
 from ..envs.thats_baseball.env import OBS
 from ..envs.thats_baseball.rules import ACTIONS
 from . import flags
-from .ppo import SHAPINGS, TEACHERS, check_teacher, teacher_weight
+from .curves import append_eval_row
+from .ppo import SHAPING_HELP, SHAPINGS, TEACHERS, check_teacher, teacher_weight
 
 __all__ = ["VectorSettings", "WinExpectancyShaping", "Teacher", "HeuristicTeacher", "train", "main", "actor_critic", "evaluate_vs",
            "draw_opponents"]
@@ -133,9 +133,7 @@ class VectorSettings:
     threads: int = field(default=1, metadata={
         "help": "torch threads (2 puts the update on two cores: 1.3x the timesteps/s on this "
                 "project's 2-core machines)", "type": flags.THREADS})
-    shaping: str = field(default="win-expectancy", metadata={
-        "help": "reward shaping: none, or win-expectancy (potential-based, from the value tables; "
-                "the best policy is unchanged)", "choices": SHAPINGS})
+    shaping: str = field(default="win-expectancy", metadata={"help": SHAPING_HELP, "choices": SHAPINGS})
     teacher: str = field(default="solver", metadata={
         "help": "none, heuristic or solver: updates also imitate the rulebook heuristic or the "
                 "exact solver's optimal manager (a cross-entropy term whose weight falls "
@@ -143,7 +141,7 @@ class VectorSettings:
     teacher_fraction: float = field(default=2.0, metadata={
         "help": flags.TEACHER_FRACTION_HELP, "type": flags.TEACHER_FRACTION})
     teacher_coef: float = field(default=5.0, metadata={
-        "help": "the teacher term's starting weight", "type": flags.TEACHER_COEF})
+        "help": flags.TEACHER_COEF_HELP, "type": flags.TEACHER_COEF})
 
     def __post_init__(self) -> None:
         for name in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
@@ -493,14 +491,10 @@ def _evaluate(model, s: VectorSettings, out: Path, timesteps: int, started: floa
              for opp in ("random", "heuristic")}
     save(model, out, s, timesteps)
     seconds = time.perf_counter() - t0
-    new = not (out / "eval.csv").exists()
-    with open(out / "eval.csv", "a", newline="") as f:
-        w = csv.writer(f)
-        if new:
-            w.writerow(["timesteps", "wall_seconds", "vs_random", "vs_random_low", "vs_random_high",
-                        "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high"])
-        w.writerow([timesteps, round(time.perf_counter() - started, 1),
-                    *(round(x, 4) for x in rates["random"]), *(round(x, 4) for x in rates["heuristic"])])
+    append_eval_row(out, ["timesteps", "wall_seconds", "vs_random", "vs_random_low", "vs_random_high",
+                          "vs_heuristic", "vs_heuristic_low", "vs_heuristic_high"],
+                    [timesteps, round(time.perf_counter() - started, 1),
+                     *(round(x, 4) for x in rates["random"]), *(round(x, 4) for x in rates["heuristic"])])
     log(f"[{timesteps:>11} steps, {time.perf_counter() - started:.0f} s] vs random "
         f"{100 * rates['random'][0]:.1f}%, vs heuristic {100 * rates['heuristic'][0]:.1f}% "
         f"({100 * rates['heuristic'][1]:.1f}-{100 * rates['heuristic'][2]:.1f}%)")
