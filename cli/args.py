@@ -231,24 +231,26 @@ def check_out_file(text: str) -> Path:
     return path
 
 
-def _in_file(text: str) -> Path:
+def _existing(text: str, kind: str) -> Path:
+    """``text`` as a path that exists and is a ``kind`` ("file" or "folder")."""
     path = Path(text)
     if not path.exists():
-        raise argparse.ArgumentTypeError(f"{text}: no such file")
-    if not path.is_file():
-        raise argparse.ArgumentTypeError(f"{text}: is a folder, not a file")
+        raise argparse.ArgumentTypeError(f"{text}: no such {kind}")
+    if not (path.is_dir() if kind == "folder" else path.is_file()):
+        other = "file" if kind == "folder" else "folder"
+        raise argparse.ArgumentTypeError(f"{text}: is a {other}, not a {kind}")
+    return path
+
+
+def _in_file(text: str) -> Path:
+    path = _existing(text, "file")
     if not os.access(path, os.R_OK):
         raise argparse.ArgumentTypeError(f"{text}: the file is not readable")
     return path
 
 
 def _in_dir(text: str) -> Path:
-    path = Path(text)
-    if not path.exists():
-        raise argparse.ArgumentTypeError(f"{text}: no such folder")
-    if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text}: is a file, not a folder")
-    return path
+    return _existing(text, "folder")
 
 
 #: A folder to write into (made when the work starts, never by the check).
