@@ -934,3 +934,13 @@ class TestFiles:
     def test_load_cards_missing_file(self, tmp_path):
         path = tmp_path / "cards.json"
         raises(lambda: load_cards(str(path)), str(path))
+
+
+def test_both_kinds_of_card_key_on_their_id_and_take_where_they_came_from_by_keyword():
+    chart = Chart.from_counts({"SO": 20})
+    hitter = HitterCard("Ann", 100, 9, 15, (("1B", 0),), "L", (), chart, id="h1", team="X")
+    pitcher = PitcherCard("Bob", 200, 3, 6, "Starter", "R", (), chart, year=1999)
+    assert (hitter.key, hitter.team, pitcher.key, pitcher.year) == ("h1", "X", "Bob", 1999)
+    assert dataclasses.replace(hitter, fit={"seasons": 1}) == hitter      # the fit is not compared
+    with pytest.raises(TypeError):
+        HitterCard("Ann", 100, 9, 15, (), "L", (), chart, "h1")           # an id only by keyword

@@ -56,7 +56,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from fractions import Fraction
 from importlib import resources
 from typing import Any, Iterable, Mapping
@@ -152,26 +152,34 @@ class Chart:
 
 
 @dataclass(frozen=True)
-class HitterCard:
+class _PlayerCard:
+    """What every card shows (its player's name and point value) and, keyword-only, where it
+    came from: an ``id`` (its key when set; the name otherwise), the ``team`` and ``year``
+    of a real season, the ``source`` and the ``fit`` of a card made from statistics."""
     name: str
     points: int
-    on_base: int
-    speed: int
-    positions: tuple[tuple[str, int], ...]
-    bats: str
-    icons: tuple[str, ...]
-    chart: Chart
+    _: KW_ONLY
     id: str = ""
     team: str | None = None
     year: int | None = None
     source: str | None = None
     fit: dict | None = field(default=None, compare=False)
 
-    kind = "hitter"
-
     @property
     def key(self) -> str:
         return self.id or self.name
+
+
+@dataclass(frozen=True)
+class HitterCard(_PlayerCard):
+    on_base: int
+    speed: int
+    positions: tuple[tuple[str, int], ...]
+    bats: str
+    icons: tuple[str, ...]
+    chart: Chart
+
+    kind = "hitter"
 
     @property
     def speed_letter(self) -> str:
@@ -192,27 +200,16 @@ class HitterCard:
 
 
 @dataclass(frozen=True)
-class PitcherCard:
-    name: str
-    points: int
+class PitcherCard(_PlayerCard):
     control: int
     ip: int
     role: str
     throws: str
     icons: tuple[str, ...]
     chart: Chart
-    id: str = ""
-    team: str | None = None
-    year: int | None = None
-    source: str | None = None
-    fit: dict | None = field(default=None, compare=False)
 
     kind = "pitcher"
     speed = PITCHER_SPEED
-
-    @property
-    def key(self) -> str:
-        return self.id or self.name
 
 
 Card = HitterCard | PitcherCard
