@@ -43,8 +43,9 @@ from typing import Any
 
 from ..core.datafile import check_plain_data, describe_path, read_json_file
 from ..core.errors import DataError, show, show_list
+from ..core.state import pair_codec
 
-__all__ = ["POSITIONS", "HP_RANGE", "LEVEL_RANGE", "ATTACK_RANGE", "RETREAT_RANGE",
+__all__ = ["SAVED_TEAMS", "POSITIONS", "HP_RANGE", "LEVEL_RANGE", "ATTACK_RANGE", "RETREAT_RANGE",
            "MAX_ROSTER", "MIN_ROSTER", "Creature", "Team", "load_creatures", "load_team",
            "team_from_dict", "creature_from_dict", "BUILTIN_TEAMS", "DATA_DIR"]
 
@@ -369,3 +370,7 @@ def load_team(source: Any, creatures: Any = None) -> Team:
         return team_from_dict(read_json_file(source, "team"), text, creatures)
     raise DataError(f"a team must be one of {list(BUILTIN_TEAMS)}, a path to a JSON file or "
                     f"a dict, got {show(source)}")
+
+
+#: a game's two teams as a saved game holds them (its ``GameState.teams`` field's codec)
+SAVED_TEAMS = pair_codec(Team.to_dict, lambda saved, i: team_from_dict(saved, f"saved team {i}"))

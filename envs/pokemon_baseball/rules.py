@@ -36,9 +36,9 @@ from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core import scorebook as sb
 from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, PlayLog, log_play, outcome_codec
 from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_indexes,
-                          check_int, check_ints, check_len, decode_as, pair_codec, saved_keys)
+                          check_int, check_ints, check_len, decode_as, saved_keys)
 from . import charts as ch
-from .cards import POSITIONS, Team, team_from_dict
+from .cards import POSITIONS, SAVED_TEAMS, Team
 
 __all__ = [
     "GameState", "new_game", "apply_action", "legal_actions", "games_to_rest", "ACTIONS",
@@ -96,8 +96,7 @@ class GameState(ScoreboardGame):
 
     SAVED_AS = SavedAs("ruleset", "pokemon_baseball", "Pokemon Baseball game")
 
-    teams: tuple[Team, Team] = field(metadata=pair_codec(
-        Team.to_dict, lambda saved, i: team_from_dict(saved, f"saved team {i}")))
+    teams: tuple[Team, Team] = field(metadata=SAVED_TEAMS)
     board: Scoreboard
     dice: Dice | ScriptedDice = field(metadata=DICE)
     box: BoxScore

@@ -26,8 +26,9 @@ from typing import Any
 
 from ..core.datafile import check_plain_data, read_json_file
 from ..core.errors import DataError, show as _show, show_list
+from ..core.state import pair_codec
 
-__all__ = ["Batter", "Pitcher", "Team", "adjusted_average", "load_team", "lineup_team",
+__all__ = ["SAVED_TEAMS", "Batter", "Pitcher", "Team", "adjusted_average", "load_team", "lineup_team",
            "BUILTIN_TEAMS", "AA_MIN", "AA_MAX"]
 
 AA_MIN, AA_MAX = 24, 32
@@ -210,3 +211,7 @@ def load_team(spec: Any) -> Team:
                             f"to a JSON file, a dict or a list of batters")
         return team_from_dict(read_json_file(text_spec, "team"), text_spec)
     return team_from_dict(spec, "team")
+
+
+#: a game's two teams as a saved game holds them (its ``GameState.teams`` field's codec)
+SAVED_TEAMS = pair_codec(Team.to_dict, lambda saved, i: team_from_dict(saved, f"saved team {i}"))

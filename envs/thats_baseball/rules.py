@@ -42,9 +42,8 @@ from ..core.scoreboard import Scoreboard, ScoreboardGame
 from ..core.scorebook import (DOUBLE_PLAY, FLY_OUT, GROUND_OUT, HIT_BY_PITCH, OUTCOMES,
                               PLAY_LOG, REACHED_ON_ERROR, SACRIFICE_FLY, STRIKEOUT, WALK,
                               BoxScore, Outcome, PlayLog, check_plays, log_play, outcome_codec)
-from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_int, check_len,
-                          pair_codec)
-from .cards import Team, team_from_dict
+from ..core.state import SavedAs, SaveError, check_choice, check_index, check_int, check_len
+from .cards import SAVED_TEAMS, Team
 from .charts import (AT_BAT_DICE, AT_BAT_PURPOSE, DOUBLE_PLAY as DOUBLE_PLAY_ROLL, ERROR,
                      EXTRA_BASE_HIT, PICKOFF, RESULT_CHART, STEAL, TAG_UP, XBH)
 
@@ -147,8 +146,7 @@ class GameState(ScoreboardGame):
 
     SAVED_AS = SavedAs("ruleset", "thats_baseball", "That's Baseball game")
 
-    teams: tuple[Team, Team] = field(metadata=pair_codec(
-        Team.to_dict, lambda saved, i: team_from_dict(saved, f"saved team {i}")))
+    teams: tuple[Team, Team] = field(metadata=SAVED_TEAMS)
     board: Scoreboard
     dice: Dice | ScriptedDice = field(metadata=DICE)
     box: BoxScore
