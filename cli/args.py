@@ -28,6 +28,7 @@ Every type carries ``bad``: texts it must refuse. The bad-argument test table
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 from pathlib import Path
@@ -37,7 +38,8 @@ from ..envs.core.errors import DugoutError
 
 __all__ = ["Parser", "UsageError", "build", "parse", "invoke", "ArgType", "integer", "count", "seed", "workers", "real",
            "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
-           "env_id", "env_option", "env_options", "check_out_dir", "check_out_file", "MAX_SEED", "MAX_GAMES",
+           "env_id", "env_option", "env_options", "check_out_dir", "check_out_file", "write_json",
+           "MAX_SEED", "MAX_GAMES",
            "MAX_WORKERS", "MAX_TIMESTEPS", "MAX_INNINGS", "MAX_LAYER", "MAX_RESAMPLES"]
 
 #: Seeds are what numpy's and Gymnasium's seeding take: 0 to 2**32 - 1.
@@ -239,6 +241,17 @@ def _existing(text: str, kind: str) -> Path:
     if not (path.is_dir() if kind == "folder" else path.is_file()):
         other = "file" if kind == "folder" else "folder"
         raise argparse.ArgumentTypeError(f"{text}: is a {other}, not a {kind}")
+    return path
+
+
+def write_json(path: str | os.PathLike, data: Any) -> Path:
+    """Write ``data`` as indented JSON (and a newline) to the output file a command was given
+    (``--json``, checked by :data:`out_file`), its folder made first; the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
     return path
 
 

@@ -130,7 +130,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import random
@@ -192,6 +191,20 @@ def play_aec_game(env: Any, rng: random.Random, seed: int) -> int:
     return decisions
 
 
+def play_engine_game(game: Any, apply_action: Callable[[Any, int], Any], rng: random.Random,
+                     over: Callable[[Any], bool] | None = None) -> tuple[int, int]:
+    """Play one game of a ruleset's engine (its game state ``game``, its ``apply_action``), a
+    uniformly random legal action at each decision, until none is pending (or ``over(game)``).
+
+    Returns the number of decisions and the plate appearances.
+    """
+    decisions = 0
+    while game.pending is not None and not (over is not None and over(game)):
+        apply_action(game, pick(rng, game.pending.legal))
+        decisions += 1
+    return decisions, plate_appearances(game)
+
+
 def plate_appearances(game: rules.GameState | gs_rules.GameState | sd_rules.GameState) -> int:
     """Plate appearances of both teams, from the box score."""
     return sum(line.pa for team in game.box.lines for line in team)
@@ -231,12 +244,8 @@ def thats_baseball_engine() -> PlayGame:
     away, home = load_team(TEAMS[0]), load_team(TEAMS[1])
 
     def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        game = rules.new_game(away, home, Dice(seed), INNINGS)
-        decisions = 0
-        while game.pending is not None:
-            rules.apply_action(game, pick(rng, game.pending.legal))
-            decisions += 1
-        return decisions, plate_appearances(game)
+        return play_engine_game(rules.new_game(away, home, Dice(seed), INNINGS), rules.apply_action,
+                                rng)
 
     return play
 
@@ -247,12 +256,7 @@ def grand_slam_aec(observations: bool = True) -> PlayGame:
 
 def grand_slam_engine() -> PlayGame:
     def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        game = gs_rules.new_game(Dice(seed), INNINGS)
-        decisions = 0
-        while game.pending is not None:
-            gs_rules.apply_action(game, pick(rng, game.pending.legal))
-            decisions += 1
-        return decisions, plate_appearances(game)
+        return play_engine_game(gs_rules.new_game(Dice(seed), INNINGS), gs_rules.apply_action, rng)
 
     return play
 
@@ -269,11 +273,7 @@ def showdown_engine(level: str) -> PlayGame:
 
     def play(rng: random.Random, seed: int) -> tuple[int, int]:
         game = sd_rules.new_game(teams, Dice(seed), level=level, innings=INNINGS)
-        decisions = 0
-        while game.pending is not None:
-            sd_rules.apply_action(game, pick(rng, game.pending.legal))
-            decisions += 1
-        return decisions, plate_appearances(game)
+        return play_engine_game(game, sd_rules.apply_action, rng)
 
     return play
 
@@ -291,12 +291,8 @@ def bottom_ninth_engine(mode: str) -> PlayGame:
     template = bottom_ninth_v0.raw_env(mode=mode)
 
     def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        game = template._new_game(seed)
-        decisions = 0
-        while game.pending is not None and not game.board.over:
-            b9_rules.apply_action(game, pick(rng, game.pending.legal))
-            decisions += 1
-        return decisions, plate_appearances(game)
+        return play_engine_game(template._new_game(seed), b9_rules.apply_action, rng,
+                                over=lambda game: game.board.over)
 
     return play
 
@@ -328,12 +324,8 @@ def pokemon_baseball_engine() -> PlayGame:
     away, home = pk_team(POKEMON_TEAMS[0]), pk_team(POKEMON_TEAMS[1])
 
     def play(rng: random.Random, seed: int) -> tuple[int, int]:
-        game = pk_rules.new_game(away, home, Dice(seed), INNINGS)
-        decisions = 0
-        while game.pending is not None:
-            pk_rules.apply_action(game, pick(rng, game.pending.legal))
-            decisions += 1
-        return decisions, plate_appearances(game)
+        return play_engine_game(pk_rules.new_game(away, home, Dice(seed), INNINGS),
+                                pk_rules.apply_action, rng)
 
     return play
 
@@ -761,10 +753,7 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
         "comparison_missing": missing,
     }
     if ns.json:
-        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
-        with open(ns.json, "w", encoding="utf-8") as f:
-            json.dump(figures, f, indent=2)
-            f.write("\n")
+        args.write_json(ns.json, figures)
         print(f"Figures written to {ns.json}")
     if getattr(ns, "markdown", None):
         write_markdown(ns.markdown, figures, command_line(ns))

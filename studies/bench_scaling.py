@@ -38,12 +38,10 @@ in this one run, on this machine, one thing at a time:
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any, Sequence
 
 from ..cli import args
@@ -271,10 +269,7 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
     print(f"(load average {load[0]:.2f} before, {os.getloadavg()[0]:.2f} after: other work on this "
           f"machine slows every figure)")
     if ns.json:
-        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
-        with open(ns.json, "w", encoding="utf-8") as f:
-            json.dump(figures, f, indent=2)
-            f.write("\n")
+        args.write_json(ns.json, figures)
     return figures
 
 

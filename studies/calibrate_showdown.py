@@ -193,7 +193,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.util
-import json
 import math
 import random
 import sys
@@ -901,10 +900,7 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
         "seconds": seconds,
     }
     if ns.json:
-        Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
-        with open(ns.json, "w", encoding="utf-8") as f:
-            json.dump(figures, f, indent=2)
-            f.write("\n")
+        args.write_json(ns.json, figures)
         print(f"Figures written to {ns.json}")
     if ns.plot:
         Path(ns.plot).parent.mkdir(parents=True, exist_ok=True)
