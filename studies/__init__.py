@@ -22,7 +22,10 @@ subcommand (``configure``, ``check``, ``run``, :mod:`dugout.cli.main`) and runs 
   real ones (``dugout calibrate``);
 * :mod:`dugout.studies.runs_fit`: the runs fit's search, each team's boost
   (``dugout runs-fit``; the library's :mod:`dugout.envs.realstats.runs_fit` reads what it
-  stores).
+  stores);
+* :mod:`dugout.studies.verify_thats_baseball` and :mod:`dugout.studies.verify_bottom_ninth`:
+  each exact solver's values against simulated games from several states (``dugout verify
+  thats_baseball``, ``dugout verify bottom_ninth``).
 
 ``python -m dugout.studies`` lists them; ``python -m dugout.studies NAME [flags]`` runs
 one, as ``dugout NAME [flags]`` does.

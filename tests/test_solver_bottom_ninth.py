@@ -20,12 +20,13 @@ default duel's ~40 s):
   the command line on a saved solution; the errors of the public API.
 
 The long checks (the default duel solved, 100,000-game simulations, every manager's
-exploitability) are ``python -m dugout.agents.solvers.bottom_ninth.check``.
+exploitability) are ``dugout verify bottom_ninth``.
 """
 
 from __future__ import annotations
 
 import copy
+import io
 import json
 import math
 from fractions import Fraction
@@ -354,6 +355,18 @@ def test_thin_other_managers_are_exploitable(thin, name):
     assert e.pitcher_vs_best >= e.pitcher_vs_equilibrium - 1e-9
     assert e.batter_vs_best <= e.batter_vs_equilibrium + 1e-9
     assert e.as_pitcher >= -1e-9 and e.as_batter >= -1e-9
+
+
+def test_the_verification_is_the_same_on_one_worker_or_two(thin):
+    """``dugout verify bottom_ninth`` plays its games on the evaluation backends: game ``k``
+    has seed ``k`` whatever the workers, so two processes count the very wins one does."""
+    from dugout.studies.verify_bottom_ninth import verify
+    options = {"cards": THIN, "teams": THIN_TEAMS, "fatigue_rows": 3}
+    states = [("first pitch", {}), ("runner on 2nd, 1 out", {"outs": 1, "bases": 2})]
+    one, two = (verify(games=60, workers=w, options=options, states=states, out=io.StringIO())
+                for w in (1, 2))
+    assert [r["rate"] for r in one] == [r["rate"] for r in two]
+    assert [r["value"] for r in one] == [thin.value_at(**where) for _, where in states]
 
 
 # -- d. simulation against the solution ----------------------------------------------------------------

@@ -3,7 +3,7 @@ independent calculation, the optimal manager in play, policy evaluation, saving,
 
 Games are one inning long (plus extra innings) and the score bound small, so a solve
 takes a couple of seconds; the 100,000-game checks of the full game are
-``python -m dugout.agents.solvers.thats_baseball.check``.
+``dugout verify thats_baseball``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dugout.agents.solvers.thats_baseball import (GRAPH, PolicyTable, Solution, 
                                                   outcome_probabilities, play_out, policy_table,
                                                   situation, solve)
 from dugout.agents.solvers.report import simulated_row
-from dugout.agents.solvers.thats_baseball.check import verify
+from dugout.studies.verify_thats_baseball import verify
 from dugout.agents.solvers.thats_baseball.cli import main
 from dugout.agents.thats_baseball import ThatsBaseballHeuristic, thats_baseball_tables
 from dugout.agents.value_tables import inning_row, lead_index

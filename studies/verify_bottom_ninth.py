@@ -3,7 +3,7 @@ games from several stare-down states, the EquilibriumAgent managing both sides t
 engine itself.
 
     dugout verify bottom_ninth --games 100000 --workers 4
-    python -m dugout.agents.solvers.bottom_ninth.check --games 100000 --workers 4   (the same)
+    python -m dugout.studies.verify_bottom_ninth --games 100000 --workers 4   (the same)
 
 For each state it prints the solved value (the batting side's win probability), the
 simulated rate with its 99.9% normal interval (rate +- 3.29 sd / sqrt(games)), and whether
@@ -17,16 +17,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
-from ....cli import args
-from ..flags import add_games
-from ..report import simulated_row
-from .agent import EquilibriumAgent
-from .model import Duel
-from .situation import play_out, start_state
-from .solution import cached_solution
+from ..agents.solvers.bottom_ninth.agent import EquilibriumAgent
+from ..agents.solvers.bottom_ninth.model import Duel
+from ..agents.solvers.bottom_ninth.situation import play_out, start_state
+from ..agents.solvers.bottom_ninth.solution import cached_solution
+from ..agents.solvers.flags import add_games
+from ..agents.solvers.report import simulated_row
+from ..cli import args
+from ..evaluate.backends import make_backend
 
 __all__ = ["verify", "STATES", "main", "configure", "run"]
 
@@ -41,8 +41,8 @@ STATES = [
 ]
 
 
-def _chunk(args: tuple[dict[str, Any], dict[str, Any], range]) -> int:
-    options, where, seeds = args
+def _chunk(options: dict[str, Any], where: dict[str, Any], seeds: range) -> int:
+    """The batting side's wins in the games of ``seeds`` from ``where`` (a backend's task)."""
     solution = cached_solution(Duel.from_options(**options))
     wins = 0
     for seed in seeds:
@@ -61,18 +61,16 @@ def verify(games: int = 100_000, workers: int = 1, options: dict[str, Any] | Non
     options = dict(options or {})
     solution = cached_solution(Duel.from_options(**options))     # solved (or loaded) once here
     rows = []
-    for label, where in states:
-        t0 = time.perf_counter()
-        value = solution.value_at(**where)
-        step = max(1, games // (8 * max(workers, 1)))
-        chunks = [(options, where, range(s, min(s + step, games))) for s in range(0, games, step)]
-        if workers > 1:
-            with ProcessPoolExecutor(workers) as pool:
-                wins = sum(pool.map(_chunk, chunks))
-        else:
-            wins = sum(map(_chunk, chunks))
-        rows.append(simulated_row(label, value, wins, games, time.perf_counter() - t0,
-                                  width=58, out=out))
+    with make_backend("process", workers) as backend:              # dugout.evaluate.backends
+        for label, where in states:
+            t0 = time.perf_counter()
+            value = solution.value_at(**where)
+            step = max(1, games // (8 * workers))
+            chunks = [(options, where, range(s, min(s + step, games)))
+                      for s in range(0, games, step)]
+            wins = sum(backend.map(_chunk, chunks))
+            rows.append(simulated_row(label, value, wins, games, time.perf_counter() - t0,
+                                      width=58, out=out))
     return rows
 
 
@@ -88,7 +86,7 @@ def run(ns: argparse.Namespace) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> list[dict]:
-    """``python -m dugout.agents.solvers.bottom_ninth.check``: the same as ``dugout verify
+    """``python -m dugout.studies.verify_bottom_ninth``: the same as ``dugout verify
     bottom_ninth``."""
     return args.invoke("dugout verify bottom_ninth", configure, None, run, argv, __doc__)
 

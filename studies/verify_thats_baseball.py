@@ -3,7 +3,7 @@
 the engine itself.
 
     dugout verify thats_baseball --games 100000
-    python -m dugout.agents.solvers.thats_baseball.check --games 100000   (the same)
+    python -m dugout.studies.verify_thats_baseball --games 100000   (the same)
 
 For each state it prints the solved home win probability, the simulated rate with its
 99.9% normal interval (rate +- 3.29 sd / sqrt(games)), and whether the value lies inside.
@@ -18,15 +18,15 @@ import sys
 import time
 from typing import Sequence
 
-from ....cli import args
-from ..flags import add_games
-from ..report import simulated_row
-from ....envs.core.errors import DugoutError
-from ....envs.thats_baseball import load_team
-from .agent import SolverAgent
-from .chart import check_innings
-from .situation import play_out, situation
-from .solution import DEFAULT_BOUND, cached_solution
+from ..agents.solvers.flags import add_games
+from ..agents.solvers.report import simulated_row
+from ..agents.solvers.thats_baseball.agent import SolverAgent
+from ..agents.solvers.thats_baseball.chart import check_innings
+from ..agents.solvers.thats_baseball.situation import play_out, situation
+from ..agents.solvers.thats_baseball.solution import DEFAULT_BOUND, cached_solution
+from ..cli import args
+from ..envs.core.errors import DugoutError
+from ..envs.thats_baseball import load_team
 
 __all__ = ["verify", "STATES", "main", "configure", "check", "run"]
 
@@ -91,7 +91,7 @@ def run(ns: argparse.Namespace) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> list[dict]:
-    """``python -m dugout.agents.solvers.thats_baseball.check``: the same as ``dugout verify
+    """``python -m dugout.studies.verify_thats_baseball``: the same as ``dugout verify
     thats_baseball``."""
     return args.invoke("dugout verify thats_baseball", configure, check, run, argv, __doc__)
 
