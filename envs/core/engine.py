@@ -68,7 +68,9 @@ def play_out(state: Any, rules: ModuleType, policy: Policy, *,
              check: bool = False) -> None:
     """Play ``state`` on through ``rules`` (a ruleset's rules module, its ``RULES`` and
     ``CHOICES``) until the game is over or ``stop(state)`` is true (asked before every rule and
-    every decision), each decision decided by ``policy(state, decision)``.
+    every decision), each decision decided by ``policy(state, decision)``. A game that ends
+    here ends as the engine's ``apply_action`` ends it: the rules module's ``run`` finishes
+    what a walk-off leaves (its last play, its plate appearance in the books).
 
     ``on_rule(state)`` is called before each automatic rule is applied (``state.step`` names
     it): the value tables count a plate appearance when its first rule comes up. The policy's
@@ -78,6 +80,7 @@ def play_out(state: Any, rules: ModuleType, policy: Policy, *,
     """
     run_rules, choices = rules.RULES, rules.CHOICES
     board = state.board
+    was_over = board.over
     while not board.over and (stop is None or not stop(state)):
         decision = state.pending
         if decision is None:
@@ -91,6 +94,8 @@ def play_out(state: Any, rules: ModuleType, policy: Policy, *,
                              f"{list(decision.legal)}")
         state.pending = None
         choices[decision.kind](state, decision, action)
+    if board.over and not was_over:
+        rules.run(state)        # the engine's own end: a walk-off's last play and its books
 
 
 def set_situation(board: Any, *, inning: int, half: int, outs: int, bases: tuple) -> None:
