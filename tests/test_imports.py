@@ -224,14 +224,18 @@ def test_engines_never_import_the_rl_libraries():
         assert not names & {"pettingzoo", "gymnasium", "torch", "stable_baselines3"}, path
 
 
-@pytest.mark.parametrize("module", ["dugout.agents.thats_baseball", "dugout.agents.grand_slam",
-                                    "dugout.agents.showdown", "dugout.agents.registry",
-                                    "dugout.agents.play", "dugout.agents.policy",
-                                    "dugout.agents.solvers.thats_baseball",
-                                    "dugout.agents.solvers.bottom_ninth", "dugout.train.ppo",
-                                    "dugout.train.adapter", "dugout.train.rllib", "dugout.envs",
-                                    "dugout.vector", "dugout.vector.env",
-                                    "dugout.evaluate.manager_challenge", "dugout.studies.bench"])
+def _run_time_modules() -> list[str]:
+    """Every ruleset's managers (from the agents' registry), and the library's entry modules."""
+    from dugout.agents.registry import MANAGER_MODULES, SOLO_MANAGER_MODULES
+    return [*MANAGER_MODULES.values(), *SOLO_MANAGER_MODULES.values(),
+            "dugout.agents.registry", "dugout.agents.play", "dugout.agents.policy",
+            "dugout.agents.matrix_game", "dugout.agents.solvers.thats_baseball",
+            "dugout.agents.solvers.bottom_ninth", "dugout.train.ppo", "dugout.train.adapter",
+            "dugout.train.rllib", "dugout.envs", "dugout.vector", "dugout.vector.env",
+            "dugout.evaluate.manager_challenge", "dugout.studies.bench"]
+
+
+@pytest.mark.parametrize("module", _run_time_modules())
 def test_importing_a_module_loads_nothing_above_its_floor(module):
     """At run time too: importing an agents module loads no train or evaluate module, and
     neither torch nor sb3 comes with the agents or the batched engines (a trained policy
