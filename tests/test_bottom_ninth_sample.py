@@ -1,0 +1,197 @@
+"""Bottom of the 9th's determinization (``envs/bottom_ninth/sample.py``): a sampled state shows
+the manager exactly his view, plays on to the end and saves; what the view hides is drawn
+from the rng alone (twins that differ only in hidden parts sample alike), and it varies."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from dugout.agents import make_agent
+from dugout.envs.bottom_ninth import rules
+from dugout.envs.bottom_ninth.sample import public_setup, sample_state
+from dugout.envs.bottom_ninth.view import view_of
+from dugout.envs.core.dice import Dice
+from dugout.envs.core.engine import play_out
+
+from helpers import OPTION_SETS, dumps, games, make, roundtrip
+
+ENV_ID = "bottom_ninth_v0"
+DUEL_SETS = [o for o in OPTION_SETS[ENV_ID] if o.get("mode", "duel") == "duel"]
+GAME_SETS = [o for o in OPTION_SETS[ENV_ID] if o.get("mode") == "game"]
+
+
+def _random_states(env, seed: int):
+    """Every state of a seeded game with random legal actions (the last one finished)."""
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    game = env.unwrapped
+    while True:
+        yield game.state_
+        if game.state_.pending is None:
+            return
+        env.step(rng.choice(game.state_.pending.legal))
+
+
+def _heuristic_states(env, seed: int):
+    """Every state of a seeded game between heuristic managers, stepped as
+    ``agents.play.play_game`` steps them (each shown his view when he needs it)."""
+    env.reset(seed=seed)
+    game = env.unwrapped
+    agents = {name: make_agent(ENV_ID, "heuristic") for name in ("away", "home")}
+    for i, name in enumerate(("away", "home")):
+        agents[name].reset(seed=2 * seed + i)
+    for agent in env.agent_iter():
+        yield game.state_
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        a = agents[agent]
+        env.step(a.act(obs, game.view(agent) if getattr(a, "needs_view", False) else None))
+
+
+def _check_sample(state, seat: int, setup: dict, seed: int) -> None:
+    view = view_of(state, seat)
+    sample = sample_state(view, random.Random(seed), setup)
+    assert view_of(sample, seat) == view
+    assert dumps(roundtrip(sample)) == dumps(sample)
+    policy_rng = random.Random(seed)
+    play_out(sample, rules, lambda s, d: policy_rng.choice(d.legal), check=True)
+    assert sample.board.over
+
+
+# -- 1. consistency ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", DUEL_SETS, ids=lambda o: json.dumps(o, sort_keys=True))
+@pytest.mark.parametrize("managers", ["random", "heuristic"])
+def test_a_sample_shows_the_view_plays_on_and_saves(options, managers):
+    env = make(ENV_ID, options, raw=True)
+    setup = public_setup(env)
+    states = _random_states if managers == "random" else _heuristic_states
+    n = 0
+    for seed in range(games(40, 1)):
+        for state in states(env, seed):
+            for seat in (0, 1):
+                n += 1
+                _check_sample(state, seat, setup, n)
+    assert n > 20
+
+
+@pytest.mark.parametrize("options", GAME_SETS, ids=lambda o: json.dumps(o, sort_keys=True))
+def test_the_longer_game_is_refused_plainly(options):
+    env = make(ENV_ID, options, raw=True)
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError, match="Longer Game"):
+        public_setup(env)
+    with pytest.raises(NotImplementedError, match="Longer Game"):
+        sample_state(view_of(env.unwrapped.state_, 0), random.Random(0))
+
+
+def test_bad_input_is_refused():
+    env = make(ENV_ID, {}, raw=True)
+    env.reset(seed=0)
+    view = view_of(env.unwrapped.state_, 0)
+    with pytest.raises(TypeError):
+        sample_state(env.unwrapped.state_, random.Random(0))
+    with pytest.raises(TypeError):
+        sample_state(view, 0)
+    with pytest.raises(ValueError):
+        sample_state(view, random.Random(0), {"teams": "dealt"})
+
+
+# -- 2. twins -----------------------------------------------------------------------------------------
+def _twin(state, rng: random.Random):
+    """A copy of ``state`` differing only in what the batter's manager cannot see: another
+    committed pitch (when the pitcher has a choice) and new dice."""
+    other = state.clone()
+    if state.secret >= 0:
+        legal = rules.legal_pitches(state)
+        if len(legal) > 1:
+            other.secret = rng.choice([p for p in legal if p != state.secret])
+    other.dice = Dice(rng.getrandbits(40), state.dice.stream)
+    return other
+
+
+def test_twins_that_differ_in_hidden_parts_sample_alike():
+    rng = random.Random(5)
+    for options in DUEL_SETS:
+        env = make(ENV_ID, options, raw=True)
+        setup = public_setup(env)
+        for seed in range(games(10, 2)):
+            for state in _random_states(env, seed):
+                other = _twin(state, rng)
+                for seat in (0, 1):
+                    view = view_of(state, seat)
+                    if seat == 1 or state.secret < 0:
+                        assert view_of(other, seat) == view
+                    else:
+                        continue                   # the pitcher sees his own pitch
+                    k = rng.getrandbits(32)
+                    a = sample_state(view, random.Random(k), setup)
+                    b = sample_state(view_of(other, seat), random.Random(k), setup)
+                    assert dumps(a) == dumps(b)
+                    assert a.dice.seed != state.dice.seed
+
+
+def _guess_state():
+    """A live duel where home is to guess a pitch the pitcher chose among several."""
+    env = make(ENV_ID, {}, raw=True)
+    for seed in range(50):
+        for state in _random_states(env, seed):
+            d = state.pending
+            if d is not None and d.kind == "guess" and len(rules.legal_pitches(state)) == 4 \
+                    and state.pa > 0:
+                return state.clone()
+    raise AssertionError("no guess found")
+
+
+def test_the_hidden_pitch_is_drawn_not_copied():
+    state = _guess_state()
+    view = view_of(state, 1)
+    secrets = [sample_state(view, random.Random(k)).secret for k in range(80)]
+    assert set(secrets) == {0, 1, 2, 3}
+    assert sum(s == state.secret for s in secrets) < 40
+    # the pitcher's own view keeps his pitch
+    assert {sample_state(view_of(state, 0), random.Random(k)).secret for k in range(10)} == {state.secret}
+
+
+# -- 3. spread ----------------------------------------------------------------------------------------
+def test_every_hidden_piece_varies():
+    state = _guess_state()
+    view = view_of(state, 1)
+    samples = [sample_state(view, random.Random(k)) for k in range(40)]
+    assert len({s.dice.seed for s in samples}) == 40
+    assert len({s.secret for s in samples}) > 1
+    # the Pitch die's face number as rolled, where several faces show the natural face
+    env = make(ENV_ID, {}, raw=True)
+    rolls, kinds = set(), set()
+    for seed in range(40):
+        for live in _random_states(env, seed):
+            d = live.pending
+            if d is not None and d.kind == "pitcher_ability" and live.face_natural == "B" and not rolls:
+                rolls = {sample_state(view_of(live, 1), random.Random(k)).pitch_roll for k in range(30)}
+            # home's view between batters while away decides: relief, a change or the pitch
+            if d is not None and d.actor == 0 and d.kind in ("relief", "pitching_change") and len(kinds) < 2:
+                kinds = {sample_state(view_of(live, 1), random.Random(k)).pending.kind
+                         for k in range(30)}
+    assert rolls == {1, 2, 3}
+    assert len(kinds) > 1
+
+
+def test_the_draft_die_agrees_with_the_view():
+    env = make(ENV_ID, {"teams": "choose", "draft": True}, raw=True)
+    setup = public_setup(env)
+    env.reset(seed=3)
+    state = env.unwrapped.state_
+    assert state.pending.kind == "draft_order"
+    actor = state.pending.actor
+    for seat in (0, 1):
+        kinds = set()
+        for k in range(20):
+            sample = sample_state(view_of(state, seat), random.Random(k), setup)
+            assert sample.pending.actor == actor
+            kinds.add(sample.pending.kind)
+        # the winner knows he chooses; the other cannot tell the choice from the first pick
+        assert kinds == ({"draft_order"} if seat == actor else {"draft_order", "draft_pick"})
