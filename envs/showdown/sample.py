@@ -70,7 +70,7 @@ from ..core.dice import Dice
 from ..core.scorebook import BoxScore, PlayLog
 from . import cardplay, roster, rules
 from .actions import PLAYER, ask, choose_player
-from .cards import FIELD_POSITIONS, PitcherCard
+from .cards import PitcherCard
 from .state import GameState, new_at_bat
 from .strategy import load_deck
 from .view import ShowdownView, view_of
@@ -189,7 +189,6 @@ def _rebuild_pitchers(state: GameState, view: ShowdownView) -> None:
         or view.chart is not None
     n = view.innings_pitched
     card = state.card(ft, p)
-    ip = max(0, card.ip + view.ip_bonus - view.ip_lost)
     for included in (faced, not faced):
         innings = list(range(b.inning - n + 1, b.inning + 1)) if included else \
             list(range(b.inning - n, b.inning))
@@ -218,9 +217,7 @@ def _rebuild_batted(state: GameState, view: ShowdownView) -> None:
     """The fewest plate appearances that leave each order where it is."""
     b = state.board
     for t in (0, 1):
-        halves_done = b.inning - 1 if t == 0 else b.inning - 1 + b.half - (1 if b.half else 0)
-        if t == 0 and b.half == 1:
-            halves_done = b.inning
+        halves_done = b.inning if t == 0 and b.half == 1 else b.inning - 1
         n = view.order[t]
         while n < 3 * halves_done:
             n += 9
