@@ -44,7 +44,7 @@ def test_render_modes_include_rgb_array(env_id):
 def test_render_every_step_of_random_games(env_id):
     """A picture of a fixed shape at every step, dead steps included; it changes with the game."""
     env = envs.make(env_id, render_mode="rgb_array", innings=2)
-    for seed in (1, 2):
+    for seed in range(1, 1 + helpers.games(2, 1)):
         env.reset(seed=seed)
         first = env.render()
         check_frame(first)
@@ -67,7 +67,7 @@ def test_render_every_step_of_random_games(env_id):
 def test_scene_at_every_decision_reads_without_changing(env_id, options):
     """scene() works at every state of random games (every option set) and changes nothing."""
     env = helpers.make(env_id, options, raw=True)
-    for seed in (3, 4, 5):
+    for seed in range(3, 3 + helpers.games(3, 1)):
         env.reset(seed=seed)
         rng = random.Random(seed)
         while True:
