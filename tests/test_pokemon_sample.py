@@ -233,7 +233,7 @@ def test_bad_input_is_refused():
     setup = public_setup(env)
     with pytest.raises(ValueError, match="public set-up"):
         sample_state(view, random.Random(0))
-    with pytest.raises(ValueError, match="random.Random"):
+    with pytest.raises(TypeError, match="random.Random"):
         sample_state(view, 0, setup)
     with pytest.raises(ValueError, match="set-up's"):
         sample_state(view, random.Random(0), Setup(setup.teams[::-1], dh=False))

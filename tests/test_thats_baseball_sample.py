@@ -116,7 +116,11 @@ def twin(state: GameState, rng: random.Random) -> GameState:
     rng.shuffle(slots)
     relabel = dict(zip([r for r in state.board.bases if r is not None], slots))
     other.board.bases = tuple(None if r is None else relabel[r] for r in state.board.bases)
-    other.tried_steal = tuple(relabel.get(r, 8 - r) for r in state.tried_steal)
+    # a runner who tried and is still on base keeps his flag under his new name; one no
+    # longer on base (thrown out, or scored) takes a name no runner on base has
+    unused = iter(s for s in slots if s not in relabel.values())
+    other.tried_steal = tuple(relabel[r] if r in relabel else next(unused)
+                              for r in state.tried_steal)
     other.board.line = [[0] * len(c) for c in state.board.line]
     for team in (0, 1):
         if other.board.line[team]:
@@ -170,7 +174,7 @@ def test_bad_input_is_refused():
     setup = public_setup(env)
     with pytest.raises(ValueError, match="public set-up"):
         sample_state(view, random.Random(0))
-    with pytest.raises(ValueError, match="random.Random"):
+    with pytest.raises(TypeError, match="random.Random"):
         sample_state(view, 0, setup)
     other = Setup(teams=setup.teams[::-1], innings=setup.innings)
     if other.teams[0].aas != setup.teams[0].aas:

@@ -149,7 +149,7 @@ from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_sit
 from ..core.scorebook import Play, ordinal, runner_movements
 from . import rules
 from .cards import (FACES, FIELD_POSITIONS, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, ace_pitch,
-                    can_complete_lineup, load_cards, matching_size, pair_needs)
+                    load_cards, matching_size)
 from .game import bullpen, joint_feasible
 from .support import MAX_SUPPORT, load_support
 from .view import BottomNinthView, held_cards, relief_ready, usable_now, view_of

@@ -6,7 +6,6 @@ last pitch."""
 from __future__ import annotations
 
 from ..core.picture import Scene, board_scene
-from . import rules
 from .cards import PITCHES
 
 __all__ = ["scene"]

@@ -66,6 +66,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from ..core.sample import check_sample_args
 from ..core.decisions import Decision
 from ..core.dice import Dice
 from ..core.scoreboard import Scoreboard
@@ -111,10 +112,7 @@ def sample_state(view: GrandSlamView, rng: random.Random,
                  setup: GrandSlamSetup | None = None) -> GameState:
     """A full game consistent with ``view``: the hidden cards and the dice drawn from
     ``rng``, the rest copied from the view or ``setup`` (see the module docstring)."""
-    if not isinstance(view, GrandSlamView):
-        raise TypeError(f"sample_state: view must be a GrandSlamView, got {type(view).__name__}")
-    if not isinstance(rng, random.Random):
-        raise TypeError(f"sample_state: rng must be a random.Random, got {type(rng).__name__}")
+    check_sample_args(view, GrandSlamView, rng)
     if view.over:
         raise ValueError("sample_state: the game is over, there is nothing to sample")
     setup = _check_setup(view, setup)

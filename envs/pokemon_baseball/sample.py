@@ -62,6 +62,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.sample import check_sample_args, scoreboard_from_view
 from ..core.decisions import Decision
 from ..core.dice import Dice
 from ..core.scoreboard import Scoreboard
@@ -69,7 +70,7 @@ from ..core.scorebook import FLY_OUT, BoxScore, PlayLog
 from . import charts as ch
 from . import rules
 from .cards import Team
-from .rules import BENCH, GameState, lineup_positions_for
+from .rules import GameState, lineup_positions_for
 from .view import PokemonBaseballView, roster_stats
 
 __all__ = ["Setup", "public_setup", "sample_state", "injury_odds"]
@@ -102,15 +103,8 @@ def sample_state(view: PokemonBaseballView, rng: random.Random,
     view hides drawn from ``rng``. ``setup`` is required (the view holds neither the
     creatures' names, ``max_innings`` nor ``rest_by``; :func:`public_setup` builds it). A view
     that no game of this set-up could show raises ``ValueError``."""
-    if not isinstance(view, PokemonBaseballView):
-        raise ValueError(f"sample_state: expected a PokemonBaseballView, got {type(view).__name__}")
-    if not isinstance(rng, random.Random):
-        raise ValueError(f"sample_state: rng must be a random.Random, got {type(rng).__name__}")
-    if view.seat not in (0, 1):
-        raise ValueError(f"sample_state: the view's seat is 0 or 1, got {view.seat!r}")
-    if not isinstance(setup, Setup):
-        raise ValueError("sample_state: pass the game's public set-up (public_setup(env)); the "
-                         "view holds neither the creatures, max_innings nor rest_by")
+    check_sample_args(view, PokemonBaseballView, rng, setup, Setup,
+                      lacks="neither the creatures, max_innings nor rest_by")
     _check_setup(view, setup)
     teams = setup.teams
     sizes = [len(t.roster) for t in teams]
@@ -160,25 +154,13 @@ def _check_setup(view: PokemonBaseballView, setup: Setup) -> None:
 
 
 def _board(view: PokemonBaseballView, setup: Setup) -> Scoreboard:
-    """The scoreboard: the view's situation; each team's runs in its first inning's column."""
-    board = Scoreboard(innings=setup.innings, max_innings=setup.max_innings)
-    board.inning, board.half, board.outs = view.inning, view.half, view.outs
-    board.runs = list(view.score)
-    board.line = [[0] * view.inning, [0] * (view.inning - 1 + view.half)]
-    for team in (0, 1):
-        if board.line[team]:
-            board.line[team][0] = view.score[team]
-        elif view.score[team]:                  # a forfeit's runs before the home team batted
-            board.line[team].append(view.score[team])
-    if view.over:
-        away, home = view.score
-        board.over = True
-        board.truncated = away == home
-        board.winner = None if away == home else int(home > away)
-    return board
+    """The scoreboard: the view's situation; each team's runs in its first inning's column
+    (a forfeit's runs before the home team batted in a column of their own)."""
+    return scoreboard_from_view(inning=view.inning, half=view.half, outs=view.outs,
+                                score=view.score, over=view.over, innings=setup.innings,
+                                max_innings=setup.max_innings)
 
 
-# -- before the first pitch: the opponent's lineup card (P-4) -----------------------------------
 def _draw_hidden_lineup(state: GameState, view: PokemonBaseballView, actor: int,
                         rng: random.Random) -> None:
     """The opponent's positions and batting order as far as he has set them, drawn uniformly

@@ -52,6 +52,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.sample import check_sample_args, scoreboard_from_view
 from ..core.bases import occupied
 from ..core.decisions import Decision
 from ..core.dice import Dice
@@ -95,15 +96,8 @@ def sample_state(view: ThatsBaseballView, rng: random.Random,
     new dice drawn from ``rng``. ``setup`` is required: the view holds neither the team cards
     nor ``max_innings`` (:func:`public_setup` builds it from the env). A view that no game of
     this set-up could show raises ``ValueError``."""
-    if not isinstance(view, ThatsBaseballView):
-        raise ValueError(f"sample_state: expected a ThatsBaseballView, got {type(view).__name__}")
-    if not isinstance(rng, random.Random):
-        raise ValueError(f"sample_state: rng must be a random.Random, got {type(rng).__name__}")
-    if view.seat not in (0, 1):
-        raise ValueError(f"sample_state: the view's seat is 0 or 1, got {view.seat!r}")
-    if not isinstance(setup, Setup):
-        raise ValueError("sample_state: pass the game's public set-up (public_setup(env)); the "
-                         "view holds neither the team cards nor max_innings")
+    check_sample_args(view, ThatsBaseballView, rng, setup, Setup,
+                      lacks="neither the team cards nor max_innings")
     _check_setup(view, setup)
     board = _board(view, setup)
     half = view.half
@@ -131,19 +125,9 @@ def _check_setup(view: ThatsBaseballView, setup: Setup) -> None:
 
 def _board(view: ThatsBaseballView, setup: Setup) -> Scoreboard:
     """The scoreboard: the view's situation; each team's runs in its first inning's column."""
-    board = Scoreboard(innings=setup.innings, max_innings=setup.max_innings)
-    board.inning, board.half, board.outs = view.inning, view.half, view.outs
-    board.runs = list(view.score)
-    board.line = [[0] * view.inning, [0] * (view.inning - 1 + view.half)]
-    for team in (0, 1):
-        if board.line[team]:
-            board.line[team][0] = view.score[team]
-    if view.over:
-        away, home = view.score
-        board.over = True
-        board.truncated = away == home
-        board.winner = None if away == home else int(home > away)
-    return board
+    return scoreboard_from_view(inning=view.inning, half=view.half, outs=view.outs,
+                                score=view.score, over=view.over, innings=setup.innings,
+                                max_innings=setup.max_innings)
 
 
 def _pending_decision(state: GameState, view: ThatsBaseballView) -> None:
