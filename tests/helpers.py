@@ -19,6 +19,8 @@ game-playing loops and checks every ruleset's tests use.
   ``rules.apply_action``) without an env;
 * :func:`shared_mutables` and :func:`poke_everything` check that a clone shares nothing
   mutable with its original.
+* :class:`EncoderComparison` and :func:`play_comparing` compare an env's fast observation
+  encoder with its view's encoding through whole games.
 """
 
 from __future__ import annotations
@@ -538,3 +540,56 @@ def poke_everything(state) -> int:
                 except (AttributeError, TypeError):    # a read-only property
                     pass
     return len(found)
+
+
+# -- an env's two observation encoders, compared ----------------------------------------------
+class EncoderComparison:
+    """Compares an env's fast observation encoder, ``fast(env, seat)``, with the encoding of
+    the seat's view, ``slow(state, seat)`` (``encode_view(view_of(state, seat))``), byte for
+    byte for both seats each time it is called on an env; notes the decision kinds met and
+    the observation values ever set, for the coverage checks (:meth:`unset_pieces`)."""
+
+    def __init__(self, fast: Callable[[Any, int], np.ndarray],
+                 slow: Callable[[Any, int], np.ndarray]) -> None:
+        self.fast, self.slow = fast, slow
+        self.kinds: set[str] = set()
+        self.set_values: np.ndarray | None = None
+
+    def __call__(self, env) -> None:
+        state = env.game
+        if state.pending is not None:
+            self.kinds.add(state.pending.kind)
+        for seat in (0, 1):
+            fast, slow = self.fast(env, seat), self.slow(state, seat)
+            assert fast.dtype == slow.dtype and fast.shape == slow.shape
+            if fast.tobytes() != slow.tobytes():
+                spec = env.obs_spec
+                differ = sorted({name for name, size, *_ in spec.pieces
+                                 for i in np.flatnonzero(fast != slow)
+                                 if spec.offset[name] <= i < spec.offset[name] + size})
+                raise AssertionError(f"seat {seat} at step {state.step!r} (pending "
+                                     f"{state.pending}): the values differ in {differ}")
+            if self.set_values is None:
+                self.set_values = np.zeros(fast.shape, dtype=bool)
+            self.set_values |= slow != 0
+
+    def unset_pieces(self, spec) -> set[str]:
+        """The pieces of ``spec`` no compared observation ever set."""
+        return {name for name, size, *_ in spec.pieces
+                if not self.set_values[spec.offset[name]:spec.offset[name] + size].any()}
+
+
+def play_comparing(env, rules, seed: int, choose: Callable[[Any, Any], int],
+                   compare: EncoderComparison) -> None:
+    """A seeded game of a raw env played through its engine's rules (``choose(state,
+    decision)`` decides), the encoders compared before every rule, at every decision and at
+    the end."""
+    from dugout.envs.core.engine import play_out
+    env.reset(seed=seed)
+
+    def policy(state, decision):
+        compare(env)
+        return choose(state, decision)
+
+    play_out(env.game, rules, policy, on_rule=lambda state: compare(env), check=True)
+    compare(env)

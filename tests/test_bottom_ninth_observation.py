@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from dugout.agents.bottom_ninth import BottomNinthHeuristic
@@ -25,8 +24,7 @@ from dugout.envs import bottom_ninth_v0
 from dugout.envs.bottom_ninth import rules
 from dugout.envs.bottom_ninth.env import OBS, encode_state, encode_view
 from dugout.envs.bottom_ninth.view import view_of
-from dugout.envs.core.engine import play_out
-from helpers import OPTION_SETS
+from helpers import OPTION_SETS, EncoderComparison, play_comparing
 
 _DUEL_KINDS = {"pitch", "guess", "pitcher_ability", "batter_ability", "relief", "pitching_change"}
 _GAME_KINDS = _DUEL_KINDS | {"fatigue_split", "pinch_hit", "pinch_slot", "double_switch",
@@ -58,56 +56,21 @@ def _expected(options: dict) -> tuple[set[str], set[str]]:
     return kinds, never
 
 
-def _piece(i: int) -> str:
-    """The name of the observation piece holding value ``i``."""
-    return next(name for name, size, *_ in OBS.pieces if OBS.offset[name] <= i < OBS.offset[name] + size)
-
-
-class _Comparison:
-    """Compares the two encoders on an env's game, noting the decision kinds met and the
-    observation values set."""
-
-    def __init__(self) -> None:
-        self.kinds: set[str] = set()
-        self.set_values = np.zeros(OBS.size, dtype=bool)
-
-    def __call__(self, env) -> None:
-        state = env.game
-        if state.pending is not None:
-            self.kinds.add(state.pending.kind)
-        for seat in (0, 1):
-            fast = encode_state(state, seat)
-            slow = encode_view(view_of(state, seat))
-            assert fast.dtype == slow.dtype and fast.shape == slow.shape
-            assert fast.tobytes() == slow.tobytes(), (
-                f"seat {seat} at step {state.step!r} (pending {state.pending}): the values "
-                f"differ in {sorted({_piece(i) for i in np.flatnonzero(fast != slow)})}")
-            self.set_values |= slow != 0
-
-
-def _play(env, seed: int, choose, compare: _Comparison) -> None:
-    """A seeded game played through the engine's rules, the encoders compared before every
-    rule and at every decision (``choose(state, decision)`` decides) and at the end."""
-    env.reset(seed=seed)
-
-    def policy(state, decision):
-        compare(env)
-        return choose(state, decision)
-
-    play_out(env.game, rules, policy, on_rule=lambda state: compare(env), check=True)
-    compare(env)
+def _comparison() -> EncoderComparison:
+    return EncoderComparison(lambda env, seat: encode_state(env.game, seat),
+                             lambda state, seat: encode_view(view_of(state, seat)))
 
 
 @pytest.mark.parametrize("options", OPTION_SETS["bottom_ninth_v0"],
                          ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_the_fast_encoder_is_encode_view_of_the_view(options):
     kinds, never_set = _expected(options)
-    compare = _Comparison()
+    compare = _comparison()
     env = bottom_ninth_v0.raw_env(**options)
     games = 6 if options.get("mode") == "game" else 30
     for seed in range(games):
         rng = random.Random(seed)
-        _play(env, seed, lambda state, decision: rng.choice(decision.legal), compare)
+        play_comparing(env, rules, seed, lambda state, decision: rng.choice(decision.legal), compare)
     heuristic = BottomNinthHeuristic()
 
     def managed(state, decision):
@@ -116,8 +79,7 @@ def test_the_fast_encoder_is_encode_view_of_the_view(options):
 
     for seed in range(100, 100 + games // 3):
         heuristic.reset(seed)
-        _play(env, seed, managed, compare)
+        play_comparing(env, rules, seed, managed, compare)
     assert kinds <= compare.kinds, f"decision kinds never met: {sorted(kinds - compare.kinds)}"
-    unset = {name for name, size, *_ in OBS.pieces
-             if not compare.set_values[OBS.offset[name]:OBS.offset[name] + size].any()}
+    unset = compare.unset_pieces(OBS)
     assert unset == never_set, f"observation pieces never set: {sorted(unset)}, expected {sorted(never_set)}"

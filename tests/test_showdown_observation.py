@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from dugout.agents.showdown import ShowdownHeuristic, showdown_tables
 from dugout.envs import showdown_v0
-from dugout.envs.core.engine import play_out
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.env import encode_view
 from dugout.envs.showdown.view import view_of
-from helpers import games
+from helpers import EncoderComparison, games, play_comparing
 
 #: (options, the decision kinds the level asks, pieces its games cannot set)
 LEVELS = [
@@ -62,51 +60,19 @@ def heuristic():
     return ShowdownHeuristic(tables=showdown_tables(env.teams))
 
 
-class _Comparison:
-    """Compares the two encoders on an env's game, noting the decision kinds met and the
-    observation values set."""
-
-    def __init__(self) -> None:
-        self.kinds: set[str] = set()
-        self.set_pieces: np.ndarray | None = None
-
-    def __call__(self, env) -> None:
-        state = env.game
-        if state.pending is not None:
-            self.kinds.add(state.pending.kind)
-        for seat in (0, 1):
-            fast = env._encode(seat)
-            slow = encode_view(view_of(state, seat))
-            assert fast.dtype == slow.dtype and fast.shape == slow.shape
-            assert fast.tobytes() == slow.tobytes(), (
-                f"seat {seat} at step {state.step!r} (pending {state.pending}): the values "
-                f"differ at {np.flatnonzero(fast != slow).tolist()}")
-            if self.set_pieces is None:
-                self.set_pieces = np.zeros(fast.shape, dtype=bool)
-            self.set_pieces |= slow != 0
-
-
-def _play(env, seed: int, choose, compare: _Comparison) -> None:
-    """A seeded game played through the engine's rules, the encoders compared before every
-    rule and at every decision (``choose(state, decision)`` decides) and at the end."""
-    env.reset(seed=seed)
-
-    def policy(state, decision):
-        compare(env)
-        return choose(state, decision)
-
-    play_out(env.game, rules, policy, on_rule=lambda state: compare(env), check=True)
-    compare(env)
+def _comparison() -> EncoderComparison:
+    return EncoderComparison(lambda env, seat: env._encode(seat),
+                             lambda state, seat: encode_view(view_of(state, seat)))
 
 
 @pytest.mark.parametrize("options, kinds, never_set", LEVELS)
 def test_the_fast_encoder_is_encode_view_of_the_view(options, kinds, never_set, heuristic):
-    compare = _Comparison()
+    compare = _comparison()
     for i, pair in enumerate(PAIRS):
         env = showdown_v0.raw_env(teams=pair, point_cap=None, **options)
         for seed in range(6 * i, 6 * i + RANDOM_GAMES):
             rng = random.Random(seed)
-            _play(env, seed, lambda state, decision: rng.choice(decision.legal), compare)
+            play_comparing(env, rules, seed, lambda state, decision: rng.choice(decision.legal), compare)
     env = showdown_v0.raw_env(**options)               # the heuristic's tables: these teams
 
     def managed(state, decision):
@@ -114,9 +80,7 @@ def test_the_fast_encoder_is_encode_view_of_the_view(options, kinds, never_set, 
         return heuristic.act(env.observe(agent), env.view(agent))
 
     for seed in range(100, 100 + HEURISTIC_GAMES):
-        _play(env, seed, managed, compare)
+        play_comparing(env, rules, seed, managed, compare)
     assert kinds <= compare.kinds, f"decision kinds never met: {sorted(kinds - compare.kinds)}"
-    spec = env.obs_spec
-    unset = {name for name, size, _ in spec.pieces
-             if not compare.set_pieces[spec.offset[name]:spec.offset[name] + size].any()}
+    unset = compare.unset_pieces(env.obs_spec)
     assert unset <= never_set, f"observation pieces never set: {sorted(unset - never_set)}"
