@@ -111,17 +111,34 @@ class ViewAgent:
 class TablesHeuristic(ViewAgent):
     """Base class for heuristics that price decisions by win expectancy: the value tables
     given as ``tables``, else the ruleset's own for the game in view, which the subclass's
-    :meth:`build_tables` makes (or finds in its cache) with ``table_options``."""
+    :meth:`build_tables` makes (or finds in its cache) with ``table_options``.
+
+    A heuristic prices every option of every decision, so finding the tables must be cheap:
+    it keeps the last tables it built with the view fields they were built from
+    (:meth:`table_inputs`) and reuses them while a view brings the same objects (or equal
+    ones), as every view of one game does."""
 
     def __init__(self, tables: ValueTables | None = None, **table_options: Any):
         self._fixed = tables
         self._table_options = table_options
+        self._last: tuple[tuple, ValueTables] | None = None
 
     def tables(self, view: Any) -> ValueTables:
         """The value tables that price the decisions of the game in ``view``."""
         if self._fixed is not None:
             return self._fixed
-        return self.build_tables(view, **self._table_options)
+        inputs = self.table_inputs(view)
+        last = self._last
+        if last is not None and inputs and all(a is b or a == b for a, b in zip(inputs, last[0])):
+            return last[1]
+        tables = self.build_tables(view, **self._table_options)
+        self._last = (inputs, tables)
+        return tables
+
+    def table_inputs(self, view: Any) -> tuple:
+        """The fields of ``view`` the tables are built from (all of them, in a fixed order;
+        ``()``: build the tables for every view)."""
+        return ()
 
     def build_tables(self, view: Any, **table_options: Any) -> ValueTables:
         """The ruleset's value tables for the game in ``view``."""
@@ -173,7 +190,9 @@ class Managers:
       ``default_teams`` (what the value-table command line uses when none are given);
     * ``win_expectancy(view)``: the moving manager's win expectancy (reward shaping);
     * ``extra``: more managers by name, as ``"module:attribute"`` of a class or factory
-      called with no argument (imported only when made).
+      called with no argument (imported only when made);
+    * ``search``: what the search manager needs of the ruleset
+      (:class:`dugout.agents.search.SearchSpec`), or None for a ruleset it cannot search.
     """
     heuristic: Callable[[], Any]
     always_never: Callable[[str, bool], Any]
@@ -182,3 +201,4 @@ class Managers:
     win_expectancy: Callable[[Any], float]
     default_teams: tuple[str, str] | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    search: Any = None

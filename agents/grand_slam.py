@@ -23,7 +23,8 @@ from ..envs.core.dice import Dice
 from ..envs.core.engine import play_out
 from ..envs.grand_slam import rules
 from ..envs.grand_slam.cards import N_HAND_TYPES, REFERENCE_COUNTS
-from ..envs.grand_slam.view import GrandSlamView
+from ..envs.grand_slam.view import GrandSlamView, view_of
+from .search import SearchSpec
 from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
 
@@ -180,6 +181,9 @@ class GrandSlamHeuristic(TablesHeuristic):
     def build_tables(self, view: GrandSlamView, **table_options: Any) -> ValueTables:
         return grand_slam_tables(view.innings, tuple(view.card_counts), **table_options)
 
+    def table_inputs(self, view) -> tuple:
+        return (view.innings, view.card_counts)
+
     def _values(self, tables: ValueTables) -> np.ndarray:
         key = id(tables)
         if key not in self._run_values:
@@ -275,6 +279,12 @@ def win_expectancy(view: GrandSlamView) -> float:
     return home if view.seat == 1 else 1.0 - home
 
 
+def _search_view(state, seat: int, root: GrandSlamView) -> GrandSlamView:
+    """A rollout's view for the search manager."""
+    return view_of(state, seat)
+
+
 MANAGERS = Managers(
     heuristic=GrandSlamHeuristic, always_never=GrandSlamAlwaysNever, yes_no_kinds=YES_NO_KINDS,
-    value_tables=lambda teams, innings: grand_slam_tables(innings), win_expectancy=win_expectancy)
+    value_tables=lambda teams, innings: grand_slam_tables(innings), win_expectancy=win_expectancy,
+    search=SearchSpec("dugout.envs.grand_slam.sample", "dugout.envs.grand_slam.rules", _search_view))

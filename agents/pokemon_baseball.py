@@ -34,8 +34,9 @@ from ..envs.pokemon_baseball import charts as ch
 from ..envs.pokemon_baseball import rules
 from ..envs.pokemon_baseball.cards import load_creatures, load_team
 from ..envs.pokemon_baseball.rules import rest_for_innings
-from ..envs.pokemon_baseball.view import PokemonBaseballView, Stats
+from ..envs.pokemon_baseball.view import PokemonBaseballView, Stats, make_view
 from ..envs.core.assignment import best_assignment
+from .search import SearchSpec
 from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import (ValueTables, bases_index, play_half_inning, sample_run_counts,
                            value_tables)
@@ -315,6 +316,9 @@ class PokemonBaseballHeuristic(TablesHeuristic):
     def build_tables(self, view: PokemonBaseballView, **table_options: Any) -> ValueTables:
         return pokemon_tables(view.stats, view.innings, view.dh, view.edge, **table_options)
 
+    def table_inputs(self, view) -> tuple:
+        return (view.stats, view.innings, view.dh, view.edge)
+
     # -- valuing situations ------------------------------------------------------------
     def _batting_we(self, view: PokemonBaseballView, outs: int, bases, runs: int = 0) -> float:
         return self.tables(view).batting_win_expectancy(
@@ -523,7 +527,15 @@ class PokemonBaseballAlwaysNever(AlwaysNever, PokemonBaseballHeuristic):
     KINDS, RULESET, PASS = YES_NO_KINDS, "Pokemon Baseball", PASS
 
 
+def _search_view(state, seat: int, root: PokemonBaseballView) -> PokemonBaseballView:
+    """A rollout's view for the search manager: the roster statistics and the series' games
+    left copied from the searching manager's own view (no option labels: the heuristic reads
+    none)."""
+    return make_view(state, seat, stats=root.stats, games_left=root.games_left)
+
+
 MANAGERS = Managers(
     heuristic=PokemonBaseballHeuristic, always_never=PokemonBaseballAlwaysNever,
     yes_no_kinds=YES_NO_KINDS, value_tables=_tables_for_teams, win_expectancy=win_expectancy,
-    default_teams=("harbor", "summit"))
+    default_teams=("harbor", "summit"),
+    search=SearchSpec("dugout.envs.pokemon_baseball.sample", "dugout.envs.pokemon_baseball.rules", _search_view))

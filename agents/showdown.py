@@ -22,7 +22,8 @@ from ..envs.core.dice import Dice
 from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
 from ..envs.showdown.cards import RESULTS, PitcherCard, Team, fielding_at, load_team, team_to_dict
-from ..envs.showdown.view import ShowdownView
+from ..envs.showdown.view import ShowdownView, view_of
+from .search import SearchSpec
 from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
 from .value_tables import sample_run_counts as _sample_run_counts
@@ -280,6 +281,9 @@ class ShowdownHeuristic(TablesHeuristic):
     # -- values -----------------------------------------------------------------------
     def build_tables(self, view: ShowdownView, **table_options: Any) -> ValueTables:
         return showdown_tables(view.teams, view.level, view.innings, **table_options)
+
+    def table_inputs(self, view) -> tuple:
+        return (view.teams, view.level, view.innings)
 
     def _we(self, view: ShowdownView, outs: int, bases, runs: int = 0) -> float:
         """The batting team's WE at the start of the next at-bat in this half inning."""
@@ -758,7 +762,13 @@ def _tables_for_teams(teams, innings: int) -> ValueTables:
     return showdown_tables(tuple(load_team(t, point_cap=None) for t in teams), innings=innings)
 
 
+def _search_view(state, seat: int, root: ShowdownView) -> ShowdownView:
+    """A rollout's view for the search manager."""
+    return view_of(state, seat)
+
+
 MANAGERS = Managers(
     heuristic=ShowdownHeuristic, always_never=ShowdownAlwaysNever, yes_no_kinds=YES_NO_KINDS,
     value_tables=_tables_for_teams, win_expectancy=win_expectancy,
-    default_teams=("nya2004", "bos2004"))
+    default_teams=("nya2004", "bos2004"),
+    search=SearchSpec("dugout.envs.showdown.sample", "dugout.envs.showdown.rules", _search_view))

@@ -24,7 +24,8 @@ from ..envs.core.dice import Dice
 from ..envs.core.scorebook import BoxScore
 from ..envs.thats_baseball import charts, rules
 from ..envs.thats_baseball.cards import lineup_team, load_team
-from ..envs.thats_baseball.view import ThatsBaseballView
+from ..envs.thats_baseball.view import ThatsBaseballView, make_view
+from .search import SearchSpec
 from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import ValueTables, bases_index, play_half_inning, value_tables
 from .value_tables import sample_run_counts as _sample_run_counts
@@ -131,6 +132,9 @@ class ThatsBaseballHeuristic(TablesHeuristic):
 
     def build_tables(self, view: ThatsBaseballView, **table_options: Any) -> ValueTables:
         return thats_baseball_tables(view.lineups, view.innings, **table_options)
+
+    def table_inputs(self, view) -> tuple:
+        return (view.lineups, view.innings)
 
     # -- valuing situations ------------------------------------------------------------
     def _batting_we(self, view: ThatsBaseballView, outs: int, bases, runs: int = 0) -> float:
@@ -241,8 +245,14 @@ def _tables_for_teams(teams, innings: int) -> ValueTables:
     return thats_baseball_tables(tuple(load_team(t).aas for t in teams), innings)
 
 
+def _search_view(state, seat: int, root: ThatsBaseballView) -> ThatsBaseballView:
+    """A rollout's view for the search manager (no option labels: the heuristic reads none)."""
+    return make_view(state, seat)
+
+
 MANAGERS = Managers(
     heuristic=ThatsBaseballHeuristic, always_never=ThatsBaseballAlwaysNever,
     yes_no_kinds=YES_NO_KINDS, value_tables=_tables_for_teams, win_expectancy=win_expectancy,
     default_teams=("sample", "sample"),
-    extra={"solver": "dugout.agents.solvers.thats_baseball:SolverAgent"})
+    extra={"solver": "dugout.agents.solvers.thats_baseball:SolverAgent"},
+    search=SearchSpec("dugout.envs.thats_baseball.sample", "dugout.envs.thats_baseball.rules", _search_view))
