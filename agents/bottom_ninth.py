@@ -53,8 +53,9 @@ import numpy as np
 
 from ..envs.bottom_ninth import rules
 from ..envs.bottom_ninth.cards import Effect, PitcherCard, load_cards
-from ..envs.bottom_ninth.view import BottomNinthView
+from ..envs.bottom_ninth.view import BottomNinthView, view_of
 from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
+from .search import SearchSpec
 from .base import AlwaysNever, Managers, ViewAgent
 from .matrix_game import solve_games
 
@@ -627,7 +628,13 @@ def _no_value_tables(teams, innings):
                      "duel's win chance by outs, runners and count, dugout.agents.bottom_ninth.win_table()")
 
 
+def _search_view(state, seat: int, root: BottomNinthView) -> BottomNinthView:
+    """A rollout's view for the search manager."""
+    return view_of(state, seat)
+
+
 MANAGERS = Managers(
     heuristic=BottomNinthHeuristic, always_never=BottomNinthAlwaysNever, yes_no_kinds=YES_NO_KINDS,
     value_tables=_no_value_tables, win_expectancy=win_expectancy,
-    extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"})
+    extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"},
+    search=SearchSpec("dugout.envs.bottom_ninth.sample", "dugout.envs.bottom_ninth.rules", _search_view))

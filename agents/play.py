@@ -23,11 +23,23 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 __all__ = ["GameResult", "PairRecord", "HeadToHead", "play_game", "play_pair", "play_pairs",
-           "head_to_head", "turns", "INDEPENDENT_OFFSET"]
+           "head_to_head", "turns", "tell_setup", "INDEPENDENT_OFFSET"]
 
 SEATS = ("away", "home")
 #: The independent design of a CRN check plays the seat-swapped game on seed + this offset.
 INDEPENDENT_OFFSET = 1_000_000_007
+
+
+def tell_setup(env, agents) -> None:
+    """Hand the game's public set-up (``env.unwrapped.public_setup()``) to each of
+    ``agents`` that asks for it (has an ``observe_setup`` method: the search manager), after
+    the env's reset and before the game's first decision."""
+    setup = None
+    for agent in agents:
+        observe = getattr(agent, "observe_setup", None)
+        if observe is not None:
+            setup = env.unwrapped.public_setup() if setup is None else setup
+            observe(setup)
 
 
 def turns(env):
@@ -68,6 +80,7 @@ def play_game(env, agents: dict[str, Any], seed: int,
     env.reset(seed=seed)
     for i, name in enumerate(SEATS):
         agents[name].reset(seed=agent_seeds[name] if agent_seeds is not None else seed * 2 + i)
+    tell_setup(env, agents.values())
     views = {name: getattr(a, "needs_view", False) for name, a in agents.items()}
     unwrapped = env.unwrapped
     decisions = {"away": 0, "home": 0}

@@ -5,10 +5,12 @@ Challenge's evaluation all name managers the same way, for every env id (the two
 rulesets and the single-agent Manager Challenge alike)::
 
     random, heuristic, never-steal, solver   a manager the env's registry knows by name
+    search                                   the search manager at its default settings
+    search:sims=64,rollout=heuristic         the search manager with settings (key=value,...)
     ppo:PATH                                 a trained manager's checkpoint folder
 
 ``AgentRef.parse(text)`` checks the form (a known prefix, a non-empty argument, no
-blanks in a name); whether the env knows a name, and whether a checkpoint loads and fits
+blanks in a name, ``key=value`` settings); whether the env knows a name or a setting, and whether a checkpoint loads and fits
 the env, are the registry's checks (:func:`dugout.agents.make_agent`), made where the
 env is known.
 """
@@ -21,14 +23,15 @@ from typing import Any
 __all__ = ["AgentRef", "PREFIXES"]
 
 #: The prefixes a reference may take, and what follows each.
-PREFIXES = {"ppo": "a trained manager's checkpoint folder (ppo:PATH)"}
+PREFIXES = {"ppo": "a trained manager's checkpoint folder (ppo:PATH)",
+            "search": "the search manager's settings (search:key=value,...)"}
 
 
 @dataclass(frozen=True)
 class AgentRef:
     """A manager: ``kind`` is ``"name"`` (a registered name, in ``name``) or a prefix of
-    :data:`PREFIXES` (``"ppo"``, its argument in ``arg``). ``str(ref)`` is the text it was
-    parsed from."""
+    :data:`PREFIXES` (``"ppo"`` or ``"search"``, its argument in ``arg``). ``str(ref)`` is
+    the text it was parsed from."""
 
     kind: str
     name: str = ""
@@ -47,6 +50,9 @@ class AgentRef:
         if sep and prefix in PREFIXES:
             if not arg.strip():
                 raise ValueError(f"{text!r}: {prefix}: needs {PREFIXES[prefix]}")
+            if prefix == "search":
+                _settings(text, arg)
+                return cls(prefix, "search", arg)
             return cls(prefix, "", arg)
         if sep:
             raise ValueError(f"{text!r}: unknown prefix {prefix!r}; a manager is a name or "
@@ -61,6 +67,11 @@ class AgentRef:
         return self.kind == "ppo"
 
     @property
+    def settings(self) -> dict[str, str]:
+        """The ``key=value`` settings of a ``search:...`` reference (empty for a name)."""
+        return _settings(str(self), self.arg) if self.kind == "search" else {}
+
+    @property
     def path(self) -> str:
         """The checkpoint folder of a ``ppo:PATH`` reference."""
         if not self.is_checkpoint:
@@ -69,3 +80,17 @@ class AgentRef:
 
     def __str__(self) -> str:
         return self.name if self.kind == "name" else f"{self.kind}:{self.arg}"
+
+
+def _settings(text: str, arg: str) -> dict[str, str]:
+    """The ``key=value,...`` settings of ``arg``; a ``ValueError`` names a malformed one or a
+    key given twice (whether a key is known is the manager's check)."""
+    settings: dict[str, str] = {}
+    for item in arg.split(","):
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value or any(c.isspace() for c in item):
+            raise ValueError(f"{text!r}: a setting is key=value without blanks, got {item!r}")
+        if key in settings:
+            raise ValueError(f"{text!r}: {key} is set twice")
+        settings[key] = value
+    return settings

@@ -107,6 +107,16 @@ def _register_ruleset(env_id: str, record: Managers) -> None:
                      lambda seed, k=kind, a=always: record.always_never(k, a))
     for name, path in record.extra.items():
         register(env_id, name, lambda seed, p=path: _load_attribute(p)())
+    if record.search is not None:
+        register(env_id, "search", lambda seed: _search(env_id, {}, seed))
+
+
+def _search(env_id: str, settings: dict[str, str], seed: int | None):
+    """The search manager of ``env_id`` with ``settings`` (texts by key) over the ruleset's
+    defaults."""
+    from .search import DEFAULTS, SearchAgent, parse_options
+    spec = managers(env_id).search
+    return SearchAgent(env_id, parse_options(settings, spec.settings or DEFAULTS), seed)
 
 
 def _register_solo(env_id: str, classes: dict[str, type]) -> None:
@@ -137,6 +147,11 @@ def make_agent(env_id: str, name: "str | AgentRef", seed: int | None = None):
     if ref.is_checkpoint:
         from .policy import PolicyAgent
         return PolicyAgent.load(ref.path, env_id=env_id, seed=seed)
+    if ref.kind == "search":
+        if "search" not in factories:
+            raise ValueError(f"unknown agent {str(ref)!r} for {env_id}: it has no search manager; "
+                             f"known agents: {', '.join(sorted(factories))}")
+        return _search(env_id, ref.settings, seed)
     try:
         factory = factories[ref.name]
     except KeyError:
@@ -165,6 +180,8 @@ def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = No
             if ref.name not in known:
                 raise ValueError(f"unknown agent {text!r} for {env_id}; known: "
                                  f"{', '.join(known)}, or ppo:PATH for a trained manager")
+            if ref.kind == "search":
+                make_agent(env_id, ref)          # an unknown or bad setting, named
             continue
         if text not in loaded:
             from ..envs import make

@@ -38,6 +38,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..agents import make_agent
+from ..agents.play import tell_setup
 from ..agents.registry import managers
 from ..envs import make
 
@@ -139,6 +140,7 @@ class SingleAgentEnv(gym.Env):
             if self._teacher is not None:
                 self._teacher.reset(game_seed)
             self.aec.reset(seed=game_seed)
+            tell_setup(self.aec, (self.opponent, self._teacher))
             if self._play_opponent() is None:
                 break
         else:

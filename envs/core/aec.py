@@ -81,6 +81,7 @@ A ruleset whose games carry state from one to the next opts in to series play
 
 from __future__ import annotations
 
+import importlib
 import secrets
 import warnings
 from typing import Any, Callable, ClassVar, Sequence
@@ -428,6 +429,16 @@ class BaseballAECEnv(AECEnv):
                 and self.truncated_by != "max_decisions":
             return action_mask(n, decision.legal)
         return np.zeros(n, dtype=np.int8)
+
+    def public_setup(self) -> Any:
+        """The game's public set-up: what every manager at the table knows and this env was
+        built with (its teams, cards and options), nothing of the game being played. With a
+        manager's :meth:`view` it is all a search needs to rebuild the game
+        (``sample_state(view, rng, setup)``, each ruleset's ``sample.py``, whose
+        ``public_setup(env)`` this calls). The game loops hand it to a manager that has an
+        ``observe_setup`` method before each game (:func:`dugout.agents.play.play_game`)."""
+        package = type(self).__module__.rpartition(".")[0]
+        return importlib.import_module(".sample", package).public_setup(self)
 
     def view(self, agent: str):
         """What ``agent``'s manager may know now, as a read-only structured object.

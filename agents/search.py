@@ -1,0 +1,327 @@
+"""The search manager: rollouts of each legal option in games rebuilt from its own view.
+
+    from dugout.agents import make_agent
+    agent = make_agent("showdown_v0", "search")                 # the default budget
+    agent = make_agent("showdown_v0", "search:sims=64,rollout=heuristic")
+
+**What it does at a decision** (Bertsekas' rollout; Tesauro and Galperin's rollout
+improvement of a backgammon player, with the races of Maron and Moore's Hoeffding races):
+
+1. *Determinize.* It draws a *world*: a full game consistent with its view, built by the
+   ruleset's ``sample_state(view, rng, setup)`` (``envs/<ruleset>/sample.py``), with the
+   opponent's hidden cards, the deck order, the opponent's committed secret choice and all
+   future dice drawn afresh from the search's own random numbers. It never reads the live
+   game: it is given the view (what its seat may know) and the game's public set-up
+   (:meth:`SearchAgent.observe_setup`), nothing else.
+2. *Roll out.* In each world it plays every option still in the race to the end of the game
+   (or ``horizon`` half innings on, scored by the ruleset's win-expectancy table), both
+   sides played by the ``rollout`` manager (the heuristic by default). All options meet the
+   same world, the same hidden cards and the same dice (common random numbers): the dice
+   are keyed by the situation, so two options that leave the game in the same place meet
+   the same rolls, and the difference between two options is measured with far less noise
+   than their values.
+3. *Race.* Worlds come in rounds of ``batch``; after each round an option whose paired
+   difference to the leader is below ``-z`` standard errors leaves the race, until one
+   option is left or ``sims`` worlds have been played.
+4. *Choose.* It plays the rollout manager's own choice unless another option beats it by
+   more than ``z`` standard errors of the paired difference; then the best option. A
+   search that finds nothing keeps the rollout manager's play (it can only improve on it
+   where the evidence says so), which is why it never needs a large budget to do no harm.
+
+A decision with one legal action costs nothing (no world is drawn). :meth:`SearchAgent.analyse`
+evaluates every option with the full budget (no race), for the analysis
+(:mod:`dugout.evaluate.analysis`).
+
+**Options** (``search:key=value,...``, checked by :func:`parse_options`; each has a default):
+
+* ``sims``: at most this many worlds per decision (a positive int);
+* ``batch``: worlds per round of the race (positive, at most ``sims``);
+* ``rollout``: the manager that plays both sides in the rollouts (a registered name that
+  decides from the view, e.g. ``heuristic``, ``random``, ``never-steal``);
+* ``horizon``: 0 to play each rollout to the end of the game, or a number of half innings
+  after which it is scored by the ruleset's win expectancy
+  (:attr:`dugout.agents.base.Managers.win_expectancy`) from the state reached;
+* ``z``: the margin, in standard errors of a paired difference, for leaving the race and
+  for overriding the rollout manager.
+
+**Seeding.** ``reset(seed)`` seeds the search's own generator; each decision draws its worlds
+from it. The same seed, view and set-up give the same decision, whatever the live game hides
+(the twin tests, ``tests/test_search.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Mapping
+
+import numpy as np
+
+from .base import ViewAgent
+
+__all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Estimate", "Evaluation",
+           "parse_options", "DEFAULTS"]
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """What the search needs of one ruleset (its agents module's ``MANAGERS.search``):
+
+    * ``sample``: the module path of its determinization (``sample_state(view, rng, setup)``
+      and ``public_setup(env)``);
+    * ``rules``: the module path of its engine (``apply_action(state, action)``; a state's
+      ``pending`` is None once the game is over);
+    * ``view(state, seat, root)``: the view of a rollout's state for ``seat`` that the
+      rollout manager decides from (``root`` is the searching manager's own view, for what a
+      view copies from the env: a Pokemon series' games left, the roster statistics);
+    * ``settings``: the ruleset's default settings (:class:`SearchSettings`).
+    """
+    sample: str
+    rules: str
+    view: Any
+    settings: "SearchSettings" = None
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The search's budget and settings (see the module docstring)."""
+    sims: int = 32
+    batch: int = 8
+    rollout: str = "heuristic"
+    horizon: int = 0
+    z: float = 2.0
+
+    def __post_init__(self):
+        for name in ("sims", "batch"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"search: {name} must be a positive integer, got {value!r}")
+        if self.batch > self.sims:
+            raise ValueError(f"search: batch ({self.batch}) must be at most sims ({self.sims})")
+        if not isinstance(self.horizon, int) or isinstance(self.horizon, bool) or self.horizon < 0:
+            raise ValueError(f"search: horizon must be 0 (whole game) or a number of half innings, "
+                             f"got {self.horizon!r}")
+        if not isinstance(self.z, (int, float)) or not math.isfinite(self.z) or self.z < 0:
+            raise ValueError(f"search: z must be a finite number >= 0, got {self.z!r}")
+        if not isinstance(self.rollout, str) or not self.rollout or self.rollout.startswith("search"):
+            raise ValueError(f"search: rollout must name another registered manager, got "
+                             f"{self.rollout!r}")
+
+
+#: The settings a ``search`` reference may set, with their types.
+_TYPES = {f.name: f.type for f in fields(SearchSettings)}
+_PARSE = {"int": int, "float": float, "str": str}
+
+#: The default settings (a ruleset's ``SearchSpec.settings`` may change them).
+DEFAULTS = SearchSettings()
+
+
+def parse_options(options: Mapping[str, str] | tuple, base: SearchSettings = DEFAULTS) -> SearchSettings:
+    """The settings of a ``search:key=value,...`` reference: ``options`` (key to text) over
+    ``base``; a ``ValueError`` names an unknown key or a value of the wrong type or range."""
+    values: dict[str, Any] = {}
+    for key, text in dict(options).items():
+        if key not in _TYPES:
+            raise ValueError(f"search: unknown option {key!r}; options: {', '.join(_TYPES)}")
+        kind = _PARSE[_TYPES[key]]
+        try:
+            values[key] = kind(text)
+        except ValueError:
+            raise ValueError(f"search: {key} must be {'an integer' if kind is int else 'a number'}, "
+                             f"got {text!r}") from None
+    return replace(base, **values)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One option's value: ``mean`` (the searching manager's estimated chance of winning
+    after it, a tie counting 1/2), its standard error ``se`` and the ``worlds`` it met."""
+    action: int
+    mean: float
+    se: float
+    worlds: int
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A decision searched: each option's :class:`Estimate` (by action), the rollout
+    manager's own choice (``base``) and the search's (``choice``)."""
+    estimates: dict[int, Estimate]
+    base: int
+    choice: int
+    worlds: int = 0
+    rollouts: int = 0
+    values: dict[int, list[float]] = field(default_factory=dict, repr=False)
+
+    def best(self) -> Estimate:
+        """The option with the highest estimate."""
+        return max(self.estimates.values(), key=lambda e: (e.mean, -e.action))
+
+
+class SearchAgent(ViewAgent):
+    """The search manager of one env id (see the module docstring). Made by the registry
+    (``make_agent(env_id, "search:sims=64")``) or directly: ``SearchAgent(env_id,
+    settings, seed)``."""
+
+    name = "search"
+    needs_view = True
+
+    def __init__(self, env_id: str, settings: SearchSettings | None = None, seed: int | None = None):
+        from .registry import make_agent, managers
+        record = managers(env_id)
+        if record.search is None:
+            raise ValueError(f"search: {env_id} has no search spec")
+        spec = record.search
+        self.env_id = env_id
+        self.spec = spec
+        self.settings = settings if settings is not None else (spec.settings or DEFAULTS)
+        self.sample = importlib.import_module(spec.sample)
+        self.rules = importlib.import_module(spec.rules)
+        self.win_expectancy = record.win_expectancy
+        try:
+            rollout = make_agent(env_id, self.settings.rollout, seed)
+        except ValueError as error:
+            raise ValueError(f"search: rollout: {error}") from None
+        if not getattr(rollout, "needs_view", False) and not _acts_on_mask(rollout):
+            raise ValueError(f"search: the rollout manager {self.settings.rollout!r} decides from the "
+                             f"observation vector; a rollout needs one that reads the view")
+        self.rollout = rollout
+        self.VIEW = getattr(rollout, "VIEW", None)
+        self.setup: Any = None
+        self._rng = random.Random(seed)
+        self.last: Evaluation | None = None
+
+    # -- the agent protocol -------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Seed the search's own random numbers (and the rollout manager's)."""
+        self._rng = random.Random(seed)
+        self.rollout.reset(seed)
+
+    def observe_setup(self, setup: Any) -> None:
+        """The game's public set-up (the ruleset's ``public_setup(env)``: its teams and
+        options, nothing of the game being played), given by the game loops before a game."""
+        self.setup = setup
+
+    def decide(self, view: Any) -> int:
+        if len(view.legal) == 1:
+            self.last = None
+            return view.legal[0]
+        self.last = self.evaluate(view)
+        return self.last.choice
+
+    # -- the search ---------------------------------------------------------------------------
+    def evaluate(self, view: Any, *, race: bool = True, sims: int | None = None) -> Evaluation:
+        """Search ``view``'s decision: each option's estimate and the choice (see the module
+        docstring). ``race=False`` plays every option in every world (the analysis); ``sims``
+        overrides the budget."""
+        s = self.settings
+        sims = s.sims if sims is None else sims
+        legal = tuple(view.legal)
+        base = int(self.rollout.decide(view)) if isinstance(self.rollout, ViewAgent) else \
+            int(self.rollout.act({"action_mask": _mask(legal)}, view))
+        seed = self._rng.getrandbits(63)
+        alive = list(legal)
+        values: dict[int, list[float]] = {a: [] for a in legal}
+        worlds = rollouts = 0
+        while worlds < sims and (len(alive) > 1 or not race):
+            for _ in range(min(s.batch, sims - worlds)):
+                world = self._world(view, random.Random(seed + worlds))
+                for a in alive:
+                    values[a].append(self._rollout(world.clone(), a, view))
+                    rollouts += 1
+                worlds += 1
+            if race:
+                alive = self._race(alive, values, worlds)
+        choice = self._choose(legal, alive, values, base)
+        estimates = {a: _estimate(a, values[a]) for a in legal if values[a]}
+        return Evaluation(estimates, base, choice, worlds, rollouts, values)
+
+    def _world(self, view: Any, rng: random.Random) -> Any:
+        """A game consistent with ``view`` and the public set-up, its hidden parts drawn
+        from ``rng``."""
+        try:
+            return self.sample.sample_state(view, rng, self.setup)
+        except ValueError as error:
+            if self.setup is None and "public_setup" in str(error):
+                raise ValueError(f"search: the game's public set-up is unknown; call "
+                                 f"agent.observe_setup(env.unwrapped.public_setup()) after the "
+                                 f"env's reset (dugout's game loops do: "
+                                 f"dugout.agents.play.tell_setup)") from None
+            raise
+
+    def _race(self, alive: list[int], values: dict[int, list[float]], worlds: int) -> list[int]:
+        """The options still in the race: those whose paired difference to the leader (over
+        the ``worlds`` all of them met) is not below ``-z`` standard errors."""
+        leader = max(alive, key=lambda a: sum(values[a][:worlds]))
+        return [a for a in alive if a == leader or not _beats(values[leader], values[a], worlds, self.settings.z)]
+
+    def _choose(self, legal, alive, values, base: int) -> int:
+        """The rollout manager's choice unless an option beats it by ``z`` standard errors of
+        the paired difference; then the best option still in the race."""
+        best = max(alive, key=lambda a: (np.mean(values[a]), -a))
+        if best == base:
+            return base
+        n = min(len(values[best]), len(values[base]))
+        return best if base not in alive or _beats(values[best], values[base], n, self.settings.z) else base
+
+    def _rollout(self, state: Any, action: int, root: Any) -> float:
+        """Play ``action`` in ``state``, then both sides by the rollout manager, to the end
+        (or the horizon); the searching manager's result (1 win, 1/2 tie, 0 loss) or its win
+        expectancy at the horizon."""
+        rules, seat, view_of = self.rules, root.seat, self.spec.view
+        rules.apply_action(state, action)
+        horizon = self.settings.horizon
+        stop_at = state.board.half_index + horizon if horizon else None
+        decide = self._policy(root)
+        while state.pending is not None:
+            if stop_at is not None and state.board.half_index >= stop_at and not state.board.over:
+                return self.win_expectancy(view_of(state, seat, root))
+            rules.apply_action(state, decide(state, state.pending))
+        winner = state.board.winner
+        return 0.5 if winner is None else float(winner == seat)
+
+    def _policy(self, root: Any):
+        rollout, view_of = self.rollout, self.spec.view
+        if isinstance(rollout, ViewAgent):
+            def decide(state, decision):
+                if len(decision.legal) == 1:
+                    return decision.legal[0]
+                return rollout.decide(view_of(state, decision.actor, root))
+        else:
+            def decide(state, decision):
+                if len(decision.legal) == 1:
+                    return decision.legal[0]
+                return int(rollout.act({"action_mask": _mask(decision.legal)}, view_of(state, decision.actor, root)))
+        return decide
+
+
+def _acts_on_mask(agent: Any) -> bool:
+    from .random_agent import RandomAgent
+    return isinstance(agent, RandomAgent)
+
+
+def _mask(legal: tuple[int, ...]) -> np.ndarray:
+    mask = np.zeros(max(legal) + 1, dtype=np.int8)
+    mask[list(legal)] = 1
+    return mask
+
+
+def _beats(a: list[float], b: list[float], n: int, z: float) -> bool:
+    """Whether ``a`` beats ``b`` over their first ``n`` paired values by more than ``z``
+    standard errors of the mean difference (a difference with no spread beats when it is
+    positive)."""
+    d = np.asarray(a[:n]) - np.asarray(b[:n])
+    mean = d.mean()
+    if n < 2:
+        return False
+    se = d.std(ddof=1) / math.sqrt(n)
+    return mean > z * se if se > 0 else mean > 0
+
+
+def _estimate(action: int, values: list[float]) -> Estimate:
+    n = len(values)
+    mean = float(np.mean(values))
+    se = float(np.std(values, ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return Estimate(action, mean, se, n)
