@@ -1,6 +1,7 @@
-"""Bottom of the 9th's determinization (``envs/bottom_ninth/sample.py``): a sampled state shows
-the manager exactly his view, plays on to the end and saves; what the view hides is drawn
-from the rng alone (twins that differ only in hidden parts sample alike), and it varies."""
+"""Bottom of the 9th's determinization (``envs/bottom_ninth/sample.py``), the duel and the Longer
+Game: a sampled state shows the manager exactly his view, plays on to the end and saves; what
+the view hides is drawn from the rng alone (twins that differ only in hidden parts sample
+alike), and it varies."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from dugout.envs.bottom_ninth.view import view_of
 from dugout.envs.core.dice import Dice
 from dugout.envs.core.engine import play_out
 
-from helpers import OPTION_SETS, dumps, games, make, roundtrip
+from helpers import FULL, OPTION_SETS, dumps, games, make, roundtrip
 
 ENV_ID = "bottom_ninth_v0"
 DUEL_SETS = [o for o in OPTION_SETS[ENV_ID] if o.get("mode", "duel") == "duel"]
@@ -53,10 +54,12 @@ def _heuristic_states(env, seed: int):
         env.step(a.act(obs, game.view(agent) if getattr(a, "needs_view", False) else None))
 
 
-def _check_sample(state, seat: int, setup: dict, seed: int) -> None:
+def _check_sample(state, seat: int, setup: dict, seed: int, play: bool = True) -> None:
     view = view_of(state, seat)
     sample = sample_state(view, random.Random(seed), setup)
     assert view_of(sample, seat) == view
+    if not play:
+        return
     assert dumps(roundtrip(sample)) == dumps(sample)
     policy_rng = random.Random(seed)
     play_out(sample, rules, lambda s, d: policy_rng.choice(d.legal), check=True)
@@ -64,29 +67,40 @@ def _check_sample(state, seat: int, setup: dict, seed: int) -> None:
 
 
 # -- 1. consistency ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("options", DUEL_SETS, ids=lambda o: json.dumps(o, sort_keys=True))
+@pytest.mark.parametrize("options", OPTION_SETS[ENV_ID], ids=lambda o: json.dumps(o, sort_keys=True))
 @pytest.mark.parametrize("managers", ["random", "heuristic"])
 def test_a_sample_shows_the_view_plays_on_and_saves(options, managers):
+    """Every state, both seats: the view shown; every state of a duel (every 8th of a
+    Longer Game's hundreds in the quick tier) also loads and plays on to the end."""
     env = make(ENV_ID, options, raw=True)
     setup = public_setup(env)
     states = _random_states if managers == "random" else _heuristic_states
+    every = 1 if FULL or options.get("mode") != "game" else 8
     n = 0
     for seed in range(games(40, 1)):
         for state in states(env, seed):
             for seat in (0, 1):
                 n += 1
-                _check_sample(state, seat, setup, n)
+                _check_sample(state, seat, setup, n, play=n % every == 0)
     assert n > 20
 
 
-@pytest.mark.parametrize("options", GAME_SETS, ids=lambda o: json.dumps(o, sort_keys=True))
-def test_the_longer_game_is_refused_plainly(options):
+@pytest.mark.parametrize("options", [{"mode": "game", "teams": "choose"},
+                                     {"mode": "game", "teams": "choose", "support": True,
+                                      "pitchers": 3, "batters": 9, "innings": 2, "max_innings": 3}],
+                         ids=lambda o: json.dumps(o, sort_keys=True))
+def test_the_longer_games_other_set_ups(options):
+    """Picks without a draft (the staffs' order hidden during the set-up) and a game cut off
+    at ``max_innings``, whose board the sample must rebuild."""
     env = make(ENV_ID, options, raw=True)
-    env.reset(seed=0)
-    with pytest.raises(NotImplementedError, match="Longer Game"):
-        public_setup(env)
-    with pytest.raises(NotImplementedError, match="Longer Game"):
-        sample_state(view_of(env.unwrapped.state_, 0), random.Random(0))
+    setup = public_setup(env)
+    assert setup["teams"] == "choose" and setup["max_innings"] == options.get("max_innings")
+    n = 0
+    for seed in range(games(6, 1)):
+        for state in _random_states(env, seed):
+            for seat in (0, 1):
+                n += 1
+                _check_sample(state, seat, setup, n, play=n % (1 if FULL else 8) == 0)
 
 
 def test_bad_input_is_refused():
@@ -116,18 +130,17 @@ def _twin(state, rng: random.Random):
 
 def test_twins_that_differ_in_hidden_parts_sample_alike():
     rng = random.Random(5)
-    for options in DUEL_SETS:
+    for options in OPTION_SETS[ENV_ID]:
         env = make(ENV_ID, options, raw=True)
         setup = public_setup(env)
-        for seed in range(games(10, 2)):
+        for seed in range(games(10, 2 if options.get("mode") != "game" else 1)):
             for state in _random_states(env, seed):
                 other = _twin(state, rng)
                 for seat in (0, 1):
                     view = view_of(state, seat)
-                    if seat == 1 or state.secret < 0:
-                        assert view_of(other, seat) == view
-                    else:
+                    if seat == state.board.fielding and state.secret >= 0:
                         continue                   # the pitcher sees his own pitch
+                    assert view_of(other, seat) == view
                     k = rng.getrandbits(32)
                     a = sample_state(view, random.Random(k), setup)
                     b = sample_state(view_of(other, seat), random.Random(k), setup)
@@ -195,3 +208,103 @@ def test_the_draft_die_agrees_with_the_view():
             kinds.add(sample.pending.kind)
         # the winner knows he chooses; the other cannot tell the choice from the first pick
         assert kinds == ({"draft_order"} if seat == actor else {"draft_order", "draft_pick"})
+
+
+# -- the Longer Game's hidden parts ------------------------------------------------------------------
+GAME_ENV = {"mode": "game"}
+
+
+def _game_state(options: dict, found) -> tuple:
+    """The first state of seeded random Longer Games where ``found(state)`` gives a seat."""
+    env = make(ENV_ID, options, raw=True)
+    for seed in range(60):
+        for state in _random_states(env, seed):
+            seat = found(state)
+            if seat is not None:
+                return state.clone(), seat, public_setup(env)
+    raise AssertionError("no such state")
+
+
+def _batting_guess(state):
+    d = state.pending
+    if d is not None and d.kind == "guess" and len(rules.legal_pitches(state)) == 4:
+        return state.board.batting
+    return None
+
+
+def test_the_longer_games_hidden_pitch_is_drawn_in_either_half():
+    for half in (0, 1):
+        state, seat, setup = _game_state(GAME_ENV, lambda s: _batting_guess(s) if s.board.half == half
+                                         and s.pa > 0 else None)
+        view = view_of(state, seat)
+        secrets = [sample_state(view, random.Random(k), setup).secret for k in range(80)]
+        assert set(secrets) == {0, 1, 2, 3}
+        pitcher = view_of(state, 1 - seat)
+        assert {sample_state(pitcher, random.Random(k), setup).secret for k in range(10)} == {state.secret}
+
+
+def test_the_runners_are_drawn_among_the_batters_who_came_up():
+    """Who stands on which base is not in the view: the samples vary it, always among the
+    batters of this half before the one due, the earliest the lead runner."""
+    def two_on(s):
+        d = s.pending
+        if d is not None and d.kind == "guess" and sum(r is not None for r in s.board.bases) >= 2 \
+                and s.pa >= 4:
+            return s.board.batting
+        return None
+    state, seat, setup = _game_state(GAME_ENV, two_on)
+    view = view_of(state, seat)
+    t = state.board.batting
+    came_up = {(state.order[t] - j) % 9 for j in range(1, min(state.pa, 8) + 1)}
+    seen = set()
+    for k in range(40):
+        bases = sample_state(view, random.Random(k), setup).board.bases
+        on = [(b, r) for b, r in enumerate(bases) if r is not None]
+        assert [b for b, _ in on] == [b for b in range(3) if state.board.bases[b] is not None]
+        assert {r for _, r in on} <= came_up
+        # lower bases hold later batters: counting back from the batter due
+        back = [(state.order[t] - r) % 9 for _, r in on]
+        assert back == sorted(back)
+        seen.add(bases)
+    assert len(seen) > 1
+
+
+def test_the_other_managers_decision_between_batters_is_drawn():
+    """Between batters, the batting manager cannot tell relief from a pitching change from
+    the next pitch (the fielding manager's): the samples ask each."""
+    def fielding_decides(s):
+        d = s.pending
+        if d is not None and d.kind in ("relief", "pitching_change") and s.pa > 0:
+            return s.board.batting
+        return None
+    state, seat, setup = _game_state(GAME_ENV, fielding_decides)
+    view = view_of(state, seat)
+    kinds = {sample_state(view, random.Random(k), setup).pending.kind for k in range(40)}
+    assert len(kinds) > 1 and "pitch" in kinds
+
+
+def test_the_drafted_starter_is_drawn_while_the_set_up_hides_it():
+    """With a draft, a team's starter is named before the other team sets its lineup; the
+    view does not show him until play begins: the samples draw him among the team's
+    pitchers who may start."""
+    options = {"mode": "game", "teams": "choose", "draft": True}
+
+    def home_selects(s):
+        d = s.pending
+        return 0 if d is not None and d.kind == "select_batter" and d.actor == 1 else None
+    state, seat, setup = _game_state(options, home_selects)
+    cs = state.cards
+    starters = {c for c in state.drafted[0] if not cs.is_batter(c) and cs.card(c).can_start}
+    drawn = {sample_state(view_of(state, seat), random.Random(k), setup).staffs[0][0] for k in range(40)}
+    assert drawn <= starters
+    assert len(drawn) == min(len(starters), 2) or len(drawn) > 1
+
+
+def test_a_longer_game_setup_is_checked():
+    env = make(ENV_ID, GAME_ENV, raw=True)
+    env.reset(seed=0)
+    view = view_of(env.unwrapped.state_, 0)
+    with pytest.raises(ValueError):
+        sample_state(view, random.Random(0), {"mode": "game", "batters": 12})
+    with pytest.raises(ValueError):
+        sample_state(view, random.Random(0), {"mode": "duel"})
