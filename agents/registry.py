@@ -114,9 +114,8 @@ def _register_ruleset(env_id: str, record: Managers) -> None:
 def _search(env_id: str, settings: dict[str, str], seed: int | None):
     """The search manager of ``env_id`` with ``settings`` (texts by key) over the ruleset's
     defaults."""
-    from .search import DEFAULTS, SearchAgent, parse_options
-    spec = managers(env_id).search
-    return SearchAgent(env_id, parse_options(settings, spec.settings or DEFAULTS), seed)
+    from .search import SearchAgent, parse_options
+    return SearchAgent(env_id, parse_options(settings, managers(env_id).search.settings), seed)
 
 
 def _register_solo(env_id: str, classes: dict[str, type]) -> None:

@@ -66,31 +66,12 @@ __all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Estimate", "Evaluatio
 
 
 @dataclass(frozen=True)
-class SearchSpec:
-    """What the search needs of one ruleset (its agents module's ``MANAGERS.search``):
-
-    * ``sample``: the module path of its determinization (``sample_state(view, rng, setup)``
-      and ``public_setup(env)``);
-    * ``rules``: the module path of its engine (``apply_action(state, action)``; a state's
-      ``pending`` is None once the game is over);
-    * ``view(state, seat, root)``: the view of a rollout's state for ``seat`` that the
-      rollout manager decides from (``root`` is the searching manager's own view, for what a
-      view copies from the env: a Pokemon series' games left, the roster statistics);
-    * ``settings``: the ruleset's default settings (:class:`SearchSettings`).
-    """
-    sample: str
-    rules: str
-    view: Any
-    settings: "SearchSettings" = None
-
-
-@dataclass(frozen=True)
 class SearchSettings:
     """The search's budget and settings (see the module docstring)."""
-    sims: int = 32
+    sims: int = 16
     batch: int = 8
     rollout: str = "heuristic"
-    horizon: int = 0
+    horizon: int = 2
     z: float = 2.0
 
     def __post_init__(self):
@@ -108,6 +89,25 @@ class SearchSettings:
         if not isinstance(self.rollout, str) or not self.rollout or self.rollout.startswith("search"):
             raise ValueError(f"search: rollout must name another registered manager, got "
                              f"{self.rollout!r}")
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """What the search needs of one ruleset (its agents module's ``MANAGERS.search``):
+
+    * ``sample``: the module path of its determinization (``sample_state(view, rng, setup)``
+      and ``public_setup(env)``);
+    * ``rules``: the module path of its engine (``apply_action(state, action)``; a state's
+      ``pending`` is None once the game is over);
+    * ``view(state, seat, root)``: the view of a rollout's state for ``seat`` that the
+      rollout manager decides from (``root`` is the searching manager's own view, for what a
+      view copies from the env: a Pokemon series' games left, the roster statistics);
+    * ``settings``: the ruleset's default settings (:class:`SearchSettings`).
+    """
+    sample: str
+    rules: str
+    view: Any
+    settings: SearchSettings = SearchSettings()
 
 
 #: The settings a ``search`` reference may set, with their types.
@@ -176,7 +176,7 @@ class SearchAgent(ViewAgent):
         spec = record.search
         self.env_id = env_id
         self.spec = spec
-        self.settings = settings if settings is not None else (spec.settings or DEFAULTS)
+        self.settings = settings if settings is not None else spec.settings
         self.sample = importlib.import_module(spec.sample)
         self.rules = importlib.import_module(spec.rules)
         self.win_expectancy = record.win_expectancy

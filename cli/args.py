@@ -285,11 +285,13 @@ def _agent_ref(text: str) -> Any:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-#: A manager: a name (``random``, ``heuristic``, ...) or ``ppo:PATH``; parsed into an
-#: :class:`~dugout.agents.ref.AgentRef`. Whether the env knows the name, and whether a
-#: checkpoint loads and fits the env, are checked by the subcommand (it knows the env).
-agent_ref = ArgType("agent", _agent_ref, bad=["", "ppo:", "nope:x", "a b"],
-                    limit="a name or ppo:PATH")
+#: A manager: a name (``random``, ``heuristic``, ``search``, ...), ``search:key=value,...``
+#: or ``ppo:PATH``; parsed into an :class:`~dugout.agents.ref.AgentRef`. Whether the env
+#: knows the name or the search's settings, and whether a checkpoint loads and fits the env,
+#: are checked by the subcommand (it knows the env).
+agent_ref = ArgType("agent", _agent_ref, bad=["", "ppo:", "nope:x", "a b", "search:", "search:sims",
+                                              "search:sims=1,sims=2"],
+                    limit="a name, search:key=value,... or ppo:PATH")
 
 
 def _env_id(text: str) -> str:

@@ -1,0 +1,237 @@
+"""The search manager (``dugout.agents.search``): it sees only its view and the public set-up,
+its settings are checked, it plays legal whole games on every ruleset, and it keeps the rollout
+manager's choice unless the evidence says otherwise.
+
+The twin test is the one that matters: two live games that show a manager the same view but
+differ in everything the view hides (the opponent's cards, the deck order, a committed secret
+choice, the dice seed) must get the same decision, option values included, from a search of
+the same seed. The twin's live state is itself a determinization of the view (another
+``sample_state`` draw), so it is a game the rules can reach, with its own hidden parts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import helpers
+from dugout.agents import agent_names, make_agent
+from dugout.agents.play import play_game, tell_setup
+from dugout.agents.ref import AgentRef
+from dugout.agents.registry import managers
+from dugout.agents.search import SearchAgent, SearchSettings, _beats, parse_options
+
+#: Every ruleset the search plays, with each option set whose games it can rebuild.
+SEARCHED = [(env_id, options) for env_id, options in helpers.cases()
+            if env_id != "manager_challenge_v0"]
+TINY = "search:sims=4,batch=2,horizon=1"
+
+
+def _ids(case):
+    return helpers.case_id(*case)
+
+
+def _decision_points(env, seed: int, count: int, rng: random.Random):
+    """Play random legal actions from ``reset(seed)``; yield the env at up to ``count``
+    decisions with more than one legal action (the agent to act, the actions so far)."""
+    env.reset(seed=seed)
+    actions: list[int] = []
+    game = env.unwrapped
+    found = 0
+    while game.state_.pending is not None and found < count:
+        legal = game.state_.pending.legal
+        if len(legal) > 1 and rng.random() < 0.3:
+            found += 1
+            yield env.agent_selection, list(actions)
+        a = rng.choice(legal)
+        actions.append(a)
+        env.step(a)
+
+
+def _search(env_id: str, env, seed: int = 11, spec: str = TINY) -> SearchAgent:
+    agent = make_agent(env_id, spec)
+    agent.reset(seed)
+    tell_setup(env, [agent])
+    return agent
+
+
+@pytest.mark.parametrize("case", SEARCHED, ids=_ids)
+def test_twins_get_the_same_decision(case):
+    """Same view, different hidden game and dice: the same search seed gives the same choice
+    and the same value for every option in every world."""
+    env_id, options = case
+    sample = __import__(managers(env_id).search.sample, fromlist=["sample_state"])
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(helpers.games(6, 2)):
+        env = helpers.make(env_id, options, raw=True)
+        for agent_name, actions in _decision_points(env, seed, 2, rng):
+            seat = helpers.AGENTS.index(agent_name)
+            view = env.view(agent_name)
+            twin = helpers.make(env_id, options, raw=True)
+            twin.reset(seed=seed)
+            for a in actions:
+                twin.step(a)
+            twin.state_ = sample.sample_state(view, random.Random(1000 + seed), twin.public_setup())
+            assert twin.view(agent_name) == view
+            assert helpers.dumps(twin.state_) != helpers.dumps(env.state_)
+            mine, theirs = _search(env_id, env), _search(env_id, twin)
+            a = mine.act(env.observe(agent_name), view)
+            b = theirs.act(twin.observe(agent_name), twin.view(agent_name))
+            assert a == b
+            assert mine.last.values == theirs.last.values and mine.last.values
+            assert set(mine.last.estimates) == set(view.legal)
+            checked += 1
+            del seat
+    assert checked >= 1
+
+
+@pytest.mark.parametrize("case", SEARCHED, ids=_ids)
+def test_a_search_plays_a_whole_game_legally(case):
+    """Search against the heuristic, both seats: every choice legal (ViewAgent.act checks),
+    the game finishes, and a decision with one legal action draws no world."""
+    env_id, options = case
+    env = helpers.make(env_id, options)
+    search = make_agent(env_id, "search:sims=2,batch=1,horizon=1")
+    forced = []
+    original = search.decide
+
+    def decide(view):
+        state = search._rng.getstate()
+        action = original(view)
+        if len(view.legal) == 1:
+            forced.append(search._rng.getstate() == state and search.last is None)
+        return action
+
+    search.decide = decide
+    for seed, seats in ((0, ("away", "home")), (1, ("home", "away"))):
+        result = play_game(env, {seats[0]: search, seats[1]: make_agent(env_id, "heuristic")}, seed)
+        assert result.decisions[seats[0]] > 0
+    assert all(forced)
+
+
+def test_the_game_loop_hands_over_the_public_setup():
+    class Recorder:
+        name, needs_view = "recorder", False
+
+        def __init__(self):
+            self.setups = []
+            self.inner = make_agent("grand_slam_v0", "random")
+
+        def reset(self, seed=None):
+            self.inner.reset(seed)
+
+        def observe_setup(self, setup):
+            self.setups.append(setup)
+
+        def act(self, observation, view=None):
+            return self.inner.act(observation, view)
+
+    env = helpers.make("grand_slam_v0", {"innings": 2})
+    recorder = Recorder()
+    play_game(env, {"away": recorder, "home": make_agent("grand_slam_v0", "random")}, 3)
+    assert recorder.setups == [env.unwrapped.public_setup()]
+    assert recorder.setups[0].innings == 2
+
+
+def test_a_search_without_the_setup_says_how_to_give_it():
+    env = helpers.make("thats_baseball_v0", {}, raw=True)
+    env.reset(seed=0)
+    while env.state_.pending is not None and len(env.state_.pending.legal) < 2:
+        env.step(env.state_.pending.legal[0])
+    agent = make_agent("thats_baseball_v0", TINY)
+    with pytest.raises(ValueError, match=r"observe_setup\(env.unwrapped.public_setup\(\)\)"):
+        agent.act(env.observe(env.agent_selection), env.view(env.agent_selection))
+
+
+# -- settings ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, says", [
+    ("search:sims=0", "sims must be a positive integer"),
+    ("search:sims=-3", "sims must be a positive integer"),
+    ("search:sims=x", "sims must be an integer, got 'x'"),
+    ("search:batch=64", "batch (64) must be at most sims"),
+    ("search:horizon=-1", "horizon must be 0"),
+    ("search:z=nan", "z must be a finite number"),
+    ("search:z=x", "z must be a number"),
+    ("search:depth=3", "unknown option 'depth'"),
+    ("search:rollout=search", "rollout must name another registered manager"),
+    ("search:rollout=nobody", "search: rollout: unknown agent 'nobody'"),
+    ("search:sims", "a setting is key=value"),
+    ("search:sims=8,sims=9", "sims is set twice"),
+    ("search:", "needs the search manager's settings"),
+])
+def test_bad_settings_are_refused_by_name(text, says):
+    with pytest.raises(ValueError) as error:
+        make_agent("grand_slam_v0", text)
+    assert says in str(error.value)
+
+
+def test_settings_parse_over_the_defaults():
+    ref = AgentRef.parse("search:sims=64,rollout=never-steal,z=1.5")
+    assert (ref.kind, str(ref)) == ("search", "search:sims=64,rollout=never-steal,z=1.5")
+    assert ref.settings == {"sims": "64", "rollout": "never-steal", "z": "1.5"}
+    settings = parse_options(ref.settings)
+    assert settings == SearchSettings(sims=64, rollout="never-steal", z=1.5)
+    agent = make_agent("thats_baseball_v0", ref)
+    assert agent.settings == settings and agent.rollout.name == "never-steal"
+    assert make_agent("thats_baseball_v0", "search").settings == managers("thats_baseball_v0").search.settings
+
+
+def test_every_ruleset_registers_its_search():
+    for env_id, _ in SEARCHED:
+        assert "search" in agent_names(env_id)
+
+
+def test_a_rollout_manager_must_read_the_view(tmp_path):
+    from cli_table import checkpoint
+    env = helpers.make("thats_baseball_v0", {})
+    checkpoint("thats_baseball_v0", int(env.observation_space("away")["observation"].shape[0]),
+               int(env.action_space("away").n))(tmp_path)
+    with pytest.raises(ValueError, match="decides from the observation vector"):
+        SearchAgent("thats_baseball_v0", SearchSettings(rollout=f"ppo:{tmp_path / 'run'}"))
+
+
+# -- the choice --------------------------------------------------------------------------------
+def test_paired_differences_decide_what_beats_what():
+    # option a better by 1 in three worlds of four, equal in the fourth: 0.75 +- 0.25
+    a, b = [1.0, 1.0, 1.0, 0.5], [0.0, 0.0, 0.0, 0.5]
+    assert _beats(a, b, 4, 2.0) and not _beats(b, a, 4, 2.0)
+    # a noisy difference of the same mean is not beyond two standard errors
+    assert not _beats([1.0, 0.0, 1.0, 1.0], [0.0, 1.0, 0.0, 0.0], 4, 2.0)
+    # no spread: a positive difference beats, none does not
+    assert _beats([1.0, 1.0], [0.0, 0.0], 2, 2.0) and not _beats([1.0, 1.0], [1.0, 1.0], 2, 2.0)
+    assert not _beats([1.0], [0.0], 1, 2.0)         # one world says nothing
+
+
+def test_the_rollout_managers_choice_stands_unless_beaten():
+    agent = make_agent("grand_slam_v0", "search:z=2")
+    noisy = {0: [1.0, 0.0, 1.0, 1.0], 1: [0.0, 1.0, 0.0, 0.0]}
+    assert agent._choose((0, 1), [0, 1], noisy, base=1) == 1       # better on average, not beyond noise
+    clear = {0: [1.0, 1.0, 1.0, 0.5], 1: [0.0, 0.0, 0.0, 0.5]}
+    assert agent._choose((0, 1), [0, 1], clear, base=1) == 0
+    # the base left the race: the best option still in it
+    assert agent._choose((0, 1, 2), [0, 2], {0: [0.6] * 4, 1: [0.1] * 4, 2: [0.7] * 4}, base=1) == 2
+
+
+def test_a_search_overrides_a_bad_rollout_manager():
+    """With a rollout manager that plays at random, the search departs from its choice where
+    the rollouts show another option better beyond noise, and only there."""
+    env_id = "thats_baseball_v0"
+    env = helpers.make(env_id, {}, raw=True)
+    agent = make_agent(env_id, "search:sims=32,batch=8,horizon=2,rollout=random")
+    rng = random.Random(3)
+    overridden = kept = 0
+    for seed in range(4):
+        for agent_name, _ in _decision_points(env, seed, 3, rng):
+            agent.reset(seed)
+            tell_setup(env, [agent])
+            choice = agent.act(env.observe(agent_name), env.view(agent_name))
+            e = agent.last
+            if choice != e.base:
+                n = min(len(e.values[choice]), len(e.values[e.base]))
+                assert _beats(e.values[choice], e.values[e.base], n, 2.0)
+                overridden += 1
+            else:
+                kept += 1
+    assert overridden >= 1 and kept >= 1, (overridden, kept)
