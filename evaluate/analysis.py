@@ -62,7 +62,6 @@ command line is ``dugout analyze`` (:mod:`dugout.evaluate.cli`).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -76,7 +75,7 @@ from ..envs import make
 
 __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "DecisionReport",
            "analyse_game", "analyse_position", "analyse_saved", "load_saved", "decision_report",
-           "decision_seed", "game_text", "report_text", "plot_win_probability", "PlotError",
+           "decision_seed", "game_text", "position_text", "report_text", "plot_win_probability", "PlotError",
            "NOISE_Z", "DEFAULT_SEARCH"]
 
 #: A choice is "beyond noise" worse than the best when its cost exceeds this many standard
@@ -308,7 +307,7 @@ def _check_seats(seats: Sequence[str]) -> tuple[str, ...]:
     return seats
 
 
-# -- one game ---------------------------------------------------------------------------------------
+# -- one game -----------------------------------------------------------------------------------
 def analyse_game(env_id: str, env_kwargs: Mapping[str, Any] | None, agents: Mapping[str, Any],
                  seed: int, search: str = DEFAULT_SEARCH, seats: Sequence[str] = SEATS,
                  search_seed: int = 0, agent_seeds: Mapping[str, int] | None = None,
@@ -372,7 +371,7 @@ def analyse_game(env_id: str, env_kwargs: Mapping[str, Any] | None, agents: Mapp
                         unwrapped.box_score() or {})
 
 
-# -- a saved position -------------------------------------------------------------------------------
+# -- a saved position ---------------------------------------------------------------------------
 def analyse_position(env, search: str = DEFAULT_SEARCH, search_seed: int = 0, game_seed: int = 0,
                      step: int | None = None, chosen: int | None = None) -> DecisionRecord:
     """Analyse the pending decision of ``env`` (a dugout AEC env whose game waits on a
@@ -405,13 +404,14 @@ def analyse_position(env, search: str = DEFAULT_SEARCH, search_seed: int = 0, ga
 def load_saved(env, saved: Any) -> Any:
     """The engine state (or a series' ``SeriesGame``) of ``saved`` for ``env``: a state as
     ``env.unwrapped.save()`` gives it, its ``to_dict()`` data, or a path to that data as a
-    JSON file. A save that does not load raises the ruleset's ``SaveError`` (a
-    ``ValueError``) naming the damaged value."""
+    JSON file (read by :func:`~dugout.envs.core.datafile.read_json_file`). A file that is
+    not JSON raises a ``DataError``, a save that does not load the ruleset's ``SaveError``
+    (both ``ValueError``) naming the damaged value."""
+    from ..envs.core.datafile import read_json_file
     from ..envs.core.series import SeriesGame
     unwrapped = env.unwrapped
     if isinstance(saved, (str, Path)):
-        with open(saved, encoding="utf-8") as f:
-            saved = json.load(f)
+        saved = read_json_file(saved, "a saved game")
     if not isinstance(saved, dict):
         return saved
     cls = unwrapped._state_class()
@@ -432,7 +432,7 @@ def analyse_saved(env_id: str, env_kwargs: Mapping[str, Any] | None, saved: Any,
     return analyse_position(env, search, search_seed, game_seed=0, step=0)
 
 
-# -- many games: where a manager loses most ---------------------------------------------------------
+# -- many games: where a manager loses most -----------------------------------------------------
 @dataclass(frozen=True)
 class KindCost:
     """The manager's cost at one kind of decision over a report's games."""
@@ -555,7 +555,7 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
                           sum(k.beyond_noise for k in kinds), wins)
 
 
-# -- text ---------------------------------------------------------------------------------------------
+# -- text ---------------------------------------------------------------------------------------
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     from .report import text_table
     return text_table(header, rows)
@@ -610,6 +610,17 @@ def game_text(game: GameAnalysis, top: int = 10) -> str:
     return "\n".join(lines) + "\n"
 
 
+def position_text(record: DecisionRecord, seat_name: str = "") -> str:
+    """One analysed position (a saved game's pending decision) as text: the situation, who
+    decides, and every option's chance of winning with its standard error, best first."""
+    who = f"{record.seat}{f' ({seat_name})' if seat_name else ''}"
+    rows = [(o.label, _pct(o.mean), _pct(o.se) if not math.isnan(o.se) else "-",
+             _pct(record.option(record.best).mean - o.mean), "best" if o.action == record.best else "")
+            for o in sorted(record.options, key=lambda o: (-o.mean, o.action))]
+    return (f"{record.situation()}: {who} to decide ({record.kind}), {record.worlds} worlds an "
+            f"option\n" + _table(("option", "win", "se", "behind the best", ""), rows) + "\n")
+
+
 def report_text(report: DecisionReport) -> str:
     """A decision report as text: a header, then a row per decision kind, costliest per game
     first."""
@@ -617,9 +628,9 @@ def report_text(report: DecisionReport) -> str:
     lines = [f"{report.env_id}: where {report.manager} loses most against {report.opponent}, "
              f"{report.games} seat-swapped games from seed {report.seed} ({wins}); "
              f"{report.decisions} decisions analysed by {report.search}",
-             f"cost per game {_pct(report.per_game)} of a win ({_pct(report.per_game_low)}-"
-             f"{_pct(report.per_game_high)}); {report.beyond_noise} choices beyond noise worse "
-             f"than the best", ""]
+             f"the choices gave away {100 * report.per_game:.1f} points of winning chance a game "
+             f"(95% interval {100 * report.per_game_low:.1f}-{100 * report.per_game_high:.1f}); "
+             f"{report.beyond_noise} choices beyond noise worse than the best", ""]
     rows = [(k.kind, str(k.decisions), _pct(k.mean_cost), f"{_pct(k.low)}-{_pct(k.high)}",
              f"{k.beyond_noise} ({_pct(k.beyond_rate)})", _pct(k.per_game),
              f"{_pct(k.per_game_low)}-{_pct(k.per_game_high)}") for k in report.kinds]
@@ -628,7 +639,7 @@ def report_text(report: DecisionReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-# -- the plot -----------------------------------------------------------------------------------------
+# -- the plot -----------------------------------------------------------------------------------
 class PlotError(ImportError):
     """Drawing needs matplotlib, which is not installed."""
 

@@ -1,4 +1,5 @@
-"""``python -m dugout.evaluate``: tournaments, replays and the common-random-numbers check.
+"""``python -m dugout.evaluate``: tournaments, replays, the common-random-numbers check and
+the analysis of games with the search manager.
 
     python -m dugout.evaluate tournament --env thats_baseball_v0 \\
         --agents random heuristic solver ppo:runs/thats_baseball_v0/model --games 2000 --workers 2 \\
@@ -13,6 +14,10 @@
     python -m dugout.evaluate crn --env grand_slam_v0 --env-option innings=7 --agents heuristic random
     python -m dugout.evaluate tournament --agents random heuristic never-steal --games 40000 \\
         --backend ray --address 10.0.0.5:6379
+    python -m dugout.evaluate analyze --env grand_slam_v0 --seed 7 --agents heuristic random \\
+        --search search:sims=64 --plot win.png --json game.json
+    python -m dugout.evaluate analyze --env grand_slam_v0 --agents heuristic random --report 20 \\
+        --workers 2
 
 ``tournament`` plays a round robin of seat-swapped pairs (:mod:`dugout.evaluate.tournament`),
 prints a row per matchup as it finishes under a progress bar with games per second, then
@@ -22,7 +27,13 @@ the ratings and matchup tables; ``--out`` writes the report folder
 play-by-play of one game (the first agent away). ``crn`` measures how much pairing on the
 same dice narrows the interval (:func:`dugout.evaluate.tournament.crn_check`);
 ``replay --gif FILE`` also draws the game, a frame after the reset and after every
-step, into an animated GIF (``--fps`` frames a second, default 2).
+step, into an animated GIF (``--fps`` frames a second, default 2). ``analyze`` replays one
+game (the same game ``replay`` shows) and prices every option of every decision with the
+search manager: the costliest decisions, the move list with each seat's chance of winning,
+``--plot`` its curve, ``--json`` the records; ``--saved FILE`` analyses a saved game's
+pending decision instead; ``--report GAMES`` analyses every decision of the first manager
+over seat-swapped games against the second, by decision kind
+(:mod:`dugout.evaluate.analysis`).
 
 The rules: every subcommand takes the env's options. ``--env-option KEY=VALUE`` (repeat
 it) sets one; VALUE is read as JSON when it parses as JSON (``innings=7``, ``dh=true``,
@@ -73,7 +84,7 @@ from .tournament import (MatchupResult, TournamentResult, check_agents, check_en
                          env_options_from_flags, labels_for)
 from .tournament import run_tournament as play_round_robin
 
-__all__ = ["main", "tournament", "Console"]
+__all__ = ["main", "tournament", "Console", "analyze"]
 
 
 class Console:
@@ -452,18 +463,164 @@ def run_crn(ns: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+# -- dugout analyze -----------------------------------------------------------------------------
+def configure_analyze(a: args.Parser) -> None:
+    """``dugout analyze``'s flags."""
+    from .analysis import DEFAULT_SEARCH
+    a.add_argument("--env", type=args.env_id, default="thats_baseball_v0",
+                   help="environment id (default thats_baseball_v0)")
+    a.add_argument("--agents", nargs=2, type=args.agent_ref, metavar=("AWAY", "HOME"),
+                   default=["heuristic", "heuristic"],
+                   help="the two managers who play the game (default heuristic heuristic); with "
+                        "--report, the manager analysed and his opponent")
+    a.add_argument("--seed", type=args.seed, default=0,
+                   help="the game's seed (with --report, the first pair's), as replay and "
+                        "tournament take it (default 0)")
+    a.add_argument("--search", type=args.agent_ref, default=DEFAULT_SEARCH,
+                   help=f"the search manager that prices every option: search or "
+                        f"search:key=value,... (sims, batch, rollout, horizon, z; default "
+                        f"{DEFAULT_SEARCH}, the ruleset's budget)")
+    a.add_argument("--search-seed", type=args.seed, default=0,
+                   help="the search's seed (each decision's search is seeded from it, the game's "
+                        "seed and the decision's index; default 0)")
+    a.add_argument("--seat", choices=("away", "home", "both"), default="both",
+                   help="whose decisions to analyse (default both)")
+    a.add_argument("--top", type=args.count(1, 1000, "decisions listed"), default=10,
+                   help="how many of the costliest decisions to list (default 10)")
+    a.add_argument("--saved", metavar="FILE", type=args.in_file,
+                   help="analyse the pending decision of this saved game instead (JSON of "
+                        "env.unwrapped.save().to_dict(), played under the same --env and options)")
+    a.add_argument("--plot", metavar="FILE", type=args.out_file,
+                   help="draw both seats' chance of winning through the game into FILE (PNG, or "
+                        "the format of its suffix; needs matplotlib)")
+    a.add_argument("--json", metavar="FILE", type=args.out_file,
+                   help="write the analysis (every record, or the report) as JSON")
+    a.add_argument("--report", metavar="GAMES",
+                   type=args.count(2, args.MAX_GAMES, "seat-swapped games", even=True),
+                   help="instead of one game: every decision of the first manager over GAMES "
+                        "seat-swapped games against the second, by decision kind")
+    a.add_argument("--workers", type=args.workers, default=None,
+                   help="with --report: worker processes (default 1; the report is the same)")
+    _rules_flags(a)
+
+
+def check_analyze(ns: argparse.Namespace) -> None:
+    """Every flag of ``dugout analyze``, checked before any game is played: the flags that go
+    together, the plot's format, the rules and managers, the search, the saved game."""
+    if ns.report is not None:
+        for flag, given in (("--seat", ns.seat != "both"), ("--plot", ns.plot is not None),
+                            ("--saved", ns.saved is not None)):
+            if given:
+                raise args.UsageError(flag, f"{flag} goes with one game's analysis; --report "
+                                            f"analyses every decision of the first manager")
+    elif ns.workers is not None:
+        raise args.UsageError("--workers", "--workers plays the games of --report; one game is "
+                                           "analysed in this process")
+    if ns.saved is not None and ns.plot is not None:
+        raise args.UsageError("--plot", "--plot draws a game's course; a saved position is one "
+                                        "decision (--saved)")
+    if ns.plot is not None:
+        _check_plot(Path(ns.plot))
+    _check_rules_and_agents(ns)
+    search = ns.search
+    if search.kind != "search" and str(search) != "search":
+        raise args.UsageError("--search", f"--search {search}: the analysis needs the search "
+                                          f"manager, search or search:key=value,...")
+    ns.search = str(search)
+    try:
+        check_agents(ns.env, [ns.search], ns.env_kwargs)
+    except (ValueError, DugoutError) as error:
+        raise args.UsageError("--search", str(error)) from None
+    if ns.saved is not None:
+        ns.saved_state = _check_saved(ns)
+
+
+def _check_saved(ns: argparse.Namespace) -> Any:
+    """``--saved``: a save of this env's games, loaded, whose game waits on a decision with
+    more than one legal action; the loaded state."""
+    from .analysis import load_saved
+    env = make(ns.env, **ns.env_kwargs)
+    env.reset(seed=0)
+    try:
+        state = load_saved(env, ns.saved)
+        env.unwrapped.restore(state)
+    except (ValueError, DugoutError) as error:
+        raise args.UsageError("--saved", f"--saved {ns.saved}: {error}") from None
+    pending = env.unwrapped.state_.pending
+    if pending is None or env.unwrapped.state_.over:
+        raise args.UsageError("--saved", f"--saved {ns.saved}: the game is over; there is no "
+                                         f"decision to analyse")
+    if len(pending.legal) < 2:
+        raise args.UsageError("--saved", f"--saved {ns.saved}: the pending {pending.kind!r} "
+                                         f"decision has one legal action; nothing to analyse")
+    return state
+
+
+def _check_plot(path: Path) -> None:
+    """``--plot``: matplotlib is there and draws the format of the file's suffix."""
+    import importlib.util
+    from .analysis import PLOT_HINT
+    if importlib.util.find_spec("matplotlib") is None:
+        raise args.UsageError("--plot", f"--plot needs matplotlib, which is not installed here: "
+                                        f"{PLOT_HINT}")
+    suffix = path.suffix.lstrip(".").lower()
+    if suffix:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        formats = FigureCanvasAgg.get_supported_filetypes()
+        if suffix not in formats:
+            raise args.UsageError("--plot", f"{path}: matplotlib draws no {suffix!r} files; give "
+                                            f"one of {', '.join(sorted(formats))}")
+
+
+def analyze(ns: argparse.Namespace) -> Any:
+    """``dugout analyze``'s work, its flags checked: print the analysis, write ``--plot`` and
+    ``--json``; the analysis (a ``GameAnalysis``, a ``DecisionRecord`` or a
+    ``DecisionReport``)."""
+    from . import analysis
+    if ns.report is not None:
+        def progress(done: int) -> None:
+            print(f"analyze: {done}/{ns.report} games analysed", file=sys.stderr, flush=True)
+
+        result = analysis.decision_report(ns.env, ns.env_kwargs, ns.agents[0], ns.agents[1],
+                                          ns.report, ns.seed, ns.search, ns.search_seed,
+                                          workers=ns.workers, progress=progress)
+        print(analysis.report_text(result))
+    elif ns.saved is not None:
+        env = make(ns.env, **ns.env_kwargs)
+        env.reset(seed=0)
+        env.unwrapped.restore(ns.saved_state)
+        result = analysis.analyse_position(env, ns.search, ns.search_seed, game_seed=0, step=0)
+        print(analysis.position_text(result))
+    else:
+        seats = ("away", "home") if ns.seat == "both" else (ns.seat,)
+        result = analysis.analyse_game(ns.env, ns.env_kwargs,
+                                       {"away": ns.agents[0], "home": ns.agents[1]}, ns.seed,
+                                       ns.search, seats, ns.search_seed)
+        print(analysis.game_text(result, ns.top))
+        if ns.plot is not None:
+            print(f"plot written to {analysis.plot_win_probability(result, ns.plot)}")
+    if ns.json is not None:
+        print(f"analysis written to {args.write_json(ns.json, result.to_dict())}")
+    return result
+
+
+def run_analyze(ns: argparse.Namespace) -> Any:
+    return analyze(ns)
+
+
 SUBCOMMANDS = {"tournament": (configure_tournament, check_tournament, run_tournament),
                "replay": (configure_replay, check_replay, run_replay),
-               "crn": (configure_crn, check_crn, run_crn)}
+               "crn": (configure_crn, check_crn, run_crn),
+               "analyze": (configure_analyze, check_analyze, run_analyze)}
 
 
 def main(argv: Sequence[str] | None = None) -> Any:
-    """``python -m dugout.evaluate {tournament,replay,crn} ...``: the same as ``dugout
-    tournament ...`` (and replay, crn)."""
+    """``python -m dugout.evaluate {tournament,replay,crn,analyze} ...``: the same as
+    ``dugout tournament ...`` (and replay, crn, analyze)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] not in SUBCOMMANDS:
-        sys.stderr.write("dugout: error: python -m dugout.evaluate takes tournament, replay or crn "
-                         f"first, got {argv[0] if argv else 'nothing'!r}\n")
+        sys.stderr.write("dugout: error: python -m dugout.evaluate takes tournament, replay, crn "
+                         f"or analyze first, got {argv[0] if argv else 'nothing'!r}\n")
         raise SystemExit(2)
     configure, check, run = SUBCOMMANDS[argv[0]]
     return args.invoke(f"dugout {argv[0]}", configure, check, run, argv[1:], __doc__)
