@@ -55,7 +55,7 @@ from ..envs.bottom_ninth import rules
 from ..envs.bottom_ninth.cards import Effect, PitcherCard, load_cards
 from ..envs.bottom_ninth.view import BottomNinthView, view_of
 from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
-from .search import SearchSpec
+from .search import SearchSettings, SearchSpec
 from .base import AlwaysNever, Managers, ViewAgent
 from .matrix_game import solve_games
 
@@ -637,4 +637,5 @@ MANAGERS = Managers(
     heuristic=BottomNinthHeuristic, always_never=BottomNinthAlwaysNever, yes_no_kinds=YES_NO_KINDS,
     value_tables=_no_value_tables, win_expectancy=win_expectancy,
     extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"},
-    search=SearchSpec("dugout.envs.bottom_ninth.sample", "dugout.envs.bottom_ninth.rules", _search_view))
+    search=SearchSpec("dugout.envs.bottom_ninth.sample", "dugout.envs.bottom_ninth.rules", _search_view,
+                      SearchSettings(sims=16, batch=8, horizon=0), truncates=False))

@@ -102,12 +102,16 @@ class SearchSpec:
     * ``view(state, seat, root)``: the view of a rollout's state for ``seat`` that the
       rollout manager decides from (``root`` is the searching manager's own view, for what a
       view copies from the env: a Pokemon series' games left, the roster statistics);
-    * ``settings``: the ruleset's default settings (:class:`SearchSettings`).
+    * ``settings``: the ruleset's default settings (:class:`SearchSettings`);
+    * ``truncates``: whether the ruleset's ``win_expectancy(view)`` is a game's chance of
+      winning at any situation, so a rollout may stop at a horizon (Bottom of the 9th's is
+      a half inning's chance of a run: its rollouts play to the end, ``horizon`` 0).
     """
     sample: str
     rules: str
     view: Any
     settings: SearchSettings = SearchSettings()
+    truncates: bool = True
 
 
 #: The settings a ``search`` reference may set, with their types.
@@ -177,6 +181,9 @@ class SearchAgent(ViewAgent):
         self.env_id = env_id
         self.spec = spec
         self.settings = settings if settings is not None else spec.settings
+        if self.settings.horizon and not spec.truncates:
+            raise ValueError(f"search: {env_id} has no win-expectancy table for a whole game to "
+                             f"score a cut-off rollout; its horizon must be 0 (to the end)")
         self.sample = importlib.import_module(spec.sample)
         self.rules = importlib.import_module(spec.rules)
         self.win_expectancy = record.win_expectancy

@@ -235,3 +235,11 @@ def test_a_search_overrides_a_bad_rollout_manager():
             else:
                 kept += 1
     assert overridden >= 1 and kept >= 1, (overridden, kept)
+
+
+def test_a_ruleset_without_a_game_table_plays_rollouts_to_the_end():
+    """Bottom of the 9th's win expectancy is a half inning's chance of a run, no game's
+    chance of winning: a rollout there cannot be cut off and scored by it."""
+    assert make_agent("bottom_ninth_v0", "search").settings.horizon == 0
+    with pytest.raises(ValueError, match="horizon must be 0"):
+        make_agent("bottom_ninth_v0", "search:horizon=2")
