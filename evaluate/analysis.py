@@ -412,6 +412,9 @@ def load_saved(env, saved: Any) -> Any:
     unwrapped = env.unwrapped
     if isinstance(saved, (str, Path)):
         saved = read_json_file(saved, "a saved game")
+        if not isinstance(saved, dict):
+            raise ValueError(f"a saved game is a JSON object (env.unwrapped.save().to_dict()), "
+                             f"got {type(saved).__name__}")
     if not isinstance(saved, dict):
         return saved
     cls = unwrapped._state_class()
@@ -586,7 +589,8 @@ def game_text(game: GameAnalysis, top: int = 10) -> str:
              f"search seed {game.search_seed}; cost = the best option's chance of winning minus "
              f"the choice's; ?? = beyond {NOISE_Z:g} paired standard errors", ""]
     costly = [r for r in game.costliest(top) if r.cost > 0]
-    lines.append(f"The costliest decisions ({len(costly)} of {len(game.records)} cost anything):")
+    lines.append(f"The costliest decisions ({sum(r.cost > 0 for r in game.records)} of "
+                 f"{len(game.records)} cost anything):")
     if costly:
         rows = []
         for r in costly:
