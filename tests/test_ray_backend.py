@@ -71,6 +71,16 @@ def test_ray_tournament_is_identical_to_one_worker(ray_session):
     assert on_ray.workers == 2 and "2 CPU(s) on 1 node(s)" in lines[0]
 
 
+def test_a_search_tournament_on_ray_is_identical_to_one_worker(ray_session):
+    """The search manager is built from its reference in each Ray worker, gets the set-up
+    from the worker's game loop, and draws its worlds from its own seed: the same games."""
+    agents = ["search:sims=2,batch=1,horizon=1", "heuristic"]
+    one = run_tournament("grand_slam_v0", agents, games=8, seed=4, workers=1, chunk=2, bootstrap=20)
+    on_ray = run_tournament("grand_slam_v0", agents, games=8, seed=4, chunk=2, bootstrap=20,
+                            backend=RayCluster(log=lambda line: None))
+    assert [m.pairs for m in one.matchups] == [m.pairs for m in on_ray.matchups]
+
+
 def test_ray_sprt_stops_at_the_same_pair(ray_session):
     sprt = SPRT.from_elo(0, 100, min_pairs=5)
     one = run_tournament(TB, ["heuristic", "random"], games=400, seed=1, chunk=3, sprt=sprt,

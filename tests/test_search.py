@@ -243,3 +243,11 @@ def test_a_ruleset_without_a_game_table_plays_rollouts_to_the_end():
     assert make_agent("bottom_ninth_v0", "search").settings.horizon == 0
     with pytest.raises(ValueError, match="horizon must be 0"):
         make_agent("bottom_ninth_v0", "search:horizon=2")
+
+
+def test_a_search_tournament_gives_the_same_games_on_one_worker_and_two():
+    from dugout.evaluate.tournament import run_tournament
+    agents = ["search:sims=2,batch=1,horizon=1", "heuristic"]
+    one = run_tournament("grand_slam_v0", agents, games=8, seed=4, workers=1, chunk=2, bootstrap=0)
+    two = run_tournament("grand_slam_v0", agents, games=8, seed=4, workers=2, chunk=2, bootstrap=0)
+    assert one.matchups[0].pairs == two.matchups[0].pairs
