@@ -82,8 +82,7 @@ __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "Deci
 #: errors of the paired difference.
 NOISE_Z = 2.0
 #: The search an analysis uses unless told otherwise: the ruleset's default budget, each
-#: rollout played to the end of the game (a ``horizon`` is no faster: the win-expectancy
-#: lookup at the horizon costs about what the rest of the game does).
+#: rollout played to the end of the game (a result, not a win-expectancy table's estimate).
 DEFAULT_SEARCH = "search"
 _Z95 = 1.959963984540054
 
