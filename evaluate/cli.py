@@ -578,12 +578,14 @@ def analyze(ns: argparse.Namespace) -> Any:
     ``DecisionReport``)."""
     from . import analysis
     if ns.report is not None:
-        def progress(done: int) -> None:
-            print(f"analyze: {done}/{ns.report} games analysed", file=sys.stderr, flush=True)
-
-        result = analysis.decision_report(ns.env, ns.env_kwargs, ns.agents[0], ns.agents[1],
-                                          ns.report, ns.seed, ns.search, ns.search_seed,
-                                          workers=ns.workers, progress=progress)
+        console = Console(ns.report, f"analyze {ns.env}")      # a progress bar, games analysed
+        try:
+            result = analysis.decision_report(ns.env, ns.env_kwargs, ns.agents[0], ns.agents[1],
+                                              ns.report, ns.seed, ns.search, ns.search_seed,
+                                              workers=ns.workers,
+                                              progress=lambda done: console(done, None))
+        finally:
+            console.close()
         print(analysis.report_text(result))
     elif ns.saved is not None:
         env = make(ns.env, **ns.env_kwargs)
