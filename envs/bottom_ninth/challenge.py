@@ -410,6 +410,13 @@ class ManagerChallengeEnv(gymnasium.Env):
     def view(self) -> ChallengeView:
         return challenge_view(self._require())
 
+    def public_setup(self) -> dict[str, Any]:
+        """The campaign's public set-up, what the search manager rebuilds campaigns with
+        (``{"cards": CardSet, "first_game": ...}``; :func:`.challenge_sample.public_setup`):
+        the env's options only, nothing of the campaign being played."""
+        from .challenge_sample import public_setup
+        return public_setup(self)
+
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn(f"{NAME}: render() was called with render_mode=None")
