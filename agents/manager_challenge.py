@@ -21,9 +21,12 @@ plays campaigns with any manager.
 * **Lineup, bench, pinch hitters**: the cards with the most ability value; a pinch hitter
   bats when he has more than the batter due up.
 
-:class:`ChallengeRandom` plays uniformly among the legal actions. :func:`play_campaign` plays
-one campaign with any manager (``act(observation, view)``, the agent protocol) and
-:func:`play_campaigns` many, seeded campaign by campaign.
+:class:`ChallengeRandom` plays uniformly among the legal actions; ``search`` is the search
+manager (:class:`~dugout.agents.challenge_search.ChallengeSearchAgent`: rollouts of each
+option under the heuristic in campaigns rebuilt from the view, ``search:key=value,...``).
+:func:`play_campaign` plays one campaign with any manager (``act(observation, view)``, the
+agent protocol; a manager that asks for the campaign's public set-up, ``observe_setup``, is
+handed it after the reset) and :func:`play_campaigns` many, seeded campaign by campaign.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ from ..envs.bottom_ninth.solo_cards import EFFECT_PITCHES
 from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
 from .bottom_ninth import (_SIDES, BottomNinthHeuristic, _grants_value, _index, _Pitch, card_power,
                            situation, stare_down_matrix)
+from .challenge_search import ChallengeSearchAgent
+from .play import tell_setup
 from .random_agent import RandomAgent
 
 __all__ = ["ChallengeHeuristic", "ChallengeRandom", "play_campaign", "play_campaigns",
@@ -278,9 +283,12 @@ class CampaignResult(dict):
 
 
 def play_campaign(env, agent, seed: int) -> CampaignResult:
-    """Play one campaign of ``env`` (a ManagerChallengeEnv) with ``agent`` from ``seed``."""
+    """Play one campaign of ``env`` (a ManagerChallengeEnv) with ``agent`` from ``seed``: the
+    env reset, the agent reset with ``seed`` and handed the campaign's public set-up if it
+    asks for it (``observe_setup``: the search manager), then every decision."""
     obs, info = env.reset(seed=seed)
     agent.reset(seed)
+    tell_setup(env, [agent])
     needs_view = getattr(agent, "needs_view", False)
     total, n = 0.0, 0
     while True:
@@ -303,4 +311,4 @@ def play_campaigns(make_env, make_agent, seeds) -> list[CampaignResult]:
     return [play_campaign(env, agent, s) for s in seeds]
 
 
-MANAGERS = {"heuristic": ChallengeHeuristic, "random": ChallengeRandom}
+MANAGERS = {"heuristic": ChallengeHeuristic, "random": ChallengeRandom, "search": ChallengeSearchAgent}

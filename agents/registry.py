@@ -23,6 +23,11 @@ for every env id, as for the rulesets), and ``ppo:PATH`` and :func:`check_agents
 them as they serve the rulesets::
 
     make_agent("manager_challenge_v0", "heuristic")      # ChallengeHeuristic
+    make_agent("manager_challenge_v0", "search:sims=8")  # ChallengeSearchAgent
+
+A single-agent env's search manager is its ``MANAGERS["search"]``, a class made with
+``cls(seed, settings)`` whose ``SETTINGS`` are its defaults (``search:key=value,...`` is
+parsed over them, with the same checks as a ruleset's).
 """
 
 from __future__ import annotations
@@ -112,15 +117,23 @@ def _register_ruleset(env_id: str, record: Managers) -> None:
 
 
 def _search(env_id: str, settings: dict[str, str], seed: int | None):
-    """The search manager of ``env_id`` with ``settings`` (texts by key) over the ruleset's
-    defaults."""
+    """The search manager of ``env_id`` with ``settings`` (texts by key) over its defaults:
+    a ruleset's :class:`~dugout.agents.search.SearchAgent` (``MANAGERS.search.settings``), or
+    a single-agent env's ``MANAGERS["search"]`` class (its ``SETTINGS``, made with
+    ``cls(seed, settings)``)."""
     from .search import SearchAgent, parse_options
+    if env_id in SOLO_MANAGER_MODULES:
+        cls = importlib.import_module(SOLO_MANAGER_MODULES[env_id]).MANAGERS.get("search")
+        if cls is None:
+            raise ValueError(f"unknown agent 'search' for {env_id}: it has no search manager")
+        return cls(seed, parse_options(settings, cls.SETTINGS))
     return SearchAgent(env_id, parse_options(settings, managers(env_id).search.settings), seed)
 
 
 def _register_solo(env_id: str, classes: dict[str, type]) -> None:
     """A single-agent env's managers: each class of ``classes`` under its name, made with
-    the seed (its ``random`` replaces the generic one)."""
+    the seed (its ``random`` replaces the generic one; its ``search``, made so at its
+    default settings, also takes ``search:key=value,...`` through :func:`_search`)."""
     for name, cls in classes.items():
         register(env_id, name, lambda seed, c=cls: c(seed))
 

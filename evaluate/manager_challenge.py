@@ -7,8 +7,10 @@ from seed ``seed + k`` for each).
         --env-option level=veteran --workers 2 --json results.json
 
 (``python -m dugout.evaluate.manager_challenge`` is the same.) An agent is ``random``,
-``heuristic`` or a trained manager's checkpoint folder, ``ppo:PATH`` (a bare folder that
-exists is read as one too), which must have been trained on the Manager Challenge with
+``heuristic``, the search manager ``search`` or ``search:key=value,...``
+(:mod:`dugout.agents.challenge_search`; each campaign hands it the env's public set-up) or
+a trained manager's checkpoint folder, ``ppo:PATH`` (a bare folder that exists is read as
+one too), which must have been trained on the Manager Challenge with
 observations and actions of the env so built (``PolicyAgent.load``). ``--env-option
 KEY=VALUE`` (repeat it) sets one of the env's options (``level=veteran``, ``reward=win``);
 the env is built once with them before any campaign, and ``render_mode``,
@@ -56,7 +58,8 @@ def agent_ref(name: str | AgentRef) -> AgentRef:
 
 def play_chunk(name: str, options: dict[str, Any], seeds: Sequence[int]) -> list[dict[str, Any]]:
     """The campaigns of manager ``name`` (made by the registry) from each of ``seeds``, on
-    one env built with ``options``: what one worker plays."""
+    one env built with ``options``: what one worker plays (``play_campaign`` hands each
+    campaign's public set-up to a manager that asks for it, the search)."""
     from ..agents.manager_challenge import play_campaign
     env = make(ENV_ID, **options)
     agent = make_agent(ENV_ID, agent_ref(name))
@@ -108,8 +111,8 @@ def table(results: dict[str, dict[str, Any]]) -> str:
 def configure(parser: args.Parser) -> None:
     """``dugout challenge``'s flags."""
     parser.add_argument("--agents", nargs="+", type=args.agent_ref, default=["random", "heuristic"],
-                        help="managers: random, heuristic or ppo:CHECKPOINT_FOLDER (default "
-                             "random heuristic)")
+                        help="managers: random, heuristic, search[:key=value,...] or "
+                             "ppo:CHECKPOINT_FOLDER (default random heuristic)")
     parser.add_argument("--campaigns", type=args.count(1, args.MAX_GAMES, "campaigns"),
                         default=1000, help=f"campaigns a manager, from 1 to {args.MAX_GAMES:,} "
                                            f"(default 1000)")
