@@ -204,3 +204,13 @@ def test_bad_settings_are_refused_by_name(spec, says):
     with pytest.raises(ValueError) as error:
         check_agents(ENV_ID, [spec])
     assert says in str(error.value)
+
+
+def test_a_rollout_manager_must_read_the_view(tmp_path):
+    """A trained manager decides from the observation vector, which a rollout's campaign does
+    not have: refused by name."""
+    from cli_table import checkpoint
+    env = manager_challenge_v0.env()
+    checkpoint(ENV_ID, int(env.observation_space.shape[0]), int(env.action_space.n))(tmp_path)
+    with pytest.raises(ValueError, match="decides from the observation vector"):
+        make_agent(ENV_ID, f"search:rollout=ppo:{tmp_path / 'run'}")
