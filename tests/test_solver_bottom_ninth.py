@@ -26,6 +26,7 @@ exploitability) are ``dugout verify bottom_ninth``.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 import json
 import math
@@ -655,3 +656,50 @@ def test_policy_tables_ask_with_the_views_of_play(thin, thin_duel):
                 seen[d.kind] += 1
             rules.apply_action(state, int(rng.choice(d.legal)))
     assert min(seen.values()) > 0, seen
+
+
+# -- the search manager, asked where duels go (tests/test_search_exact.py: That's Baseball) ------
+def _search_exploitability(blank, agent=None):
+    from dugout.agents.solvers.bottom_ninth.reached import reached_states, reached_table
+    agent = agent or make_agent("bottom_ninth_v0", "search:sims=2,batch=2", 0)
+    heuristic = make_agent("bottom_ninth_v0", "heuristic")
+    tables, counts = [], []
+    for seat in (0, 1):
+        reached = reached_states(blank, seat, games=3, holdout=2)
+        tables.append(reached_table(agent, blank, policy_table(heuristic, blank, seat), reached))
+        counts.append(reached.count)
+    return tables, counts, exploitability(blank, tables=tuple(tables))
+
+
+def test_a_tiny_search_is_evaluated_where_duels_go_the_same_twice(blank):
+    agent = make_agent("bottom_ninth_v0", "search:sims=2,batch=2", 0)
+    first_tables, counts, first = _search_exploitability(blank, agent)
+    assert agent.setup == {"mode": "duel", "teams": "given", "draft": False}
+    for table, count in zip(first_tables, counts):
+        assert 0 < table.queries <= count                # a forced pitch is not asked
+    second_tables, _, second = _search_exploitability(blank)
+    for a, b in zip(first_tables, second_tables):
+        np.testing.assert_array_equal(a.stare_down, b.stare_down)
+    assert dataclasses.astuple(first) == dataclasses.astuple(second)
+    assert first.as_pitcher >= -1e-12 and first.as_batter >= -1e-12
+
+
+def test_where_of_files_each_view_where_the_table_does(blank):
+    from dugout.agents.solvers.bottom_ninth.policy import where_of
+    seen = []
+
+    class First:
+        name, needs_view = "first", True
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation, view):
+            seen.append((view.decision, where_of(blank, view)))
+            return view.legal[0]
+
+    table = policy_table(First(), blank, 0)
+    stares = [i for kind, (what, i) in seen if kind == "pitch"]
+    assert len(set(stares)) == len(stares)               # one view per state
+    for i in stares:
+        assert table.stare_down[i].max() == 1.0

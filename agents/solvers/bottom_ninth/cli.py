@@ -3,6 +3,7 @@ equilibrium, the cost, and each manager's exploitability.
 
     dugout solve bottom_ninth --away p01,p05 --home default
     dugout solve bottom_ninth --agents heuristic ppo:runs/bottom_ninth_v0/model
+    dugout solve bottom_ninth --agents heuristic search:sims=16 --reach-games 2000
     python -m dugout.agents.solvers.bottom_ninth --away p01,p05 --home default   (the same)
 
 ``--away`` names the pitchers (starter,substitute card ids) and ``--home`` the six batters
@@ -14,6 +15,12 @@ built with them), each manager (a name the registry knows, or a checkpoint that 
 trained on bottom_ninth_v0 and takes this duel's observations and actions), ``--load``'s
 solution (it must be of this duel) and ``--save``'s path; a bad one is one line naming the
 flag, exit status 2.
+
+A search manager (``search``, ``search:sims=16,...``) is asked only at the decisions of its
+seat that ``--reach-games`` duels of the heuristic against the equilibrium manager meet, and
+plays as the heuristic elsewhere (:mod:`.reached`); a note under the table says how many
+decisions were asked and what share of the seat's decisions in as many further duels fell
+elsewhere.
 """
 
 from __future__ import annotations
@@ -28,11 +35,13 @@ from ....envs.core.errors import DugoutError
 from ....envs.options import env_options_from_flags
 from ...ref import AgentRef
 from ...registry import make_agent
+from ..asking import searches
 from ..flags import check_managers
 from ..report import report_memory_and_save
 from .evaluation import exploitability
 from .model import Duel
 from .policy import policy_table
+from .reached import reached_states, reached_table
 from .solution import Solution, solve
 
 __all__ = ["main", "configure", "check", "run"]
@@ -66,6 +75,10 @@ def configure(parser: args.Parser) -> None:
     parser.add_argument("--agents", nargs="*", default=None, type=args.agent_ref,
                         help="managers whose exploitability to report (default: random and the "
                              "heuristic; none with an empty list; ppo:CHECKPOINT for a trained one)")
+    parser.add_argument("--reach-games", type=args.count(1, 1_000_000, "games"), default=2000,
+                        help="a search manager is asked at the decisions met in this many duels of "
+                             "the heuristic against the equilibrium manager, the heuristic elsewhere "
+                             "(default 2000)")
     parser.add_argument("--save", metavar="PATH", type=args.out_file,
                         help="write the solution here (.npz)")
     parser.add_argument("--load", metavar="PATH", type=args.in_file,
@@ -145,17 +158,38 @@ def run(ns: argparse.Namespace) -> Solution:
               "change decisions asked of the manager, abilities played as the equilibrium does):")
         print(f"{'manager':24} {'P vs eq':>8} {'P vs BR':>8} {'B vs eq':>8} {'B vs BR':>8} "
               f"{'expl P':>8} {'expl B':>8} {'seconds':>8}")
+        notes = []
         for name in names:
             t1 = time.perf_counter()
             agent = ns.loaded[name] if name in ns.loaded else make_agent(ENV, name, 0)
-            tables = (policy_table(agent, solution, 0), policy_table(agent, solution, 1))
+            if searches(agent):
+                tables = _search_tables(agent, solution, name, getattr(ns, "reach_games", 2000), notes)
+            else:
+                tables = (policy_table(agent, solution, 0), policy_table(agent, solution, 1))
             e = exploitability(solution, tables=tables)
             print(f"{name:24} {e.pitcher_vs_equilibrium:8.4f} {e.pitcher_vs_best:8.4f} "
                   f"{e.batter_vs_equilibrium:8.4f} {e.batter_vs_best:8.4f} {e.as_pitcher:8.4f} "
                   f"{e.as_batter:8.4f} {time.perf_counter() - t1:8.1f}", flush=True)
+        for note in notes:
+            print(f"  {note}")
         print("(P: the manager pitches; B: it bats; eq: against the equilibrium manager; BR: "
               "against its best response; expl: what a best response gains over the game value)")
     return solution
+
+
+def _search_tables(agent: Any, solution: Solution, name: str, games: int, notes: list) -> tuple:
+    """A search manager's two tables: asked where ``games`` duels of the heuristic against
+    the equilibrium manager go, the heuristic's play elsewhere (:mod:`.reached`)."""
+    heuristic = make_agent(ENV, "heuristic")
+    tables = []
+    for seat in (0, 1):
+        reached = reached_states(solution, seat, games, games)
+        tables.append(reached_table(agent, solution, policy_table(heuristic, solution, seat), reached))
+        notes.append(f"{name} {('pitching', 'batting')[seat]}: asked at the {reached.count:,} decisions "
+                     f"met in {games} duels of the heuristic against the equilibrium manager, the "
+                     f"heuristic elsewhere; {reached.holdout_missed:.1%} of its decisions in "
+                     f"{reached.holdout} further duels fell elsewhere")
+    return tuple(tables)
 
 
 def main(argv: Sequence[str] | None = None) -> Solution:

@@ -29,9 +29,14 @@ from ....envs.bottom_ninth.view import view_of
 from ....envs.core.decisions import action_mask
 from ....envs.core.dice import Dice
 from ...random_agent import RandomAgent
+from ..asking import prepare
 from .model import Duel
 
-__all__ = ["PolicyTable", "policy_table"]
+__all__ = ["PolicyTable", "policy_table", "PUBLIC_SETUP", "where_of"]
+
+#: The public set-up of a solved duel, as a manager that asks for it is told
+#: (:func:`dugout.envs.bottom_ninth.sample.public_setup`): the duel, its teams given, no draft.
+PUBLIC_SETUP = {"mode": "duel", "teams": "given", "draft": False}
 
 
 @dataclass
@@ -55,12 +60,13 @@ class PolicyTable:
 class _Asker:
     """Asks an agent, one view at a time or a kind at a time."""
 
-    def __init__(self, agent: Any, seat: int):
-        self.agent, self.seat = agent, seat
+    def __init__(self, agent: Any, seat: int, only: set | None = None):
         self.name = getattr(agent, "name", type(agent).__name__)
         if not callable(getattr(agent, "act", None)) and not hasattr(agent, "action_probabilities"):
             raise TypeError(f"{self.name!r} is not an agent: it has neither act() nor "
                             f"action_probabilities()")
+        agent = prepare(agent, dict(PUBLIC_SETUP))
+        self.agent, self.seat, self.only = agent, seat, only
         self.uniform = isinstance(agent, RandomAgent) and not hasattr(agent, "action_probabilities")
         self.needs_view = getattr(agent, "needs_view", True)
         self.batched = hasattr(agent, "action_probabilities_batch") and not self.needs_view
@@ -69,7 +75,8 @@ class _Asker:
         self.pending: list[tuple[Any, Any]] = []       # (where, view)
 
     def ask(self, where: Any, view) -> None:
-        self.pending.append((where, view))
+        if self.only is None or where in self.only:
+            self.pending.append((where, view))
 
     def answers(self):
         """(where, distribution over all actions) for every pending view."""
@@ -140,24 +147,55 @@ def _to_guess(state) -> None:
         rules.run(state)
 
 
-def policy_table(agent: Any, solution, seat: int) -> PolicyTable:
+def where_of(solution, view) -> tuple[str, int]:
+    """Where :func:`policy_table` files the answer at a decision view: ``("stare", i)`` at a
+    pitch or guess (stare-down state ``i``), ``("relief", c)`` (clean-up state ``c`` less
+    ``Duel.n_states``), ``("change", i)`` (the starter's 0-0 stare-down state ``i``)."""
+    duel = solution.duel
+    pit, slot, outs, bases, balls, strikes, fd, fl = solution.view_state(view)
+    if view.decision in ("pitch", "guess"):
+        return "stare", duel.index(pit, slot, outs, bases, balls, strikes, fd, fl)
+    if view.decision == "relief":
+        return "relief", duel.cu_index(pit, slot, outs, bases, fd, fl) - duel.n_states
+    if view.decision == "pitching_change":
+        return "change", duel.index(0, slot, outs, bases, 0, 0, fd, fl)
+    raise ValueError(f"no table entry for a {view.decision!r} decision")
+
+
+def policy_table(agent: Any, solution, seat: int, base: PolicyTable | None = None,
+                 states: set | None = None) -> PolicyTable:
     """Ask ``agent`` at every stare-down (and for the pitcher, relief and pitching-change)
-    decision of ``seat`` (0 the pitcher's manager, 1 the batter's) of the solved duel."""
+    decision of ``seat`` (0 the pitcher's manager, 1 the batter's) of the solved duel.
+
+    With ``states`` (a set of :func:`where_of` keys), only those decisions are asked and
+    the rest is copied from ``base`` (a search manager asked where games go, :mod:`.reached`).
+    A manager that asks for the public set-up is told it (:data:`PUBLIC_SETUP`); a search
+    manager is reseeded at every state from the state's view
+    (:mod:`dugout.agents.solvers.asking`), so its table does not depend on the order of the
+    questions."""
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 (the pitcher's manager) or 1 (the batter's), got {seat!r}")
+    if states is not None and (base is None or base.seat != seat):
+        raise ValueError("asking only some states needs a base table of the same seat")
     t0 = time.perf_counter()
     duel: Duel = solution.duel
-    asker = _Asker(agent, seat)
-    if callable(getattr(agent, "reset", None)):
-        agent.reset(0)
+    asker = _Asker(agent, seat, states)
+    if callable(getattr(asker.agent, "reset", None)):
+        asker.agent.reset(0)
     stare = np.full((duel.n_states, 4), np.nan)
     relief = np.full((duel.n_cleanups, rules.MAX_RELIEF + 1), np.nan) if seat == 0 else None
     change = np.full(duel.n_states, np.nan) if seat == 0 else None
+    if base is not None and states is not None:
+        stare = base.stare_down.copy()
+        relief = None if base.relief is None else base.relief.copy()
+        change = None if base.change is None else base.change.copy()
     state = _table_state(duel)
     for layer in duel.layers:
         for i in layer.states:
             s = duel.state_of(int(i))
             _place(state, duel, *s)
+            if states is not None and ("stare", int(i)) not in states:
+                continue
             if seat == 0:
                 rules.stare_down(state)
                 if state.pending is None:                  # one legal pitch: committed for him

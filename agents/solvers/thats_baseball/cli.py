@@ -3,6 +3,7 @@ manager's gap to the optimal manager.
 
     dugout solve thats_baseball --away sample --home reds
     dugout solve thats_baseball --innings 3 --agents heuristic ppo:runs/thats_baseball_v0_vector/model
+    dugout solve thats_baseball --agents heuristic search:sims=16,horizon=2 --reach-games 100
     python -m dugout.agents.solvers.thats_baseball --away sample --home reds   (the same)
 
 ``--away``/``--home`` are team names or JSON files; ``--innings`` is 1 to 9 and ``--bound``
@@ -12,6 +13,12 @@ innings, bound 20: about 70 MiB). Other managers are made by name through
 teams, the managers (a name the registry knows, or a checkpoint that loads, was trained on
 thats_baseball_v0 and takes its observations) and the ``--save`` path are checked before
 the solve; a bad one is one line naming the flag, exit status 2.
+
+A search manager (``search``, ``search:sims=16,...``) is asked only at the decision states
+of its seat that ``--reach-games`` games of the heuristic against the optimal manager meet,
+and plays as the heuristic elsewhere (:mod:`.reached`); a note under the table says how many
+states were asked and what share of the seat's decisions in as many further games fell
+elsewhere.
 """
 
 from __future__ import annotations
@@ -26,11 +33,13 @@ from ....envs.core.errors import DugoutError
 from ....envs.thats_baseball.cards import load_team
 from ...ref import AgentRef
 from ...registry import agent_names, make_agent
+from ..asking import searches
 from ..flags import check_managers
 from ..report import report_memory_and_save
 from .chart import MAX_BOUND
 from .evaluation import Gap, gap_to_optimal
 from .policy import policy_table
+from .reached import reached_states, reached_table
 from .solution import DEFAULT_BOUND, Solution, solve
 
 __all__ = ["main", "configure", "check", "run"]
@@ -48,8 +57,23 @@ def _baselines(names: Sequence[str]) -> list[tuple[str, tuple[str, ...] | None]]
     return out
 
 
-def _gap_row(solution: Solution, name: str, agent: Any, kinds, heuristic_tables) -> Gap:
-    if kinds is not None and heuristic_tables is not None:
+def _gap_row(solution: Solution, name: str, agent: Any, kinds, heuristic_tables,
+             reach_games: int = 100, notes: list | None = None) -> Gap:
+    if searches(agent):
+        if heuristic_tables is None:
+            heuristic = make_agent(ENV, "heuristic")
+            heuristic_tables = tuple(policy_table(heuristic, solution, seat) for seat in (0, 1))
+        tables = []
+        for seat in (0, 1):
+            reached = reached_states(solution, seat, reach_games, reach_games)
+            tables.append(reached_table(agent, solution, heuristic_tables[seat], reached))
+            if notes is not None:
+                notes.append(f"{name} as {('away', 'home')[seat]}: asked at the {reached.count:,} "
+                             f"states met in {reach_games} games of the heuristic against the optimal "
+                             f"manager, the heuristic elsewhere; {reached.holdout_missed:.1%} of its "
+                             f"decisions in {reached.holdout} further games fell elsewhere")
+        tables = tuple(tables)
+    elif kinds is not None and heuristic_tables is not None:
         tables = tuple(policy_table(agent, solution, seat, kinds, heuristic_tables[seat])
                        for seat in (0, 1))
     else:
@@ -86,6 +110,10 @@ def configure(parser: args.Parser) -> None:
     parser.add_argument("--agents", nargs="*", default=None, type=args.agent_ref,
                         help="managers whose gap to report, by name or ppo:PATH (default: random, "
                              "every always/never baseline and the heuristic; none with an empty list)")
+    parser.add_argument("--reach-games", type=args.count(1, 100_000, "games"), default=100,
+                        help="a search manager is asked at the states met in this many games of "
+                             "the heuristic against the optimal manager, the heuristic elsewhere "
+                             "(default 100)")
     parser.add_argument("--save", metavar="PATH", type=args.out_file,
                         help="write the solved tables here (.npz)")
 
@@ -128,7 +156,7 @@ def run(ns: argparse.Namespace) -> Solution:
         print("\ngap to optimal (win probability given away against the optimal manager):")
         print(f"{'manager':22} {'as away':>9} {'as home':>9} {'gap away':>9} {'gap home':>9} "
               f"{'mean gap':>9} {'seconds':>8}")
-        heuristic_tables = None
+        heuristic_tables, notes = None, []
         order = sorted(names, key=lambda n: n != "heuristic")
         for name, kinds in _baselines(order):
             t0 = time.perf_counter()
@@ -138,9 +166,12 @@ def run(ns: argparse.Namespace) -> Solution:
                 gap = gap_to_optimal(solution, tables=heuristic_tables)
                 gap.name = name
             else:
-                gap = _gap_row(solution, name, agent, kinds, heuristic_tables)
+                gap = _gap_row(solution, name, agent, kinds, heuristic_tables,
+                               getattr(ns, "reach_games", 100), notes)
             print(f"{name:22} {gap.away:9.5f} {gap.home:9.5f} {gap.gap_away:9.5f} "
                   f"{gap.gap_home:9.5f} {gap.gap:9.5f} {time.perf_counter() - t0:8.1f}", flush=True)
+        for note in notes:
+            print(f"  {note}")
     return solution
 
 

@@ -17,14 +17,17 @@ import numpy as np
 
 from ....envs.core.decisions import Decision, action_mask
 from ....envs.thats_baseball import rules
+from ....envs.thats_baseball.cards import lineup_team
 from ....envs.thats_baseball.env import encode_view, option_labels
+from ....envs.thats_baseball.sample import Setup
 from ....envs.thats_baseball.view import ThatsBaseballView
 from ...random_agent import RandomAgent
+from ..asking import prepare
 from .graph import GRAPH, KIND_OF, N_ACTIONS, N_DECISIONS
 from .induction import d_orders
 from .solution import Solution
 
-__all__ = ["PolicyTable", "policy_table"]
+__all__ = ["PolicyTable", "policy_table", "public_setup", "table_shape"]
 
 
 @dataclass
@@ -40,6 +43,21 @@ class PolicyTable:
     uniform: bool = False
     queries: int = 0
     seconds: float = 0.0
+
+
+def public_setup(solution: Solution) -> Setup:
+    """The public set-up of the solved game, as a manager that asks for it is told
+    (:func:`dugout.envs.thats_baseball.sample.public_setup`): teams known by their lineups'
+    adjusted averages (:func:`~dugout.envs.thats_baseball.cards.lineup_team`), the solved
+    innings, extra innings until a winner (the solver's game)."""
+    return Setup((lineup_team("away", solution.lineups[0]), lineup_team("home", solution.lineups[1])),
+                 solution.innings, None)
+
+
+def table_shape(solution: Solution) -> tuple[int, ...]:
+    """The shape of an action table (and of a mask of states): (layer, half, score
+    difference, decision node, batting team's place, fielding team's place)."""
+    return (solution.innings + 1, 2, 2 * solution.bound + 1, N_DECISIONS, 9, 9)
 
 
 def _seat_nodes(seat: int, half: int) -> list[int]:
@@ -85,12 +103,19 @@ def _check_distribution(agent: Any, p: np.ndarray, kind: str, legal: tuple) -> N
 
 
 def policy_table(agent: Any, solution: Solution, seat: int, kinds: Sequence[str] | None = None,
-                 base: PolicyTable | None = None) -> PolicyTable:
+                 base: PolicyTable | None = None, states: np.ndarray | None = None) -> PolicyTable:
     """Ask ``agent`` at every decision state of ``seat`` (0 away, 1 home).
 
     With ``kinds``, only decisions of those kinds are asked and the rest is copied from
     ``base`` (for an agent known to play like ``base`` elsewhere: an always/never
-    baseline is the heuristic except at its own decision).
+    baseline is the heuristic except at its own decision). With ``states`` (a boolean
+    array of :func:`table_shape`), only those states are asked and the rest is copied from
+    ``base`` (a search manager asked where games go, :mod:`.reached`).
+
+    A manager that asks for the game's public set-up is told it (:func:`public_setup`);
+    a search manager is reseeded at every state from the state's view
+    (:mod:`dugout.agents.solvers.asking`), so its table does not depend on the order of
+    the questions.
     """
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 (away) or 1 (home), got {seat!r}")
@@ -101,8 +126,13 @@ def policy_table(agent: Any, solution: Solution, seat: int, kinds: Sequence[str]
         unknown = set(kinds) - set(rules.DECISION_KINDS)
         if unknown:
             raise ValueError(f"unknown decision kinds {sorted(unknown)}; known: {rules.DECISION_KINDS}")
+    if kinds is not None or states is not None:
         if base is None or base.seat != seat or base.actions is None:
-            raise ValueError("asking only some kinds needs a deterministic base table of the same seat")
+            raise ValueError("asking only some kinds or states needs a deterministic base table "
+                             "of the same seat")
+    if states is not None and (states.shape != table_shape(solution) or states.dtype != bool):
+        raise ValueError(f"states must be a boolean array of shape {table_shape(solution)}, got "
+                         f"{states.dtype} {states.shape}")
     t0 = time.perf_counter()
     if isinstance(agent, RandomAgent) and not hasattr(agent, "action_probabilities"):
         return PolicyTable(name, seat, uniform=True)
@@ -110,12 +140,16 @@ def policy_table(agent: Any, solution: Solution, seat: int, kinds: Sequence[str]
     # greedily) still fills an action table, from its batched answers when it has them
     deterministic = bool(getattr(agent, "deterministic", False))
     stochastic = hasattr(agent, "action_probabilities") and not deterministic
+    if stochastic and states is not None:
+        raise ValueError(f"{name!r} plays mixed strategies (action_probabilities): asking it at "
+                         f"some states only needs a deterministic manager")
     s = solution
-    shape = (s.innings + 1, 2, 2 * s.bound + 1, N_DECISIONS, 9, 9)
+    shape = table_shape(s)
     actions = None if stochastic else (base.actions.copy() if base is not None else np.full(shape, -1, np.int8))
     probs = np.zeros(shape[:4] + (N_ACTIONS, 9, 9), dtype=np.float32) if stochastic else None
+    agent = prepare(agent, public_setup(s))
     needs_view = getattr(agent, "needs_view", True)
-    batched = hasattr(agent, "action_probabilities_batch") and not needs_view
+    batched = hasattr(agent, "action_probabilities_batch") and not needs_view and states is None
     queries = 0
     if callable(getattr(agent, "reset", None)):
         agent.reset(0)
@@ -128,7 +162,7 @@ def policy_table(agent: Any, solution: Solution, seat: int, kinds: Sequence[str]
                 kind, subject, legal, options, outs, bases, tried = _view_parts(j)
                 if kinds is not None and kind not in kinds:
                     continue
-                if not stochastic:
+                if not stochastic and states is None:
                     actions[layer, half, :, j] = -1
                 mask = action_mask(N_ACTIONS, legal)
                 if batched:
@@ -137,7 +171,8 @@ def policy_table(agent: Any, solution: Solution, seat: int, kinds: Sequence[str]
                         mask=mask, actions=actions, probs=probs)
                     continue
                 for (di, ob, of), view in _node_views(s, half, ds, (
-                        seat, kind, subject, legal, options, inning, outs, bases, tried)):
+                        seat, kind, subject, legal, options, inning, outs, bases, tried),
+                        None if states is None else states[layer, half, :, j]):
                     queries += 1
                     obs = {"observation": None if needs_view else encode_view(view),
                            "action_mask": mask}
@@ -154,15 +189,19 @@ def policy_table(agent: Any, solution: Solution, seat: int, kinds: Sequence[str]
                        seconds=time.perf_counter() - t0)
 
 
-def _node_views(s: Solution, half: int, ds: list[int], view_parts: tuple):
+def _node_views(s: Solution, half: int, ds: list[int], view_parts: tuple,
+                only: np.ndarray | None = None):
     """The view at one decision node for every score difference ``di`` in ``ds`` and pair of
-    batting-order places: yields ``((di, batting place, fielding place), view)``."""
+    batting-order places (those ``only[di, ob, of]`` marks, if given): yields
+    ``((di, batting place, fielding place), view)``."""
     seat, kind, subject, legal, options, inning, outs, bases, tried = view_parts
     for di in ds:
         d = di - s.bound
         score = (max(0, -d), max(0, d))
         for ob in range(9):
             for of in range(9):
+                if only is not None and not only[di, ob, of]:
+                    continue
                 order = (ob, of) if half == 0 else (of, ob)
                 yield (di, ob, of), ThatsBaseballView(seat, kind, subject, legal, options, inning, half,
                                                       s.innings, outs, bases, score, s.lineups, order,
