@@ -73,6 +73,8 @@ Modules
 ``solution``              :class:`Solution`, :func:`solve`, :func:`cached_solution`, files
 ``policy``                managers as policy tables (:func:`policy_table`)
 ``evaluation``            :func:`evaluate`, :func:`exploitability`
+``reached``               a search manager's table, asked at the decisions duels reach
+                          (the heuristic elsewhere): asking it everywhere takes hours
 ``agent``                 :class:`EquilibriumAgent` (``make_agent("bottom_ninth_v0", "solver")``)
 ``situation``             a stare-down set up in the engine and played out
 ``cli``, ``__main__``     ``dugout solve bottom_ninth`` (``python -m dugout.agents.solvers.bottom_ninth``)

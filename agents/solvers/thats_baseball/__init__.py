@@ -111,6 +111,8 @@ Modules
 ``policy``                other managers as policy tables (:func:`policy_table`)
 ``evaluation``            :func:`evaluate`, :func:`gap_to_optimal`, :func:`bound_effect`,
                           :func:`expected_runs`
+``reached``               a search manager's table, asked at the states games reach
+                          (the heuristic elsewhere): asking it everywhere takes days
 ``agent``                 :class:`SolverAgent`, the optimal manager
 ``situation``             a situation set up in the engine, played out (:func:`play_out`)
 ``cli``, ``__main__``     ``dugout solve thats_baseball`` (``python -m
