@@ -28,14 +28,15 @@ improvement of a backgammon player, with the races of Maron and Moore's Hoeffdin
    search that finds nothing keeps the rollout manager's play (it can only improve on it
    where the evidence says so), which is why it never needs a large budget to do no harm.
 
-A decision with one legal action costs nothing (no world is drawn). :meth:`SearchAgent.analyse`
-evaluates every option with the full budget (no race), for the analysis
-(:mod:`dugout.evaluate.analysis`).
+A decision with one legal action costs nothing (no world is drawn).
+``SearchAgent.evaluate(view, race=False)`` evaluates every option with the full budget (no
+race), for the analysis (:mod:`dugout.evaluate.analysis`).
 
 **Options** (``search:key=value,...``, checked by :func:`parse_options`; each has a default):
 
 * ``sims``: at most this many worlds per decision (a positive int);
-* ``batch``: worlds per round of the race (positive, at most ``sims``);
+* ``batch``: worlds per round of the race (positive, at most ``sims``; when only ``sims``
+  is given, the default or ``sims`` if smaller);
 * ``rollout``: the manager that plays both sides in the rollouts (a registered name that
   decides from the view, e.g. ``heuristic``, ``random``, ``never-steal``);
 * ``horizon``: 0 to play each rollout to the end of the game, or a number of half innings
@@ -124,7 +125,8 @@ DEFAULTS = SearchSettings()
 
 def parse_options(options: Mapping[str, str] | tuple, base: SearchSettings = DEFAULTS) -> SearchSettings:
     """The settings of a ``search:key=value,...`` reference: ``options`` (key to text) over
-    ``base``; a ``ValueError`` names an unknown key or a value of the wrong type or range."""
+    ``base``; a ``ValueError`` names an unknown key or a value of the wrong type or range.
+    A ``sims`` given without ``batch`` takes rounds of at most ``sims`` worlds."""
     values: dict[str, Any] = {}
     for key, text in dict(options).items():
         if key not in _TYPES:
@@ -135,6 +137,8 @@ def parse_options(options: Mapping[str, str] | tuple, base: SearchSettings = DEF
         except ValueError:
             raise ValueError(f"search: {key} must be {'an integer' if kind is int else 'a number'}, "
                              f"got {text!r}") from None
+    if "batch" not in values and "sims" in values:
+        values["batch"] = min(base.batch, values["sims"])     # a round is never more than the budget
     return replace(base, **values)
 
 

@@ -1,4 +1,4 @@
-"""``python -m dugout.evaluate {tournament,replay,crn}``: see :mod:`dugout.evaluate.cli`."""
+"""``python -m dugout.evaluate {tournament,replay,crn,analyze}``: see :mod:`dugout.evaluate.cli`."""
 
 import sys
 

@@ -22,10 +22,19 @@ from dugout.agents.ref import AgentRef
 from dugout.agents.registry import managers
 from dugout.agents.search import SearchAgent, SearchSettings, _beats, parse_options
 
-#: Every ruleset the search plays, with each option set whose games it can rebuild.
-SEARCHED = [(env_id, options) for env_id, options in helpers.cases()
-            if env_id != "manager_challenge_v0"]
+#: Every ruleset the search plays, with each option set. The quick tier plays Bottom of the
+#: 9th's Longer Game over one inning (its rollouts play every pitch of both sides to the
+#: end: three innings of them make a whole game of search cost minutes).
+SEARCHED = [(env_id, options if helpers.FULL or options.get("mode") != "game" else {**options, "innings": 1})
+            for env_id, options in helpers.cases() if env_id != "manager_challenge_v0"]
 TINY = "search:sims=4,batch=2,horizon=1"
+
+
+def tiny(env_id: str, sims: int = 4, batch: int = 2) -> str:
+    """A small budget for ``env_id``: rollouts cut off after a half inning where the ruleset
+    can score a cut-off rollout, else played to the end."""
+    cut = ",horizon=1" if managers(env_id).search.truncates else ""
+    return f"search:sims={sims},batch={batch}{cut}"
 
 
 def _ids(case):
@@ -49,8 +58,8 @@ def _decision_points(env, seed: int, count: int, rng: random.Random):
         env.step(a)
 
 
-def _search(env_id: str, env, seed: int = 11, spec: str = TINY) -> SearchAgent:
-    agent = make_agent(env_id, spec)
+def _search(env_id: str, env, seed: int = 11) -> SearchAgent:
+    agent = make_agent(env_id, tiny(env_id))
     agent.reset(seed)
     tell_setup(env, [agent])
     return agent
@@ -93,7 +102,7 @@ def test_a_search_plays_a_whole_game_legally(case):
     the game finishes, and a decision with one legal action draws no world."""
     env_id, options = case
     env = helpers.make(env_id, options)
-    search = make_agent(env_id, "search:sims=2,batch=1,horizon=1")
+    search = make_agent(env_id, tiny(env_id, 2, 1))
     forced = []
     original = search.decide
 
@@ -151,6 +160,7 @@ def test_a_search_without_the_setup_says_how_to_give_it():
     ("search:sims=-3", "sims must be a positive integer"),
     ("search:sims=x", "sims must be an integer, got 'x'"),
     ("search:batch=64", "batch (64) must be at most sims"),
+    ("search:sims=4,batch=8", "batch (8) must be at most sims (4)"),
     ("search:horizon=-1", "horizon must be 0"),
     ("search:z=nan", "z must be a finite number"),
     ("search:z=x", "z must be a number"),
@@ -176,6 +186,7 @@ def test_settings_parse_over_the_defaults():
     agent = make_agent("thats_baseball_v0", ref)
     assert agent.settings == settings and agent.rollout.name == "never-steal"
     assert make_agent("thats_baseball_v0", "search").settings == managers("thats_baseball_v0").search.settings
+    assert parse_options({"sims": "4"}).batch == 4 and parse_options({"sims": "64"}).batch == 8
 
 
 def test_every_ruleset_registers_its_search():
