@@ -628,6 +628,13 @@ def _no_value_tables(teams, innings):
                      "duel's win chance by outs, runners and count, dugout.agents.bottom_ninth.win_table()")
 
 
+def _search_budget(setup: dict) -> dict | None:
+    """The search's default budget for a Longer Game: its rollouts play every pitch of both
+    sides to the end of three innings or more, so 8 worlds (in rounds of 4) keep a game of
+    search near a minute on one core; the duel keeps the ruleset's 16."""
+    return {"sims": 8, "batch": 4} if setup.get("mode") == "game" else None
+
+
 def _search_view(state, seat: int, root: BottomNinthView) -> BottomNinthView:
     """A rollout's view for the search manager."""
     return view_of(state, seat)
@@ -638,4 +645,5 @@ MANAGERS = Managers(
     value_tables=_no_value_tables, win_expectancy=win_expectancy,
     extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"},
     search=SearchSpec("dugout.envs.bottom_ninth.sample", "dugout.envs.bottom_ninth.rules", _search_view,
-                      SearchSettings(sims=16, batch=8, horizon=0), truncates=False))
+                      SearchSettings(sims=16, batch=8, horizon=0), truncates=False,
+                      budget=_search_budget))

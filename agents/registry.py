@@ -127,7 +127,8 @@ def _search(env_id: str, settings: dict[str, str], seed: int | None):
         if cls is None:
             raise ValueError(f"unknown agent 'search' for {env_id}: it has no search manager")
         return cls(seed, parse_options(settings, cls.SETTINGS))
-    return SearchAgent(env_id, parse_options(settings, managers(env_id).search.settings), seed)
+    return SearchAgent(env_id, parse_options(settings, managers(env_id).search.settings), seed,
+                       given=frozenset(settings))
 
 
 def _register_solo(env_id: str, classes: dict[str, type]) -> None:

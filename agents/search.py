@@ -106,13 +106,18 @@ class SearchSpec:
     * ``settings``: the ruleset's default settings (:class:`SearchSettings`);
     * ``truncates``: whether the ruleset's ``win_expectancy(view)`` is a game's chance of
       winning at any situation, so a rollout may stop at a horizon (Bottom of the 9th's is
-      a half inning's chance of a run: its rollouts play to the end, ``horizon`` 0).
+      a half inning's chance of a run: its rollouts play to the end, ``horizon`` 0);
+    * ``budget(setup)``: the settings the ruleset's default takes for a game of this public
+      set-up (a dict, e.g. a smaller ``sims`` for a game whose rollouts are long), or None:
+      a search applies them when it is told the set-up, to every setting its reference did
+      not give.
     """
     sample: str
     rules: str
     view: Any
     settings: SearchSettings = SearchSettings()
     truncates: bool = True
+    budget: Any = None
 
 
 #: The settings a ``search`` reference may set, with their types.
@@ -176,7 +181,8 @@ class SearchAgent(ViewAgent):
     name = "search"
     needs_view = True
 
-    def __init__(self, env_id: str, settings: SearchSettings | None = None, seed: int | None = None):
+    def __init__(self, env_id: str, settings: SearchSettings | None = None, seed: int | None = None,
+                 given: frozenset[str] | None = None):
         from .registry import make_agent, managers
         record = managers(env_id)
         if record.search is None:
@@ -185,6 +191,10 @@ class SearchAgent(ViewAgent):
         self.env_id = env_id
         self.spec = spec
         self.settings = settings if settings is not None else spec.settings
+        #: the settings a reference gave (the rest follow the ruleset's budget for the game)
+        self.given = frozenset(given) if given is not None else (
+            frozenset(_TYPES) if settings is not None else frozenset())
+        self._settings = self.settings
         if self.settings.horizon and not spec.truncates:
             raise ValueError(f"search: {env_id} has no win-expectancy table for a whole game to "
                              f"score a cut-off rollout; its horizon must be 0 (to the end)")
@@ -212,8 +222,19 @@ class SearchAgent(ViewAgent):
 
     def observe_setup(self, setup: Any) -> None:
         """The game's public set-up (the ruleset's ``public_setup(env)``: its teams and
-        options, nothing of the game being played), given by the game loops before a game."""
+        options, nothing of the game being played), given by the game loops before a game.
+        The settings the reference did not give take the ruleset's budget for such a game
+        (``SearchSpec.budget``)."""
         self.setup = setup
+        budget = self.spec.budget(setup) if self.spec.budget is not None else None
+        if budget:
+            values = {k: v for k, v in budget.items() if k not in self.given}
+            if "batch" not in self.given:
+                values["batch"] = min(values.get("batch", self._settings.batch),
+                                      values.get("sims", self._settings.sims))
+            self.settings = replace(self._settings, **values)
+        else:
+            self.settings = self._settings
 
     def decide(self, view: Any) -> int:
         if len(view.legal) == 1:

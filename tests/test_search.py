@@ -262,3 +262,18 @@ def test_a_search_tournament_gives_the_same_games_on_one_worker_and_two():
     one = run_tournament("grand_slam_v0", agents, games=8, seed=4, workers=1, chunk=2, bootstrap=0)
     two = run_tournament("grand_slam_v0", agents, games=8, seed=4, workers=2, chunk=2, bootstrap=0)
     assert one.matchups[0].pairs == two.matchups[0].pairs
+
+
+def test_the_longer_games_default_budget_follows_its_setup_and_yields_to_a_given_setting():
+    env = helpers.make("bottom_ninth_v0", {"mode": "game"})
+    env.reset(seed=0)
+    default = make_agent("bottom_ninth_v0", "search")
+    tell_setup(env, [default])
+    assert (default.settings.sims, default.settings.batch) == (8, 4)
+    given = make_agent("bottom_ninth_v0", "search:sims=2")
+    tell_setup(env, [given])
+    assert (given.settings.sims, given.settings.batch) == (2, 2)
+    duel = helpers.make("bottom_ninth_v0", {})
+    duel.reset(seed=0)
+    tell_setup(duel, [default])
+    assert (default.settings.sims, default.settings.batch) == (16, 8)
