@@ -181,8 +181,9 @@ def test_settings_parse_over_the_defaults():
     ref = AgentRef.parse("search:sims=64,rollout=never-steal,z=1.5")
     assert (ref.kind, str(ref)) == ("search", "search:sims=64,rollout=never-steal,z=1.5")
     assert ref.settings == {"sims": "64", "rollout": "never-steal", "z": "1.5"}
-    settings = parse_options(ref.settings)
-    assert settings == SearchSettings(sims=64, rollout="never-steal", z=1.5)
+    settings = parse_options(ref.settings, managers("thats_baseball_v0").search.settings)
+    assert settings == SearchSettings(sims=64, rollout="never-steal", z=1.5, horizon=0)
+    assert parse_options(ref.settings) == SearchSettings(sims=64, rollout="never-steal", z=1.5)
     agent = make_agent("thats_baseball_v0", ref)
     assert agent.settings == settings and agent.rollout.name == "never-steal"
     assert make_agent("thats_baseball_v0", "search").settings == managers("thats_baseball_v0").search.settings
