@@ -9,7 +9,7 @@ from dugout.studies import bench_search, strength
 
 
 def _rows(path):
-    return strength._saved_rows(strength._split(path.read_text())[1])
+    return strength._saved_rows(strength.BLOCK.current(path))
 
 
 def test_a_run_writes_its_rows_and_keeps_the_other_cases(tmp_path, capsys):
