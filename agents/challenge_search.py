@@ -59,12 +59,22 @@ from typing import Any
 
 from ..envs.bottom_ninth import challenge_sample
 from ..envs.bottom_ninth.challenge import ChallengeView, challenge_view
-from .base import ViewAgent
-from .search import SearchAgent, SearchSettings, _acts_on_mask, _mask
+from .search import SearchAgent, SearchSettings, SearchSpec, _acts_on_mask
 
-__all__ = ["ChallengeSearchAgent", "ENV_ID"]
+__all__ = ["ChallengeSearchAgent", "ENV_ID", "SPEC"]
 
 ENV_ID = "manager_challenge_v0"
+
+#: What the search needs of the challenge, as a ruleset's ``MANAGERS.search`` says it: the
+#: determinization, the engine (``apply_action`` plays a solo game by its mode), the view a
+#: rollout manager decides from (the campaign's), no win-expectancy table to cut a rollout
+#: off by, no budget that follows the set-up, no simultaneous decision (the pitch is the
+#: deck's top card, not a choice).
+SPEC = SearchSpec(sample="dugout.envs.bottom_ninth.challenge_sample",
+                  rules="dugout.envs.bottom_ninth.rules",
+                  view=lambda campaign, seat, root: challenge_view(campaign),
+                  settings=SearchSettings(sims=4, batch=2, rollout="heuristic", horizon=0, z=2.0),
+                  truncates=False)
 
 
 class ChallengeSearchAgent(SearchAgent):
@@ -75,10 +85,9 @@ class ChallengeSearchAgent(SearchAgent):
     name = "search"
     needs_view = True
     VIEW = ChallengeView
-    #: The default settings: every rollout to the game's end (``horizon=0``).
-    #: Four worlds in rounds of two keep a campaign (about 250 decisions, every one with
-    #: a choice) under a minute of one core.
-    SETTINGS = SearchSettings(sims=4, batch=2, rollout="heuristic", horizon=0, z=2.0)
+    #: The default settings: four worlds in rounds of two keep a campaign (about 250
+    #: decisions, every one with a choice) under a minute of one core.
+    SETTINGS = SPEC.settings
 
     def __init__(self, seed: int | None = None, settings: SearchSettings | None = None):
         from .registry import make_agent
@@ -89,8 +98,9 @@ class ChallengeSearchAgent(SearchAgent):
             raise ValueError(f"search: horizon must be 0 for {ENV_ID} (each rollout plays the game "
                              f"to its end), got {settings.horizon!r}")
         self.env_id = ENV_ID
-        self.spec = None
-        self.settings = settings
+        self.spec = SPEC
+        self.settings = self._settings = settings
+        self.given = frozenset()          # no budget follows the set-up (SPEC.budget is None)
         self.sample = challenge_sample
         self.rules = challenge_sample.SOLO_RULES
         self.win_expectancy = None
@@ -103,6 +113,7 @@ class ChallengeSearchAgent(SearchAgent):
                              f"observation vector; a rollout needs one that reads the view")
         self.rollout = rollout
         self.setup: Any = None
+        self.seed = seed
         self._rng = random.Random(seed)
         self.last = None
 
@@ -117,26 +128,11 @@ class ChallengeSearchAgent(SearchAgent):
 
     def _rollout(self, world, action: int, root: ChallengeView) -> float:
         """Play ``action`` in ``world``'s game in progress, then the game to its end by the
-        rollout manager; the Manager Points the game earns."""
+        rollout manager (deciding from the campaign's view, ``SPEC.view``); the Manager Points
+        the game earns."""
         game, apply_action = world.game, self.rules.apply_action
         apply_action(game, action)
         decide = self._policy(root)
         while game.pending is not None:
             apply_action(game, decide(world, game.pending))
         return float(challenge_sample.game_result(world)[0])
-
-    def _policy(self, root: ChallengeView):
-        """The rollout manager's choice at ``decision`` of a rollout's campaign, from the
-        campaign's view (a forced decision costs no view)."""
-        rollout = self.rollout
-        if isinstance(rollout, ViewAgent):
-            def decide(campaign, decision):
-                if len(decision.legal) == 1:
-                    return decision.legal[0]
-                return rollout.decide(challenge_view(campaign))
-        else:
-            def decide(campaign, decision):
-                if len(decision.legal) == 1:
-                    return decision.legal[0]
-                return int(rollout.act({"action_mask": _mask(decision.legal)}, None))
-        return decide
