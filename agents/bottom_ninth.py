@@ -55,7 +55,7 @@ from ..envs.bottom_ninth import rules
 from ..envs.bottom_ninth.cards import Effect, PitcherCard, load_cards
 from ..envs.bottom_ninth.view import BottomNinthView, view_of
 from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
-from .search import SearchSettings, SearchSpec
+from .search import SearchSettings, SearchSpec, Simultaneous
 from .base import AlwaysNever, Managers, ViewAgent
 from .matrix_game import solve_games
 
@@ -640,10 +640,46 @@ def _search_view(state, seat: int, root: BottomNinthView) -> BottomNinthView:
     return view_of(state, seat)
 
 
+# -- the stare-down as the search plays it: a matrix game ---------------------------------------
+def _guesses(view: BottomNinthView) -> tuple[int, ...]:
+    """The batter's answers to the pitch being committed: any of the four guesses."""
+    return tuple(rules.GUESS + g for g in range(4))
+
+
+def _pitches(view: BottomNinthView) -> tuple[int, ...]:
+    """The pitches the pitcher may have committed before this guess: those his Fatigue
+    Track leaves him (both sides see it)."""
+    return tuple(rules.THROW + p for p in range(4) if not _exhausted(view, p))
+
+
+def _throw_then_guess(state, pitch: int, guess: int) -> None:
+    """The pitcher's manager commits ``pitch``; the batter's answers ``guess``."""
+    rules.apply_action(state, pitch)
+    if state.pending is None or state.pending.kind != "guess":
+        raise ValueError(f"the stare-down: no guess follows the pitch (pending {state.pending})")
+    rules.apply_action(state, guess)
+
+
+def _guess_against(state, guess: int, pitch: int) -> None:
+    """The batter's manager guesses ``guess`` against the committed ``pitch`` (the world's
+    secret, drawn by ``sample_state``, replaced)."""
+    if pitch - rules.THROW not in rules.legal_pitches(state):
+        raise ValueError(f"the stare-down: pitch {pitch} cannot be thrown here "
+                         f"(legal {rules.legal_pitches(state)})")
+    state.secret = pitch - rules.THROW
+    rules.apply_action(state, guess)
+
+
+#: The stare-down's two decisions, for the search (:class:`dugout.agents.search.Simultaneous`):
+#: the pitcher's commitment against each guess, the batter's guess against each pitch.
+STARE_DOWN = {"pitch": Simultaneous(_guesses, _throw_then_guess),
+              "guess": Simultaneous(_pitches, _guess_against)}
+
+
 MANAGERS = Managers(
     heuristic=BottomNinthHeuristic, always_never=BottomNinthAlwaysNever, yes_no_kinds=YES_NO_KINDS,
     value_tables=_no_value_tables, win_expectancy=win_expectancy,
     extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"},
     search=SearchSpec("dugout.envs.bottom_ninth.sample", "dugout.envs.bottom_ninth.rules", _search_view,
                       SearchSettings(sims=16, batch=8, horizon=0), truncates=False,
-                      budget=_search_budget))
+                      budget=_search_budget, simultaneous=STARE_DOWN))

@@ -29,6 +29,19 @@ improvement of a backgammon player, with the races of Maron and Moore's Hoeffdin
    where the evidence says so), which is why it never needs a large budget to do no harm.
 
 A decision with one legal action costs nothing (no world is drawn).
+
+**Simultaneous decisions** (a ruleset's ``SearchSpec.simultaneous``). A decision that is one
+side of a simultaneous choice the engine asks in turn (Bottom of the 9th's stare-down: the
+pitcher commits a pitch in secret, then the batter guesses, seeing nothing of it) is a matrix
+game, and a pure answer to it is exploitable: the best reply to a pure pitch reads it. There
+the search estimates the payoff matrix, its own options by the other side's choices (the
+ruleset's :class:`Simultaneous` enumerates them from the view and plays a pair of choices in a
+world), every cell in the same worlds (common random numbers, the rollout manager reseeded
+alike in every cell of a world), and draws its action from the **equilibrium mix** of that
+estimated zero-sum game (:func:`dugout.agents.matrix_game.solve_games`) with its own
+generator. No race and no fallback to the rollout manager's choice there: the mix is the
+answer. :meth:`SearchAgent.action_probabilities` (a search of such a ruleset only) gives the
+mix to an exact evaluator.
 ``SearchAgent.evaluate(view, race=False)`` evaluates every option with the full budget (no
 race), for the analysis (:mod:`dugout.evaluate.analysis`).
 
@@ -47,7 +60,8 @@ race), for the analysis (:mod:`dugout.evaluate.analysis`).
 
 **Seeding.** ``reset(seed)`` seeds the search's own generator; each decision draws its worlds
 from it. The same seed, view and set-up give the same decision, whatever the live game hides
-(the twin tests, ``tests/test_search.py``).
+(the twin tests, ``tests/test_search.py``). ``seed`` holds the seed of the last ``reset``
+(or of the making).
 """
 
 from __future__ import annotations
@@ -56,13 +70,14 @@ import importlib
 import math
 import random
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from .base import ViewAgent
+from .matrix_game import solve_games
 
-__all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Estimate", "Evaluation",
+__all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Simultaneous", "Estimate", "Evaluation",
            "parse_options", "DEFAULTS"]
 
 
@@ -93,6 +108,23 @@ class SearchSettings:
 
 
 @dataclass(frozen=True)
+class Simultaneous:
+    """One side of a simultaneous choice that the engine asks as two decisions in turn, the
+    second mover seeing nothing of the first (a ruleset's ``SearchSpec.simultaneous``, by
+    decision kind):
+
+    * ``others(view)``: the other side's choices, as its actions (what the first mover may
+      have committed, or what the second mover may answer), the same in every world of
+      ``view``;
+    * ``play(state, own, other)``: play this manager's action ``own`` and the other side's
+      ``other`` in ``state`` (a world at this decision), leaving the rules to run on to the
+      next decision; a choice the world does not allow is a ``ValueError``.
+    """
+    others: Callable[[Any], tuple[int, ...]]
+    play: Callable[[Any, int, int], None]
+
+
+@dataclass(frozen=True)
 class SearchSpec:
     """What the search needs of one ruleset (its agents module's ``MANAGERS.search``):
 
@@ -110,7 +142,10 @@ class SearchSpec:
     * ``budget(setup)``: the settings the ruleset's default takes for a game of this public
       set-up (a dict, e.g. a smaller ``sims`` for a game whose rollouts are long), or None:
       a search applies them when it is told the set-up, to every setting its reference did
-      not give.
+      not give;
+    * ``simultaneous``: the decision kinds that are one side of a simultaneous choice, each
+      with its :class:`Simultaneous` (a mapping; None for none): the search plays the
+      estimated matrix game's equilibrium mix there (see the module docstring).
     """
     sample: str
     rules: str
@@ -118,6 +153,7 @@ class SearchSpec:
     settings: SearchSettings = SearchSettings()
     truncates: bool = True
     budget: Any = None
+    simultaneous: Mapping[str, Simultaneous] | None = None
 
 
 #: The settings a ``search`` reference may set, with their types.
@@ -160,13 +196,23 @@ class Estimate:
 @dataclass(frozen=True)
 class Evaluation:
     """A decision searched: each option's :class:`Estimate` (by action), the rollout
-    manager's own choice (``base``) and the search's (``choice``)."""
+    manager's own choice (``base``) and the search's (``choice``).
+
+    At a simultaneous decision also the estimated game: ``others`` (the other side's
+    choices), ``matrix`` (the mean value of each own option, by row in ``legal`` order,
+    against each of ``others``, by column), ``mix`` (the equilibrium mix the choice was
+    drawn from, by action) and ``value`` (the estimated game's value); an option's estimate
+    is then its value against the other side's equilibrium mix, world by world."""
     estimates: dict[int, Estimate]
     base: int
     choice: int
     worlds: int = 0
     rollouts: int = 0
     values: dict[int, list[float]] = field(default_factory=dict, repr=False)
+    others: tuple[int, ...] = ()
+    matrix: np.ndarray | None = field(default=None, repr=False)
+    mix: dict[int, float] = field(default_factory=dict)
+    value: float = float("nan")
 
     def best(self) -> Estimate:
         """The option with the highest estimate."""
@@ -211,12 +257,19 @@ class SearchAgent(ViewAgent):
         self.rollout = rollout
         self.VIEW = getattr(rollout, "VIEW", None)
         self.setup: Any = None
+        #: the seed of the last ``reset`` (or the one it was made with)
+        self.seed = seed
         self._rng = random.Random(seed)
         self.last: Evaluation | None = None
+        if spec.simultaneous:
+            # only a search that mixes says how it plays: an evaluator takes a manager with
+            # action_probabilities for a mixed one (That's Baseball's asks pure ones only)
+            self.action_probabilities = self._action_probabilities
 
     # -- the agent protocol -------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
         """Seed the search's own random numbers (and the rollout manager's)."""
+        self.seed = seed
         self._rng = random.Random(seed)
         self.rollout.reset(seed)
 
@@ -243,17 +296,33 @@ class SearchAgent(ViewAgent):
         self.last = self.evaluate(view)
         return self.last.choice
 
+    def _action_probabilities(self, observation: Any, view: Any) -> dict[int, float]:
+        """How the search plays ``view``'s decision (its ``action_probabilities``, offered by
+        a search of a ruleset with simultaneous decisions): the estimated equilibrium mix
+        at a simultaneous decision, the one action it plays anywhere else. Draws from the
+        search's generator as :meth:`decide` does."""
+        if view is None:
+            raise ValueError(f"{self.name}: action_probabilities() needs the manager's view")
+        if len(view.legal) > 1 and self._simultaneous(view) is not None:
+            self.last = self.evaluate(view)
+            return dict(self.last.mix)
+        return {self.act(observation, view): 1.0}
+
     # -- the search ---------------------------------------------------------------------------
     def evaluate(self, view: Any, *, race: bool = True, sims: int | None = None) -> Evaluation:
         """Search ``view``'s decision: each option's estimate and the choice (see the module
         docstring). ``race=False`` plays every option in every world (the analysis); ``sims``
-        overrides the budget."""
+        overrides the budget. A simultaneous decision is searched as its matrix game (every
+        option against every choice of the other side in every world, no race)."""
         s = self.settings
         sims = s.sims if sims is None else sims
         legal = tuple(view.legal)
         base = int(self.rollout.decide(view)) if isinstance(self.rollout, ViewAgent) else \
             int(self.rollout.act({"action_mask": _mask(legal)}, view))
         seed = self._rng.getrandbits(63)
+        game = self._simultaneous(view)
+        if game is not None:
+            return self._matrix_game(view, game, base, seed, sims)
         alive = list(legal)
         values: dict[int, list[float]] = {a: [] for a in legal}
         worlds = rollouts = 0
@@ -269,6 +338,39 @@ class SearchAgent(ViewAgent):
         choice = self._choose(legal, alive, values, base)
         estimates = {a: _estimate(a, values[a]) for a in legal if values[a]}
         return Evaluation(estimates, base, choice, worlds, rollouts, values)
+
+    # -- a simultaneous decision: the matrix game ----------------------------------------------
+    def _simultaneous(self, view: Any) -> Simultaneous | None:
+        """The ruleset's :class:`Simultaneous` for ``view``'s decision kind, or None."""
+        table = self.spec.simultaneous
+        return table.get(view.decision) if table else None
+
+    def _matrix_game(self, view: Any, game: Simultaneous, base: int, seed: int,
+                     sims: int) -> Evaluation:
+        """Estimate the payoff matrix of the simultaneous choice (own options by the other
+        side's, each cell the mean over the same ``sims`` worlds) and draw the choice from
+        its equilibrium mix with the search's generator."""
+        legal, others = tuple(view.legal), tuple(game.others(view))
+        if not others:
+            raise ValueError(f"search: no choice of the other side at a {view.decision!r} decision")
+        cells = np.empty((sims, len(legal), len(others)))
+        for w in range(sims):
+            world = self._world(view, random.Random(seed + w))
+            for i, own in enumerate(legal):
+                for j, other in enumerate(others):
+                    state = world.clone()
+                    self.rollout.reset(seed + w)     # the rollout manager's own draws alike in every cell
+                    game.play(state, own, other)
+                    cells[w, i, j] = self._play_out(state, view)
+        matrix = cells.mean(axis=0)
+        # solve_games: the row player minimises, so the other side takes the rows
+        value, other_mix, own_mix = solve_games(matrix.T[None], np.ones((1, len(others)), dtype=bool))
+        mix = _clean(dict(zip(legal, own_mix[0])))
+        choice = _draw(mix, self._rng)
+        values = {a: [float(v) for v in cells[:, i, :] @ other_mix[0]] for i, a in enumerate(legal)}
+        estimates = {a: _estimate(a, values[a]) for a in legal}
+        return Evaluation(estimates, base, choice, sims, sims * len(legal) * len(others), values,
+                          others, matrix, mix, float(value[0]))
 
     def _world(self, view: Any, rng: random.Random) -> Any:
         """A game consistent with ``view`` and the public set-up, its hidden parts drawn
@@ -302,8 +404,13 @@ class SearchAgent(ViewAgent):
         """Play ``action`` in ``state``, then both sides by the rollout manager, to the end
         (or the horizon); the searching manager's result (1 win, 1/2 tie, 0 loss) or its win
         expectancy at the horizon."""
+        self.rules.apply_action(state, action)
+        return self._play_out(state, root)
+
+    def _play_out(self, state: Any, root: Any) -> float:
+        """Both sides played by the rollout manager from ``state`` to the end (or the
+        horizon): the searching manager's result or its win expectancy at the horizon."""
         rules, seat, view_of = self.rules, root.seat, self.spec.view
-        rules.apply_action(state, action)
         horizon = self.settings.horizon
         stop_at = state.board.half_index + horizon if horizon else None
         decide = self._policy(root)
@@ -350,6 +457,24 @@ def _beats(a: list[float], b: list[float], n: int, z: float) -> bool:
         return False
     se = d.std(ddof=1) / math.sqrt(n)
     return mean > z * se if se > 0 else mean > 0
+
+
+def _clean(mix: Mapping[int, float]) -> dict[int, float]:
+    """A solver's mix with its rounding dust (below 1e-12) set to 0, summing to 1."""
+    kept = {a: (float(q) if q > 1e-12 else 0.0) for a, q in mix.items()}
+    total = sum(kept.values())
+    return {a: q / total for a, q in kept.items()}
+
+
+def _draw(mix: Mapping[int, float], rng: random.Random) -> int:
+    """An action drawn from ``mix`` (action to probability, in its order) with ``rng``."""
+    u = rng.random() * sum(mix.values())
+    total = 0.0
+    for action, q in mix.items():
+        total += q
+        if u < total:
+            return action
+    return max(mix, key=lambda a: (mix[a], -a))       # rounding at the top end
 
 
 def _estimate(action: int, values: list[float]) -> Estimate:

@@ -278,3 +278,148 @@ def test_the_longer_games_default_budget_follows_its_setup_and_yields_to_a_given
     duel.reset(seed=0)
     tell_setup(duel, [default])
     assert (default.settings.sims, default.settings.batch) == (16, 8)
+
+
+# -- simultaneous decisions: Bottom of the 9th's stare-down as a matrix game -------------------
+def _stare_down(kind: str, seed: int = 0, raw: bool = True):
+    """A Bottom of the 9th duel played by the heuristic from ``reset(seed)`` to its first
+    ``kind`` decision ("pitch" or "guess") with more than one legal action: the env and the
+    manager to act."""
+    env = helpers.make("bottom_ninth_v0", {}, raw=raw)
+    env.reset(seed=seed)
+    heuristic = make_agent("bottom_ninth_v0", "heuristic", seed)
+    for name in env.agent_iter():
+        view = env.view(name)
+        if view.decision == kind and len(view.legal) > 1:
+            return env, name
+        env.step(heuristic.act(env.observe(name), view))
+    raise AssertionError(f"no {kind} decision in the duel of seed {seed}")
+
+
+def _scripted(agent: SearchAgent, payoff):
+    """``agent`` with every cell's rollout scored ``payoff(own, other)`` (the ruleset's own
+    hook still enumerates the other side's choices and plays each pair in a world)."""
+    from dataclasses import replace as _replace
+    from dugout.agents.search import Simultaneous
+
+    def recording(play):
+        def played(state, own, other):
+            play(state, own, other)
+            state.scripted_pair = (own, other)
+        return played
+
+    agent.spec = _replace(agent.spec, simultaneous={
+        kind: Simultaneous(s.others, recording(s.play)) for kind, s in agent.spec.simultaneous.items()})
+    agent._play_out = lambda state, root: payoff(*state.scripted_pair)
+    return agent
+
+
+def _searcher(env, name, options="search:sims=2,batch=2", seed=5):
+    agent = make_agent("bottom_ninth_v0", options)
+    agent.reset(seed)
+    tell_setup(env, [agent])
+    return agent
+
+
+@pytest.mark.parametrize("kind", ["pitch", "guess"])
+def test_a_stare_down_with_one_clearly_best_choice_is_played_pure(kind):
+    from dugout.envs.bottom_ninth import rules
+    env, name = _stare_down(kind)
+    agent = _searcher(env, name)
+    best = env.view(name).legal[-1]
+    # the searching side wins only with its best option, whatever the other side does
+    _scripted(agent, lambda own, other: 1.0 if own == best else 0.0)
+    choices = set()
+    for seed in range(6):
+        agent.reset(seed)
+        choices.add(agent.act(env.observe(name), env.view(name)))
+    e = agent.last
+    assert choices == {best}
+    assert e.mix[best] == 1.0 and sum(e.mix.values()) == pytest.approx(1.0)
+    others = (tuple(rules.GUESS + g for g in range(4)) if kind == "pitch"
+              else tuple(rules.THROW + p for p in range(4)))
+    assert e.others == others and e.matrix.shape == (len(e.mix), 4)
+    assert e.estimates[best].mean == 1.0 and e.value == 1.0
+
+
+@pytest.mark.parametrize("kind", ["pitch", "guess"])
+def test_a_symmetric_stare_down_is_played_mixed(kind):
+    """Matching pennies on the four pitches: the batter wins on an exact guess. Either side's
+    equilibrium is uniform; a pure answer would be read."""
+    from dugout.envs.bottom_ninth import rules
+    env, name = _stare_down(kind)
+    agent = _searcher(env, name)
+    batting = kind == "guess"
+
+    def payoff(own, other):
+        pitch, guess = (own, other) if kind == "pitch" else (other, own)
+        hit = (pitch - rules.THROW) == (guess - rules.GUESS)
+        return float(hit == batting)
+
+    _scripted(agent, payoff)
+    view = env.view(name)
+    assert len(view.legal) == 4                     # a fresh pitcher: every pitch allowed
+    probs = agent.action_probabilities(env.observe(name), view)
+    assert probs == pytest.approx({a: 0.25 for a in view.legal})
+    assert agent.last.value == pytest.approx(0.25 if batting else 0.75)
+    seen = set()
+    for seed in range(40):
+        agent.reset(seed)
+        seen.add(agent.act(env.observe(name), view))
+    assert seen == set(view.legal)                  # drawn, not fixed
+
+
+@pytest.mark.parametrize("kind", ["pitch", "guess"])
+def test_a_stare_down_draw_is_reproducible_and_the_matrix_shared_by_twins(kind):
+    """The same seed and view give the same matrix, mix and draw, whatever the live game hides
+    (for the batter, the pitch actually committed); every cell met the same worlds."""
+    from dugout.envs.bottom_ninth import rules
+    env, name = _stare_down(kind, seed=2)
+    view = env.view(name)
+    sample = __import__(managers("bottom_ninth_v0").search.sample, fromlist=["sample_state"])
+    twin, _ = _stare_down(kind, seed=2)
+    twin.state_ = sample.sample_state(view, random.Random(9), twin.public_setup())
+    if kind == "guess":                             # the other pitch committed
+        twin.state_.secret = next(p for p in rules.legal_pitches(twin.state_) if p != env.state_.secret)
+    assert twin.view(name) == view and helpers.dumps(twin.state_) != helpers.dumps(env.state_)
+    mine, theirs = _searcher(env, name, seed=3), _searcher(twin, name, seed=3)
+    a, b = mine.act(env.observe(name), view), theirs.act(twin.observe(name), twin.view(name))
+    e, f = mine.last, theirs.last
+    assert a == b and e.mix == f.mix and e.values == f.values
+    assert (e.matrix == f.matrix).all()
+    assert e.worlds == 2 and e.rollouts == 2 * len(view.legal) * len(e.others)
+    assert a in view.legal and e.mix[a] > 0 and sum(e.mix.values()) == pytest.approx(1.0)
+    mine.reset(3)
+    assert mine.act(env.observe(name), view) == a and mine.last.mix == e.mix
+    assert mine.seed == 3
+
+
+def test_only_a_search_with_simultaneous_decisions_says_how_it_plays():
+    """action_probabilities (what the exact evaluators read as a mixed strategy) only where
+    the ruleset has a simultaneous decision; That's Baseball's evaluator asks pure managers."""
+    from dugout.agents.solvers.asking import SeededPerState, prepare
+    from dugout.agents.solvers.bottom_ninth.policy import PUBLIC_SETUP
+    mixing = make_agent("bottom_ninth_v0", "search:sims=2,batch=2", 4)
+    pure = make_agent("thats_baseball_v0", TINY, 4)
+    assert hasattr(mixing, "action_probabilities") and not hasattr(pure, "action_probabilities")
+    assert mixing.seed == pure.seed == 4
+    asked = prepare(mixing, dict(PUBLIC_SETUP))
+    assert isinstance(asked, SeededPerState) and hasattr(asked, "action_probabilities")
+    assert not hasattr(prepare(pure, None), "action_probabilities")
+    # a stare-down's mix through the evaluator's wrapper: reseeded from the view, the
+    # manager's own seed given back after
+    env, name = _stare_down("pitch")
+    observation, view = env.observe(name), env.view(name)
+    first = asked.action_probabilities(observation, view)
+    assert mixing.seed == 4
+    assert asked.action_probabilities(observation, view) == first
+    assert set(first) == set(view.legal) and sum(first.values()) == pytest.approx(1.0)
+    other = prepare(make_agent("bottom_ninth_v0", "search:sims=2,batch=2", 5), dict(PUBLIC_SETUP))
+    assert other.own == 5 and asked.own == 4
+
+
+def test_a_search_plays_the_other_rulesets_as_before_it_mixed():
+    """No ruleset but Bottom of the 9th names a simultaneous decision: their searches race."""
+    for env_id in {case[0] for case in SEARCHED}:
+        spec = managers(env_id).search
+        assert bool(spec.simultaneous) == (env_id == "bottom_ninth_v0"), env_id
