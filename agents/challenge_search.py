@@ -59,7 +59,7 @@ from typing import Any
 
 from ..envs.bottom_ninth import challenge_sample
 from ..envs.bottom_ninth.challenge import ChallengeView, challenge_view
-from .search import SearchAgent, SearchSettings, SearchSpec, _acts_on_mask
+from .search import SearchAgent, SearchSettings, SearchSpec
 
 __all__ = ["ChallengeSearchAgent", "ENV_ID", "SPEC"]
 
@@ -83,43 +83,22 @@ SPEC = SearchSpec(sample="dugout.envs.bottom_ninth.challenge_sample",
 
 class ChallengeSearchAgent(SearchAgent):
     """The Manager Challenge's search manager (see the module docstring). Made by the
-    registry (``make_agent("manager_challenge_v0", "search:sims=8")``) or directly:
-    ``ChallengeSearchAgent(seed, settings)``."""
+    registry (``make_agent("manager_challenge_v0", "search:sims=8")``, which builds the
+    rollout manager) or directly: ``ChallengeSearchAgent(rollout, settings, seed)``."""
 
     name = "search"
     needs_view = True
     VIEW = ChallengeView
-    #: The default settings: four worlds in rounds of two keep a campaign (about 250
-    #: decisions, every one with a choice) under a minute of one core.
+    #: The default settings (:data:`SPEC`'s).
     SETTINGS = SPEC.settings
 
-    def __init__(self, seed: int | None = None, settings: SearchSettings | None = None):
-        from .registry import make_agent
+    def __init__(self, rollout: Any, settings: SearchSettings | None = None, seed: int | None = None):
         settings = self.SETTINGS if settings is None else settings
         if not isinstance(settings, SearchSettings):
             raise TypeError(f"search: settings must be SearchSettings, got {type(settings).__name__}")
-        if settings.horizon != 0:
-            raise ValueError(f"search: horizon must be 0 for {ENV_ID} (each rollout plays the game "
-                             f"to its end), got {settings.horizon!r}")
-        self.env_id = ENV_ID
-        self.spec = SPEC
-        self.settings = self._settings = settings
-        self.given = frozenset()          # no budget follows the set-up (SPEC.budget is None)
+        super().__init__(SPEC, rollout, settings, seed, given=frozenset(), env_id=ENV_ID)
         self.sample = challenge_sample
         self.rules = challenge_sample.SOLO_RULES
-        self.win_expectancy = None
-        try:
-            rollout = make_agent(ENV_ID, settings.rollout, seed)
-        except ValueError as error:
-            raise ValueError(f"search: rollout: {error}") from None
-        if not getattr(rollout, "needs_view", False) and not _acts_on_mask(rollout):
-            raise ValueError(f"search: the rollout manager {settings.rollout!r} decides from the "
-                             f"observation vector; a rollout needs one that reads the view")
-        self.rollout = rollout
-        self.setup: Any = None
-        self.seed = seed
-        self._rng = random.Random(seed)
-        self.last = None
 
     def _world(self, view: ChallengeView, rng: random.Random):
         """A campaign consistent with ``view`` and the public set-up, its hidden parts drawn

@@ -120,15 +120,27 @@ def _search(env_id: str, settings: dict[str, str], seed: int | None):
     """The search manager of ``env_id`` with ``settings`` (texts by key) over its defaults:
     a ruleset's :class:`~dugout.agents.search.SearchAgent` (``MANAGERS.search.settings``), or
     a single-agent env's ``MANAGERS["search"]`` class (its ``SETTINGS``, made with
-    ``cls(seed, settings)``)."""
+    ``cls(rollout, settings, seed)``); the rollout manager is made here, by its name."""
     from .search import SearchAgent, parse_options
     if env_id in SOLO_MANAGER_MODULES:
         cls = importlib.import_module(SOLO_MANAGER_MODULES[env_id]).MANAGERS.get("search")
         if cls is None:
             raise ValueError(f"unknown agent 'search' for {env_id}: it has no search manager")
-        return cls(seed, parse_options(settings, cls.SETTINGS))
-    return SearchAgent(env_id, parse_options(settings, managers(env_id).search.settings), seed,
-                       given=frozenset(settings))
+        chosen = parse_options(settings, cls.SETTINGS)
+        return cls(_rollout_manager(env_id, chosen.rollout, seed), chosen, seed)
+    record = managers(env_id)
+    chosen = parse_options(settings, record.search.settings)
+    return SearchAgent(record.search, _rollout_manager(env_id, chosen.rollout, seed), chosen, seed,
+                       given=frozenset(settings), env_id=env_id,
+                       win_expectancy=record.win_expectancy)
+
+
+def _rollout_manager(env_id: str, name: str, seed: int | None):
+    """The manager a search plays its rollouts with; its errors say they are the rollout's."""
+    try:
+        return make_agent(env_id, name, seed)
+    except ValueError as error:
+        raise ValueError(f"search: rollout: {error}") from None
 
 
 def _register_solo(env_id: str, classes: dict[str, type]) -> None:
@@ -136,7 +148,10 @@ def _register_solo(env_id: str, classes: dict[str, type]) -> None:
     the seed (its ``random`` replaces the generic one; its ``search``, made so at its
     default settings, also takes ``search:key=value,...`` through :func:`_search`)."""
     for name, cls in classes.items():
-        register(env_id, name, lambda seed, c=cls: c(seed))
+        if name == "search":
+            register(env_id, name, lambda seed: _search(env_id, {}, seed))
+        else:
+            register(env_id, name, lambda seed, c=cls: c(seed))
 
 
 def agent_names(env_id: str) -> list[str]:

@@ -221,19 +221,16 @@ class Evaluation:
 
 class SearchAgent(ViewAgent):
     """The search manager of one env id (see the module docstring). Made by the registry
-    (``make_agent(env_id, "search:sims=64")``) or directly: ``SearchAgent(env_id,
-    settings, seed)``."""
+    (``make_agent(env_id, "search:sims=64")``, which builds the rollout manager and reads
+    the ruleset's :class:`SearchSpec` and win expectancy) or directly: ``SearchAgent(spec,
+    rollout, settings, seed, env_id=..., win_expectancy=...)``."""
 
     name = "search"
     needs_view = True
 
-    def __init__(self, env_id: str, settings: SearchSettings | None = None, seed: int | None = None,
-                 given: frozenset[str] | None = None):
-        from .registry import make_agent, managers
-        record = managers(env_id)
-        if record.search is None:
-            raise ValueError(f"search: {env_id} has no search spec")
-        spec = record.search
+    def __init__(self, spec: SearchSpec, rollout: Any, settings: SearchSettings | None = None,
+                 seed: int | None = None, given: frozenset[str] | None = None, *, env_id: str = "",
+                 win_expectancy: Any = None):
         self.env_id = env_id
         self.spec = spec
         self.settings = settings if settings is not None else spec.settings
@@ -242,15 +239,12 @@ class SearchAgent(ViewAgent):
             frozenset(_TYPES) if settings is not None else frozenset())
         self._settings = self.settings
         if self.settings.horizon and not spec.truncates:
-            raise ValueError(f"search: {env_id} has no win-expectancy table for a whole game to "
-                             f"score a cut-off rollout; its horizon must be 0 (to the end)")
+            raise ValueError(f"search: {env_id or 'this env'} has no win-expectancy table for a "
+                             f"whole game to score a cut-off rollout; its horizon must be 0 (to "
+                             f"the end)")
         self.sample = importlib.import_module(spec.sample)
         self.rules = importlib.import_module(spec.rules)
-        self.win_expectancy = record.win_expectancy
-        try:
-            rollout = make_agent(env_id, self.settings.rollout, seed)
-        except ValueError as error:
-            raise ValueError(f"search: rollout: {error}") from None
+        self.win_expectancy = win_expectancy
         if not getattr(rollout, "needs_view", False) and not _acts_on_mask(rollout):
             raise ValueError(f"search: the rollout manager {self.settings.rollout!r} decides from the "
                              f"observation vector; a rollout needs one that reads the view")
@@ -379,10 +373,10 @@ class SearchAgent(ViewAgent):
             return self.sample.sample_state(view, rng, self.setup)
         except ValueError as error:
             if self.setup is None and "public_setup" in str(error):
-                raise ValueError(f"search: the game's public set-up is unknown; call "
-                                 f"agent.observe_setup(env.unwrapped.public_setup()) after the "
-                                 f"env's reset (dugout's game loops do: "
-                                 f"dugout.agents.play.tell_setup)") from None
+                raise ValueError("search: the game's public set-up is unknown; call "
+                                 "agent.observe_setup(env.unwrapped.public_setup()) after the "
+                                 "env's reset (dugout's game loops do: "
+                                 "dugout.agents.play.tell_setup)") from None
             raise
 
     def _race(self, alive: list[int], values: dict[int, list[float]], worlds: int) -> list[int]:

@@ -144,7 +144,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..cli import args
-from .generated import GeneratedBlock
+from ._generated import GeneratedBlock
 from ..envs import bottom_ninth_v0, grand_slam_v0, pokemon_baseball_v0, showdown_v0, thats_baseball_v0
 from ..envs.core.dice import Dice
 from ..envs.grand_slam import rules as gs_rules

@@ -35,7 +35,7 @@ import time
 from typing import Any, Sequence
 
 from ..cli import args
-from .generated import GeneratedBlock
+from ._generated import GeneratedBlock
 from . import strength as _strength
 
 __all__ = ["CASES", "measure", "configure", "check", "run", "main", "markdown_block",

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..cli import args
-from .generated import GeneratedBlock
+from ._generated import GeneratedBlock
 
 __all__ = ["CASES", "measure", "configure", "check", "run", "main", "markdown_block"]
 

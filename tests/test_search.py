@@ -201,7 +201,7 @@ def test_a_rollout_manager_must_read_the_view(tmp_path):
     checkpoint("thats_baseball_v0", int(env.observation_space("away")["observation"].shape[0]),
                int(env.action_space("away").n))(tmp_path)
     with pytest.raises(ValueError, match="decides from the observation vector"):
-        SearchAgent("thats_baseball_v0", SearchSettings(rollout=f"ppo:{tmp_path / 'run'}"))
+        make_agent("thats_baseball_v0", f"search:rollout=ppo:{tmp_path / 'run'}")
 
 
 # -- the choice --------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def test_a_search_overrides_a_bad_rollout_manager():
     the rollouts show another option better beyond noise, and only there."""
     env_id = "thats_baseball_v0"
     env = helpers.make(env_id, {}, raw=True)
-    agent = make_agent(env_id, "search:sims=32,batch=8,horizon=2,rollout=random")
+    agent = make_agent(env_id, "search:sims=32,batch=8,horizon=2,rollout=random,z=2")
     rng = random.Random(3)
     overridden = kept = 0
     for seed in range(4):

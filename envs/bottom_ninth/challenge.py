@@ -414,8 +414,7 @@ class ManagerChallengeEnv(gymnasium.Env):
         """The campaign's public set-up, what the search manager rebuilds campaigns with
         (``{"cards": CardSet, "first_game": ...}``; :func:`.challenge_sample.public_setup`):
         the env's options only, nothing of the campaign being played."""
-        from .challenge_sample import public_setup
-        return public_setup(self)
+        return {"cards": self.cardset, "first_game": self.first_game}
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -93,8 +93,7 @@ _ASKED_BY = {"select_batter": "solo_lineup", "select_bench": "solo_bench", "pinc
 def public_setup(env: Any) -> dict[str, Any]:
     """The public set-up of a Manager Challenge env (``manager_challenge_v0``, wrapped or
     not): its card set and its first-game option. Reads only the env's options."""
-    env = getattr(env, "unwrapped", env)
-    return {"cards": env.cardset, "first_game": env.first_game}
+    return getattr(env, "unwrapped", env).public_setup()
 
 
 def game_result(campaign: solo.Campaign) -> tuple[int, bool]:
