@@ -21,7 +21,6 @@ from dugout.agents.manager_challenge import play_campaign
 from dugout.agents.registry import check_agents
 from dugout.agents.search import SearchSettings, _beats
 from dugout.envs import manager_challenge_v0
-from dugout.envs.bottom_ninth.challenge import challenge_view
 from dugout.envs.bottom_ninth.challenge_sample import public_setup
 from dugout.envs.core.dice import Dice
 
