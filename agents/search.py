@@ -29,6 +29,8 @@ improvement of a backgammon player, with the races of Maron and Moore's Hoeffdin
    where the evidence says so), which is why it never needs a large budget to do no harm.
 
 A decision with one legal action costs nothing (no world is drawn).
+``SearchAgent.evaluate(view, race=False)`` evaluates every option with the full budget (no
+race), for the analysis (:mod:`dugout.evaluate.analysis`).
 
 **Simultaneous decisions** (a ruleset's ``SearchSpec.simultaneous``). A decision that is one
 side of a simultaneous choice the engine asks in turn (Bottom of the 9th's stare-down: the
@@ -42,8 +44,6 @@ estimated zero-sum game (:func:`dugout.agents.matrix_game.solve_games`) with its
 generator. No race and no fallback to the rollout manager's choice there: the mix is the
 answer. :meth:`SearchAgent.action_probabilities` (a search of such a ruleset only) gives the
 mix to an exact evaluator.
-``SearchAgent.evaluate(view, race=False)`` evaluates every option with the full budget (no
-race), for the analysis (:mod:`dugout.evaluate.analysis`).
 
 **Options** (``search:key=value,...``, checked by :func:`parse_options`; each has a default):
 
