@@ -353,9 +353,10 @@ class SearchAgent(ViewAgent):
             for i, own in enumerate(legal):
                 for j, other in enumerate(others):
                     state = world.clone()
+                    start = state.board.half_index
                     self.rollout.reset(seed + w)     # the rollout manager's own draws alike in every cell
                     game.play(state, own, other)
-                    cells[w, i, j] = self._play_out(state, view)
+                    cells[w, i, j] = self._play_out(state, view, start)
         matrix = cells.mean(axis=0)
         # solve_games: the row player minimises, so the other side takes the rows
         value, other_mix, own_mix = solve_games(matrix.T[None], np.ones((1, len(others)), dtype=bool))
@@ -398,15 +399,18 @@ class SearchAgent(ViewAgent):
         """Play ``action`` in ``state``, then both sides by the rollout manager, to the end
         (or the horizon); the searching manager's result (1 win, 1/2 tie, 0 loss) or its win
         expectancy at the horizon."""
+        start = state.board.half_index
         self.rules.apply_action(state, action)
-        return self._play_out(state, root)
+        return self._play_out(state, root, start)
 
-    def _play_out(self, state: Any, root: Any) -> float:
-        """Both sides played by the rollout manager from ``state`` to the end (or the
-        horizon): the searching manager's result or its win expectancy at the horizon."""
+    def _play_out(self, state: Any, root: Any, start: int) -> float:
+        """Both sides played by the rollout manager from ``state`` to the end (or to the
+        horizon, ``horizon`` half innings after half inning ``start``, the decision's, the
+        same point for every option): the searching manager's result or its win
+        expectancy at the horizon."""
         rules, seat, view_of = self.rules, root.seat, self.spec.view
         horizon = self.settings.horizon
-        stop_at = state.board.half_index + horizon if horizon else None
+        stop_at = start + horizon if horizon else None
         decide = self._policy(root)
         while state.pending is not None:
             if stop_at is not None and state.board.half_index >= stop_at and not state.board.over:
