@@ -311,7 +311,7 @@ def _scripted(agent: SearchAgent, payoff):
 
     agent.spec = _replace(agent.spec, simultaneous={
         kind: Simultaneous(s.others, recording(s.play)) for kind, s in agent.spec.simultaneous.items()})
-    agent._play_out = lambda state, root: payoff(*state.scripted_pair)
+    agent._play_out = lambda state, root, start: payoff(*state.scripted_pair)
     return agent
 
 
