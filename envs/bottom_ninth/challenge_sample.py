@@ -74,6 +74,7 @@ from ..core.scorebook import BoxScore, PlayLog
 from . import rules, solo
 from .cards import CardSet, load_cards
 from .challenge import ChallengeView, challenge_view
+from .sample import runner_slots
 from .rules import LINEUP_SIZE, TEAM_NAMES
 from .state import MODES
 
@@ -160,23 +161,11 @@ def _pile(view: ChallengeView, rng: random.Random, cards: CardSet) -> list[int]:
 
 
 # -- the game ---------------------------------------------------------------------------------------
-def _runner_slots(view: ChallengeView) -> tuple:
-    """The runners' lineup slots: the batters before the one due, the most recent on the
-    lowest base taken (as the Situation places them)."""
-    bases: list[int | None] = [None, None, None]
-    back = 1
-    for base in range(3):
-        if view.runners[base]:
-            bases[base] = (view.batter_slot - back) % LINEUP_SIZE
-            back += 1
-    return tuple(bases)
-
-
 def _board(view: ChallengeView) -> solo.ChallengeScoreboard:
     runs = list(view.runs)
     winner = (1 if runs[1] > runs[0] else 0) if view.over else None
     return solo.ChallengeScoreboard(innings=9, inning=view.inning, half=1, runs=runs,
-                                    outs=view.outs, bases=_runner_slots(view),
+                                    outs=view.outs, bases=runner_slots(view),
                                     extra=view.extra_left, over=view.over, winner=winner)
 
 

@@ -100,7 +100,7 @@ from .rules import (DRAFT_BATTERS, DRAFT_PITCHERS, GAME_LINEUP, GAME_TEAM_NAMES,
 from .support import load_support
 from .view import BottomNinthView, view_of
 
-__all__ = ["sample_state", "public_setup"]
+__all__ = ["sample_state", "public_setup", "runner_slots"]
 
 #: A seed for the fresh dice: 63 bits of ``rng``.
 _SEED_BITS = 63
@@ -164,9 +164,10 @@ def _check_game_setup(setup: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # -- what the table shows -----------------------------------------------------------------
-def _runner_slots(view: BottomNinthView) -> tuple:
-    """The runners' batting lines (the duel's lineup slots): the batters before the one at
-    the plate, the most recent on the lowest base taken (not shown by the view; no rule
+def runner_slots(view: Any) -> tuple:
+    """The runners' batting lines (the duel's lineup slots) of a duel's or a Manager
+    Challenge game's view (its ``runners`` and ``batter_slot``): the batters before the one
+    at the plate, the most recent on the lowest base taken (not shown by the view; no rule
     reads a runner's identity in the duel)."""
     bases: list[int | None] = [None, None, None]
     back = 1
@@ -186,7 +187,7 @@ def _board(view: BottomNinthView) -> SuddenDeathScoreboard:
     line = [[0] * inning, [0] * (inning - 1) + [runs[1]]]
     line[0][0] = runs[0]
     return SuddenDeathScoreboard(innings=inning, inning=inning, half=1, outs=view.outs,
-                                 bases=_runner_slots(view), runs=runs, line=line,
+                                 bases=runner_slots(view), runs=runs, line=line,
                                  over=view.over, winner=winner)
 
 
