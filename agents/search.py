@@ -77,7 +77,7 @@ import numpy as np
 from .base import ViewAgent
 from .matrix_game import solve_games
 
-__all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Simultaneous", "Estimate", "Evaluation",
+__all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Simultaneous", "UnsampledView", "Estimate", "Evaluation",
            "parse_options", "DEFAULTS"]
 
 
@@ -105,6 +105,11 @@ class SearchSettings:
         if not isinstance(self.rollout, str) or not self.rollout or self.rollout.startswith("search"):
             raise ValueError(f"search: rollout must name another registered manager, got "
                              f"{self.rollout!r}")
+
+
+class UnsampledView(ValueError):
+    """A view the ruleset's ``sample_state`` could not rebuild a game from. The search then
+    plays the rollout manager's choice and counts it (``SearchAgent.unsampled``)."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +260,9 @@ class SearchAgent(ViewAgent):
         self.seed = seed
         self._rng = random.Random(seed)
         self.last: Evaluation | None = None
+        #: decisions whose view the ruleset's sample_state could not rebuild (played by the
+        #: rollout manager)
+        self.unsampled = 0
         if spec.simultaneous:
             # only a search that mixes says how it plays: an evaluator takes a manager with
             # action_probabilities for a mixed one (That's Baseball's asks pure ones only)
@@ -287,8 +295,21 @@ class SearchAgent(ViewAgent):
         if len(view.legal) == 1:
             self.last = None
             return view.legal[0]
-        self.last = self.evaluate(view)
+        try:
+            self.last = self.evaluate(view)
+        except UnsampledView:
+            # a view the ruleset's sample_state cannot rebuild (a gap of the sampler, which
+            # its own tests look for): the rollout manager decides, and it is counted
+            self.unsampled += 1
+            self.last = None
+            return self._base(view, tuple(view.legal))
         return self.last.choice
+
+    def _base(self, view: Any, legal: tuple[int, ...]) -> int:
+        """The rollout manager's own choice at ``view``."""
+        if isinstance(self.rollout, ViewAgent):
+            return int(self.rollout.decide(view))
+        return int(self.rollout.act({"action_mask": _mask(legal)}, view))
 
     def _action_probabilities(self, observation: Any, view: Any) -> dict[int, float]:
         """How the search plays ``view``'s decision (its ``action_probabilities``, offered by
@@ -311,8 +332,7 @@ class SearchAgent(ViewAgent):
         s = self.settings
         sims = s.sims if sims is None else sims
         legal = tuple(view.legal)
-        base = int(self.rollout.decide(view)) if isinstance(self.rollout, ViewAgent) else \
-            int(self.rollout.act({"action_mask": _mask(legal)}, view))
+        base = self._base(view, legal)
         seed = self._rng.getrandbits(63)
         game = self._simultaneous(view)
         if game is not None:
@@ -372,7 +392,11 @@ class SearchAgent(ViewAgent):
         from ``rng``."""
         try:
             return self.sample.sample_state(view, rng, self.setup)
+        except UnsampledView:
+            raise
         except ValueError as error:
+            if self.setup is not None or "public_setup" not in str(error):
+                raise UnsampledView(f"search: {error}") from None
             if self.setup is None and "public_setup" in str(error):
                 raise ValueError("search: the game's public set-up is unknown; call "
                                  "agent.observe_setup(env.unwrapped.public_setup()) after the "

@@ -17,6 +17,8 @@ interval is on one side of 50%), A's run differential and the seconds the tourna
 markers (or a new block at its end), keeping the rows of the cases this run did not play, so
 cheap rulesets can be measured with many games and dear ones with fewer, each row naming
 the command that made it: the README's figures are written by this command, never by hand.
+Each case's row is written as soon as its tournament ends, so a run stopped part way keeps
+the rows of the cases it finished.
 """
 
 from __future__ import annotations
@@ -178,10 +180,10 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
         summary = measure(env_id, options, agents, ns.games, ns.seed, ns.workers, ns.backend)
         figures[label] = {**{k: summary[k] for k in _KEPT}, "command": command, "date": date}
         print(_row(TITLES[label], figures[label]), flush=True)
+        for path in ns.markdown or ():          # each case as it ends: a run stopped keeps its rows
+            _write(Path(path), {label: figures[label]})
     if ns.json is not None:
         args.write_json(ns.json, {"agents": agents, "games": ns.games, "figures": figures})
-    for path in ns.markdown or ():
-        _write(Path(path), figures)
     return figures
 
 

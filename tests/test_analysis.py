@@ -152,11 +152,16 @@ def test_a_seat_analysed_alone_gets_the_same_records():
     assert home_only.records == [r for r in both if r.seat == "home"]
     assert [m.record is not None for m in home_only.moves] == [m.seat == "home" for m in both.moves]
     env_id, options, away, home = CASES[1]
-    record = home_only.records[0]
-    env = _replay_to(env_id, options, {"away": away, "home": home}, SEED, record.step)
-    same = analyse_position(env, TINY, 0, SEED, record.step, record.chosen)
-    other = analyse_position(env, TINY, 1, SEED, record.step, record.chosen)
-    assert same == record and other.options != record.options
+    differs = []
+    for record in home_only.records[:4]:
+        env = _replay_to(env_id, options, {"away": away, "home": home}, SEED, record.step)
+        same = analyse_position(env, TINY, 0, SEED, record.step, record.chosen)
+        other = analyse_position(env, TINY, 1, SEED, record.step, record.chosen)
+        assert same == record
+        differs.append(other.options != record.options)
+    # another seed, other worlds: some estimate moves (a decided position gives 1 or 0 whatever
+    # the worlds, so not every one need)
+    assert any(differs)
 
 
 # -- the analysis reads the view, never the live game ----------------------------------------------
