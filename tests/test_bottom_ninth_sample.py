@@ -104,6 +104,31 @@ def test_the_longer_games_other_set_ups(options):
                 _check_sample(state, seat, setup, n, play=n % (1 if FULL else 8) == 0)
 
 
+def test_a_substitution_in_progress_is_sampled_with_a_slot_for_it():
+    """The runners' batting lines are drawn (public, not in the view); while the other manager
+    places his pinch hitter, a draw that puts runners on every slot the hitter could take is a
+    world the game never reaches (his card was offered because a slot was free): every
+    sample asks a decision with a legal action, and shows the view."""
+    options = {"mode": "game", "teams": "choose", "support": True, "pitchers": 3, "batters": 9,
+               "innings": 2, "max_innings": 3}
+    env = make(ENV_ID, options, raw=True)
+    setup = public_setup(env)
+    steps = ("pinch_slot", "ds_slot", "ds_slot_start", "ds_where", "ds_where_start")
+    checked = 0
+    for seed in range(games(12, 4)):
+        for state in _random_states(env, seed):
+            if state.step not in steps:
+                continue
+            for seat in (0, 1):
+                view = view_of(state, seat)
+                for r in range(20):
+                    sample = sample_state(view, random.Random(r), setup)
+                    assert sample.pending.legal, (seed, seat, r, state.step)
+                    assert view_of(sample, seat) == view
+                    checked += 1
+    assert checked >= 40
+
+
 def test_bad_input_is_refused():
     env = make(ENV_ID, {}, raw=True)
     env.reset(seed=0)

@@ -59,7 +59,8 @@ once it no longer shows):
   pinch-hit rules (a runner may not be replaced): uniform among the ways the bases taken
   could hold batters of this half before the one due (the last eight at most), the earliest
   the lead runner (runners never pass), among those whose view is this one (the manager's
-  own pinch mask rules some out);
+  own pinch mask rules some out) and whose decision has a legal action (the other
+  manager's pinch hitter needs a slot no runner holds);
 * during the set-up, each team's staff order, which the view does not show until play
   begins (it shows the team's cards in index order): without a draft, uniform among the
   orders whose first may start and whose others may relieve (the selection's rule; every
@@ -301,13 +302,15 @@ def _draw_draft_die(trial: GameState, view: BottomNinthView, rng: random.Random)
 
 def _ask(trial: GameState) -> bool:
     """Run the rules from ``trial.step`` to the decision they ask (no die is rolled on the
-    way: a step that would roll one is not a start); False when they ask none."""
+    way: a step that would roll one is not a start); False when they ask none, or ask a
+    decision with no legal action (a world the game could not have reached: in the Longer
+    Game, runners drawn on the slots the other manager's pinch hitter must take)."""
     rules = MODES[trial.mode][1]
     if trial.step == "setup":
         rules["setup"](trial)
     else:
         run_rules(trial, rules)
-    return trial.pending is not None and not trial.board.over
+    return trial.pending is not None and bool(trial.pending.legal) and not trial.board.over
 
 
 def _draft_first(state: GameState, view: BottomNinthView, rng: random.Random) -> int:
