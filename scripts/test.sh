@@ -6,5 +6,5 @@
 # tests too), which CI runs. Other arguments go to pytest, e.g. `scripts/test.sh -k rulebook -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh dev bench train plots realstats tianshou docs
+scripts/setup.sh dev bench train plots realstats tianshou docs openspiel web webtest
 exec .venv/bin/python -m pytest -n "${DUGOUT_TEST_WORKERS:-auto}" --dist worksteal "$@"
