@@ -233,6 +233,26 @@ def check_out_file(text: str) -> Path:
     return path
 
 
+#: How to get matplotlib, which every ``--plot`` needs.
+PLOT_HINT = "pip install 'dugout-baseball[plots]'"
+
+
+def check_plot_file(path: str | os.PathLike, flag: str = "--plot") -> None:
+    """A plot's output file (``flag``): matplotlib is installed and draws the format of the
+    file's suffix (no suffix: PNG), else a :class:`UsageError` naming the flag."""
+    import importlib.util
+    path = Path(path)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageError(flag, f"{flag} needs matplotlib, which is not installed here: {PLOT_HINT}")
+    suffix = path.suffix.lstrip(".").lower()
+    if suffix:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        formats = FigureCanvasAgg.get_supported_filetypes()
+        if suffix not in formats:
+            raise UsageError(flag, f"{path}: matplotlib draws no {suffix!r} files; give "
+                                   f"one of {', '.join(sorted(formats))}")
+
+
 def _existing(text: str, kind: str) -> Path:
     """``text`` as a path that exists and is a ``kind`` ("file" or "folder")."""
     path = Path(text)

@@ -71,6 +71,7 @@ import numpy as np
 
 from ..agents import make_agent
 from ..agents.play import SEATS, tell_setup
+from ..cli.args import PLOT_HINT
 from ..envs import make
 
 __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "DecisionReport",
@@ -645,9 +646,6 @@ def report_text(report: DecisionReport) -> str:
 # -- the plot -----------------------------------------------------------------------------------
 class PlotError(ImportError):
     """Drawing needs matplotlib, which is not installed."""
-
-
-PLOT_HINT = "pip install 'dugout-baseball[plots]'"
 
 
 def plot_win_probability(game: GameAnalysis, path: str | Path) -> Path:

