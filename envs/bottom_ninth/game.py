@@ -45,14 +45,19 @@ def preset_teams(state: GameState) -> None:
     of the "choose" set-up (each pick checks that both teams can still be completed), and
     with support cards the first two. No die is rolled and nothing but the card set, the
     support cards and the team sizes decides them, so they are worked out once for each
-    and copied into every new game."""
+    and copied into every new game.
+
+    The presets are picked as they were first shipped, before the selection checked a
+    pitcher's own role (``roles=False``): a pitcher fills the next staff slot whatever his
+    designation, so the built-in set's away bullpen holds Starting Pitchers, who never come
+    in. Kept so that every default game stays the game it was (RULES.md)."""
     key = (id(state.cards), id(state.supports), state.n_batters, state.n_pitchers,
            state.use_support, state.draft)
     known = _PRESETS.get(key)
     if known is None or known[0] is not state.cards or known[1] is not state.supports:
         state.step = "game_select"
         while state.step != "play_ball":
-            offer_game_select(state)
+            offer_game_select(state, roles=False)
             if state.pending is not None:
                 d, state.pending = state.pending, None
                 SELECTIONS[d.kind](state, d, d.legal[0])
@@ -214,8 +219,10 @@ def _select_seat(state: GameState) -> tuple[int, str]:
     return -1, ""
 
 
-def _choose_ok(state: GameState, t: int, pick: int, what: str) -> bool:
-    """A pick (no draft) that leaves both teams a legal team from the cards left."""
+def _choose_ok(state: GameState, t: int, pick: int, what: str, roles: bool = True) -> bool:
+    """A pick (no draft) that leaves both teams a legal team from the cards left. A pitcher
+    picked must be able to fill the slot he is picked for (``roles``; the presets' picks
+    alone skip that check, see :func:`preset_teams`)."""
     cs = state.cards
     if what in ("lineup", "bench"):
         elig = lambda i: cs.card(i).eligible                        # noqa: E731
@@ -227,21 +234,32 @@ def _choose_ok(state: GameState, t: int, pick: int, what: str) -> bool:
         pool = [elig(i) for i in _pool(state, True) if i != pick]
         return joint_feasible(teams, pool, _BATTER_KINDS, state.n_batters)
     kinds = state.n_pitchers
+
+    def slots(i: int) -> tuple[int, ...]:
+        """The staff slots card ``i`` may fill: 0 the starter's ("A Pitcher with the
+        designation of Relief Pitcher can only be used to replace a Pitcher (can not start
+        a game)"), 1.. the bullpen's ("A Pitcher with the designation of Starting Pitcher
+        can only be played as your initial Pitcher and may not be used for relief")."""
+        return tuple(k for k in range(kinds) if (k == 0 and cs.card(i).can_start)
+                     or (k > 0 and cs.card(i).can_relieve))
+
     teams = []
     for u in (0, 1):
         staff = state.staffs[u] + ([pick] if u == t else [])
-        # slot 0 the starter, slots 1.. the bullpen (relief-capable)
-        must = [(0,) if j == 0 else tuple(range(1, kinds)) for j in range(len(staff))]
+        # each pick holds the slot it was picked for (slot 0 the starter, then the bullpen)
+        # and must be able to fill it: its own role is checked as the pool's is
+        must = [tuple(k for k in (slots(i) if roles else range(kinds)) if (k == 0) == (j == 0))
+                for j, i in enumerate(staff)]
         teams.append((must, [], len(staff)))
-    pool = [tuple(k for k in range(kinds) if (k == 0 and cs.card(i).can_start)
-                  or (k > 0 and cs.card(i).can_relieve)) for i in _pool(state, False) if i != pick]
+    pool = [slots(i) for i in _pool(state, False) if i != pick]
     return joint_feasible(teams, pool, kinds, state.n_pitchers)
 
 
-def offer_game_select(state: GameState) -> None:
+def offer_game_select(state: GameState, roles: bool = True) -> None:
     """Each team's lineup ("8 Batter lineup (Pitcher being your 9th batter)", one per field
     position, in batting order), bench, starter (not a Relief Pitcher) and bullpen (not
-    Starting Pitchers), from its draft or (no draft) from the cards the other team left."""
+    Starting Pitchers), from its draft or (no draft) from the cards the other team left.
+    ``roles=False`` (the presets only) leaves a pitcher's own role unchecked."""
     cs = state.cards
     t, what = _select_seat(state)
     if t < 0:
@@ -264,7 +282,7 @@ def offer_game_select(state: GameState) -> None:
         state.pending = Decision("select_support", t, tuple(SUPPORT + k for k in free))
         return
     batters = what in ("lineup", "bench")
-    legal = tuple(CARD + i for i in _pool(state, batters) if _choose_ok(state, t, i, what))
+    legal = tuple(CARD + i for i in _pool(state, batters) if _choose_ok(state, t, i, what, roles))
     state.pending = Decision("select_batter" if batters else "select_pitcher", t, legal)
 
 

@@ -63,8 +63,8 @@ once it no longer shows):
   manager's pinch hitter needs a slot no runner holds);
 * during the set-up, each team's staff order, which the view does not show until play
   begins (it shows the team's cards in index order): without a draft, uniform among the
-  orders whose first may start and whose others may relieve (the selection's rule; every
-  order when none is, as the engine's mask allows); with a draft, whether a team that has
+  orders whose first may start and whose others may relieve (the selection's mask, which
+  checks each pick's own role); with a draft, whether a team that has
   set its lineup has named its starter yet, and whom, uniform among the choices the view
   allows (a drafted pitcher who may start).
 
@@ -399,10 +399,11 @@ def _game_staffs(view: BottomNinthView, rng: random.Random, setup: dict[str, Any
     then its bullpen in the view's order, then the rest (removed relievers, the reliever on
     the mound, starting-only pitchers: none of them can come in again, so their order shows
     nowhere). During the set-up the view shows no staff: without a draft, one, each team's
-    pitchers in an order whose first may start and whose others may relieve (the
-    selection's rule), uniform among those, or uniform among every order when none is (the
-    engine's selection mask does not check a pick's own role, so a relief-only first pick
-    is a game it plays); with a draft, every way each team that has set
+    pitchers in an order whose first may start and whose others may relieve, uniform among
+    those (the selection's mask checks a pick's own role: "A Pitcher with the designation
+    of Relief Pitcher can only be used to replace a Pitcher (can not start a game)", and a
+    Starting Pitcher "may not be used for relief"; a team with no such order is not one
+    the set-up makes, and gives no staff); with a draft, every way each team that has set
     its lineup may have chosen its starter among its pitchers who may start, or not yet (the
     candidates' views decide which)."""
     cs = view.cards
@@ -421,10 +422,10 @@ def _game_staffs(view: BottomNinthView, rng: random.Random, setup: dict[str, Any
                 options[t] += [[s] + [c for c in pitchers if c != s] for s in pitchers
                                if cs.card(s).can_start]
         else:
-            every = [list(p) for p in itertools.permutations(pitchers)]
-            orders = [p for p in every if p and cs.card(p[0]).can_start
-                      and all(cs.card(c).can_relieve for c in p[1:])] or every
-            options[t] = [orders[rng.randrange(len(orders))]]
+            orders = [list(p) for p in itertools.permutations(pitchers)
+                      if not p or (cs.card(p[0]).can_start
+                                   and all(cs.card(c).can_relieve for c in p[1:]))]
+            options[t] = [orders[rng.randrange(len(orders))]] if orders else []
     pairs = [[a, b] for a in options[0] for b in options[1]]
     rng.shuffle(pairs)
     return pairs
