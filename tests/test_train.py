@@ -124,6 +124,51 @@ def test_adapter_bad_input():
         SingleAgentEnv("thats_baseball_v0", opponent=42)
     with pytest.raises(ValueError, match="shaping"):
         SingleAgentEnv("thats_baseball_v0", shaping="dense")
+    with pytest.raises(ValueError, match="forced must be 'ask' or 'play', got 'skip'"):
+        SingleAgentEnv("thats_baseball_v0", forced="skip")
+
+
+def test_forced_decisions_are_played_for_the_learner_and_change_nothing_else():
+    """MLB Showdown's expert game with decks asks a manager holding cards at every card
+    window, even when he can only pass. With ``forced="play"`` the learner is shown only
+    decisions with a choice; the games (seeded learner, the same opponent) end exactly as
+    with ``forced="ask"`` and a learner who takes the lone action itself, so what the
+    opponent sees is unchanged."""
+    options = {"level": "expert", "decks": "default"}
+    ask = SingleAgentEnv("showdown_v0", opponent="heuristic", seed=3, env_kwargs=options)
+    play = SingleAgentEnv("showdown_v0", opponent="heuristic", seed=3, env_kwargs=options,
+                          forced="play")
+    shown = {"ask": 0, "play": 0}
+    lone = 0
+    for _ in range(2):
+        finals = {}
+        for name, env in (("ask", ask), ("play", play)):
+            rng = np.random.default_rng(11)
+            env.reset()
+            done = False
+            while not done:
+                mask = env.action_masks()
+                legal = np.flatnonzero(mask)
+                shown[name] += 1
+                if name == "play":
+                    assert len(legal) > 1
+                elif len(legal) == 1:
+                    lone += 1
+                a = int(legal[0]) if len(legal) == 1 else int(rng.choice(legal))
+                _, reward, terminated, truncated, _ = env.step(a)
+                done = terminated or truncated
+            finals[name] = (reward, env.raw.state_.to_dict())
+        assert finals["ask"] == finals["play"]
+    assert lone > 50 and play.forced_played == lone
+    assert shown["play"] == shown["ask"] - lone
+
+
+def test_the_trainer_plays_forced_decisions_unless_asked():
+    from dugout.train.ppo import Settings
+    assert Settings().forced == "play"
+    assert Settings(forced="ask").forced == "ask"
+    with pytest.raises(ValueError, match="forced must be ask or play"):
+        Settings(forced="sometimes")
 
 
 def test_maskable_ppo_accepts_the_adapter():

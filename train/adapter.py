@@ -25,6 +25,13 @@ last move, and a test checks it.)
   (read from its view) and ``W' = 1/2`` at the end of the game, so the shaped return of
   a game is its result plus a constant of the first position. With no discounting this
   leaves the best policy unchanged and tells the learner at once what each choice did.
+* ``forced="play"`` plays the learner's single-option decisions for it: the env still asks
+  them (so the opponent sees exactly what it sees with ``forced="ask"``, the default), but
+  the learner is shown only decisions with a choice. In MLB Showdown's expert game with
+  decks about half the learner's decisions are a card window where he can only pass (a
+  manager holding cards is asked even then, so that being asked tells nothing of his
+  hand); the other rulesets ask none. :attr:`forced_played` counts them. The trainers
+  (``dugout train``) play them by default (``--forced ask`` shows them).
 * ``teacher="heuristic"`` (an agent name, or an agent) gives :meth:`teacher_action`: what that agent
   would choose at the learner's decision now, from the learner's own observation and
   view. It plays nothing; a trainer may ask it to teach (``dugout.train.ppo --teacher``).
@@ -45,6 +52,8 @@ from ..envs import make
 __all__ = ["SingleAgentEnv"]
 
 SEATS = ("away", "home")
+#: what the adapter does with the learner's single-option decisions: show them, or play them
+FORCED = ("ask", "play")
 
 
 class SingleAgentEnv(gym.Env):
@@ -52,11 +61,16 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(self, env_id: str, opponent: Any = "random", seat: str = "alternate",
                  seed: int = 0, env_kwargs: dict[str, Any] | None = None, shaping: str = "none",
-                 teacher: Any = None):
+                 teacher: Any = None, forced: str = "ask"):
         if seat not in ("alternate",) + SEATS:
             raise ValueError(f"seat must be 'alternate', 'away' or 'home', got {seat!r}")
         if shaping not in ("none", "win-expectancy"):
             raise ValueError(f"shaping must be 'none' or 'win-expectancy', got {shaping!r}")
+        if forced not in FORCED:
+            raise ValueError(f"forced must be 'ask' or 'play', got {forced!r}")
+        self.forced = forced
+        #: the learner's single-option decisions played for him (``forced="play"``)
+        self.forced_played = 0
         self._potential = None
         if shaping == "win-expectancy":
             self._potential = managers(env_id).win_expectancy
@@ -100,6 +114,10 @@ class SingleAgentEnv(gym.Env):
             if term or trunc:
                 return info
             if agent == self.learner:
+                if self.forced == "play" and obs["action_mask"].sum() == 1:
+                    aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+                    self.forced_played += 1
+                    continue
                 self._obs = obs
                 return None
             view = self.raw.view(agent) if getattr(self.opponent, "needs_view", False) else None

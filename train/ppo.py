@@ -74,6 +74,7 @@ from ..envs.core.errors import OptionError
 from ..envs.options import check_env_options, describe_options, env_options_from_flags
 from . import flags
 from .curves import append_eval_row, new_figure, save_curve
+from .adapter import FORCED
 from .configs import CONFIGS, defaults_for
 
 __all__ = ["Settings", "train", "main", "teacher_weight", "taught_ppo", "check_teacher"]
@@ -137,6 +138,10 @@ class Settings:
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda", "type": flags.GAE_LAMBDA})
     ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus", "type": flags.ENTROPY})
     shaping: str = field(default="none", metadata={"help": SHAPING_HELP, "choices": SHAPINGS})
+    forced: str = field(default="play", metadata={
+        "help": "the learner's single-option decisions: play (made for it, not learned from: "
+                "MLB Showdown's card windows where it can only pass) or ask (shown like any "
+                "other); the opponent sees the same either way", "choices": FORCED})
     teacher: str = field(default="none", metadata={
         "help": "none, heuristic or solver: after each update's PPO epochs, one epoch also raises "
                 "the log-probability of that manager's choice at the learner's decisions (solver: "
@@ -179,6 +184,8 @@ class Settings:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.shaping not in SHAPINGS:
             raise ValueError(f"shaping must be none or win-expectancy, got {self.shaping!r}")
+        if self.forced not in FORCED:
+            raise ValueError(f"forced must be ask or play, got {self.forced!r}")
         check_teacher(self.teacher, self.teacher_fraction, self.teacher_coef)
         if self.teacher != "none":
             from ..agents.registry import agent_names
@@ -258,7 +265,8 @@ def make_envs(s: Settings, pool: Path, first_episode: int = 0):
                 opponent = s.opponent
             env = SingleAgentEnv(s.env, opponent=opponent, seat="alternate", seed=s.seed * 1000 + i,
                                  env_kwargs=s.env_options, shaping=s.shaping,
-                                 teacher=None if s.teacher == "none" else s.teacher)
+                                 teacher=None if s.teacher == "none" else s.teacher,
+                                 forced=s.forced)
             env._episode = first_episode
             step, reset = env.step, env.reset
 
