@@ -142,9 +142,18 @@ def _build_env_class() -> type:
         def __init__(self, config: dict[str, Any] | None = None):
             """``config``: ``{"env_id": <a dugout env id>, **options}``; the options go to
             ``dugout.envs.make`` (``teams``, ``level``, ``max_innings``, ...). RLlib passes
-            its ``env_config`` here (an ``EnvContext``, a dict)."""
+            its ``env_config`` here (an ``EnvContext``, a dict). ``"forced": "play"`` makes
+            every single-option decision for its manager (the env still asks it, so
+            neither manager sees anything else: MLB Showdown's card windows where a manager
+            holding cards can only pass); ``"ask"`` (the default) hands them to RLlib."""
             super().__init__()
             options = dict(config or {})
+            self.forced = options.pop("forced", "ask")
+            if self.forced not in ("ask", "play"):
+                raise ValueError(f"DugoutMultiAgentEnv: forced must be 'ask' or 'play', got "
+                                 f"{self.forced!r}")
+            #: single-option decisions made for the managers (``"forced": "play"``)
+            self.forced_played = 0
             env_id = options.pop("env_id", None)
             if env_id is None:
                 raise ValueError(f"DugoutMultiAgentEnv needs config['env_id'], one of "
@@ -187,8 +196,19 @@ def _build_env_class() -> type:
                 raise RuntimeError(f"DugoutMultiAgentEnv({self.env_id!r}): {_MAX_SKIPPED_GAMES} "
                                    f"games in a row ended before any manager's decision")
             self._done = False
+            self._play_forced()
             agent = self.aec_env.agent_selection
             return {agent: self._obs(agent)}, {}
+
+        def _play_forced(self) -> None:
+            """With ``"forced": "play"``, make the acting manager's single-option decisions
+            until one has a choice or the game ends."""
+            while self.forced == "play" and not self._game_over():
+                mask = self.aec_env.observe(self.aec_env.agent_selection)["action_mask"]
+                if mask.sum() != 1:
+                    return
+                self.aec_env.step(int(np.flatnonzero(mask)[0]))
+                self.forced_played += 1
 
         def step(self, action_dict: dict[str, Any]):
             """Play the acting manager's action (``action_dict`` holds it, and only it)."""
@@ -203,6 +223,7 @@ def _build_env_class() -> type:
                 raise ValueError(f"DugoutMultiAgentEnv.step(): it is {agent!r}'s turn; no "
                                  f"action for {sorted(others)} expected")
             self.aec_env.step(action_dict[agent])
+            self._play_forced()
             if self._game_over():
                 return self._final()
             actor = self.aec_env.agent_selection

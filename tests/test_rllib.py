@@ -200,6 +200,37 @@ def test_illegal_action_loses_the_game():
         strict.step({AGENTS[1 - AGENTS.index(agent)]: 0})
 
 
+def test_forced_decisions_played_for_the_managers_change_no_game():
+    """``"forced": "play"``: no manager is handed a single-option decision (Showdown's card
+    windows where a manager holding cards can only pass), and the games are the ones played
+    with every decision handed over, the lone actions taken."""
+    options = {"level": "expert", "decks": "default"}
+    ask = rllib.make_env("showdown_v0", **options)
+    play = rllib.make_env("showdown_v0", forced="play", **options)
+    lone = 0
+    for seed in range(2):
+        finals = []
+        for env in (ask, play):
+            rng = np.random.default_rng(seed)
+            obs, _ = env.reset(seed=seed)
+            while True:
+                (agent, o), = obs.items()
+                legal = np.flatnonzero(o["action_mask"])
+                if env is play:
+                    assert len(legal) > 1
+                elif len(legal) == 1:
+                    lone += 1
+                a = int(legal[0]) if len(legal) == 1 else int(rng.choice(legal))
+                obs, rewards, terminateds, _, _ = env.step({agent: a})
+                if terminateds["__all__"] or len(obs) == 2:
+                    break
+            finals.append((rewards, env.aec_env.unwrapped.state_.to_dict()))
+        assert finals[0] == finals[1]
+    assert lone > 50 and play.forced_played == lone
+    with pytest.raises(ValueError, match="forced must be 'ask' or 'play', got 'never'"):
+        rllib.make_env("showdown_v0", forced="never")
+
+
 def test_bad_config_is_named():
     with pytest.raises(ValueError, match="env_id"):
         rllib.DugoutMultiAgentEnv({})
