@@ -231,7 +231,10 @@ def sample_counts(stats, innings: int, dh: bool, edge: str, half_innings: int = 
     """Run distributions (team, outs, bases, runs) for two rosters, sampled through the
     engine's own rules under :func:`reference_action` (each half inning its own dice)."""
     teams = _teams_from_stats(stats)
-    template = rules.new_game(teams[0], teams[1], Dice(seed), innings=1, dh=dh, edge=edge)
+    # (rosters beyond 17 are bench="reserves" games; the tables use no substitution)
+    bench = "roster" if max(len(r) for r in stats) <= rules.MAX_ROSTER else "reserves"
+    template = rules.new_game(teams[0], teams[1], Dice(seed), innings=1, dh=dh, edge=edge,
+                              bench=bench)
     # both lineup cards, by the reference
     play_out(template, rules, reference_action, stop=lambda state: state.started)
 
@@ -281,6 +284,15 @@ def win_expectancy(view: PokemonBaseballView) -> float:
     home = t.win_expectancy(view.inning, view.half, min(view.outs, 3), _bases(view),
                             view.score[1] - view.score[0])
     return home if view.seat == 1 else 1.0 - home
+
+
+def _fresh(view: PokemonBaseballView, team: int, candidates, only: bool = False) -> tuple:
+    """The ``candidates`` who have not been in this game (with re-entry allowed, RULES.md
+    P-2, a pitching change brings only them: a pitcher taken out is not brought back, nor
+    anyone who has left, which also keeps two changes from undoing each other); all of them
+    when none is fresh, unless ``only``."""
+    fresh = tuple(k for k in candidates if view.status[team][k] == rules.BENCH)
+    return fresh if fresh or only else tuple(candidates)
 
 
 def _bases(view: PokemonBaseballView) -> tuple:
@@ -458,7 +470,9 @@ class PokemonBaseballHeuristic(TablesHeuristic):
         if seat == view.half and old == view.batter:
             return {a: self._bat_value(view, a - CREATURE) for a in view.legal}    # pinch hitter
         if old == view.pitcher(seat):
-            return {a: self._pitch_value(view, seat, a - CREATURE) for a in view.legal}
+            fresh = _fresh(view, seat, [a - CREATURE for a in view.legal])
+            return {a: self._pitch_value(view, seat, a - CREATURE)
+                    - (0.0 if a - CREATURE in fresh else 1e6) for a in view.legal}
         position = view.field[seat].index(old) + 1 if old in view.field[seat] else 0
         ref, pitcher = _mean_stats(view.stats[1 - seat]), view.stats[seat][view.pitcher(seat)]
 
@@ -491,7 +505,7 @@ class PokemonBaseballHeuristic(TablesHeuristic):
         scores = {a: -1.0 for a in view.legal}
         scores[PASS] = 0.0
         change = POSITION          # the pitcher
-        bench = view.available(t)
+        bench = _fresh(view, t, view.available(t), only=True)
         if change not in view.legal or not bench or view.outs or any(r >= 0 for r in view.runners):
             return scores
         now = view.pitcher(t)

@@ -365,7 +365,8 @@ def test_same_creature_twice_on_roster(tmp_path):
     data = valid_team_dict()
     data["roster"][16] = data["roster"][3]
     team_error(tmp_path, data, r"field 'roster': creature\(s\) \['coilfin'\] listed twice "
-                               r"\(the same monster cannot be used twice\)")
+                               r"\(used_twice='roster\+reentry': \"The same monster cannot be used "
+                               r"twice\.\" read as no creature twice on a roster\)")
 
 
 def test_unknown_creature_id(tmp_path):

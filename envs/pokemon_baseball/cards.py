@@ -26,6 +26,20 @@ a path to a JSON file, or a dict::
 Roster ids are looked up first in the team's own ``creatures``, then in the creature set
 (the built-in one unless another is given). Positions are ``P C 1B 2B 3B SS LF CF RF``
 (exact, uppercase), each once; position ``k`` is fielder number ``POSITIONS.index(k) + 1``.
+**The roster rules** (RULES.md, P-1 and P-2) are options of the loader, as of the env:
+
+* ``bench`` (:data:`BENCH_READINGS`), how "17 Pokemon can be on the bench in one game"
+  reads: ``"roster"`` (the default), 17 is the whole game roster, starters included: 9 to
+  17 creatures; ``"reserves"``, 17 on the bench beside the starters: 9 to 26 creatures
+  (27 with the DH's tenth starter; :func:`max_roster`).
+* ``used_twice`` (:func:`check_used_twice`), how "The same monster cannot be used twice"
+  reads: readings joined by ``+`` from ``"roster"`` (no creature twice on a roster),
+  ``"reentry"`` (no creature back in a game he has left: the engine's) and ``"teams"`` (no
+  creature on both teams: the env's check, :func:`check_teams_apart`); the default is
+  ``"roster+reentry"``. Without ``"roster"`` a roster may list a creature more than once:
+  each listing is a creature of its own (a lineup or rotation entry naming him takes his
+  listings in roster order).
+
 Every error is a :class:`~dugout.envs.core.DataError` naming the source (the file, ``dict``
 or ``built-in team 'harbor'``), the creature or entry, and the field. A file is read with
 the limits of ``dugout.envs.core.read_json_file`` (at most 1 MiB of UTF-8 JSON).
@@ -47,7 +61,9 @@ from ..core.state import pair_codec
 
 __all__ = ["SAVED_TEAMS", "POSITIONS", "HP_RANGE", "LEVEL_RANGE", "ATTACK_RANGE", "RETREAT_RANGE",
            "MAX_ROSTER", "MIN_ROSTER", "Creature", "Team", "load_creatures", "load_team",
-           "team_from_dict", "creature_from_dict", "BUILTIN_TEAMS", "DATA_DIR"]
+           "team_from_dict", "creature_from_dict", "BUILTIN_TEAMS", "DATA_DIR", "BENCH_READINGS",
+           "USED_TWICE_READINGS", "USED_TWICE_DEFAULT", "max_roster", "check_bench",
+           "check_used_twice", "check_teams_apart", "BENCH_PASSAGE", "USED_TWICE_PASSAGE"]
 
 #: the nine positions; fielder number ``n`` (1..9, as in "Fly Out (8)") is ``POSITIONS[n - 1]``
 POSITIONS = ("P", "C", "1B", "2B", "3B", "SS", "LF", "CF", "RF")
@@ -61,6 +77,58 @@ MAX_ROSTER = 17
 #: a roster must at least fill the nine positions
 MIN_ROSTER = 9
 LINEUP_SIZE = len(POSITIONS)
+
+# -- the roster rules (RULES.md, P-1 and P-2) ---------------------------------------------------
+BENCH_PASSAGE = '"17 Pokemon can be on the bench in one game."'
+USED_TWICE_PASSAGE = '"The same monster cannot be used twice."'
+#: P-1's readings: "roster", 17 is the whole game roster (the default); "reserves", 17 on the
+#: bench beside the starters
+BENCH_READINGS = ("roster", "reserves")
+#: P-2's readings, in the order a ``used_twice`` value is written: no creature twice on a
+#: roster, no creature back in a game he has left, no creature on both teams
+USED_TWICE_READINGS = ("roster", "reentry", "teams")
+USED_TWICE_DEFAULT = "roster+reentry"
+#: the bench beside the starters under ``bench="reserves"``
+BENCH_SIZE = 17
+
+
+def check_bench(bench: Any, option: str = "bench") -> str:
+    """``bench`` if it is one of :data:`BENCH_READINGS`, else a ``ValueError`` naming the option."""
+    if not isinstance(bench, str) or bench not in BENCH_READINGS:
+        raise ValueError(f"{option} must be one of {BENCH_READINGS} (how {BENCH_PASSAGE} "
+                         f"reads), got {show(bench)}")
+    return bench
+
+
+def check_used_twice(value: Any, option: str = "used_twice") -> str:
+    """A ``used_twice`` value written the one way (its readings in the order of
+    :data:`USED_TWICE_READINGS`, joined by ``+``), else a ``ValueError`` naming the option:
+    one or more readings, each once."""
+    parts = value.split("+") if isinstance(value, str) else None
+    if (not parts or any(p not in USED_TWICE_READINGS for p in parts)
+            or len(set(parts)) != len(parts)):
+        raise ValueError(f"{option} must join one or more of {USED_TWICE_READINGS} with '+' "
+                         f"(how {USED_TWICE_PASSAGE} reads; default {USED_TWICE_DEFAULT!r}), "
+                         f"got {show(value)}")
+    return "+".join(p for p in USED_TWICE_READINGS if p in parts)
+
+
+def max_roster(bench: str = "roster", dh: bool = False) -> int:
+    """The most creatures a game roster may hold: 17 (``"roster"``), or the starters (nine,
+    ten with the DH) and 17 on the bench (``"reserves"``)."""
+    return MAX_ROSTER if bench == "roster" else LINEUP_SIZE + bool(dh) + BENCH_SIZE
+
+
+def check_teams_apart(teams: tuple, used_twice: str) -> None:
+    """With the ``"teams"`` reading of P-2, no creature (by id) on both teams: a
+    ``DataError`` naming the rule and the creatures otherwise."""
+    if "teams" not in used_twice.split("+"):
+        return
+    both = sorted(set(teams[0].ids) & set(teams[1].ids))
+    if both:
+        raise DataError(f"teams {teams[0].name!r} and {teams[1].name!r} both hold "
+                        f"{show_list(both)}: with used_twice={used_twice!r} "
+                        f"{USED_TWICE_PASSAGE} reads as no creature on both teams")
 
 DATA_DIR = Path(__file__).parent / "data"
 _CREATURES_PATH = DATA_DIR / "creatures.json"
@@ -121,7 +189,7 @@ class Team:
                 "lineup": [{"creature": ids[k], "position": POSITIONS[p - 1]}
                            for k, p in zip(self.lineup, self.positions)],
                 "rotation": [ids[k] for k in self.rotation],
-                "creatures": [c.to_dict() for c in self.roster]}
+                "creatures": [c.to_dict() for c in dict(zip(ids, self.roster)).values()]}
 
 
 # -- field checks -------------------------------------------------------------------------
@@ -262,9 +330,14 @@ def _roster_ids(items: list, where: str, key: str) -> list[str]:
     return items
 
 
-def team_from_dict(data: Any, where: str, creatures: Any = None) -> Team:
+def team_from_dict(data: Any, where: str, creatures: Any = None, *, bench: str = "roster",
+                   dh: bool = False, used_twice: str = USED_TWICE_DEFAULT) -> Team:
     """Validate a team dict; ``where`` names it in messages (``"dict"``, a path).
-    ``creatures``: ``{id: Creature}``, a creature-set path or dict, or None (built-in)."""
+    ``creatures``: ``{id: Creature}``, a creature-set path or dict, or None (built-in).
+    ``bench``, ``dh`` and ``used_twice`` are the game's roster rules (the module docstring):
+    a roster they refuse is a ``DataError`` naming the rule."""
+    check_bench(bench)
+    used_twice = check_used_twice(used_twice)
     if not isinstance(data, dict):
         raise DataError(f"{where}: a team must be an object with name, roster, lineup and "
                         f"rotation, got {show(data)}")
@@ -276,13 +349,7 @@ def team_from_dict(data: Any, where: str, creatures: Any = None) -> Team:
         own = _creature_list(_list(data, "creatures", where), where)
 
     roster_raw = _roster_ids(_list(data, "roster", where), where, "roster")
-    if not MIN_ROSTER <= len(roster_raw) <= MAX_ROSTER:
-        raise DataError(f"{where}: field 'roster' must list {MIN_ROSTER} to {MAX_ROSTER} "
-                        f"creatures (17 can be on the bench in one game), got {len(roster_raw)}")
-    twice = sorted(cid for cid, n in Counter(roster_raw).items() if n > 1)
-    if twice:
-        raise DataError(f"{where}: field 'roster': creature(s) {show_list(twice)} listed twice "
-                        f"(the same monster cannot be used twice)")
+    _check_roster_rules(roster_raw, where, bench, dh, used_twice)
     pool = None if all(cid in own for cid in roster_raw) else _creature_pool(creatures)
     roster = []
     for i, cid in enumerate(roster_raw):
@@ -296,7 +363,13 @@ def team_from_dict(data: Any, where: str, creatures: Any = None) -> Team:
         else:
             raise DataError(f"{where}: field 'roster': roster[{i}]: unknown creature {cid!r} "
                             f"(neither in the team's 'creatures' nor in the creature set)")
-    index = {cid: k for k, cid in enumerate(roster_raw)}
+    listings: dict[str, list[int]] = {}
+    for k, cid in enumerate(roster_raw):
+        listings.setdefault(cid, []).append(k)
+
+    def listing(cid: str, taken: list[int]) -> int | None:
+        """The roster index of ``cid``'s first listing not yet ``taken`` (None: all are)."""
+        return next((k for k in listings[cid] if k not in taken), None)
 
     lineup_raw = _list(data, "lineup", where)
     if len(lineup_raw) != LINEUP_SIZE:
@@ -307,18 +380,19 @@ def team_from_dict(data: Any, where: str, creatures: Any = None) -> Team:
         at = f"{where}: lineup[{i}]"
         entry = _fields(entry, at, "a lineup entry", ("creature", "position"))
         cid = entry["creature"]
-        if not isinstance(cid, str) or cid not in index:
+        if not isinstance(cid, str) or cid not in listings:
             raise DataError(f"{at}: field 'creature' must name a creature on the roster, got "
                             f"{show(cid)}")
         at = f"{at} ({cid!r})"
-        if index[cid] in lineup:
+        k = listing(cid, lineup)
+        if k is None:
             raise DataError(f"{at}: field 'creature': {cid!r} bats twice in the lineup "
                             f"(nine different creatures)")
         pos = entry["position"]
         if not isinstance(pos, str) or pos not in POSITIONS:
             raise DataError(f"{at}: field 'position' must be one of {', '.join(POSITIONS)} "
                             f"(uppercase), got {show(pos)}")
-        lineup.append(index[cid])
+        lineup.append(k)
         positions.append(POSITIONS.index(pos) + 1)
     counts = Counter(POSITIONS[p - 1] for p in positions)
     if len(counts) != LINEUP_SIZE:
@@ -333,32 +407,55 @@ def team_from_dict(data: Any, where: str, creatures: Any = None) -> Team:
         raise DataError(f"{where}: field 'rotation' must name at least one starting pitcher")
     rotation = []
     for i, cid in enumerate(rotation_raw):
-        if cid not in index:
+        if cid not in listings:
             raise DataError(f"{where}: field 'rotation': rotation[{i}]: creature {cid!r} is "
                             f"not on the roster")
-        if index[cid] in rotation:
+        k = listing(cid, rotation)
+        if k is None:
             raise DataError(f"{where}: field 'rotation': creature {cid!r} is listed twice")
-        rotation.append(index[cid])
+        rotation.append(k)
     return Team(name, tuple(roster), tuple(lineup), tuple(positions), tuple(rotation))
+
+
+def _check_roster_rules(roster: list[str], where: str, bench: str, dh: bool,
+                        used_twice: str) -> None:
+    """P-1, the roster's size under ``bench``; P-2, no creature twice on it under the
+    ``"roster"`` reading of ``used_twice``."""
+    most = max_roster(bench, dh)
+    if not MIN_ROSTER <= len(roster) <= most:
+        reading = ("the whole game roster, starters included" if bench == "roster" else
+                   f"{BENCH_SIZE} on the bench beside the {LINEUP_SIZE + bool(dh)} starters")
+        raise DataError(f"{where}: field 'roster' must list {MIN_ROSTER} to {most} creatures "
+                        f"(bench={bench!r}: {BENCH_PASSAGE} read as {reading}), got {len(roster)}")
+    twice = sorted(cid for cid, n in Counter(roster).items() if n > 1)
+    if twice and "roster" in used_twice.split("+"):
+        raise DataError(f"{where}: field 'roster': creature(s) {show_list(twice)} listed twice "
+                        f"(used_twice={used_twice!r}: {USED_TWICE_PASSAGE} read as no creature "
+                        f"twice on a roster)")
 
 
 _BUILTIN_TEAM_CACHE: dict[str, Team] = {}
 
 
-def load_team(source: Any, creatures: Any = None) -> Team:
+def load_team(source: Any, creatures: Any = None, *, bench: str = "roster", dh: bool = False,
+              used_twice: str = USED_TWICE_DEFAULT) -> Team:
     """A team from a built-in name (:data:`BUILTIN_TEAMS`), a path to a JSON file, a dict,
-    or a :class:`Team` (returned as is). ``creatures`` resolves roster ids the team does
-    not define itself: ``{id: Creature}``, a creature-set path or dict, or None (the
-    built-in set)."""
+    or a :class:`Team` (checked against the roster rules). ``creatures`` resolves roster ids
+    the team does not define itself: ``{id: Creature}``, a creature-set path or dict, or None
+    (the built-in set). ``bench``, ``dh`` and ``used_twice`` are the game's roster rules
+    (:func:`team_from_dict`)."""
+    rules = {"bench": bench, "dh": dh, "used_twice": used_twice}
     if isinstance(source, Team):
+        _check_roster_rules(list(source.ids), f"team {source.name!r}", bench, dh,
+                            check_used_twice(used_twice))
         return source
     if isinstance(source, dict):
-        return team_from_dict(source, "dict", creatures)
+        return team_from_dict(source, "dict", creatures, **rules)
     if isinstance(source, str) and source in BUILTIN_TEAMS:
         if creatures is None and source in _BUILTIN_TEAM_CACHE:
-            return _BUILTIN_TEAM_CACHE[source]
+            return load_team(_BUILTIN_TEAM_CACHE[source], **rules)
         data = read_json_file(_TEAMS_DIR / f"{source}.json", "team")
-        team = team_from_dict(data, f"built-in team {source!r}", creatures)
+        team = team_from_dict(data, f"built-in team {source!r}", creatures, **rules)
         if creatures is None:
             _BUILTIN_TEAM_CACHE[source] = team
         return team
@@ -367,10 +464,12 @@ def load_team(source: Any, creatures: Any = None) -> Team:
         if isinstance(source, str) and not text.endswith(".json") and not os.path.exists(text):
             raise DataError(f"unknown team {text!r}: use one of {list(BUILTIN_TEAMS)}, a path "
                             f"to a JSON file or a dict")
-        return team_from_dict(read_json_file(source, "team"), text, creatures)
+        return team_from_dict(read_json_file(source, "team"), text, creatures, **rules)
     raise DataError(f"a team must be one of {list(BUILTIN_TEAMS)}, a path to a JSON file or "
                     f"a dict, got {show(source)}")
 
 
 #: a game's two teams as a saved game holds them (its ``GameState.teams`` field's codec)
-SAVED_TEAMS = pair_codec(Team.to_dict, lambda saved, i: team_from_dict(saved, f"saved team {i}"))
+#: (read with the widest roster rules; the game checks its own: ``rules.validate_game``)
+SAVED_TEAMS = pair_codec(Team.to_dict, lambda saved, i: team_from_dict(
+    saved, f"saved team {i}", bench="reserves", dh=True, used_twice="reentry"))

@@ -8,7 +8,8 @@ with lineups, substitutions, steals, bunts, tag-ups, injuries and pitcher rest.
 ```python
 env = pokemon_baseball_v0.env(teams=("harbor", "summit"), creatures=None, innings=9,
                               max_innings=None, dh=False, edge="ge", rest_by="innings",
-                              series=None, max_decisions=None)
+                              bench="roster", used_twice="roster+reentry", series=None,
+                              max_decisions=None)
 ```
 
 `teams` is a pair (away, home), each a built-in team name ({teams}), a path to a
@@ -27,7 +28,17 @@ lowest, the highest for one seat and the lowest for the other) 368 (a series, 93
 exactly on an open column heading reads (`"ge"`: "> 50" means 50 and more; `"gt"`:
 strictly more; RULES.md). `rest_by` says how the rest rule counts "pitches 2 or more
 innings": `"innings"`, innings in which he faced a batter, or `"outs"`, the outs he
-recorded / 3 (the box score's innings pitched). `series=N` (odd) plays a best-of-N series, `{"games": N}`
+recorded / 3 (the box score's innings pitched).
+
+The roster rules (RULES.md, P-1 and P-2; a team that breaks them raises `DataError` naming
+the option):
+
+| Option | Values | Passage and reading |
+|---|---|---|
+| `bench` | `"roster"` (default), `"reserves"` | "17 Pokemon can be on the bench in one game.": the whole game roster (9 to 17 creatures), or 17 beside the starters (9 to 26; 27 with the DH). With `"reserves"` the actions name that many creatures: `Discrete(42)` (43 with the DH), creature k is action 16 + k, and each roster block has 26 (27) rows, so the observation is longer (`env.unwrapped.OBS`) |
+| `used_twice` | readings joined by `+`, from `"roster"`, `"reentry"`, `"teams"`; default `"roster+reentry"` | "The same monster cannot be used twice.": no creature twice on a roster; no creature back in a game he has left; no creature on both teams. Without `"reentry"` a creature who left may come in again (not one resting or hurt in this game); the substitutions then never run out (random managers: a median of 1,852 decisions a game, the longest of 150 2,741; `max_decisions` cuts off a manager who substitutes forever) |
+
+`series=N` (odd) plays a best-of-N series, `{"games": N}`
 exactly N games, as one episode (`dugout.envs.core.series`), N at most 99
 (`MAX_SERIES_GAMES`: best of 99, or exactly 99 games): pitcher rest and injuries
 carry from game to game. `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture:
@@ -51,7 +62,7 @@ defensive substitutions. `agent_selection` always names the manager who must act
 | 2-4 | the runner on first, second, third: he steals, or a pinch runner replaces him |
 | 5 | a pinch hitter for the batter |
 | 6-15 | the creature at position 1-9 (P, C, 1B, 2B, 3B, SS, LF, CF, RF) or the DH is replaced (6: a pitching change) |
-| 16-32 | roster creature 0-16 (the team file's roster order) |
+| 16-32 | roster creature 0-16 (the team file's roster order; with `bench="reserves"` on to 41, or 42 with the DH) |
 
 The decisions (`infos[agent]["decision"]` names the kind and labels each legal option;
 `view(agent).subject` says what it is about):
@@ -62,7 +73,7 @@ The decisions (`infos[agent]["decision"]` names the kind and labels each legal o
 | `batting_order` | each, before the game | 16-32: a placed batter not yet in the order, for slot `subject` (the last is filled by itself) |
 | `offense_sub` | batting, before each batter | 0, 5 (pinch hitter), 2-4 (pinch runner for that runner), while a bench creature may come in |
 | `defense_sub` | fielding, before each batter | 0, or 6-14 (replace the creature at that position), while a bench creature may come in |
-| `substitute` | the side that asked | 16-32: a bench creature who has not played and is not resting, for creature `subject` |
+| `substitute` | the side that asked | 16-32: a bench creature who has not played and is not resting (without the `"reentry"` reading also one who left the game, unless hurt in it), for creature `subject` |
 | `steal` | batting, repeated | 0, 2 (first to second, second open), 3 (second to third, third open); each runner once per batter |
 | `bunt` | batting | 0 or 1, with a runner on first or second and third base empty |
 | `tag_up` | batting | 0 or 1, the runner on third after an outfield fly out that is not the third out |
@@ -72,8 +83,8 @@ The decisions (`infos[agent]["decision"]` names the kind and labels each legal o
 
 `observe(agent)` returns `{{"observation": float32 vector, "action_mask": int8 vector}}`,
 encoded from `env.unwrapped.view(agent)` alone, from the observer's side (`own` is the
-observing manager's team). Each roster block has 17 rows of {per} features (rows beyond
-the roster's size are zero): present; HP / 130, level / 80, attack / 120, retreat / 4;
+observing manager's team). Each roster block has 17 rows (26 or 27 with `bench="reserves"`)
+of {per} features (rows beyond the roster's size are zero): present; HP / 130, level / 80, attack / 120, retreat / 4;
 HP now / 130; one-hot position (P ... RF, DH); bats in (1 + slots until his turn) / 9,
 0 if not in the batting order; one-hot bench / in the game / gone; resting games / 3;
 injured games after this one / 3; innings pitched in this game (as `rest_by` counts
@@ -110,7 +121,8 @@ series mid-game.
 
 ## Version History
 
-* v0: first release.
+* v0: first release; the roster rules' options `bench` and `used_twice` (the defaults
+  play as before).
 """
 
 from __future__ import annotations
@@ -130,11 +142,13 @@ from ..core.scorebook import ordinal
 from ..core.series import with_series_pieces
 from . import charts as ch
 from . import rules
-from .cards import BUILTIN_TEAMS, POSITIONS, load_creatures, load_team
+from .cards import (BUILTIN_TEAMS, POSITIONS, USED_TWICE_DEFAULT, check_bench, check_teams_apart,
+                    check_used_twice, load_creatures, load_team)
 from .view import (PokemonBaseballView, bases_shown, decision_shown, fielder_shown, full_hp,
                    hp_now, make_view, option_pairs, places_shown, roster_stats)
 
 __all__ = ["PokemonBaseballEnv", "OBS", "PIECES", "encode_view", "RosterBlocks", "option_labels",
+           "pieces_for", "layout",
            "CREATURE_FEATURES"]
 
 _POS_NAMES = POSITIONS + ("DH",)
@@ -147,23 +161,53 @@ CREATURE_FEATURES = (["present", "hp", "level", "attack", "retreat", "hp_now"]
 PER = len(CREATURE_FEATURES)
 _F = {name: i for i, name in enumerate(CREATURE_FEATURES)}
 
-PIECES = situation_pieces(rules.DECISION_KINDS) + [
-    ("subject_position", 10, "one-hot position a lineup decision fills: P, C, 1B, 2B, 3B, SS, LF, CF, RF, DH"),
-    ("subject_slot", 9, "one-hot batting slot a batting-order decision fills"),
-    ("subject_creature", ROSTER, "one-hot own creature a substitute or replace-injured decision replaces"),
-    ("fielder", 9, "one-hot position (P ... RF) the batter's ball went to in this plate appearance (a tag-up's outfielder)"),
-    ("started", 1, "1 once both lineups are set and play has begun"),
-    ("dh", 1, "1 if the designated-hitter rule is on"),
-    SITUATION_PIECE["innings_left"],
-    ("own_roster", ROSTER * PER, f"own roster, 17 rows of {PER} features (the module docstring)"),
-    ("opp_roster", ROSTER * PER, f"opponent's roster, 17 rows of {PER} features"),
-]
-OBS = ObservationSpec(PIECES)
+
+
+def pieces_for(width: int = ROSTER) -> list:
+    """The observation's pieces for rosters of ``width`` rows (17; more with
+    ``bench="reserves"``: :func:`~.rules.roster_width`)."""
+    return situation_pieces(rules.DECISION_KINDS) + [
+        ("subject_position", 10, "one-hot position a lineup decision fills: P, C, 1B, 2B, 3B, SS, LF, CF, RF, DH"),
+        ("subject_slot", 9, "one-hot batting slot a batting-order decision fills"),
+        ("subject_creature", width, "one-hot own creature a substitute or replace-injured decision replaces"),
+        ("fielder", 9, "one-hot position (P ... RF) the batter's ball went to in this plate appearance (a tag-up's outfielder)"),
+        ("started", 1, "1 once both lineups are set and play has begun"),
+        ("dh", 1, "1 if the designated-hitter rule is on"),
+        SITUATION_PIECE["innings_left"],
+        ("own_roster", width * PER, f"own roster, {width} rows of {PER} features (the module docstring)"),
+        ("opp_roster", width * PER, f"opponent's roster, {width} rows of {PER} features"),
+    ]
+
+
+class _Layout:
+    """Where the pieces lie for rosters of ``width`` rows: the spec, its offsets, the head
+    (the pieces before the roster blocks) and the two blocks' slices."""
+
+    __slots__ = ("width", "obs", "offset", "head", "own", "opp")
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.obs = ObservationSpec(pieces_for(width))
+        self.offset = o = self.obs.offset
+        size = width * PER
+        self.head = o["own_roster"]
+        self.own = slice(o["own_roster"], o["own_roster"] + size)
+        self.opp = slice(o["opp_roster"], o["opp_roster"] + size)
+
+
+@lru_cache(maxsize=None)
+def layout(width: int = ROSTER) -> _Layout:
+    """The observation's layout for rosters of ``width`` rows (made once per width)."""
+    return _Layout(width)
+
+
+PIECES = pieces_for(ROSTER)
+OBS = layout(ROSTER).obs
 
 _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
-OPTIONS = ("teams", "creatures", "innings", "max_innings", "dh", "edge", "rest_by", "series",
-           "render_mode", "illegal_action", "dice", "max_decisions")
+OPTIONS = ("teams", "creatures", "innings", "max_innings", "dh", "edge", "rest_by", "bench",
+           "used_twice", "series", "render_mode", "illegal_action", "dice", "max_decisions")
 
 __doc__ = (__doc__.replace("{table}", OBS.table())
            .replace("{per}", str(PER)).replace("{teams}", ", ".join(f'`"{t}"`' for t in BUILTIN_TEAMS))
@@ -174,8 +218,6 @@ __doc__ = (__doc__.replace("{table}", OBS.table())
 # encode_view(view) writes the head (_head) and the two roster blocks (RosterBlocks) from the
 # view's fields; the env's observe() feeds the same two the same pieces read off the state
 # (PokemonBaseballEnv._encode), keeping its roster blocks between decisions.
-_SIZE = ROSTER * PER
-_OWN, _OPP = slice(_O["own_roster"], _O["own_roster"] + _SIZE), slice(_O["opp_roster"], _O["opp_roster"] + _SIZE)
 _HP_NOW, _INNINGS, _STARTER = _F["hp_now"], _F["innings_pitched"], _F["starter"]
 _PLACES = slice(_F["at_P"], _F["bats_in"] + 1)
 _STATUS = slice(_F["bench"], _F["innings_pitched"] + 1)
@@ -183,9 +225,9 @@ _ON_BASE = slice(_F["on_first"], _F["tried_steal"] + 1)
 
 
 @lru_cache(maxsize=64)
-def _static_block(stats: tuple) -> np.ndarray:
+def _static_block(stats: tuple, width: int) -> np.ndarray:
     """The roster block's columns that never change in a game (and HP now at full), read-only."""
-    block = np.zeros((ROSTER, PER), dtype=np.float32)
+    block = np.zeros((width, PER), dtype=np.float32)
     n = len(stats)
     if n:
         s = np.asarray(stats, dtype=np.float32)
@@ -199,9 +241,9 @@ def _static_block(stats: tuple) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _places(field: tuple, lineup: tuple, order: int) -> np.ndarray:
-    """Each creature's one-hot position and when he bats, (17, 11), read-only."""
-    cols = np.zeros((ROSTER, 11), dtype=np.float32)
+def _places(field: tuple, lineup: tuple, order: int, width: int) -> np.ndarray:
+    """Each creature's one-hot position and when he bats, (width, 11), read-only."""
+    cols = np.zeros((width, 11), dtype=np.float32)
     for p, k in enumerate(field):
         if k >= 0:
             cols[k, p] = 1.0
@@ -230,29 +272,28 @@ def _innings_column(innings) -> np.ndarray:
     return np.minimum(np.asarray(innings, dtype=np.float32), 18) / 18.0
 
 
-_HEAD = _O["own_roster"]                # the pieces before the roster blocks
-
-
 @lru_cache(maxsize=4096)
 def _head(seat: int, decision: str | None, subject: int, inning: int, half: int, outs: int,
           bases: tuple, score: tuple, started: bool, dh: bool, innings: int,
-          fielder: int) -> np.ndarray:
+          fielder: int, width: int = ROSTER) -> np.ndarray:
     """Everything before the roster blocks, read-only (kept: a game's situations recur, and
     a numpy write per piece costs more than the look-up)."""
-    obs = np.zeros(_HEAD, dtype=np.float32)
-    encode_situation(obs, _O, seat, None if decision is None else _KIND_INDEX[decision],
+    lay = layout(width)
+    offset = lay.offset
+    obs = np.zeros(lay.head, dtype=np.float32)
+    encode_situation(obs, offset, seat, None if decision is None else _KIND_INDEX[decision],
                      inning, half, outs, bases, score)
     if decision == "lineup":
-        obs[_O["subject_position"] + subject - 1] = 1.0
+        obs[offset["subject_position"] + subject - 1] = 1.0
     elif decision == "batting_order":
-        obs[_O["subject_slot"] + subject] = 1.0
+        obs[offset["subject_slot"] + subject] = 1.0
     elif decision in ("substitute", "replace_injured"):
-        obs[_O["subject_creature"] + subject] = 1.0
+        obs[offset["subject_creature"] + subject] = 1.0
     if fielder:
-        obs[_O["fielder"] + fielder - 1] = 1.0
-    obs[_O["started"]] = started
-    obs[_O["dh"]] = dh
-    obs[_O["innings_left"]] = max(0, innings - inning) / 9.0
+        obs[offset["fielder"] + fielder - 1] = 1.0
+    obs[offset["started"]] = started
+    obs[offset["dh"]] = dh
+    obs[offset["innings_left"]] = max(0, innings - inning) / 9.0
     obs.flags.writeable = False
     return obs
 
@@ -262,13 +303,13 @@ class _TeamBlock:
     pieces it was written from, kept to tell what changed (a tuple kept as it is, a list
     copied: the pieces may be a view's tuples or the state's own lists)."""
 
-    __slots__ = ("stats", "hp", "field", "lineup", "order", "status", "resting", "injured",
-                 "innings", "starter", "runners", "tried", "block", "rows")
+    __slots__ = ("stats", "width", "hp", "field", "lineup", "order", "status", "resting",
+                 "injured", "innings", "starter", "runners", "tried", "block", "rows")
     _KEPT = __slots__[:-1]        # what a copy (copy.deepcopy, pickle) holds: all but ``rows``
 
-    def __init__(self, stats: tuple) -> None:
-        self.stats = stats
-        self.block = _static_block(stats).copy()
+    def __init__(self, stats: tuple, width: int) -> None:
+        self.stats, self.width = stats, width
+        self.block = _static_block(stats, width).copy()
         self.rows = self.block.reshape(-1)
         self.hp = full_hp(stats)
         self.field = self.lineup = self.status = self.resting = self.injured = self.innings = None
@@ -301,20 +342,21 @@ class RosterBlocks:
         self._teams = state["teams"]
 
     def rows(self, t: int, stats: tuple, hp, field, lineup, order: int, status, resting,
-             injured, innings, starter: int, runners: tuple, tried: tuple) -> np.ndarray:
-        """Team ``t``'s block for these pieces (the view's fields of that name; ``runners``
-        and ``tried`` are () for a team not batting or before play begins), flattened: the
-        kept array, which the caller copies. A piece may be a tuple (a view's) or a list (the
-        state's own, copied when kept)."""
+             injured, innings, starter: int, runners: tuple, tried: tuple,
+             width: int = ROSTER) -> np.ndarray:
+        """Team ``t``'s block of ``width`` rows for these pieces (the view's fields of that
+        name; ``runners`` and ``tried`` are () for a team not batting or before play begins),
+        flattened: the kept array, which the caller copies. A piece may be a tuple (a view's)
+        or a list (the state's own, copied when kept)."""
         kept = self._teams[t]
-        if kept is None or (kept.stats is not stats and kept.stats != stats):
-            kept = self._teams[t] = _TeamBlock(stats)
+        if kept is None or (kept.stats is not stats and kept.stats != stats) or kept.width != width:
+            kept = self._teams[t] = _TeamBlock(stats, width)
         block = kept.block
         if hp != kept.hp:
             block[:len(hp), _HP_NOW] = np.asarray(hp, dtype=np.float32) / 130.0
             kept.hp = hp[:]
         if order != kept.order or field != kept.field or lineup != kept.lineup:
-            block[:, _PLACES] = _places(tuple(field), tuple(lineup), order)
+            block[:, _PLACES] = _places(tuple(field), tuple(lineup), order, width)
             kept.field, kept.lineup, kept.order = field[:], lineup[:], order
         if status != kept.status or resting != kept.resting or injured != kept.injured:
             block[:len(status), _STATUS] = _status_columns(tuple(status), tuple(resting),
@@ -346,21 +388,23 @@ def encode_view(view: PokemonBaseballView, blocks: RosterBlocks | None = None) -
     less); by default they are made afresh."""
     blocks = RosterBlocks() if blocks is None else blocks
     seat, runners = view.seat, view.runners
-    obs = np.empty(OBS.size, dtype=np.float32)
-    obs[:_HEAD] = _head(seat, view.decision, view.subject, view.inning, view.half, view.outs,
-                        (runners[0] >= 0, runners[1] >= 0, runners[2] >= 0), view.score,
-                        view.started, view.dh, view.innings, view.fielder)
-    obs[_OWN] = _view_rows(view, seat, blocks)
-    obs[_OPP] = _view_rows(view, 1 - seat, blocks)
+    width = view.roster_width
+    lay = layout(width)
+    obs = np.empty(lay.obs.size, dtype=np.float32)
+    obs[:lay.head] = _head(seat, view.decision, view.subject, view.inning, view.half, view.outs,
+                           (runners[0] >= 0, runners[1] >= 0, runners[2] >= 0), view.score,
+                           view.started, view.dh, view.innings, view.fielder, width)
+    obs[lay.own] = _view_rows(view, seat, blocks, width)
+    obs[lay.opp] = _view_rows(view, 1 - seat, blocks, width)
     return obs
 
 
-def _view_rows(view: PokemonBaseballView, t: int, blocks: RosterBlocks) -> np.ndarray:
+def _view_rows(view: PokemonBaseballView, t: int, blocks: RosterBlocks, width: int) -> np.ndarray:
     on_base = t == view.half and view.started
     return blocks.rows(t, view.stats[t], view.hp[t], view.field[t], view.lineup[t],
                        view.order[t], view.status[t], view.resting[t], view.injured[t],
                        view.innings_pitched[t], view.starters[t],
-                       view.runners if on_base else (), view.tried_steal if on_base else ())
+                       view.runners if on_base else (), view.tried_steal if on_base else (), width)
 
 
 class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rules.ACTIONS,
@@ -368,18 +412,30 @@ class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rul
                          max_decisions=4_000, plays_series=True):
     def __init__(self, teams: tuple[Any, Any] = ("harbor", "summit"), creatures: Any = None,
                  innings: int = 9, max_innings: int | None = None, dh: bool = False,
-                 edge: str = "ge", rest_by: str = "innings", series: Any = None,
+                 edge: str = "ge", rest_by: str = "innings", bench: str = "roster",
+                 used_twice: str = USED_TWICE_DEFAULT, series: Any = None,
                  render_mode: str | None = None,
                  illegal_action: str = "raise", dice: ScriptedDice | None = None,
                  max_decisions: int | None = None, **unknown: Any):
         name = "pokemon_baseball_v0"
         check_options(name, unknown, OPTIONS)
+        try:
+            bench, used_twice = check_bench(bench), check_used_twice(used_twice)
+        except ValueError as e:
+            raise OptionError(f"{name}: {e}") from None
+        if not isinstance(dh, (bool, np.bool_)):
+            raise OptionError(f"{name}: dh must be True or False, got {show(dh)}")
+        self.bench, self.used_twice = bench, used_twice
+        #: the creatures a roster may hold, whom the actions and the roster blocks name
+        self.roster_width = rules.roster_width(bench, bool(dh))
+        self._layout = layout(self.roster_width)
+        if self.roster_width != ROSTER:         # the spaces below are built from these
+            self.ACTION_MEANINGS = rules.action_labels(self.roster_width)
+            self.OBS = self._layout.obs
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
                          series=series, max_decisions=max_decisions)
         check_pair(name, "teams", teams)
         self.innings, self.max_innings = check_innings(name, innings, max_innings)
-        if not isinstance(dh, (bool, np.bool_)):
-            raise OptionError(f"{name}: dh must be True or False, got {show(dh)}")
         if edge not in ch.EDGES:
             raise OptionError(f"{name}: edge must be one of {ch.EDGES}, got {show(edge)}")
         if rest_by not in rules.REST_BY:
@@ -388,7 +444,9 @@ class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rul
         # a user's creatures join the built-in set (one of the same id replaces it)
         pool = load_creatures() if creatures is None else {**load_creatures(),
                                                             **load_creatures(creatures)}
-        self.teams = (load_team(teams[0], pool), load_team(teams[1], pool))
+        rules_ = {"bench": bench, "dh": self.dh, "used_twice": used_twice}
+        self.teams = (load_team(teams[0], pool, **rules_), load_team(teams[1], pool, **rules_))
+        check_teams_apart(self.teams, used_twice)
         need = len(rules.lineup_positions_for(self.dh))
         for side, team in zip(("away", "home"), self.teams):
             if len(team.roster) < need:
@@ -407,7 +465,7 @@ class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rul
         resting = None if carry is None else carry["resting"]
         return rules.new_game(self.teams[0], self.teams[1], self._dice(seed), self.innings,
                               self.max_innings, dh=self.dh, edge=self.edge, resting=resting,
-                              rest_by=self.rest_by)
+                              rest_by=self.rest_by, bench=self.bench, used_twice=self.used_twice)
 
     def _carry_over(self, finished: rules.GameState, series) -> dict[str, Any]:
         return {"resting": rules.games_to_rest(finished)}
@@ -443,13 +501,15 @@ class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rul
         b = s.board
         d = decision_shown(s, seat)
         first, second, third = b.bases
-        obs = np.empty(OBS.size, dtype=np.float32)
-        obs[:_HEAD] = _head(seat, None if d is None else d.kind, -1 if d is None else d.subject,
-                            b.inning, b.half, b.outs,
-                            (first is not None, second is not None, third is not None),
-                            (b.runs[0], b.runs[1]), s.started, s.dh, b.innings, fielder_shown(s))
-        obs[_OWN] = self._rows(seat, seat)
-        obs[_OPP] = self._rows(seat, 1 - seat)
+        lay = self._layout
+        obs = np.empty(lay.obs.size, dtype=np.float32)
+        obs[:lay.head] = _head(seat, None if d is None else d.kind, -1 if d is None else d.subject,
+                               b.inning, b.half, b.outs,
+                               (first is not None, second is not None, third is not None),
+                               (b.runs[0], b.runs[1]), s.started, s.dh, b.innings,
+                               fielder_shown(s), lay.width)
+        obs[lay.own] = self._rows(seat, seat)
+        obs[lay.opp] = self._rows(seat, 1 - seat)
         return obs
 
     def _rows(self, seat: int, t: int) -> np.ndarray:
@@ -460,7 +520,8 @@ class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rul
         stats, loss = self._stats[t], s.hp_loss[t]
         return self._blocks.rows(t, stats, hp_now(stats, loss) if any(loss) else self._full_hp[t],
                                  field, lineup, s.order[t], s.status[t], s.resting[t],
-                                 s.injured[t], s.innings_pitched[t], s.starter[t], runners, tried)
+                                 s.injured[t], s.innings_pitched[t], s.starter[t], runners, tried,
+                                 self._layout.width)
 
     def _view(self, seat: int) -> PokemonBaseballView:
         s = self.state_

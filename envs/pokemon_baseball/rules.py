@@ -30,6 +30,7 @@ from typing import Callable
 from ..core.bases import (EMPTY_BASES, advance_all, advance_runner, force_advance,
                           remove_runner)
 from ..core.decisions import Decision
+from ..core.errors import DataError
 from ..core.dice import DICE, Dice, ScriptedDice
 from ..core.engine import apply_choice, legal_actions, run_rules, set_situation
 from ..core.scoreboard import Scoreboard, ScoreboardGame
@@ -38,16 +39,20 @@ from ..core.scorebook import BoxScore, Outcome, PLAY_LOG, PlayLog, log_play, out
 from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_indexes,
                           check_int, check_ints, check_len, decode_as, saved_keys)
 from . import charts as ch
-from .cards import POSITIONS, SAVED_TEAMS, Team
+from .cards import (BENCH_READINGS, POSITIONS, SAVED_TEAMS, USED_TWICE_DEFAULT, Team,
+                    check_teams_apart, check_used_twice, load_team, max_roster)
 
 __all__ = [
     "GameState", "new_game", "apply_action", "legal_actions", "games_to_rest", "ACTIONS",
     "N_ACTIONS", "DECISION_KINDS", "PASS", "YES", "RUNNER", "PINCH_HIT", "POSITION", "CREATURE",
     "MAX_ROSTER", "OUTCOMES", "DH", "BENCH", "PLAYING", "GONE", "FORFEIT_SCORE",
-    "effective_hp", "rest_for_innings", "REST_BY", "start_half_inning",
+    "effective_hp", "rest_for_innings", "REST_BY", "start_half_inning", "action_labels",
+    "roster_width",
 ]
 
 # -- actions: one Discrete space for every decision --------------------------------------------
+#: the roster rows the actions name (creatures 0-16); ``bench="reserves"`` names more
+#: (:func:`roster_width`, :func:`action_labels`)
 MAX_ROSTER = 17
 PASS = 0                  # no substitution / no steal / swing away / the runner holds
 YES = 1                   # bunt / tag up
@@ -58,11 +63,24 @@ CREATURE = 16             # 16-32: roster creature k (k = 0..16)
 N_ACTIONS = CREATURE + MAX_ROSTER
 DH = 10                   # the designated hitter's "position" (dh=True)
 _POSITION_NAMES = POSITIONS + ("DH",)
-ACTIONS = (("pass / no / swing away / hold", "yes: bunt / tag up")
-           + tuple(f"runner on {b}" for b in ("first", "second", "third"))
-           + ("pinch hitter",)
-           + tuple(f"replace the {p}" for p in _POSITION_NAMES)
-           + tuple(f"creature {k}" for k in range(MAX_ROSTER)))
+
+
+def action_labels(width: int = MAX_ROSTER) -> tuple[str, ...]:
+    """One label per action of a game whose rosters name ``width`` creatures."""
+    return (("pass / no / swing away / hold", "yes: bunt / tag up")
+            + tuple(f"runner on {b}" for b in ("first", "second", "third"))
+            + ("pinch hitter",)
+            + tuple(f"replace the {p}" for p in _POSITION_NAMES)
+            + tuple(f"creature {k}" for k in range(width)))
+
+
+def roster_width(bench: str = "roster", dh: bool = False) -> int:
+    """The creatures a roster may hold, which the actions and the observation's roster
+    blocks name: 17 (``bench="roster"``), or the starters and 17 on the bench (RULES.md, P-1)."""
+    return max_roster(bench, dh)
+
+
+ACTIONS = action_labels(MAX_ROSTER)
 assert len(ACTIONS) == N_ACTIONS
 
 DECISION_KINDS = ("lineup", "batting_order", "offense_sub", "defense_sub", "substitute",
@@ -121,6 +139,11 @@ class GameState(ScoreboardGame):
     last_half_pitched: list[list[int]] = field(default_factory=lambda: [[], []])
     outs_pitched: list[list[int]] = field(default_factory=lambda: [[], []])
     rest_by: str = "innings"
+    #: P-1: "roster" (17 is the whole game roster) or "reserves" (17 beside the starters)
+    bench: str = "roster"
+    #: P-2: the readings of "The same monster cannot be used twice" ("roster", "reentry",
+    #: "teams", joined by "+"); without "reentry" a creature who left may come back
+    used_twice: str = USED_TWICE_DEFAULT
     starter: list[int] = field(default_factory=lambda: [-1, -1])
     line_of: list[list[int]] = field(default_factory=lambda: [[], []])    # batting line per creature
     pitching_line: list[int] = field(default_factory=lambda: [-1, -1])    # the pitcher's line
@@ -158,13 +181,26 @@ class GameState(ScoreboardGame):
     def hp(self, team: int, k: int) -> int:
         return effective_hp(self.creature(team, k).hp, self.hp_loss[team][k])
 
+    @property
+    def reentry(self) -> bool:
+        """Whether a creature who left the game may come back (``used_twice`` without
+        "reentry", RULES.md P-2)."""
+        return "reentry" not in self.used_twice
+
     def available(self, team: int) -> list[int]:
-        """Bench creatures who may come in: not resting, never in this game."""
+        """Creatures who may come in: not resting, never in this game (with re-entry
+        allowed: not in the game now and not hurt in it)."""
         resting = self.resting[team]
+        if self.reentry:
+            injured = self.injured[team]
+            return [k for k, s in enumerate(self.status[team])
+                    if s != PLAYING and not resting[k] and not injured[k]]
         return [k for k, s in enumerate(self.status[team]) if s == BENCH and not resting[k]]
 
     def has_bench(self, team: int) -> bool:
         """Whether any bench creature may come in (what a substitution offer needs)."""
+        if self.reentry:
+            return bool(self.available(team))
         resting = self.resting[team]
         for k, s in enumerate(self.status[team]):
             if s == BENCH and not resting[k]:
@@ -213,12 +249,19 @@ REST_BY = ("innings", "outs")
 
 def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9,
              max_innings: int | None = None, dh: bool = False, edge: str = "ge",
-             resting: list[list[int]] | None = None, rest_by: str = "innings") -> GameState:
-    """A game at its first decision: the away manager's starting pitcher."""
+             resting: list[list[int]] | None = None, rest_by: str = "innings",
+             bench: str = "roster", used_twice: str = USED_TWICE_DEFAULT) -> GameState:
+    """A game at its first decision: the away manager's starting pitcher. ``bench`` and
+    ``used_twice`` are the roster rules (RULES.md, P-1 and P-2); teams that break them
+    raise ``DataError``."""
     ch.check_edge(edge)
     if rest_by not in REST_BY:
         raise ValueError(f"rest_by must be one of {REST_BY}, got {rest_by!r}")
+    if bench not in BENCH_READINGS:
+        raise ValueError(f"bench must be one of {BENCH_READINGS}, got {bench!r}")
+    used_twice = check_used_twice(used_twice)
     teams = (away, home)
+    check_roster_rules(teams, bench, dh, used_twice)
     sizes = [len(t.roster) for t in teams]
     if resting is None:
         resting = [[0] * n for n in sizes]
@@ -235,15 +278,33 @@ def new_game(away: Team, home: Team, dice: Dice | ScriptedDice, innings: int = 9
                       innings_pitched=[[0] * n for n in sizes],
                       last_half_pitched=[[-1] * n for n in sizes],
                       outs_pitched=[[0] * n for n in sizes], rest_by=rest_by,
+                      bench=bench, used_twice=used_twice,
                       line_of=[[-1] * n for n in sizes])
     run(state)
     return state
 
 
+def check_roster_rules(teams: tuple[Team, Team], bench: str, dh: bool, used_twice: str) -> None:
+    """Both teams obey the roster rules (P-1's size, P-2's readings); ``DataError`` if not."""
+    for team in teams:
+        load_team(team, bench=bench, dh=dh, used_twice=used_twice)
+    check_teams_apart(teams, used_twice)
+
+
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
-    apply_choice(state, action, ACTIONS, CHOICES)
+    apply_choice(state, action, ACTIONS if state.bench == "roster" else
+                 _wide_actions(roster_width(state.bench, state.dh)), CHOICES)
     run(state)
+
+
+_WIDE_ACTIONS: dict[int, tuple[str, ...]] = {}
+
+
+def _wide_actions(width: int) -> tuple[str, ...]:
+    if width not in _WIDE_ACTIONS:
+        _WIDE_ACTIONS[width] = action_labels(width)
+    return _WIDE_ACTIONS[width]
 
 
 def run(state: GameState) -> None:
@@ -290,6 +351,13 @@ def validate_game(state: GameState) -> None:
     b = state.board
     check_choice(state.edge, ch.EDGES, ("edge",))
     check_choice(state.rest_by, REST_BY, ("rest_by",))
+    check_choice(state.bench, BENCH_READINGS, ("bench",))
+    try:
+        if check_used_twice(state.used_twice) != state.used_twice:
+            raise ValueError(f"used_twice is written {check_used_twice(state.used_twice)!r}")
+        check_roster_rules(state.teams, state.bench, state.dh, state.used_twice)
+    except (ValueError, DataError) as e:
+        raise SaveError(str(e), ("teams",)) from None
     sizes = [len(t.roster) for t in state.teams]
     for key, least in _PER_CREATURE.items():
         lists = check_len(getattr(state, key), 2, (key,))
@@ -628,7 +696,8 @@ def substitute(state: GameState, team: int, old: int, new: int) -> None:
     order = state.lineup[team]
     if old in order:
         order[order.index(old)] = new
-        state.line_of[team][new] = state.box.add_line(team, state.creature(team, new).name)
+        if state.line_of[team][new] < 0:        # (a creature back in the game keeps his line)
+            state.line_of[team][new] = state.box.add_line(team, state.creature(team, new).name)
     b = state.board
     if team == b.batting and old in b.bases:
         b.bases = tuple(new if r == old else r for r in b.bases)

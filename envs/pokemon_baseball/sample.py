@@ -42,8 +42,10 @@ again by the sample's own rules and checked against the view's).
 
 **What ``setup`` holds** (:class:`Setup`, :func:`public_setup` reads it off the env's public
 options): the two teams (their creatures' names and stats; the view holds the stats only,
-checked against them), ``innings``, ``max_innings`` (not in the view), ``dh``, ``edge`` and
-``rest_by`` (not in the view; it decides how innings pitched are counted). A series's record
+checked against them), ``innings``, ``max_innings`` (not in the view), ``dh``, ``edge``,
+``rest_by`` (not in the view; it decides how innings pitched are counted), and the roster
+rules ``bench`` and ``used_twice`` (RULES.md P-1, P-2; in the view too, checked against it:
+with re-entry allowed the sample's substitutions offer the creatures who left the game). A series's record
 (games won) is the series's own, not the game's: the sample is the game being played.
 
 **Rebuilt, not drawn: what the state keeps and the view leaves out**, which decides no
@@ -69,7 +71,7 @@ from ..core.scoreboard import Scoreboard
 from ..core.scorebook import FLY_OUT, BoxScore, PlayLog
 from . import charts as ch
 from . import rules
-from .cards import Team
+from .cards import USED_TWICE_DEFAULT, Team
 from .rules import GameState, lineup_positions_for
 from .view import PokemonBaseballView, roster_stats
 
@@ -80,13 +82,16 @@ __all__ = ["Setup", "public_setup", "sample_state", "injury_odds"]
 class Setup:
     """A Pokemon Baseball game's public set-up, what every manager knows and the env was
     built with: ``teams`` (away, home), ``innings``, ``max_innings`` (a tie's cut-off, or
-    None), ``dh``, ``edge`` ("ge" or "gt") and ``rest_by`` ("innings" or "outs")."""
+    None), ``dh``, ``edge`` ("ge" or "gt"), ``rest_by`` ("innings" or "outs"), ``bench``
+    ("roster" or "reserves") and ``used_twice`` (the env's option of that name)."""
     teams: tuple[Team, Team]
     innings: int = 9
     max_innings: int | None = None
     dh: bool = False
     edge: str = "ge"
     rest_by: str = "innings"
+    bench: str = "roster"
+    used_twice: str = USED_TWICE_DEFAULT
 
 
 def public_setup(env: Any) -> Setup:
@@ -94,7 +99,8 @@ def public_setup(env: Any) -> Setup:
     rule options, nothing of the game being played."""
     env = getattr(env, "unwrapped", env)
     return Setup(teams=tuple(env.teams), innings=env.innings, max_innings=env.max_innings,
-                 dh=env.dh, edge=env.edge, rest_by=env.rest_by)
+                 dh=env.dh, edge=env.edge, rest_by=env.rest_by, bench=env.bench,
+                 used_twice=env.used_twice)
 
 
 def sample_state(view: PokemonBaseballView, rng: random.Random,
@@ -112,7 +118,8 @@ def sample_state(view: PokemonBaseballView, rng: random.Random,
     state = GameState(
         teams=teams, board=board, dice=Dice(rng.getrandbits(63), (board.half_index, 0)),
         box=BoxScore([t.name for t in teams], [[], []]), log=PlayLog(), order=list(view.order),
-        dh=setup.dh, edge=setup.edge, rest_by=setup.rest_by,
+        dh=setup.dh, edge=setup.edge, rest_by=setup.rest_by, bench=setup.bench,
+        used_twice=setup.used_twice,
         resting=[list(r) for r in view.resting], status=[list(s) for s in view.status],
         fielders=[list(f) for f in view.field], lineup=[list(x) for x in view.lineup],
         hp_loss=[[c.hp - hp for c, hp in zip(t.roster, now)] for t, now in zip(teams, view.hp)],
@@ -147,10 +154,10 @@ def sample_state(view: PokemonBaseballView, rng: random.Random,
 
 def _check_setup(view: PokemonBaseballView, setup: Setup) -> None:
     stats = roster_stats(setup.teams)
-    if view.stats != stats or (view.innings, view.dh, view.edge) != (
-            setup.innings, setup.dh, setup.edge):
-        raise ValueError("sample_state: the view's rosters, innings, dh or edge are not the "
-                         "set-up's")
+    if view.stats != stats or (view.innings, view.dh, view.edge, view.bench, view.used_twice) != (
+            setup.innings, setup.dh, setup.edge, setup.bench, setup.used_twice):
+        raise ValueError("sample_state: the view's rosters, innings, dh, edge, bench or "
+                         "used_twice are not the set-up's")
 
 
 def _board(view: PokemonBaseballView, setup: Setup) -> Scoreboard:

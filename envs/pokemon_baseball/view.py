@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from ..core.decisions import Decision
 from ..core.view import HalfInningView
-from .rules import GameState, effective_hp
+from .cards import USED_TWICE_DEFAULT
+from .rules import MAX_ROSTER, GameState, effective_hp, roster_width
 
 __all__ = ["PokemonBaseballView", "make_view", "option_pairs", "decision_shown", "places_shown",
            "bases_shown", "fielder_shown", "Stats"]
@@ -48,7 +49,7 @@ class PokemonBaseballView(HalfInningView):
         dh: whether the designated-hitter rule is on.
         stats: each team's roster as (hp, level, attack, retreat) per creature.
         hp: each creature's HP now (after injuries in this game).
-        status: 0 on the bench, 1 in the game, 2 gone (no re-entry), per creature.
+        status: 0 on the bench, 1 in the game, 2 gone (left the game), per creature.
         resting: games each creature sits out, this one included (pitcher rest and injuries
             from earlier games of a series); a resting creature cannot play.
         injured: games to sit out after this game for an injury suffered in it.
@@ -68,6 +69,13 @@ class PokemonBaseballView(HalfInningView):
         edge: how a stat exactly on an open chart heading reads ("ge" or "gt").
         games_left: games still to play after this one in a series (0 in a single game, and
             in the last game of a series that far): what rest for the next game is worth.
+        bench: how "17 Pokemon can be on the bench in one game" reads (RULES.md P-1):
+            "roster" (the whole game roster) or "reserves" (17 beside the starters).
+        used_twice: how "The same monster cannot be used twice" reads (P-2): "roster",
+            "reentry", "teams" joined by "+"; without "reentry" a creature who left the game
+            may come back (:meth:`available`).
+        roster_width: the roster rows the actions and the observation name (17, or the
+            starters and 17 with ``bench="reserves"``).
     """
     seat: int
     decision: str | None
@@ -100,6 +108,9 @@ class PokemonBaseballView(HalfInningView):
     forfeited: int = -1
     edge: str = "ge"
     games_left: int = 0
+    bench: str = "roster"
+    used_twice: str = USED_TWICE_DEFAULT
+    roster_width: int = MAX_ROSTER
 
     # -- what managers ask first (batting, batting_seat: HalfInningView) -------------------
     @property
@@ -123,8 +134,17 @@ class PokemonBaseballView(HalfInningView):
     def pitcher(self, team: int) -> int:
         return self.field[team][0]
 
+    @property
+    def reentry(self) -> bool:
+        """Whether a creature who left the game may come back (``used_twice``, P-2)."""
+        return "reentry" not in self.used_twice
+
     def available(self, team: int) -> tuple[int, ...]:
-        """Bench creatures of ``team`` who may come in."""
+        """Creatures of ``team`` who may come in: on the bench and not resting (with re-entry
+        allowed, also those gone from the game and not hurt in it)."""
+        if self.reentry:
+            return tuple(k for k, s in enumerate(self.status[team])
+                         if s != 1 and self.resting[team][k] == 0 and not self.injured[team][k])
         return tuple(k for k, s in enumerate(self.status[team])
                      if s == 0 and self.resting[team][k] == 0)
 
@@ -212,6 +232,9 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
         forfeited=state.forfeited,
         edge=state.edge,
         games_left=games_left,
+        bench=state.bench,
+        used_twice=state.used_twice,
+        roster_width=MAX_ROSTER if state.bench == "roster" else roster_width(state.bench, state.dh),
     )
 
 
