@@ -8,7 +8,9 @@ never touches the live game.
 **Copied from the view** (all of it is on the table, Showdown's cards being face up): the
 level, the DH rule and whether each team still has its DH, the scheduled innings, both
 teams' cards, the inning, half, outs, score and bases, both lineups and positions, who is on
-the mound for each team and each team's starter, the batting order's next slot, who has
+the mound for each team and each team's starter, the batting spot each team's pitcher
+bats in (which a pinch hitter for him holds until a new pitcher comes in), the batting
+order's next slot, who has
 entered the game, the icons left, the 20 icon used this inning, the current pitcher's
 innings pitched in, runs charged and Cy Young bonus (his fatigue follows), this at-bat's
 pitch, chart, swing, result, outs before the swing, runners who may try for an extra base,
@@ -43,7 +45,9 @@ them from the game so far; a view that carried them would make the sample exact)
   his fatigue says so or when he has faced a batter in it: outs, runners or a pitch);
 * who has batted (a team's first ``n`` batting slots, ``n`` the fewest plate appearances
   that leave its order where the view has it, at least three a half inning it has
-  completed at bat; a batter offered a pinch hitter has batted);
+  completed at bat and, in the half under way, one for each out and each runner, the
+  at-bat under way aside; a batter offered a pinch hitter has batted, and so has the
+  batter due up when no other decision of the other manager fits the view);
 * the plate appearances this half (the outs and runners on base), the 1B+ runner's steal
   to come (none), the runners' charged pitcher (the one on the mound), the Cy Young
   count of the half (none: no 1-2-3 inning is granted for it), the RP icon's inning (this
@@ -141,7 +145,14 @@ def _in_play(view: ShowdownView, dice: Dice, setup: dict, decks, rng: random.Ran
     _copy_at_bat(state, view)
     if decks is not None:
         _draw_cards(state, view, rng)
-    _ask_the_decision(state, view)
+    try:
+        _ask_the_decision(state, view)
+    except ValueError:
+        if view.decision is not None or state.batted[view.half][view.batter]:
+            raise
+        # the other manager may be offered a pinch hitter only for a batter who has batted
+        _rebuild_batted(state, view, batter_batted=True)
+        _ask_the_decision(state, view)
     return state
 
 
@@ -169,14 +180,9 @@ def _copy_rosters(state: GameState, view: ShowdownView) -> None:
         state.icons_left[t] = [dict(d) for d in view.icons_left[t]]
         state.twenty_inning[t] = view.inning if view.twenty_used[t] else 0
         pos = state.pos[t]
-        if view.dh_in_use[t]:
-            slot = -1
-        elif "P" in pos:
-            slot = pos.index("P")
-        else:                           # the team hit for its pitcher: it needs one
-            slot = pos.index("PH")
+        slot = state.pitcher_slot[t] = view.pitcher_slots[t]
+        if slot >= 0 and pos[slot] != "P":      # the team hit or ran for its pitcher
             state.needs_pitcher[t] = True
-        state.pitcher_slot[t] = slot
         state.needs_positions[t] = any(p == "PH" for i, p in enumerate(pos) if i != slot)
 
 
@@ -213,20 +219,27 @@ def _rebuild_pitchers(state: GameState, view: ShowdownView) -> None:
             state.relief_ace_inning[ft], state.relief_ace_pitcher[ft] = b.inning, p
 
 
-def _rebuild_batted(state: GameState, view: ShowdownView) -> None:
-    """The fewest plate appearances that leave each order where it is."""
+def _rebuild_batted(state: GameState, view: ShowdownView, batter_batted: bool = False) -> None:
+    """The fewest plate appearances that leave each order where it is (``batter_batted``:
+    the batter due up has batted, whatever that takes)."""
     b = state.board
+    runners = sum(r is not None for r in view.bases)
+    # this half's plate appearances: each out and each runner is a different one, but the
+    # at-bat under way (whose order has not moved on) may be among them
+    under_way = view.result is not None or view.ibb or view.bunt
+    this_half = max(0, view.outs + runners - under_way)
     for t in (0, 1):
         halves_done = b.inning if t == 0 and b.half == 1 else b.inning - 1
+        least = 3 * halves_done + (this_half if t == b.half else 0)
         n = view.order[t]
-        while n < 3 * halves_done:
+        while n < least:
             n += 9
         batted = [False] * rules.ROSTER
         for slot, k in enumerate(state.lineup[t]):
             if k >= 0 and (n >= 9 or slot < n):
                 batted[k] = True
         state.batted[t] = batted
-    if view.decision == "pinch_hitter":
+    if view.decision == "pinch_hitter" or batter_batted:
         state.batted[b.half][view.batter] = True
 
 

@@ -72,6 +72,9 @@ class ShowdownView(HalfInningView):
       "after_result" or ""), ``stealers`` (runners a card sends, lead first, while the
       catcher decides)
     * ``ip_lost``: IP the pitcher has lost to runs charged (expert: one per 3 runs)
+    * ``pitcher_slots``: per team, the batting slot its pitcher bats in (-1 with a DH); a
+      pinch hitter or runner who took the pitcher's spot holds it until a new pitcher comes
+      in, so the positions alone do not always say which spot it is
     * ``teams``: both teams' cards
     """
 
@@ -130,6 +133,7 @@ class ShowdownView(HalfInningView):
     played: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     window: str = ""
     stealers: tuple[int, ...] = ()
+    pitcher_slots: tuple[int, int] = (-1, -1)
 
     # -- conveniences (batting, batting_team, fielding_team: HalfInningView) ------------
     def card(self, team: int, k: int) -> HitterCard | PitcherCard:
@@ -246,4 +250,5 @@ def view_of(state: GameState, seat: int) -> ShowdownView:
         ibb=ab.ibb, bunt=ab.bunt, incoming=ab.incoming,
         open_spots=tuple(zip(ab.sub_old[ab.slots_placed:], ab.sub_slots[ab.slots_placed:])),
         **_card_fields(state, seat),
+        pitcher_slots=(state.pitcher_slot[0], state.pitcher_slot[1]),
         ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0))
