@@ -21,7 +21,8 @@ cards: a deck for both managers or an (away, home) pair, each a built-in deck na
 (`"default"`, `"small_ball"`, `"power_pitching"`), a JSON path, a dict or a `Deck` of
 `card_set`'s cards (None: dugout's own 44-card set; see `dugout.envs.showdown.strategy`). `decks=None` plays without cards, the
 rulebook's game when a manager has no deck ("Strategy cards are used only if you and your
-opponent both have strategy decks"). A bad deck or card file raises `DataError` naming the
+opponent both have strategy decks"), and so does a pair with one deck and None (each
+deck is still checked). A bad deck or card file raises `DataError` naming the
 file, the card and the field. `teams` is (away, home): built-in team names (`bos2004`, `nya2004`, any of the
 thirty 2004 teams as `<lahman code><year>`, `nya1927`, `cin1975`, `chn2016`, `lan2024`),
 paths to team JSON files, dicts or `Team` objects (see `dugout.envs.showdown.cards`);
@@ -568,18 +569,22 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             if level != "expert":
                 raise OptionError(f"showdown_v0: strategy decks are the expert game's; use "
                                   f"level='expert' (got level={show(level)})")
-            self.card_set = load_card_set(card_set)
             pair = decks if isinstance(decks, (tuple, list)) else (decks, decks)
             if len(pair) != 2:
                 raise OptionError(f"showdown_v0: decks must be one deck for both managers or an "
                                   f"(away, home) pair, got {len(pair)}")
-            self.decks = tuple(load_deck(d, self.card_set) for d in pair)
-            self.ACTION_MEANINGS = rules.action_labels(self.card_set)
-            self.OBS = obs_with_cards(len(self.card_set.cards))
+            card_set_ = load_card_set(card_set)
+            # "Strategy cards are used only if you and your opponent both have strategy
+            # decks": with one deck (the other None) the game is played without cards
+            loaded = tuple(None if d is None else load_deck(d, card_set_) for d in pair)
+            if None not in loaded:
+                self.card_set, self.decks = card_set_, loaded
+                self.ACTION_MEANINGS = rules.action_labels(self.card_set)
+                self.OBS = obs_with_cards(len(self.card_set.cards))
         elif card_set is not None:
             raise OptionError("showdown_v0: card_set needs decks (the cards are played only when "
                               "both managers have a deck)")
-        elif level == "expert":
+        if level == "expert" and self.decks is None:
             self.OBS = OBS_EXPERT           # the spaces below are built from it
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
                          max_decisions=max_decisions)
