@@ -1,0 +1,986 @@
+"""dugout's games in OpenSpiel: every ruleset, and the Manager Challenge, as a Python pyspiel game.
+
+    import pyspiel
+    import dugout.integrations.openspiel            # registers the games
+    game = pyspiel.load_game("dugout_showdown", {"level": "expert", "seed": 7})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    state.returns()                                 # [1.0, -1.0]: away won
+
+(``pip install 'dugout-baseball[openspiel]'`` installs OpenSpiel; without it, importing this
+module raises an ``ImportError`` whose message is that one line.)
+
+**Games.** Each registered ruleset ``<name>_v0`` is the pyspiel game ``dugout_<name>``
+(:data:`GAME_NAMES`): ``dugout_thats_baseball``, ``dugout_grand_slam``, ``dugout_showdown``,
+``dugout_bottom_ninth``, ``dugout_pokemon_baseball`` (two players: 0 is ``"away"``, 1 is
+``"home"``) and ``dugout_manager_challenge`` (one player, the home manager). A game's
+parameters are its env's options (the env checks them: an unknown one or a bad value raises
+naming it), plus two of OpenSpiel's own:
+
+* ``chance``: ``"sampled"`` (the engine's own keyed dice, :class:`~dugout.envs.core.dice.Dice`,
+  roll inside the moves: no chance node) or ``"explicit"`` (every die the engine rolls is a
+  chance node whose outcomes, ``chance_outcomes()``, are the faces of that die; see
+  :class:`ChanceDice`). The default is each ruleset's (:data:`DEFAULT_CHANCE`, ``docs/openspiel.md``
+  says why).
+* ``seed`` (sampled chance): the first state a game object starts plays the env's
+  ``reset(seed=seed)``; each later one plays the env's next unseeded ``reset()`` (its seed drawn
+  from a generator seeded by ``seed``, Gymnasium's convention), so an RL loop that asks the game
+  for state after state meets new dice each time, reproducibly. A state's dice are decided when
+  it is first used (``clone()`` makes a new initial state and overwrites it, so cloning never
+  draws a seed).
+
+An option whose env default is a plain int, bool or str is a parameter of that type; one whose
+default is None, a list or a dict (``teams``, ``max_innings``, ``pitch_faces``...) is a string
+parameter read as JSON when it parses (``"null"``, ``"12"``, ``'["sample", "reds"]'``,
+``'{"B": 3, "S": 2, "C": 1}'``) and as the plain string otherwise (``"default"``, a file path),
+as the command line's ``--env-option KEY=VALUE`` reads a value. :func:`game_parameters` turns an
+options dict into parameters and :func:`load_game` does both::
+
+    game = load_game("bottom_ninth_v0", mode="game", teams="choose")
+
+**States** are the env's states: legal actions are the pending decision's (the env's action
+mask), ``apply_action`` is the env's ``step`` (an illegal action raises the raw env's
+``IllegalActionError``), ``returns`` are the env's rewards (+1 / -1 at the end, 0 each for a
+game cut off by ``max_innings`` or ``max_decisions``; the Manager Challenge's rewards are its
+Manager Points, or +1 / -1 per game with ``reward="win"``, each step's in ``rewards()``). The
+information state and the observation of a player are his manager's view
+(``env.unwrapped.view(agent)``) encoded by the env's own encoder: ``information_state_tensor(p)``
+and ``observation_tensor(p)`` are ``env.observe(agent)["observation"]``, and the strings name
+the seat, his decision and legal actions and the tensor's non-zero entries. They hold exactly
+what the seat may know: the view is Markov (what is on the table now), so the information
+state is not a perfect-recall history. ``str(state)`` is the env's text (a spectator's) with a
+digest of the whole saved state. ``clone()`` copies the engine state; serialization
+(``state.serialize()``, ``pyspiel.serialize_game_and_state`` for explicit chance) writes the
+engine's JSON save (``to_dict()``) and reads it back with ``from_dict()``.
+``state.resample_from_infostate(player, sampler)`` draws a full state consistent with that
+player's view with the ruleset's own determinization (``envs/<ruleset>/sample.py``), which
+OpenSpiel's IS-MCTS and :class:`DeterminizedMCTSBot` use.
+
+**Bots.** :class:`ManagerBot` is any dugout manager (``"heuristic"``, ``"random"``, ...) as a
+``pyspiel.Bot``; :class:`ManagerRolloutEvaluator` an MCTS ``Evaluator`` whose rollouts play two
+dugout managers; :class:`DeterminizedMCTSBot` runs OpenSpiel's ``MCTSBot`` on states redrawn
+from the acting player's information state (a fresh world per simulation), so that the search
+never reads a hidden card, a committed pitch or the dice to come.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import inspect
+import json
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+_INSTALL_HINT = ("dugout.integrations.openspiel needs OpenSpiel: "
+                 "pip install 'dugout-baseball[openspiel]'")
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import mcts as _mcts
+except ImportError as _error:        # one line that says how to get it
+    raise ImportError(_INSTALL_HINT) from _error
+
+from ..envs import registry as _registry
+from ..envs.core.aec import AGENTS
+from ..envs.core.dice import Dice, ScriptedDice
+from ..envs.core.errors import OptionError, show
+from ..envs.core.series import SeriesGame
+from ..envs.options import RESERVED_OPTIONS
+
+__all__ = ["GAME_NAMES", "DEFAULT_CHANCE", "CHANCE_MODES", "load_game", "game_parameters",
+           "register", "ChanceDice", "DugoutGame", "DugoutState", "ManagerBot",
+           "ManagerRolloutEvaluator", "DeterminizedMCTSBot"]
+
+#: How chance is played: the engine's keyed dice inside the moves, or a chance node per die.
+CHANCE_MODES = ("sampled", "explicit")
+
+#: Each ruleset's chance mode when the ``chance`` parameter is left out (``docs/openspiel.md``
+#: says why). A ruleset not named here samples.
+DEFAULT_CHANCE = {
+    # the only hidden thing is the dice: with a chance node per die the game is one of perfect
+    # information (MCTS reads no secret); a plate appearance rolls two or three d6
+    "thats_baseball_v0": "explicit",
+    # a pitch rolls the Pitch die, Control and Swing d6 (and the run phase's): few dice per move,
+    # which the exact solver enumerates too
+    "bottom_ninth_v0": "explicit",
+}
+
+#: The most outcomes of one draw in explicit chance: a die has at most 20 faces (Showdown's
+#: d20) and a shuffle draws ``randbelow(n)`` for n up to the number of cards shuffled.
+_MAX_CHANCE_OUTCOMES = {"thats_baseball_v0": 6, "bottom_ninth_v0": 64, "pokemon_baseball_v0": 6,
+                        "manager_challenge_v0": 64}
+_DEFAULT_MAX_CHANCE_OUTCOMES = 128
+#: A bound on the dice rolled per decision in explicit chance (``max_chance_nodes_in_history``
+#: is this times ``max_decisions``): no rule caps them (Bottom of the 9th's run phase rolls
+#: again until a side succeeds), so this is a bound no game measured comes near.
+_DRAWS_PER_DECISION = 64
+
+
+def _game_name(env_id: str) -> str:
+    return "dugout_" + env_id.removesuffix("_v0")
+
+
+#: The pyspiel short name of each built-in env id.
+GAME_NAMES: dict[str, str] = {env_id: _game_name(env_id)
+                              for env_id in _registry.env_ids("all")}
+
+
+# -- parameters ---------------------------------------------------------------------------------
+def _options(env_id: str) -> dict[str, Any]:
+    """The env's options (less the harness's own) and their defaults."""
+    cls = _registry.spec(env_id, kind=None).env_class
+    out = {}
+    for name, p in inspect.signature(cls.__init__).parameters.items():
+        if name == "self" or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            continue
+        if name in RESERVED_OPTIONS or name in ("render_agent",):
+            continue
+        out[name] = p.default
+    return out
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (bool, int, float, str))
+
+
+def _specification(env_id: str) -> dict[str, Any]:
+    """The parameters and their defaults: a scalar option's own default, ``""`` (the env's
+    default) for the others, and ``chance`` and ``seed``."""
+    spec = {name: default if _scalar(default) else ""
+            for name, default in _options(env_id).items()}
+    spec["chance"] = DEFAULT_CHANCE.get(env_id, "sampled")
+    spec["seed"] = 0
+    return spec
+
+
+_LEAVE_OUT = object()
+
+
+def _read_option(value: Any, default: Any) -> Any:
+    """A parameter's value as the env option. A string parameter of a non-scalar option is
+    ``""`` for the env's default, JSON when it parses, words separated by spaces for a list
+    option (``"sample reds"``: OpenSpiel's game strings cannot hold a comma), else the plain
+    string."""
+    if _scalar(default) or not isinstance(value, str):
+        return value
+    if value == "":
+        return _LEAVE_OUT
+    try:
+        return json.loads(value)
+    except ValueError:
+        pass
+    if isinstance(default, (tuple, list)) and " " in value.strip():
+        return value.split()
+    return value
+
+
+def game_parameters(env_id: str, **options: Any) -> dict[str, Any]:
+    """The pyspiel parameters of ``env_id``'s game for these env options (and ``chance``,
+    ``seed``): a non-scalar option's value goes as a string: a list of plain words as the
+    words separated by spaces, None or any other value as its JSON."""
+    known = _options(env_id)
+    out = {}
+    for name, value in options.items():
+        if name in ("chance", "seed") or name not in known or _scalar(known[name]) \
+                or isinstance(value, str):
+            out[name] = value
+        elif isinstance(value, (list, tuple)) and value and all(
+                isinstance(v, str) and v and not set(v) & set(' ,"[]{}') for v in value):
+            out[name] = " ".join(value)
+        else:
+            out[name] = json.dumps(list(value) if isinstance(value, tuple) else value)
+    return out
+
+
+def load_game(env_id: str, **options: Any) -> "DugoutGame":
+    """``pyspiel.load_game(GAME_NAMES[env_id], game_parameters(env_id, **options))``."""
+    register(env_id)
+    return pyspiel.load_game(_game_name(env_id), game_parameters(env_id, **options))
+
+
+# -- explicit chance ---------------------------------------------------------------------------------
+class _Draw(Exception):
+    """The engine asked for a die the tape does not hold yet: a chance node."""
+
+    def __init__(self, purpose: str, n: int, face: bool):
+        super().__init__(purpose)
+        self.purpose, self.n, self.face = purpose, n, face
+
+
+class _Tape:
+    """The outcomes chosen for the move being replayed, in the order the engine draws them."""
+
+    def __init__(self):
+        self.outcomes: list[int] = []
+        self.position = 0
+        self.free = False          # draw 0 without asking (a throwaway game)
+
+    def load(self, outcomes: list[int]) -> None:
+        self.outcomes, self.position = outcomes, 0
+
+    def take(self, purpose: str, n: int, face: bool) -> int:
+        if self.position >= len(self.outcomes):
+            if self.free:
+                return 0
+            raise _Draw(purpose, n, face)
+        outcome = self.outcomes[self.position]
+        if not 0 <= outcome < n:        # (a replay draws exactly as the first play did)
+            raise RuntimeError(f"explicit chance: outcome {outcome} for a {purpose!r} draw of {n}")
+        self.position += 1
+        return outcome
+
+
+class ChanceDice(ScriptedDice):
+    """The engine's dice with every draw a chance node.
+
+    The engines ask their dice for ``roll(purpose, dice, sides)`` (the total of ``dice`` fair
+    dice), ``randbelow(purpose, n)`` and ``shuffle(purpose, items)``. :class:`Dice` makes each
+    die one uniform draw of ``sides`` faces and a shuffle a Fisher-Yates of ``randbelow`` draws;
+    these dice do the same, but take each draw from a tape of chosen outcomes and stop the
+    move (a chance node) when the tape runs out, so the outcomes OpenSpiel enumerates are the
+    engine's own draws, asked by the engine's own rules. A move is replayed from its start
+    with the outcomes chosen so far (engine states are plain data: the replay draws the same
+    dice in the same order). A :class:`~dugout.envs.core.dice.ScriptedDice` by type, so that
+    an env takes it as its ``dice`` option and each new game (a series' next one too) plays a
+    copy."""
+
+    def __init__(self, tape: _Tape):
+        super().__init__([])
+        self.tape = tape
+
+    def roll(self, purpose: str, dice: int = 1, sides: int = 6) -> int:
+        total = dice
+        for _ in range(dice):
+            total += self.tape.take(purpose, sides, True)
+        return total
+
+    def randbelow(self, purpose: str, n: int) -> int:
+        if n <= 0:
+            raise ValueError(f"randbelow needs n >= 1, got {n}")
+        return self.tape.take(purpose, n, False)
+
+    def shuffle(self, purpose: str, items):
+        return Dice.shuffle(self, purpose, items)        # the engine's Fisher-Yates
+
+    def clone(self) -> "ChanceDice":
+        new = ChanceDice(self.tape)
+        new.stream = self.stream
+        return new
+
+
+# -- the engine state a pyspiel state holds ------------------------------------------------------------
+@dataclass
+class _Core:
+    """A settled position: the engine state (a game state, a :class:`SeriesGame`, or the
+    Manager Challenge's campaign), the decisions made, whether the episode is over (and cut
+    off by ``max_decisions``), the last move's rewards and the returns so far. A copy clones
+    the engine state; a pickle (OpenSpiel's serialization) writes its JSON save."""
+    game: Any
+    count: int = 0
+    over: bool = False
+    cut: bool = False
+    rewards: tuple[float, ...] = ()
+    returns: tuple[float, ...] = ()
+
+    def __deepcopy__(self, memo) -> "_Core":
+        return _Core(self.game.clone(), self.count, self.over, self.cut, self.rewards, self.returns)
+
+    def __reduce__(self):
+        cls = type(self.game)
+        return (_core_from_save, (f"{cls.__module__}:{cls.__qualname__}",
+                                  json.dumps(self.game.to_dict(), sort_keys=True), self.count,
+                                  self.over, self.cut, self.rewards, self.returns))
+
+
+def _core_from_save(kind: str, text: str, count: int, over: bool, cut: bool, rewards: tuple,
+                    returns: tuple) -> _Core:
+    module, _, name = kind.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    return _Core(cls.from_dict(json.loads(text)), count, over, cut, tuple(rewards), tuple(returns))
+
+
+def _dice_holders(game: Any) -> list[Any]:
+    """The objects whose ``dice`` the engine rolls: the game, a series' game, a campaign and
+    its game."""
+    inner = getattr(game, "game", None)
+    return [game] + ([inner] if inner is not None else [])
+
+
+def _install_dice(game: Any, tape: _Tape) -> None:
+    """Give ``game`` chance dice on ``tape`` (one object for a campaign and its game), on the
+    stream its dice are on (the stream keys no draw here, but it is saved with the game)."""
+    dice = None
+    for holder in _dice_holders(game):
+        old = getattr(holder, "dice", None)
+        if isinstance(old, ScriptedDice):
+            if dice is None:
+                dice = ChanceDice(tape)
+                dice.stream = tuple(old.stream)
+            holder.dice = dice
+
+
+# -- the env every state of a game is played through ----------------------------------------------------
+class _Driver:
+    """One env of the ruleset, built with the game's options, through which every state of
+    the game is played: a state's engine state is restored into it before each use."""
+
+    players = 2
+
+    def __init__(self, env_id: str, options: dict[str, Any], explicit: bool):
+        self.env_id = env_id
+        self.tape = _Tape() if explicit else None
+        more = {"dice": ChanceDice(self.tape)} if explicit else {}
+        self.env = _registry.make(env_id, raw=True, render_mode="ansi", **options, **more)
+        self.loaded: _Core | None = None
+        self.started = 0
+        self._setup = None
+
+    # the env's episode bound, for GameInfo
+    @property
+    def max_decisions(self) -> int:
+        return self.env.max_decisions
+
+    def new_core(self, seed: int | None) -> _Core:
+        """The env's ``reset`` (seeded by ``seed`` or, None, from the last seeded reset's
+        generator): a new game at its first decision."""
+        env = self.env
+        self.loaded = None
+        if seed is None:
+            env.reset()
+        else:
+            env.reset(seed=seed)
+        return self._settle(_Core(None, returns=(0.0,) * self.players))
+
+    def load(self, core: _Core) -> None:
+        if self.loaded is core:
+            return
+        if self.tape is not None:
+            if self.env.game is None:        # restore() checks the class of a new game's state
+                self.tape.free = True
+                try:
+                    self.env.reset(seed=0)
+                finally:
+                    self.tape.free = False
+            _install_dice(core.game, self.tape)
+        self.env.restore(core.game)
+        self.env.decision_count = core.count
+        self.loaded = core
+
+    def step(self, core: _Core, action: int) -> None:
+        """Play ``action`` on ``core`` (in place)."""
+        self.load(core)
+        self.loaded = None
+        self.env.step(action)
+        self._settle(core)
+        self.loaded = core
+
+    def _settle(self, core: _Core) -> _Core:
+        env = self.env
+        core.game = env.game if env.series is None else SeriesGame(env.series, env.game)
+        core.count = env.decision_count
+        core.over = any(env.terminations.values()) or any(env.truncations.values())
+        core.cut = env.truncated_by == "max_decisions"
+        core.rewards = tuple(float(env.rewards[a]) for a in AGENTS)
+        core.returns = tuple(r + x for r, x in zip(core.returns, core.rewards))
+        return core
+
+    def actor(self, core: _Core) -> int:
+        return core.game.pending.actor if not isinstance(core.game, SeriesGame) \
+            else core.game.game.pending.actor
+
+    def legal(self, core: _Core) -> tuple[int, ...]:
+        game = core.game.game if isinstance(core.game, SeriesGame) else core.game
+        return tuple(sorted(game.pending.legal))
+
+    def decision_kind(self, core: _Core) -> str:
+        game = core.game.game if isinstance(core.game, SeriesGame) else core.game
+        return game.pending.kind
+
+    def observation(self, core: _Core, player: int) -> dict[str, np.ndarray]:
+        self.load(core)
+        obs = self.env.observe(AGENTS[player])
+        if core.over:
+            obs["action_mask"][:] = 0
+        return obs
+
+    def view(self, core: _Core, player: int):
+        self.load(core)
+        return self.env.view(AGENTS[player])
+
+    def text(self, core: _Core) -> str:
+        self.load(core)
+        return self.env.render()
+
+    def setup(self):
+        if self._setup is None:
+            self._setup = self.env.public_setup()
+        return self._setup
+
+    def sample(self, core: _Core, player: int, rng: random.Random) -> Any:
+        """An engine state drawn from ``player``'s view (the ruleset's ``sample_state``)."""
+        view = self.view(core, player)
+        package = type(self.env).__module__.rpartition(".")[0]
+        sample_state = importlib.import_module(".sample", package).sample_state
+        game = sample_state(view, rng, self.setup())
+        if isinstance(core.game, SeriesGame):
+            series = core.game.series.clone()
+            series.seed = rng.getrandbits(63)       # the next games' dice are not known either
+            return SeriesGame(series, game)
+        return game
+
+    @property
+    def obs_spec(self):
+        return self.env.obs_spec
+
+    @property
+    def meanings(self) -> tuple[str, ...]:
+        return tuple(self.env.ACTION_MEANINGS)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+
+class _ChallengeDriver(_Driver):
+    """The Manager Challenge's Gymnasium env, one player."""
+
+    players = 1
+
+    def __init__(self, env_id: str, options: dict[str, Any], explicit: bool):
+        from ..envs.bottom_ninth.challenge import ManagerChallengeEnv
+        self.env_id = env_id
+        self.tape = _Tape() if explicit else None
+        more = {"dice": ChanceDice(self.tape)} if explicit else {}
+        self.env = ManagerChallengeEnv(render_mode="ansi", illegal_action="raise", **options, **more)
+        self.loaded = None
+        self._setup = None
+
+    @property
+    def max_decisions(self) -> int:
+        return self.env.max_decisions
+
+    def new_core(self, seed: int | None) -> _Core:
+        self.loaded = None
+        self.env.reset(seed=seed)
+        c = self.env.campaign
+        return _Core(c, 0, c.over, False, (0.0,), (0.0,))
+
+    def load(self, core: _Core) -> None:
+        if self.loaded is core:
+            return
+        if self.tape is not None:
+            _install_dice(core.game, self.tape)
+        self.env.campaign = core.game
+        self.env.decision_count = core.count
+        self.loaded = core
+
+    def step(self, core: _Core, action: int) -> None:
+        self.load(core)
+        self.loaded = None
+        _, reward, terminated, truncated, _ = self.env.step(action)
+        core.game = self.env.campaign
+        core.count = self.env.decision_count
+        core.over = bool(terminated or truncated)
+        core.cut = bool(truncated)
+        core.rewards = (float(reward),)
+        core.returns = (core.returns[0] + float(reward),)
+        self.loaded = core
+
+    def actor(self, core: _Core) -> int:
+        return 0
+
+    def legal(self, core: _Core) -> tuple[int, ...]:
+        return tuple(sorted(core.game.pending.legal))
+
+    def decision_kind(self, core: _Core) -> str:
+        return core.game.pending.kind
+
+    def observation(self, core: _Core, player: int) -> dict[str, np.ndarray]:
+        self.load(core)
+        view = self.env.view()
+        mask = np.zeros(len(self.meanings), dtype=np.int8)
+        if not core.over:
+            mask[list(self.legal(core))] = 1
+        return {"observation": self.env.encode_view(view), "action_mask": mask}
+
+    def view(self, core: _Core, player: int):
+        self.load(core)
+        return self.env.view()
+
+    def text(self, core: _Core) -> str:
+        self.load(core)
+        return self.env.render_text()
+
+    def sample(self, core: _Core, player: int, rng: random.Random) -> Any:
+        from ..envs.bottom_ninth.challenge_sample import sample_state
+        return sample_state(self.view(core, player), rng, self.setup())
+
+    @property
+    def obs_spec(self):
+        return self.env.OBS
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """Bounds on a campaign's return: 6 games of +-1 (``reward="win"``), or of the most
+        Manager Points a game can earn (a run needed to tie, three more on the last play, at
+        the Situation's points per run, its win points, the Effect's, the 5 for a win), plus
+        the 12 of a 6-0 sweep."""
+        from ..envs.bottom_ninth import solo
+        if self.env.reward_kind == "win":
+            return -float(solo.GAMES), float(solo.GAMES)
+        s, level = self.env.soloset, self.env.level
+        bonus = [sum(o.n for o in e.ops(True) if o.kind == "mp") for e in s.effects] or [0]
+        best = max(abs(sit.mp_run) * (abs(sit.score[0] - sit.score[1]) + 4) + abs(sit.mp_win)
+                   for sit in s.situations) + max(abs(b) for b in bonus) + solo.WIN_MP
+        return -float(solo.GAMES * best), float(solo.GAMES * best + solo.SWEEP_MP)
+
+
+# -- the game ------------------------------------------------------------------------------------------
+class DugoutGame(pyspiel.Game):
+    """A dugout ruleset as a pyspiel game (see the module docstring). ``env_id`` names it;
+    ``options`` are the env options read from the parameters; ``chance`` the chance mode."""
+
+    env_id: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = dict(params or {})
+        spec = _specification(self.env_id)
+        full = {**spec, **params}
+        chance, seed = full.pop("chance"), full.pop("seed")
+        if chance not in CHANCE_MODES:
+            raise OptionError(f"{_game_name(self.env_id)}: chance must be 'sampled' or "
+                              f"'explicit', got {show(chance)}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise OptionError(f"{_game_name(self.env_id)}: seed must be a non-negative int, "
+                              f"got {show(seed)}")
+        defaults = _options(self.env_id)
+        self.options = {}
+        for name, value in full.items():
+            if name in params and name in defaults:
+                option = _read_option(value, defaults[name])
+                if option is not _LEAVE_OUT:
+                    self.options[name] = option
+            elif name in params:
+                self.options[name] = value       # (not an option: the env names it)
+        self.chance = chance
+        self.seed = seed
+        explicit = chance == "explicit"
+        driver_class = _ChallengeDriver if self.env_id == "manager_challenge_v0" else _Driver
+        self.driver = driver_class(self.env_id, self.options, explicit)
+        self._started = 0
+        low, high = self.driver.utility_bounds()
+        players = self.driver.players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.driver.meanings),
+            max_chance_outcomes=(_MAX_CHANCE_OUTCOMES.get(self.env_id, _DEFAULT_MAX_CHANCE_OUTCOMES)
+                                 if explicit else 0),
+            num_players=players, min_utility=low, max_utility=high,
+            utility_sum=0.0 if players == 2 else None,
+            max_game_length=self.driver.max_decisions)
+        # the parameters that differ from their defaults (what the game's string shows)
+        given = {k: v for k, v in params.items() if k not in spec or v != spec[k]
+                 or type(v) is not type(spec[k])}
+        super().__init__(_game_type(self.env_id, chance), info, given)
+        self._initial = None
+
+    def new_initial_state(self, *args) -> "DugoutState":
+        """A new game. With sampled chance its dice are decided when it is first used (see
+        the module docstring)."""
+        return DugoutState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.driver.max_decisions * _DRAWS_PER_DECISION if self.chance == "explicit" else 0
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "DugoutObserver":
+        """The observer of information states and observations: both are the env's observation
+        of the player's seat (the view, encoded by the env's encoder)."""
+        if params:
+            raise ValueError(f"{_game_name(self.env_id)}: observation parameters are not "
+                             f"supported, got {params}")
+        return DugoutObserver(self.driver.obs_spec)
+
+    def _next_core(self) -> _Core:
+        """The next sampled-chance game: the env's ``reset(seed=seed)`` for the first state
+        started, then its unseeded ``reset()`` (whose seed the env draws from the generator of
+        that seeded reset: only this game's states reset its env)."""
+        seed = self.seed if self._started == 0 else None
+        self._started += 1
+        return self.driver.new_core(seed)
+
+
+_TYPES: dict[tuple[str, str], Any] = {}
+
+
+def _game_type(env_id: str, chance: str) -> Any:
+    key = (env_id, chance)
+    if key not in _TYPES:
+        one = env_id in _registry.SINGLE_AGENT_IDS or _registry.spec(env_id, None).kind != "aec"
+        perfect = chance == "explicit" and env_id == "thats_baseball_v0"
+        title = _registry.spec(env_id, kind=None).title
+        _TYPES[key] = pyspiel.GameType(
+            short_name=_game_name(env_id),
+            long_name=f"dugout: {title}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance == "explicit"
+                         else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC),
+            information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect
+                         else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
+            utility=(pyspiel.GameType.Utility.GENERAL_SUM if one
+                     else pyspiel.GameType.Utility.ZERO_SUM),
+            reward_model=(pyspiel.GameType.RewardModel.REWARDS if one
+                          else pyspiel.GameType.RewardModel.TERMINAL),
+            max_num_players=1 if one else 2, min_num_players=1 if one else 2,
+            provides_information_state_string=True, provides_information_state_tensor=True,
+            provides_observation_string=True, provides_observation_tensor=True,
+            parameter_specification=_specification(env_id))
+    return _TYPES[key]
+
+
+class DugoutObserver:
+    """OpenSpiel's observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``) over
+    the env's observation: ``dict`` names the env's observation pieces."""
+
+    def __init__(self, spec):
+        self.tensor = np.zeros(spec.size, np.float32)
+        self.dict = {name: self.tensor[spec.slice(name)] for name, _, _ in spec.pieces}
+
+    def set_from(self, state: "DugoutState", player: int) -> None:
+        self.tensor[:] = state.observation(player)["observation"]
+
+    def string_from(self, state: "DugoutState", player: int) -> str:
+        return state.information_text(player)
+
+
+class DugoutState(pyspiel.State):
+    """A position of a dugout game (see the module docstring)."""
+
+    def __init__(self, game: DugoutGame):
+        super().__init__(game)
+        self._core: _Core | None = None       # None until first used (sampled chance)
+        self._started = False
+        # explicit chance: the position before the move being drawn, the move ("reset" or
+        # an action) and the outcomes chosen for its dice so far; _need: the draw asked next
+        self._pre: _Core | None = None
+        self._move: Any = None
+        self._drawn: list[int] = []
+        self._need: tuple[str, int, bool] | None = None
+
+    # -- starting and playing -------------------------------------------------------------------
+    @property
+    def _driver(self) -> _Driver:
+        return self.get_game().driver
+
+    def _settled(self) -> None:
+        """Start the game on first use (sampled chance: the next seed; explicit: the reset's
+        dice are chance nodes)."""
+        if self._started:
+            return
+        self._started = True
+        game = self.get_game()
+        if game.chance == "explicit":
+            self._play("reset")
+        else:
+            self._core = game._next_core()
+
+    def _play(self, move: Any) -> None:
+        """Explicit chance: play ``move`` from ``self._pre`` with the outcomes drawn so far; the
+        position it reaches, or the next chance node."""
+        driver = self._driver
+        driver.tape.load(self._drawn)
+        try:
+            if move == "reset":
+                core = driver.new_core(0)
+            else:
+                core = copy.deepcopy(self._pre)
+                _install_dice(core.game, driver.tape)
+                driver.step(core, move)
+        except _Draw as draw:
+            driver.loaded = None
+            self._move, self._need, self._core = move, (draw.purpose, draw.n, draw.face), None
+            return
+        finally:
+            driver.tape.load([])
+        self._core, self._pre, self._move, self._drawn, self._need = core, None, None, [], None
+
+    def current_player(self) -> int:
+        self._settled()
+        if self._need is not None:
+            return pyspiel.PlayerId.CHANCE
+        if self._core.over:
+            return pyspiel.PlayerId.TERMINAL
+        return self._driver.actor(self._core)
+
+    def is_terminal(self) -> bool:
+        self._settled()
+        return self._need is None and self._core.over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        self._settled()
+        if self._need is not None or self._core.over:
+            return []
+        return list(self._driver.legal(self._core))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        self._settled()
+        if self._need is None:
+            return []
+        n = self._need[1]
+        p = float(Fraction(1, n))
+        return [(i, p) for i in range(n)]
+
+    def _apply_action(self, action: int) -> None:
+        self._settled()
+        action = int(action)
+        if self._need is not None:
+            n = self._need[1]
+            if not 0 <= action < n:
+                raise ValueError(f"{_game_name(self.get_game().env_id)}: chance outcome {action} "
+                                 f"of a {self._need[0]!r} draw of {n} (0 to {n - 1})")
+            self._drawn = self._drawn + [action]
+            self._play(self._move)
+        elif self.get_game().chance == "explicit":
+            self._pre, self._drawn = self._core, []
+            self._play(action)
+        else:
+            self._driver.step(self._core, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._need is not None and not self._need[2]:
+                return f"{self._need[0]}: {action} of 0-{self._need[1] - 1}"
+            purpose = self._need[0] if self._need is not None else "die"
+            return f"{purpose}: {action + 1}"
+        meanings = self._driver.meanings
+        return meanings[action] if 0 <= action < len(meanings) else f"action {action}"
+
+    def returns(self) -> list[float]:
+        self._settled()
+        if self._core is None:
+            return list(self._pre.returns) if self._pre is not None else \
+                [0.0] * self.get_game().num_players()
+        return list(self._core.returns)
+
+    def rewards(self) -> list[float]:
+        self._settled()
+        if self._core is None:
+            return [0.0] * self.get_game().num_players()
+        return list(self._core.rewards)
+
+    # -- what a seat sees -------------------------------------------------------------------------
+    def _seen_core(self) -> _Core:
+        """The position whose view a player has: at a chance node the one before the move."""
+        self._settled()
+        return self._core if self._core is not None else self._pre
+
+    def observation(self, player: int) -> dict[str, np.ndarray]:
+        """``env.observe(agent)`` of ``player``'s seat: ``{"observation", "action_mask"}``.
+        At a chance node: the position before the move being drawn, with an empty mask."""
+        core = self._seen_core()
+        if core is None:       # the reset's own dice (a draft die): the game has not begun
+            spec = self._driver.obs_spec
+            return {"observation": np.zeros(spec.size, np.float32),
+                    "action_mask": np.zeros(len(self._driver.meanings), np.int8)}
+        obs = self._driver.observation(core, player)
+        if self._need is not None or core.over or self._driver.actor(core) != player:
+            obs["action_mask"] = np.zeros_like(obs["action_mask"])
+        return obs
+
+    def view(self, player: int):
+        """``env.unwrapped.view(agent)`` of ``player``'s seat (at a chance node, of the
+        position before the move being drawn)."""
+        core = self._seen_core()
+        if core is None:
+            raise ValueError("the game is being set up (its first dice are being drawn): no view yet")
+        return self._driver.view(core, player)
+
+    def information_text(self, player: int) -> str:
+        """The information state string (and observation string) of ``player``: the seat, his
+        decision and its legal actions (none at a chance node or when he is not to act), and
+        the observation's non-zero entries."""
+        obs = self.observation(player)
+        legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+        core = self._seen_core()
+        kind = self._driver.decision_kind(core) if legal else "-"
+        seat = AGENTS[player] if self.get_game().num_players() == 2 else "manager"
+        vector = obs["observation"]
+        entries = " ".join(f"{i}:{vector[i]}" for i in np.flatnonzero(vector))
+        return f"{seat} decides {kind} {legal} | {entries}"
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self.information_text(self.current_player() if player is None else player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.information_text(self.current_player() if player is None else player)
+
+    def __str__(self) -> str:
+        core = self._seen_core()
+        if core is None:
+            text = "Setting up: the game's first dice are being drawn."
+            digest = ""
+        else:
+            text = self._driver.text(core)
+            digest = hashlib.sha256(json.dumps(core.game.to_dict(), sort_keys=True)
+                                    .encode()).hexdigest()[:16]
+        if self._need is not None:
+            text += (f"\nChance: the {self._need[0]!r} draw of {self._need[1]} "
+                     f"({len(self._drawn)} drawn for {self._move!r})")
+        return f"{text}\n[state {digest}, {core.count if core else 0} decisions]"
+
+    # -- determinization ------------------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> "DugoutState":
+        """A state ``player_id`` cannot tell from this one: his view's game with what it hides
+        (the other side's cards, a committed pitch, deck orders, the dice seed) drawn by the
+        ruleset's ``sample_state`` from a generator seeded by ``probability_sampler()``."""
+        core = self._seen_core()
+        if self._need is not None or core is None:
+            raise ValueError("resample_from_infostate at a chance node: resample at a decision")
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        game = self._driver.sample(core, player_id, rng)
+        if self.get_game().chance == "explicit":
+            _install_dice(game, self._driver.tape)
+        new = self.clone()
+        new._core = _Core(game, core.count, core.over, core.cut, core.rewards, core.returns)
+        return new
+
+
+# -- registration --------------------------------------------------------------------------------------
+_REGISTERED: dict[str, type] = {}
+
+
+def register(env_id: str) -> type:
+    """Register ``env_id``'s game with pyspiel (the built-in ones are, on import); its class."""
+    if env_id in _REGISTERED:
+        return _REGISTERED[env_id]
+    cls = type(f"DugoutGame_{env_id}", (DugoutGame,), {"env_id": env_id})
+    if _game_name(env_id) not in pyspiel.registered_names():
+        pyspiel.register_game(_game_type(env_id, DEFAULT_CHANCE.get(env_id, "sampled")), cls)
+    _REGISTERED[env_id] = cls
+    return cls
+
+
+for _env_id in GAME_NAMES:
+    register(_env_id)
+
+
+# -- bots ---------------------------------------------------------------------------------------------
+def _manager_action(agent: Any, state: DugoutState, player: int) -> int:
+    view = state.view(player) if getattr(agent, "needs_view", False) else None
+    return int(agent.act(state.observation(player), view))
+
+
+class ManagerBot(pyspiel.Bot):
+    """A dugout manager (``make_agent(env_id, name, seed)``) as a ``pyspiel.Bot``: it is asked
+    with its seat's observation and view, as in the env."""
+
+    def __init__(self, game: DugoutGame, player_id: int, name: str = "heuristic",
+                 seed: int | None = 0):
+        pyspiel.Bot.__init__(self)
+        from ..agents.registry import make_agent
+        self._player_id = player_id
+        self.agent = make_agent(game.env_id, name, seed)
+        self._seed = seed
+        self._game = game
+
+    def restart_at(self, state) -> None:
+        reset = getattr(self.agent, "reset", None)
+        if reset is not None:
+            reset(self._seed)
+        observe = getattr(self.agent, "observe_setup", None)
+        if observe is not None:
+            observe(self._game.driver.setup())
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+    def player_id(self) -> int:
+        return self._player_id
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def step(self, state) -> int:
+        return _manager_action(self.agent, state, self._player_id)
+
+
+class ManagerRolloutEvaluator(_mcts.Evaluator):
+    """An MCTS evaluator whose rollouts play dugout managers (``name`` for both seats) to the
+    end; chance is drawn from ``chance_outcomes()`` with ``random_state``. The prior is
+    uniform."""
+
+    def __init__(self, game: DugoutGame, name: str = "heuristic", n_rollouts: int = 1,
+                 random_state: np.random.RandomState | None = None, seed: int = 0):
+        from ..agents.registry import make_agent
+        self.agents = [make_agent(game.env_id, name, seed + p) for p in range(game.num_players())]
+        self.n_rollouts = n_rollouts
+        self._random_state = random_state or np.random.RandomState(seed)
+
+    def evaluate(self, state) -> np.ndarray:
+        total = None
+        for _ in range(self.n_rollouts):
+            working = state.clone()
+            while not working.is_terminal():
+                if working.is_chance_node():
+                    actions, probs = zip(*working.chance_outcomes())
+                    working.apply_action(int(self._random_state.choice(actions, p=probs)))
+                else:
+                    p = working.current_player()
+                    working.apply_action(_manager_action(self.agents[p], working, p))
+            result = np.array(working.returns())
+            total = result if total is None else total + result
+        return total / self.n_rollouts
+
+    def prior(self, state) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+class _Determinized:
+    """A search root whose ``clone()`` is a fresh world drawn from ``player``'s information
+    state (:meth:`DugoutState.resample_from_infostate`): each MCTS simulation starts in one."""
+
+    def __init__(self, state: DugoutState, player: int, rng: np.random.RandomState):
+        self._state, self._player, self._rng = state, player, rng
+
+    def clone(self):
+        return self._state.resample_from_infostate(self._player, self._rng.random_sample)
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
+
+
+class DeterminizedMCTSBot(pyspiel.Bot):
+    """OpenSpiel's ``MCTSBot`` searching worlds drawn from the acting player's information
+    state: each simulation starts from a fresh :meth:`DugoutState.resample_from_infostate`
+    (the other side's hidden cards, a committed pitch and the dice to come drawn anew), the
+    tree shared over action paths (determinized MCTS). ``**kwargs`` go to ``MCTSBot``."""
+
+    def __init__(self, game: DugoutGame, player_id: int, uct_c: float, max_simulations: int,
+                 evaluator: Any, seed: int = 0, **kwargs: Any):
+        pyspiel.Bot.__init__(self)
+        self._player_id = player_id
+        self._rng = np.random.RandomState(seed)
+        self.mcts = _mcts.MCTSBot(game, uct_c, max_simulations, evaluator,
+                                  random_state=np.random.RandomState(seed + 1), **kwargs)
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+    def player_id(self) -> int:
+        return self._player_id
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def step(self, state) -> int:
+        if len(state.legal_actions()) == 1:
+            return state.legal_actions()[0]
+        return self.mcts.step(_Determinized(state, self._player_id, self._rng))
