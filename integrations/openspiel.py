@@ -95,7 +95,7 @@ from ..envs.options import RESERVED_OPTIONS
 
 __all__ = ["GAME_NAMES", "DEFAULT_CHANCE", "CHANCE_MODES", "load_game", "game_parameters",
            "register", "ChanceDice", "DugoutGame", "DugoutState", "ManagerBot",
-           "ManagerRolloutEvaluator", "DeterminizedMCTSBot"]
+           "ManagerRolloutEvaluator", "DeterminizedMCTSBot", "information_key", "UNSET"]
 
 #: How chance is played: the engine's keyed dice inside the moves, or a chance node per die.
 CHANCE_MODES = ("sampled", "explicit")
@@ -132,16 +132,46 @@ GAME_NAMES: dict[str, str] = {env_id: _game_name(env_id)
 
 
 # -- parameters ---------------------------------------------------------------------------------
-def _options(env_id: str) -> dict[str, Any]:
-    """The env's options (less the harness's own) and their defaults."""
+#: Options whose default is None but whose other values are whole numbers, besides those
+#: annotated ``int | None`` (Pokemon Baseball's ``series``, a number of games).
+_INT_OR_NONE = {"series"}
+#: A parameter's "unset" value: the env's default (None) of an option that may be None.
+UNSET = -1
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One env option as a parameter: ``kind`` is ``"plain"`` (an int, float, bool or str
+    default: a parameter of that type), ``"int"`` (int or None: an int, -1 for None), ``"bool"``
+    (bool or None: an int, -1 None, 0 False, 1 True) or ``"text"`` (anything else: a string,
+    "" for the env's default)."""
+    name: str
+    default: Any
+    kind: str
+
+    @property
+    def parameter_default(self) -> Any:
+        return {"plain": self.default, "int": UNSET, "bool": UNSET, "text": ""}[self.kind]
+
+
+def _options(env_id: str) -> dict[str, _Option]:
+    """The env's options (less the harness's own: render_mode, illegal_action, dice)."""
     cls = _registry.spec(env_id, kind=None).env_class
     out = {}
     for name, p in inspect.signature(cls.__init__).parameters.items():
-        if name == "self" or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+        if name == "self" or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) \
+                or name in RESERVED_OPTIONS or name in ("render_mode", "render_agent"):
             continue
-        if name in RESERVED_OPTIONS or name in ("render_agent",):
-            continue
-        out[name] = p.default
+        annotation = str(p.annotation).replace(" ", "")
+        if _scalar(p.default):
+            kind = "plain"
+        elif p.default is None and (annotation in ("int|None", "Optional[int]") or name in _INT_OR_NONE):
+            kind = "int"
+        elif p.default is None and annotation in ("bool|None", "Optional[bool]"):
+            kind = "bool"
+        else:
+            kind = "text"
+        out[name] = _Option(name, p.default, kind)
     return out
 
 
@@ -150,10 +180,8 @@ def _scalar(value: Any) -> bool:
 
 
 def _specification(env_id: str) -> dict[str, Any]:
-    """The parameters and their defaults: a scalar option's own default, ``""`` (the env's
-    default) for the others, and ``chance`` and ``seed``."""
-    spec = {name: default if _scalar(default) else ""
-            for name, default in _options(env_id).items()}
+    """The parameters and their defaults (:class:`_Option`), and ``chance`` and ``seed``."""
+    spec = {name: option.parameter_default for name, option in _options(env_id).items()}
     spec["chance"] = DEFAULT_CHANCE.get(env_id, "sampled")
     spec["seed"] = 0
     return spec
@@ -162,12 +190,21 @@ def _specification(env_id: str) -> dict[str, Any]:
 _LEAVE_OUT = object()
 
 
-def _read_option(value: Any, default: Any) -> Any:
-    """A parameter's value as the env option. A string parameter of a non-scalar option is
-    ``""`` for the env's default, JSON when it parses, words separated by spaces for a list
+def _read_option(game: str, option: _Option, value: Any) -> Any:
+    """A parameter's value as the env option (:class:`_Option`); ``_LEAVE_OUT`` for the env's
+    default. A text parameter is JSON when it parses, words separated by spaces for a list
     option (``"sample reds"``: OpenSpiel's game strings cannot hold a comma), else the plain
     string."""
-    if _scalar(default) or not isinstance(value, str):
+    if option.kind == "plain":
+        return value
+    if option.kind in ("int", "bool"):
+        if value == UNSET:
+            return _LEAVE_OUT
+        if option.kind == "bool":
+            if value not in (0, 1):
+                raise OptionError(f"{game}: {option.name} must be -1 (the default, None), 0 "
+                                  f"(False) or 1 (True), got {show(value)}")
+            return bool(value)
         return value
     if value == "":
         return _LEAVE_OUT
@@ -175,20 +212,25 @@ def _read_option(value: Any, default: Any) -> Any:
         return json.loads(value)
     except ValueError:
         pass
-    if isinstance(default, (tuple, list)) and " " in value.strip():
+    if isinstance(option.default, (tuple, list)) and " " in value.strip():
         return value.split()
     return value
 
 
 def game_parameters(env_id: str, **options: Any) -> dict[str, Any]:
     """The pyspiel parameters of ``env_id``'s game for these env options (and ``chance``,
-    ``seed``): a non-scalar option's value goes as a string: a list of plain words as the
-    words separated by spaces, None or any other value as its JSON."""
+    ``seed``): an option that may be None goes as an int (-1 for None; a bool as 0 or 1), any
+    other non-scalar one as a string: a list of plain words as the words separated by
+    spaces, any other value as its JSON."""
     known = _options(env_id)
     out = {}
     for name, value in options.items():
-        if name in ("chance", "seed") or name not in known or _scalar(known[name]) \
-                or isinstance(value, str):
+        option = known.get(name)
+        if option is None or option.kind == "plain":
+            out[name] = value
+        elif option.kind in ("int", "bool"):
+            out[name] = UNSET if value is None else int(value) if isinstance(value, bool) else value
+        elif isinstance(value, str):
             out[name] = value
         elif isinstance(value, (list, tuple)) and value and all(
                 isinstance(v, str) and v and not set(v) & set(' ,"[]{}') for v in value):
@@ -557,15 +599,16 @@ class DugoutGame(pyspiel.Game):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise OptionError(f"{_game_name(self.env_id)}: seed must be a non-negative int, "
                               f"got {show(seed)}")
-        defaults = _options(self.env_id)
+        known = _options(self.env_id)
         self.options = {}
-        for name, value in full.items():
-            if name in params and name in defaults:
-                option = _read_option(value, defaults[name])
-                if option is not _LEAVE_OUT:
-                    self.options[name] = option
-            elif name in params:
-                self.options[name] = value       # (not an option: the env names it)
+        for name, value in params.items():
+            if name in ("chance", "seed"):
+                continue
+            if name in known:
+                value = _read_option(_game_name(self.env_id), known[name], value)
+                if value is _LEAVE_OUT or value == known[name].default:
+                    continue
+            self.options[name] = value       # (an unknown one: the env names it)
         self.chance = chance
         self.seed = seed
         explicit = chance == "explicit"
@@ -653,6 +696,19 @@ class DugoutObserver:
 
     def string_from(self, state: "DugoutState", player: int) -> str:
         return state.information_text(player)
+
+
+def information_key(player: int, players: int, kind: str, observation: dict) -> str:
+    """A seat's information state string: the seat, his decision's kind and legal actions (none
+    at a chance node or when he is not to act), and the non-zero entries of his observation
+    vector (``observation`` is ``{"observation", "action_mask"}``, the env's). A manager's
+    ``(observation, view)`` gives it too (``kind`` is ``view.decision``), which is how a policy
+    found in OpenSpiel is asked outside it."""
+    legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+    seat = AGENTS[player] if players == 2 else "manager"
+    vector = observation["observation"]
+    entries = " ".join(f"{i}:{vector[i]}" for i in np.flatnonzero(vector))
+    return f"{seat} decides {kind if legal else '-'} {legal} | {entries}"
 
 
 class DugoutState(pyspiel.State):
@@ -798,17 +854,12 @@ class DugoutState(pyspiel.State):
         return self._driver.view(core, player)
 
     def information_text(self, player: int) -> str:
-        """The information state string (and observation string) of ``player``: the seat, his
-        decision and its legal actions (none at a chance node or when he is not to act), and
-        the observation's non-zero entries."""
+        """The information state string (and observation string) of ``player``
+        (:func:`information_key` of his observation)."""
         obs = self.observation(player)
         legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
-        core = self._seen_core()
-        kind = self._driver.decision_kind(core) if legal else "-"
-        seat = AGENTS[player] if self.get_game().num_players() == 2 else "manager"
-        vector = obs["observation"]
-        entries = " ".join(f"{i}:{vector[i]}" for i in np.flatnonzero(vector))
-        return f"{seat} decides {kind} {legal} | {entries}"
+        kind = self._driver.decision_kind(self._seen_core()) if legal else ""
+        return information_key(player, self.get_game().num_players(), kind, obs)
 
     def information_state_string(self, player: int | None = None) -> str:
         return self.information_text(self.current_player() if player is None else player)
@@ -940,32 +991,28 @@ class ManagerRolloutEvaluator(_mcts.Evaluator):
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-class _Determinized:
-    """A search root whose ``clone()`` is a fresh world drawn from ``player``'s information
-    state (:meth:`DugoutState.resample_from_infostate`): each MCTS simulation starts in one."""
-
-    def __init__(self, state: DugoutState, player: int, rng: np.random.RandomState):
-        self._state, self._player, self._rng = state, player, rng
-
-    def clone(self):
-        return self._state.resample_from_infostate(self._player, self._rng.random_sample)
-
-    def __getattr__(self, name: str):
-        return getattr(self._state, name)
-
-
 class DeterminizedMCTSBot(pyspiel.Bot):
-    """OpenSpiel's ``MCTSBot`` searching worlds drawn from the acting player's information
-    state: each simulation starts from a fresh :meth:`DugoutState.resample_from_infostate`
-    (the other side's hidden cards, a committed pitch and the dice to come drawn anew), the
-    tree shared over action paths (determinized MCTS). ``**kwargs`` go to ``MCTSBot``."""
+    """OpenSpiel's ``MCTSBot`` in worlds drawn from the acting player's information state
+    (determinized MCTS, "perfect information Monte Carlo"): at each decision ``worlds``
+    states are drawn by :meth:`DugoutState.resample_from_infostate` (the other side's hidden
+    cards, a committed pitch and the dice to come drawn anew), the ``MCTSBot`` searches each
+    with ``max_simulations // worlds`` simulations, and the action most visited over all the
+    searches is played. The search never reads what its seat cannot see (a tree shared by
+    the worlds would: the same actions lead to states with other legal actions). Like any
+    determinized search it plays each world as if it were known (strategy fusion): at the
+    duel's stare-down the batter finds no pitch to read and the pitcher assumes his pitch is
+    read. ``**kwargs`` go to ``MCTSBot``."""
 
     def __init__(self, game: DugoutGame, player_id: int, uct_c: float, max_simulations: int,
-                 evaluator: Any, seed: int = 0, **kwargs: Any):
+                 evaluator: Any, worlds: int = 4, seed: int = 0, **kwargs: Any):
         pyspiel.Bot.__init__(self)
+        if worlds < 1 or max_simulations < worlds:
+            raise ValueError(f"DeterminizedMCTSBot: worlds must be 1 to max_simulations "
+                             f"({max_simulations}), got {worlds}")
         self._player_id = player_id
+        self.worlds = worlds
         self._rng = np.random.RandomState(seed)
-        self.mcts = _mcts.MCTSBot(game, uct_c, max_simulations, evaluator,
+        self.mcts = _mcts.MCTSBot(game, uct_c, max_simulations // worlds, evaluator,
                                   random_state=np.random.RandomState(seed + 1), **kwargs)
 
     def restart_at(self, state) -> None:
@@ -981,6 +1028,13 @@ class DeterminizedMCTSBot(pyspiel.Bot):
         return False
 
     def step(self, state) -> int:
-        if len(state.legal_actions()) == 1:
-            return state.legal_actions()[0]
-        return self.mcts.step(_Determinized(state, self._player_id, self._rng))
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        visits = dict.fromkeys(legal, 0)
+        for _ in range(self.worlds):
+            world = state.resample_from_infostate(self._player_id, self._rng.random_sample)
+            root = self.mcts.mcts_search(world)
+            for child in root.children:
+                visits[child.action] += child.explore_count
+        return max(legal, key=lambda a: (visits[a], -a))
