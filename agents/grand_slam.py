@@ -156,6 +156,13 @@ class GrandSlamHeuristic(TablesHeuristic):
       a Strike Out and keeps his Double Play card, and a Walk goes before a Single.
       (Charging every card its kept value against its value now was measured too, and
       lost to this rule: a card's worth kept is mostly the same card played later.)
+    * **Save the big hit for runners.** With the bases empty the batting manager does not
+      spend a Double, a Triple or a Home Run when a card in his hand (a Single, a Walk, a
+      Hit by Pitch, an Error) puts the batter on first: he plays that card and keeps the
+      big hit for a moment when it drives runners in. The search manager found the plain
+      rule giving away 5 to 10 points of winning chance at such moments; with this rule
+      the heuristic beats itself without it 60.1% (58.6-61.6%) in 2,000 seat-swapped games
+      (``save_hits=False`` plays without it).
     * **Runner cards** move runners only: worth a base to each runner for the batting
       side, free to either side with the bases empty.
     * **Pinch Hitter / Relief Pitcher stacks.** The card under a stack is unknown: it is
@@ -172,9 +179,10 @@ class GrandSlamHeuristic(TablesHeuristic):
     VIEW = GrandSlamView
 
     def __init__(self, stack_weight: float = 0.25, tie: float = 1e-9,
-                 tables: ValueTables | None = None, **table_options: Any):
+                 tables: ValueTables | None = None, save_hits: bool = True, **table_options: Any):
         self.stack_weight = float(stack_weight)
         self.tie = float(tie)
+        self.save_hits = bool(save_hits)
         super().__init__(tables, **table_options)
         self._run_values: dict[int, np.ndarray] = {}
 
@@ -239,12 +247,27 @@ class GrandSlamHeuristic(TablesHeuristic):
             return float("inf")
         return float(abs(self._values(self.tables(view))[action]))
 
+    def saved_hit(self, view: GrandSlamView, values: dict[int, float], best: int) -> int | None:
+        """With the bases empty the batting manager saves an extra-base hit (a Double, a
+        Triple, a Home Run) for runners when a card in his hand puts the batter on first:
+        the card that reaches first worth most now, else None."""
+        if not (self.save_hits and view.batting and view.decision == "batting_play"
+                and not any(view.runners) and best < STACK):
+            return None
+        outs_after, bases_after, runs = EFFECT[view.outs, 0, best]
+        if outs_after != view.outs or (bases_after <= 1 and runs == 0):
+            return None                                  # not an extra-base hit
+        first = [a for a in view.legal if a < STACK and tuple(EFFECT[view.outs, 0, a]) == (view.outs, 1, 0)]
+        return max(first, key=lambda a: (values[a], -a)) if first else None
+
     def decide(self, view: GrandSlamView) -> int:
         values = self.option_values(view)
         best = max(values.values())
         near = [a for a in view.legal if values[a] >= best - self.tie]
         # among plays worth the same now, give up the card worth least kept
-        return min(near, key=lambda a: (self.keep_value(view, a), a))
+        choice = min(near, key=lambda a: (self.keep_value(view, a), a))
+        saved = self.saved_hit(view, values, choice)
+        return choice if saved is None else saved
 
 
 class GrandSlamAlwaysNever(AlwaysNever, GrandSlamHeuristic):

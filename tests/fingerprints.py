@@ -12,10 +12,13 @@ choices read the engines through the agents' own paths.
 written; ``tests/test_fingerprints.py`` replays the games and compares. A change that is meant
 to change a game (a rule fixed, an observation widened) rewrites the file with::
 
-    python tests/fingerprints.py --write
+    python tests/fingerprints.py --write                      # every case
+    python tests/fingerprints.py --write grand_slam_v0        # only that env id's cases
+    python tests/fingerprints.py --write --missing            # only cases with none recorded
 
 and says so in its commit; a change that is meant to leave every game alone (a file split, an
-encoder merged) must leave the file as it is.
+encoder merged) must leave the file as it is. A new option set in the contract suite's
+``OPTION_SETS`` gets its fingerprints with ``--missing``, leaving every other case's alone.
 """
 
 from __future__ import annotations
@@ -158,11 +161,14 @@ def fingerprint(env_id: str, options: dict[str, Any], kind: str, seed: int) -> s
     return _aec_game(env_id, options, kind, seed)
 
 
-def compute() -> dict[str, dict[str, list[str]]]:
+def compute(keep: Any = lambda env_id, key: True) -> dict[str, dict[str, list[str]]]:
+    """The fingerprints of every case ``keep(env_id, case key)`` accepts."""
     out: dict[str, dict[str, list[str]]] = {}
     for env_id, options, kind, seed in games():
-        out.setdefault(case_key(env_id, options), {}).setdefault(kind, []).append(
-            fingerprint(env_id, options, kind, seed))
+        key = case_key(env_id, options)
+        if keep(env_id, key):
+            out.setdefault(key, {}).setdefault(kind, []).append(
+                fingerprint(env_id, options, kind, seed))
     return out
 
 
@@ -170,9 +176,31 @@ def load() -> dict[str, dict[str, list[str]]]:
     return json.loads(PATH.read_text())
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python tests/fingerprints.py --write   (rewrites " + PATH.name + ")")
+USAGE = ("usage: python tests/fingerprints.py --write [--missing] [ENV_ID ...]   (rewrites "
+         + PATH.name + ": every case, the cases with none recorded, or those env ids' cases)")
+
+
+def main(argv: list[str]) -> None:
+    if not argv or argv[0] != "--write":
+        sys.exit(USAGE)
+    missing = "--missing" in argv[1:]
+    env_ids = [a for a in argv[1:] if a != "--missing"]
+    known = {env_id for env_id, _ in all_cases()}
+    unknown = sorted(set(env_ids) - known)
+    if unknown or any(a.startswith("-") for a in env_ids):
+        sys.exit(f"unknown env id(s) {unknown or env_ids}; known: {', '.join(sorted(known))}\n{USAGE}")
+    old = load() if PATH.exists() else {}
+    current = {case_key(e, o) for e, o in all_cases()}
+
+    def keep(env_id: str, key: str) -> bool:
+        return (not missing or key not in old) and (not env_ids or env_id in env_ids)
+    new = compute(keep)
+    merged = {k: v for k, v in old.items() if k in current}
+    merged.update(new)
     PATH.parent.mkdir(exist_ok=True)
-    PATH.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
-    print(f"wrote {PATH}")
+    PATH.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {PATH}: {len(new)} case(s) computed, {len(merged) - len(new)} kept")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -16,6 +16,8 @@ from dugout.envs.grand_slam import cards as gc
 from dugout.envs.grand_slam.rules import STACK_ACTION
 from dugout.agents.play import head_to_head, play_game
 
+from helpers import games
+
 ENV = "grand_slam_v0"
 FIRST, SECOND, THIRD = 1, 2, 4
 
@@ -98,6 +100,33 @@ def test_batting_manager_hits_and_scores_the_runner_from_third(heuristic):
     assert heuristic.act({}, v) == gc.FLY_OUT                        # the sacrifice fly
     v = situation({"home_run": 1, "strike_out": 2}, batting=True)
     assert heuristic.act({}, v) == gc.HOME_RUN
+
+
+def test_batting_manager_saves_the_big_hit_for_runners(heuristic):
+    """With the bases empty an extra-base hit waits when a card puts the batter on first
+    (the search manager found the heuristic giving away 5 to 10 points of winning chance
+    a time by hitting its Triple or Home Run into empty bases)."""
+    v = situation({"home_run": 1, "single": 1, "strike_out": 1}, batting=True)
+    assert heuristic.act({}, v) == gc.SINGLE
+    v = situation({"triple": 1, "walk": 1, "ground_out": 1}, batting=True, outs=1)
+    assert heuristic.act({}, v) == gc.WALK
+    v = situation({"double": 1, "error": 1, "hit_by_pitch": 1}, batting=True, outs=2)
+    assert heuristic.act({}, v) in (gc.ERROR, gc.HIT_BY_PITCH)
+    on = situation({"home_run": 1, "single": 1}, batting=True, runners=(True, False, False))
+    assert heuristic.act({}, on) == gc.HOME_RUN                     # a runner on: hit it now
+    v = situation({"home_run": 1, "single": 1}, batting=False)      # the fielder gives the least
+    assert heuristic.act({}, v) == gc.SINGLE
+    old = GrandSlamHeuristic(save_hits=False)
+    assert old.act({}, situation({"home_run": 1, "single": 1, "strike_out": 1}, batting=True)) \
+        == gc.HOME_RUN
+
+
+def test_saving_the_big_hit_wins_games():
+    """Seat-swapped pairs against the same heuristic without the rule: 60.1% (58.6-61.6%)
+    over 2,000 games when it was written; here the interval's low end must clear 50%."""
+    new, old = GrandSlamHeuristic(), GrandSlamHeuristic(save_hits=False)
+    result = head_to_head(ENV, new, old, pairs=games(500, 150), seed=40_000)
+    assert result.low > 0.5, (result.score, result.low, result.high)
 
 
 def test_stacks_are_held_for_a_bad_hand_in_a_big_moment(heuristic):
