@@ -8,7 +8,8 @@
 env = bottom_ninth_v0.env(mode="duel", teams="default", draft=False, cards="builtin",
                           fatigue_rows=4, pitch_faces={"B": 3, "S": 2, "C": 1},
                           out_rule="lead_runner", innings=None, max_innings=None,
-                          batters=8, pitchers=4, support=False, max_decisions=None)
+                          batters=8, pitchers=4, support=False, max_decisions=None,
+                          extra_innings=False)
 ```
 
 `mode="duel"` is the base game: the
@@ -22,7 +23,11 @@ starter, then the bullpen); `support=True` gives each team one support card
 (`data/support.json`). `teams` is `"default"` (presets from the card set) or `"choose"`
 (decisions; `draft=True` drafts first). See RULES.md. In the duel home wins at
 the first run (a bases-loaded walk included), away at the third out; there is no tie, so
-the duel cannot be cut off and `max_innings` must stay None. Its `teams` is `"default"` (the
+the duel cannot be cut off and `max_innings` must stay None, unless `extra_innings=True`
+(Extra Innings: "you may opt to play out the tenth inning"): then a tie at the third out
+goes on to the next inning, away batting in the top against home's pitcher (each team has
+six batters and two pitchers: `teams="default"`, or `teams="choose"` with `draft=True`),
+and a tie after it is cut off (truncated, 0 each). Its `teams` is `"default"` (the
 first legal team of the card set, in its order: six batters of different positions for
 home, a starter and a substitute for away), a dict `{"batters": [six card ids in batting
 order], "pitchers": [starter id, substitute id]}`, or `"choose"` (home picks the lineup,
@@ -131,7 +136,8 @@ scorecard and play-by-play.
 ## Version History
 
 * v0: first release: the two-player duel and the Longer Game (`mode="game"`), with the
-  Player Draft and support characters.
+  Player Draft and support characters. Options added since, each off by default:
+  `extra_innings` (the duel's tenth inning).
 """
 
 from __future__ import annotations
@@ -185,7 +191,7 @@ PIECES = situation_pieces(rules.DECISION_KINDS) + [
     # -- the longer game (all 0 in the duel) --
     ("game", 1, "1 in the longer game (mode 'game')"),
     ("scheduled", 1, "scheduled innings / 9 (the longer game)"),
-    ("extra_innings", 1, "1 past the scheduled innings"),
+    ("extra_innings", 1, "1 past the scheduled innings (the duel with extra_innings: in the tenth)"),
     ("own_lineup", MAX_CARDS, "1 for each card in the observing team's batting lineup"),
     ("opp_lineup", MAX_CARDS, "1 for each card in the opponent's batting lineup"),
     ("own_bench", MAX_CARDS, "1 for each bench batter (pinch hitter) of the observing team"),
@@ -217,7 +223,7 @@ _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 OPTIONS = ("mode", "teams", "draft", "cards", "fatigue_rows", "pitch_faces", "out_rule",
            "innings", "max_innings", "batters", "pitchers", "support", "render_mode",
-           "illegal_action", "dice", "max_decisions")
+           "illegal_action", "dice", "max_decisions", "extra_innings")
 NAME = "bottom_ninth_v0"
 
 
@@ -264,6 +270,8 @@ def encode_view(view: BottomNinthView) -> np.ndarray:
             obs[_O[name] + c] = 1.0
     if view.mode == "game":
         _encode_game(obs, view)
+    elif view.extra_innings:
+        obs[_O["extra_innings"]] = float(view.inning > view.innings)
     return obs
 
 
@@ -347,6 +355,8 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
                 obs[piece + c] = 1.0
     if game:
         _encode_game_state(obs, s, seat, playing, pens)
+    elif s.extra_innings:
+        obs[_O["extra_innings"]] = float(b.inning > b.innings)
     return obs
 
 
@@ -431,22 +441,27 @@ def _encode_game_state(obs: np.ndarray, s: rules.GameState, seat: int, playing: 
 
 
 # -- options -------------------------------------------------------------------------------
-def default_team(cards: CardSet) -> tuple[list[int], list[int]]:
+def default_team(cards: CardSet, exclude: set[int] = frozenset()) -> tuple[list[int], list[int]]:
     """The first legal team in the set's order: batters added in order while six positions
     stay possible, the first pitcher able to start with a substitute behind him, and the
-    first other pitcher able to relieve."""
+    first other pitcher able to relieve. ``exclude``: card indices taken (the tenth
+    inning's second team is the first legal one from the cards the first left)."""
     lineup: list[int] = []
     for i, b in enumerate(cards.batters):
-        if len(lineup) < rules.LINEUP_SIZE and \
+        if i not in exclude and len(lineup) < rules.LINEUP_SIZE and \
                 matching_size([cards.batters[j].eligible for j in lineup] + [b.eligible]) == len(lineup) + 1:
             lineup.append(i)
     n_b = len(cards.batters)
     ps = cards.pitchers
     for s, p in enumerate(ps):
-        if p.can_start:
-            subs = [r for r, q in enumerate(ps) if r != s and q.can_relieve]
-            if subs:
+        if p.can_start and n_b + s not in exclude:
+            subs = [r for r, q in enumerate(ps) if r != s and q.can_relieve and n_b + r not in exclude]
+            if subs and (not exclude or len(lineup) == rules.LINEUP_SIZE):
                 return lineup, [n_b + s, n_b + subs[0]]
+    if exclude:
+        raise OptionError(f"{NAME}: extra_innings=True needs a second team (six batters of "
+                          f"different positions, a starter and a substitute) from the cards the "
+                          f"first leaves; {cards.name!r} has none")
     raise DataError("the card set has no starter with a substitute")   # parse_cards prevents it
 
 
@@ -498,7 +513,7 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                  max_innings: int | None = None, batters: int = 8, pitchers: int = 4,
                  support: bool = False, render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, max_decisions: int | None = None,
-                 **unknown: Any):
+                 extra_innings: bool = False, **unknown: Any):
         check_options(NAME, unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
                          max_decisions=max_decisions)
@@ -517,6 +532,14 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         if mode == "duel" and (batters != 8 or pitchers != 4 or support):
             raise OptionError(f"{NAME}: batters, pitchers and support are options of mode='game' "
                               f"(the duel's teams are six batters and two pitchers)")
+        if not isinstance(extra_innings, bool):
+            raise OptionError(f"{NAME}: extra_innings must be True or False, got {show(extra_innings)}")
+        if extra_innings and mode != "duel":
+            raise OptionError(f"{NAME}: extra_innings is an option of the duel (the Longer Game "
+                              f"plays extra innings until decided, or to max_innings)")
+        self.extra_innings = extra_innings
+        self.away_lineup: list[int] | None = None
+        self.home_staff: list[int] | None = None
         self.max_innings = max_innings
         self.n_batters, self.n_pitchers, self.support = int(batters), int(pitchers), support
         self.supports = load_support() if support else None
@@ -551,6 +574,17 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         elif teams != "choose":
             raise OptionError(f"{NAME}: teams must be 'default', 'choose' or a dict of 'batters' "
                               f"and 'pitchers', got {show(teams)}")
+        if extra_innings:
+            # "Decide this beforehand, so that you and your opponent pre-assign or draft a
+            # team of Batters and Pitchers to use": the presets, or the draft
+            if isinstance(teams, dict) or (teams == "choose" and not draft):
+                raise OptionError(f"{NAME}: extra_innings=True needs both teams of Batters and "
+                                  f"Pitchers pre-assigned or drafted: teams='default', or "
+                                  f"teams='choose' with draft=True, got teams={show(teams)}, "
+                                  f"draft={show(draft)}")
+            if teams == "default":
+                self.away_lineup, self.home_staff = default_team(
+                    self.cardset, exclude=set(self.lineup) | set(self.staff))
         if draft:
             if teams != "choose":
                 raise OptionError(f"{NAME}: draft=True needs teams='choose' (the draft picks the teams)")
@@ -593,7 +627,9 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                                   support=self.support, supports=self.supports)
         return rules.new_game(self._dice(seed), self.cardset, lineup=self.lineup, staff=self.staff,
                               draft=self.draft, inning=self.innings, fatigue_rows=self.fatigue_rows,
-                              faces=self.pitch_faces, out_rule=self.out_rule)
+                              faces=self.pitch_faces, out_rule=self.out_rule,
+                              extra_innings=self.extra_innings, away_lineup=self.away_lineup,
+                              home_staff=self.home_staff)
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)

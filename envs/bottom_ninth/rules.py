@@ -42,7 +42,7 @@ from ..core.bases import advance_all, force_advance, occupied
 from ..core.decisions import Decision
 from ..core.dice import Dice, ScriptedDice
 from ..core.engine import apply_choice, run_rules
-from ..core.scoreboard import SuddenDeathScoreboard
+from ..core.scoreboard import Scoreboard, SuddenDeathScoreboard
 from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
 from .cards import FACES, PITCHES, CardSet, Effect, ace_pitch, can_complete_lineup, pair_needs
 from .game import (change_game_pitcher, choose_double_switch, choose_ds_where, choose_fatigue_point,
@@ -82,10 +82,14 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
              out_rule: str = "lead_runner", mode: str = "duel", teams: str = "",
              innings: int = 3, max_innings: int | None = None, batters: int = 8,
              pitchers: int = 4, support: bool = False,
-             supports: SupportSet | None = None) -> GameState:
+             supports: SupportSet | None = None, extra_innings: bool = False,
+             away_lineup: list[int] | None = None,
+             home_staff: list[int] | None = None) -> GameState:
     """A game at its first decision. ``lineup`` (six batter indices) and ``staff`` (starter,
     substitute) given: the duel starts at once; None: home and away choose them (draft=True:
-    after a draft)."""
+    after a draft). ``extra_innings`` (the duel): a tie at the third out goes on to the next
+    inning, for which away bats ``away_lineup`` and home pitches ``home_staff`` (given with
+    the teams; chosen after them with a draft)."""
     counts = DEFAULT_FACES if faces is None else faces
     face_list = tuple(f for f in FACES for _ in range(counts.get(f, 0)))
     if mode == "solo":
@@ -97,15 +101,33 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
                           support=support, supports=supports)
         run(state)
         return state
-    board = SuddenDeathScoreboard(innings=inning, inning=inning, half=1)
-    box = BoxScore(list(TEAM_NAMES), [[], [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]])
+    blank = [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]
+    if extra_innings:
+        board = tenth_inning_board(inning)
+        box = BoxScore(list(TEAM_NAMES), [list(blank), list(blank)])
+    else:
+        board = SuddenDeathScoreboard(innings=inning, inning=inning, half=1)
+        box = BoxScore(list(TEAM_NAMES), [[], blank])
     teams = "given" if lineup is not None else "choose"
     state = GameState(board=board, dice=dice, box=box, log=PlayLog(), cards=cards,
                       faces=face_list, fatigue_rows=fatigue_rows, out_rule=out_rule,
                       teams=teams, draft=draft,
-                      lineup=list(lineup or []), staff=list(staff or []))
+                      lineup=list(lineup or []), staff=list(staff or []),
+                      extra_innings=extra_innings)
+    if extra_innings:
+        state.lineups[0] = list(away_lineup or [])
+        state.staffs[1] = list(home_staff or [])
     run(state)
     return state
+
+
+def tenth_inning_board(inning: int) -> Scoreboard:
+    """Extra Innings in the duel ("you may opt to play out the tenth inning"): the bottom of
+    ``inning``, tied; a tie at its third out goes on to the next inning, away batting in the
+    top and home in the bottom (a walk-off ends it), and a tie after that inning is cut off
+    (the rulebook plays one more inning, RULES.md)."""
+    return Scoreboard(innings=inning, max_innings=inning + 1, inning=inning, half=1,
+                      line=[[0] * inning, [0] * inning])
 
 
 def apply_action(state: GameState, action: int) -> None:
@@ -237,58 +259,69 @@ def choose_draft_pick(state: GameState, decision: Decision, action: int) -> None
 
 def offer_select_batter(state: GameState) -> None:
     """Setup, Batter: "select 6 Batter Cards ... of different field positions ... and set the
-    lineup in the order": one pick per lineup slot, masked to keep a legal lineup possible."""
-    if len(state.lineup) == LINEUP_SIZE:
+    lineup in the order": one pick per lineup slot, masked to keep a legal lineup possible.
+    With the tenth inning and a draft, away then sets its lineup from its drafted batters."""
+    cs = state.cards
+    if len(state.lineup) < LINEUP_SIZE:
+        pool = state.drafted[1] if state.draft else list(range(len(cs.batters)))
+        state.pending = Decision("select_batter", 1, lineup_picks(state, pool))
+    elif state.extra_innings and len(state.lineups[0]) < LINEUP_SIZE:
+        state.pending = Decision("select_batter", 0,
+                                 lineup_picks(state, state.drafted[0], state.lineups[0]))
+    else:
         state.step = "select_pitcher"
-        return
-    cs = state.cards
-    pool = state.drafted[1] if state.draft else list(range(len(cs.batters)))
-    state.pending = Decision("select_batter", 1, lineup_picks(state, pool))
 
 
-def lineup_picks(state: GameState, pool: list[int]) -> tuple[int, ...]:
-    """The card actions of the batters in ``pool`` who may take the next lineup slot: not in
-    the lineup yet, and six different positions still possible with the rest of the pool."""
+def lineup_picks(state: GameState, pool: list[int], lineup: list[int] | None = None) -> tuple[int, ...]:
+    """The card actions of the batters in ``pool`` who may take the next slot of ``lineup``
+    (home's by default): not in it yet, and six different positions still possible with the
+    rest of the pool."""
     cs = state.cards
-    pool = sorted(i for i in pool if cs.is_batter(i) and i not in state.lineup)
-    chosen = [cs.card(i).eligible for i in state.lineup]
+    lineup = state.lineup if lineup is None else lineup
+    pool = sorted(i for i in pool if cs.is_batter(i) and i not in lineup)
+    chosen = [cs.card(i).eligible for i in lineup]
     return tuple(CARD + i for i in pool if can_complete_lineup(
         chosen + [cs.card(i).eligible], [cs.card(j).eligible for j in pool if j != i]))
 
 
 def choose_select_batter(state: GameState, decision: Decision, action: int) -> None:
-    state.lineup.append(action - CARD)
+    (state.lineup if decision.actor == 1 else state.lineups[0]).append(action - CARD)
 
 
 def offer_select_pitcher(state: GameState) -> None:
     """Setup, Pitcher: a starter (not a Relief Pitcher), then a substitute (not a Starting
-    Pitcher)."""
-    if len(state.staff) == 2:
+    Pitcher). With the tenth inning and a draft, home then picks its two from its draft."""
+    cs = state.cards
+    if len(state.staff) < 2:
+        seat, staff = 0, state.staff
+    elif state.extra_innings and len(state.staffs[1]) < 2:
+        seat, staff = 1, state.staffs[1]
+    else:
         state.step = "play_ball"
         return
-    cs = state.cards
     n_b = len(cs.batters)
-    pool = state.drafted[0] if state.draft else list(range(n_b, len(cs.cards)))
-    pool = sorted(i for i in pool if not cs.is_batter(i) and i not in state.staff)
-    if not state.staff:
+    pool = state.drafted[seat] if state.draft else list(range(n_b, len(cs.cards)))
+    pool = sorted(i for i in pool if not cs.is_batter(i) and i not in staff)
+    if not staff:
         legal = tuple(CARD + i for i in pool if cs.card(i).can_start and any(
             cs.card(j).can_relieve for j in pool if j != i))
     else:
         legal = tuple(CARD + i for i in pool if cs.card(i).can_relieve)
-    state.pending = Decision("select_pitcher", 0, legal)
+    state.pending = Decision("select_pitcher", seat, legal)
 
 
 def choose_select_pitcher(state: GameState, decision: Decision, action: int) -> None:
-    state.staff.append(action - CARD)
+    (state.staff if decision.actor == 0 else state.staffs[1]).append(action - CARD)
 
 
 def play_ball(state: GameState) -> None:
     """Setup: the starter takes the mound, his Fatigue Tokens "at the top of the Fatigue
     Track"; the lineup goes on the scorecard."""
     cs = state.cards
-    for slot, i in enumerate(state.lineup):
-        line = state.box.lines[1][slot]
-        line.name, line.label = cs.card(i).name, cs.card(i).position
+    for team, lineup in ((1, state.lineup), (0, state.lineups[0] if state.extra_innings else [])):
+        for slot, i in enumerate(lineup):
+            line = state.box.lines[team][slot]
+            line.name, line.label = cs.card(i).name, cs.card(i).position
     state.pitcher = state.staff[0]
     state.box.add_pitcher(0, cs.card(state.pitcher).name)
     state.fatigue = [0, 0]
@@ -657,10 +690,14 @@ def _end_pa(state: GameState, outcome: Outcome, before: tuple, counted: list) ->
             b.end_half()              # Scoreboard: the next half, or the end of the game
             state.step = "half_start"
     else:
-        if b.outs == 3:
-            b.end_half()              # the third out: the pitcher wins (SuddenDeathScoreboard)
-        state.order[1] = (slot + 1) % LINEUP_SIZE
+        state.order[team] = (slot + 1) % LINEUP_SIZE
         state.step = "clean_up"
+        if b.outs == 3:
+            # the third out: the pitcher wins (SuddenDeathScoreboard), or with the tenth
+            # inning a tie goes on to it (the board's next half)
+            b.end_half()
+            if state.extra_innings and not b.over:
+                state.step = "next_half"
     if not b.over:
         # the pitch is over with the at-bat: decisions between batters see no stale dice,
         # tokens or grants (``last`` keeps it in words); a finished game keeps its last pitch
@@ -806,8 +843,10 @@ def choose_relief(state: GameState, decision: Decision, action: int) -> None:
 
 
 def substitute(state: GameState) -> int:
-    """The bench pitcher who may come in, or -1 (never a removed one, never a starter-only)."""
-    for i in state.staff[1:]:
+    """The fielding team's bench pitcher who may come in, or -1 (never a removed one, never a
+    starter-only; home's in the top of the tenth inning)."""
+    staff = state.staff if state.board.fielding == 0 else state.staffs[1]
+    for i in staff[1:]:
         if i != state.pitcher and i not in state.removed and state.cards.card(i).can_relieve:
             return i
     return -1
@@ -820,7 +859,7 @@ def offer_pitching_change(state: GameState) -> None:
         return
     state.step = "new_batter"
     if substitute(state) >= 0:
-        state.pending = Decision("pitching_change", 0, (KEEP, BRING_IN))
+        state.pending = Decision("pitching_change", state.seat_of(0), (KEEP, BRING_IN))
 
 
 def choose_pitching_change(state: GameState, decision: Decision, action: int) -> None:
@@ -840,8 +879,33 @@ def change_pitcher(state: GameState, new: int) -> None:
     state.pitcher = new
     state.fatigue = [1, 1]
     state.ceiling = 1
-    state.box.add_pitcher(0, state.cards.card(new).name)
+    state.box.add_pitcher(b.fielding, state.cards.card(new).name)
     state.log.add(Play(b.inning, b.half, "pitching_change", new, -1, None, b.bases, b.bases, (), ""))
+
+
+def next_half(state: GameState) -> None:
+    """Extra Innings in the duel ("If recording three Outs just isn't enough, you may opt to
+    play out the tenth inning"): the other team takes the field. Its pitcher (home's
+    starter in the top, away's pitcher of the ninth in the bottom) starts with his tokens
+    at his reset row (the Longer Game's "At the start of each Inning, reset the Fatigue
+    Track, then Fatigue the Pitcher 1 for each Run they have allowed": neither has allowed
+    one), the top of the track for a starter, row 1 for a substitute."""
+    b = state.board
+    t = b.fielding
+    state.mound[b.batting] = state.pitcher            # the pitcher leaving the field
+    state.ceilings[b.batting] = state.ceiling
+    if state.mound[t] < 0:                             # home's starter takes the mound
+        state.pitcher = state.staffs[1][0]
+        state.ceilings[t] = 0
+        state.box.add_pitcher(t, state.cards.card(state.pitcher).name)
+    else:                                              # away's pitcher comes back out
+        state.pitcher = state.mound[t]
+    state.mound[t] = -1                                # (``mound``: the pitchers off it)
+    state.ceiling = state.ceilings[t]
+    state.fatigue = [state.ceiling, state.ceiling]
+    state.pa = 0
+    clear_pitch(state)
+    state.step = "new_batter"
 
 
 # ================================================================== the rule tables
@@ -878,6 +942,7 @@ RULES: dict[str, Callable[[GameState], None]] = {
     "resolve": resolve,
     "clean_up": clean_up,
     "change": offer_pitching_change,
+    "next_half": next_half,
     # -- the Longer Game's own steps
     "game_draft": offer_game_draft,
     "game_select": offer_game_select,

@@ -94,7 +94,7 @@ from typing import Any
 from ..core.dice import Dice
 from ..core.engine import run_rules
 from ..core.sample import check_sample_args, scoreboard_from_view
-from ..core.scoreboard import SuddenDeathScoreboard
+from ..core.scoreboard import Scoreboard, SuddenDeathScoreboard
 from ..core.scorebook import BoxScore, PlayLog
 from .rules import (DRAFT_BATTERS, DRAFT_PITCHERS, GAME_LINEUP, GAME_TEAM_NAMES, LINEUP_SIZE, MODES,
                     TEAM_NAMES, GameState, legal_pitches)
@@ -120,7 +120,7 @@ def public_setup(env: Any) -> dict[str, Any]:
                 "max_innings": env.max_innings, "batters": env.n_batters,
                 "pitchers": env.n_pitchers, "support": bool(env.support)}
     return {"mode": "duel", "teams": "given" if env.lineup is not None else "choose",
-            "draft": bool(env.draft)}
+            "draft": bool(env.draft), "extra_innings": bool(getattr(env, "extra_innings", False))}
 
 
 def sample_state(view: BottomNinthView, rng: random.Random, setup: dict[str, Any] | None = None) -> GameState:
@@ -144,9 +144,11 @@ def sample_state(view: BottomNinthView, rng: random.Random, setup: dict[str, Any
 def _check_setup(view: BottomNinthView, setup: dict[str, Any] | None) -> dict[str, Any]:
     if view.mode == "game":
         return _check_game_setup(setup)
-    setup = {"mode": "duel", "teams": "given", "draft": False, **(setup or {})}
+    setup = {"mode": "duel", "teams": "given", "draft": False, "extra_innings": False, **(setup or {})}
     if setup["mode"] != "duel" or setup["teams"] not in ("given", "choose") or \
-            not isinstance(setup["draft"], bool) or (setup["draft"] and setup["teams"] != "choose"):
+            not isinstance(setup["draft"], bool) or (setup["draft"] and setup["teams"] != "choose") \
+            or not isinstance(setup["extra_innings"], bool) or \
+            (setup["extra_innings"] and setup["teams"] == "choose" and not setup["draft"]):
         raise ValueError(f"setup must be public_setup's dict for a duel, got {setup!r}")
     return setup
 
@@ -179,7 +181,17 @@ def runner_slots(view: Any) -> tuple:
     return tuple(bases)
 
 
-def _board(view: BottomNinthView) -> SuddenDeathScoreboard:
+def _board(view: BottomNinthView, setup: dict[str, Any]) -> Scoreboard:
+    if setup["extra_innings"]:
+        # the duel's tenth inning: a regulation board from the bottom of ``innings``
+        board = scoreboard_from_view(inning=view.inning, half=view.half, outs=view.outs,
+                                     score=view.runs, over=view.over, innings=view.innings,
+                                     max_innings=view.innings + 1)
+        board.line[0] = [0] * view.innings + board.line[0][view.innings:]
+        board.line[0][-1 if view.inning > view.innings else 0] = view.runs[0]
+        board.line[1] = [0] * (view.innings - 1) + [view.runs[1]] + [0] * (len(board.line[1]) - view.innings)
+        board.bases = runner_slots(view)
+        return board
     inning = view.innings
     runs = list(view.runs)
     winner = None
@@ -192,17 +204,22 @@ def _board(view: BottomNinthView) -> SuddenDeathScoreboard:
                                  over=view.over, winner=winner)
 
 
-def _box(view: BottomNinthView, lineup: list[int], pitchers: list[int]) -> BoxScore:
+def _box(view: BottomNinthView, lineup: list[int], pitchers: list[int],
+         away_lineup: list[int] | None = None, home_pitchers: list[int] = ()) -> BoxScore:
     """Fresh box-score lines (the view holds no statistics): the batters' names once the
-    lineup is set, a pitching line for each pitcher who has taken the mound."""
+    lineup is set, a pitching line for each pitcher who has taken the mound (with the tenth
+    inning, ``away_lineup`` and home's pitchers too)."""
     cs = view.cards
-    if len(lineup) == LINEUP_SIZE and view.pitcher_card >= 0:
-        names = [(cs.card(i).name, cs.card(i).position) for i in lineup]
-    else:
-        names = [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]
-    box = BoxScore(list(TEAM_NAMES), [[], names])
+
+    def names(cards: list[int]) -> list[tuple[str, str]]:
+        if len(cards) == LINEUP_SIZE and view.pitcher_card >= 0:
+            return [(cs.card(i).name, cs.card(i).position) for i in cards]
+        return [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]
+    box = BoxScore(list(TEAM_NAMES), [[] if away_lineup is None else names(away_lineup), names(lineup)])
     for p in pitchers:
         box.add_pitcher(0, cs.card(p).name)
+    for p in home_pitchers:
+        box.add_pitcher(1, cs.card(p).name)
     return box
 
 
@@ -211,22 +228,34 @@ def _table(view: BottomNinthView, setup: dict[str, Any]) -> GameState:
     seat = view.seat
     lineup, staff = list(view.lineups[1]), list(view.staff)
     playing = view.pitcher_card >= 0
-    pitchers = list(view.removed) + ([view.pitcher_card] if playing else [])
+    extra = setup["extra_innings"]
+    away_lineup, home_staff = list(view.lineups[0]), list(view.home_staff)
+    # each team's pitchers who have taken the mound, in order (the removed ones first)
+    pitchers = [c for c in list(view.removed) + [view.mound[0]] if c >= 0 and c not in home_staff] \
+        if extra else list(view.removed) + ([view.pitcher_card] if playing else [])
+    home_pitchers = [c for c in list(view.removed) + [view.mound[1]] if c >= 0 and c in home_staff]
     drafted: list[list[int]] = [[], []]
     if setup["draft"]:
         drafted[seat], drafted[1 - seat] = list(view.own_cards), list(view.opp_cards)
     faces = tuple(f for f, n in view.pitch_faces for _ in range(n))
     state = GameState(
-        board=_board(view), dice=Dice(0), box=_box(view, lineup, pitchers), log=PlayLog(),
+        board=_board(view, setup), dice=Dice(0),
+        box=_box(view, lineup, pitchers, away_lineup if extra else None, home_pitchers), log=PlayLog(),
         cards=view.cards, faces=faces, fatigue_rows=view.fatigue_rows, out_rule=view.out_rule,
         teams=setup["teams"], draft=setup["draft"], order=list(view.orders), lineup=lineup,
         staff=staff, drafted=drafted, pitcher=view.pitcher_card if playing else -1,
         removed=list(view.removed), fatigue=list(view.fatigue), ceiling=view.ceiling, pa=view.pa,
         balls=view.balls, strikes=view.strikes, thrown=view.thrown, guess=view.guess,
-        tokens=list(view.tokens), grants=[list(view.grants[0]), list(view.grants[1])],
+        tokens=[-1 if s < 0 else int(s != 1 - view.half) for s in view.tokens],   # seats to roles
+        grants=[list(view.grants[0]), list(view.grants[1])],
         face=view.face, face_natural=view.face_natural, control=view.control,
         control_natural=view.control_natural, swing=view.swing, swing_natural=view.swing_natural,
-        last=view.last)
+        last=view.last, extra_innings=extra)
+    if extra:
+        state.lineups[0], state.staffs[1] = away_lineup, home_staff
+        state.ceilings = list(view.ceilings)
+        # the pitcher off the mound (the one on it is ``pitcher``)
+        state.mound = [view.mound[t] if playing and t != state.board.fielding else -1 for t in (0, 1)]
     state.pitch_no = view.balls + view.strikes
     if view.face_natural:
         state.pitch_no += 1                          # the pitch in progress
@@ -271,11 +300,13 @@ def _starts(base: GameState, view: BottomNinthView, rng: random.Random) -> list[
         picks = len(base.drafted[0]) + len(base.drafted[1])
         if base.draft and picks < 2 * (DRAFT_PITCHERS + DRAFT_BATTERS):
             return [("draft_pick", -1)] + ([("setup", -1)] if picks == 0 else [])
-        return [("select_batter" if len(base.lineup) < LINEUP_SIZE else "select_pitcher", -1)]
+        batters_set = len(base.lineup) == LINEUP_SIZE and (
+            not base.extra_innings or len(base.lineups[0]) == LINEUP_SIZE)
+        return [("select_pitcher" if batters_set else "select_batter", -1)]
     if view.thrown >= 0:                                       # a revealed pitch
         return [("batter_ability" if view.swing else "pitcher_ability", -1)]
     starts = [("stare_down", -1)]
-    if view.seat == 0:
+    if not view.batting:                                       # the pitcher's manager
         if committed >= 0:
             starts = [("guess", committed)]
     else:

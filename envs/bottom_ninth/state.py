@@ -16,7 +16,7 @@ from typing import Any, Callable
 from ..core import scorebook as sb
 from ..core.decisions import Decision
 from ..core.dice import DICE, Dice, ScriptedDice
-from ..core.scoreboard import Scoreboard, ScoreboardGame
+from ..core.scoreboard import Scoreboard, ScoreboardGame, SuddenDeathScoreboard
 from ..core.scorebook import PLAY_LOG, BoxScore, Outcome, PlayLog
 from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_int, check_len,
                           decode_as, saved_keys)
@@ -167,6 +167,10 @@ class GameState(ScoreboardGame):
     last: str = ""                   # the last pitch's result, in words
     step: str = "setup"
     pending: Decision | None = None
+    # -- the duel's tenth inning (option ``extra_innings``): away's lineup is ``lineups[0]``,
+    # home's pitchers ``staffs[1]``, the pitcher of the team at bat in ``mound`` (-1 for the
+    # team in the field and before home pitches), his reset row in ``ceilings``; unused otherwise
+    extra_innings: bool = False
     # -- the longer game (mode "game"); unused by the duel -----------------------------------
     supports: SupportSet | None = None
     n_batters: int = 8               # batters per team: 8 in the lineup + a bench of 0-2
@@ -208,6 +212,8 @@ class GameState(ScoreboardGame):
         if self.mode == "game":
             t = self.board.half
             return self.lineups[t][self.order[t]] if self.lineups[t] else -1
+        if self.board.half == 0:          # the duel's tenth inning: away bats in the top
+            return self.lineups[0][self.order[0]] if self.lineups[0] else -1
         return self.lineup[self.order[1]] if self.lineup else -1
 
     def seat_of(self, role: int) -> int:
@@ -217,11 +223,11 @@ class GameState(ScoreboardGame):
 
     def runner_id(self) -> int:
         """The batter at the plate as a runner: his box-score line (the lineup slot in the
-        duel, where the two agree)."""
+        duel, where the two agree: away's in the tenth inning too)."""
         t = self.board.half
         if self.mode in ("game", "solo"):
             return self.slot_lines[t][self.order[t]]
-        return self.order[1]
+        return self.order[t]
 
     def validate(self) -> None:
         """A loaded game is one the rules could reach (see :func:`validate_game`)."""
@@ -360,6 +366,16 @@ def validate_game(state: GameState) -> None:
     if game:
         check_int(state.n_batters, ("n_batters",), 8, 10)
         check_int(state.n_pitchers, ("n_pitchers",), 2, 4)
+    if not isinstance(state.extra_innings, bool) or (state.extra_innings and state.mode != "duel"):
+        raise SaveError("extra_innings is True or False, and only the duel's", ("extra_innings",))
+    if state.mode == "duel":
+        if isinstance(b, SuddenDeathScoreboard) == state.extra_innings or (
+                state.extra_innings and b.max_innings != b.innings + 1):
+            raise SaveError("the duel's board is sudden death, or with the tenth inning a "
+                            "regulation board with max_innings = innings + 1", ("board",))
+        if not state.extra_innings and (state.lineups[0] or state.staffs[1]):
+            raise SaveError("a duel without the tenth inning has no away lineup or home "
+                            "pitchers", ("lineups", 0))
     if state.use_support and state.supports is None:
         raise SaveError("support cards in use need the support set", ("supports",))
     _validate_draft(state)
@@ -458,12 +474,16 @@ def _validate_teams(state: GameState) -> None:
     else:
         if len(state.lineup) != LINEUP_SIZE:
             raise SaveError(f"the lineup has {LINEUP_SIZE} batters", ("lineup",))
-        check_index(state.order[1], LINEUP_SIZE, ("order", 1), "the lineup")
+        for t in (0, 1):
+            check_index(state.order[t], LINEUP_SIZE, ("order", t), "the lineup")
         if state.mode == "solo":
             if len(state.slot_lines[1]) != LINEUP_SIZE:
                 raise SaveError(f"a batting line for each of the {LINEUP_SIZE} slots",
                                 ("slot_lines", 1))
-        runners = len(state.box.lines[1])
+        if state.extra_innings and (len(state.lineups[0]) != LINEUP_SIZE or len(state.staffs[1]) != 2):
+            raise SaveError(f"with the tenth inning away bats {LINEUP_SIZE} and home has two "
+                            f"pitchers", ("lineups", 0))
+        runners = len(state.box.lines[b.batting])
         if runners < LINEUP_SIZE or not state.box.pitching[0]:
             raise SaveError("the batters' and the pitcher's lines", ("box",))
     if not state.box.pitching[b.fielding]:

@@ -63,6 +63,11 @@ class BottomNinthView(LabelledView):
       (drafted, or the lineup / the two pitchers); ``removed``: pitchers taken out.
     * ``staff``: the duel's away pitchers, (starter, substitute), once chosen (the longer
       game: empty; see ``bullpens``).
+    * ``extra_innings``: the duel plays the tenth inning after a tied ninth (option
+      ``extra_innings``); then ``home_staff`` is home's (starter, substitute), ``lineups[0]``
+      away's batting order, ``orders`` both teams' slots due, ``mound`` each team's pitcher
+      (-1 for home's before the tenth) and ``ceilings`` the reset row of each team's pitcher
+      last off the mound.
     * ``n_cards``: cards in the set.
     * ``last``: the last pitch in words ("" before the first).
     * ``over``: True once the game has ended.
@@ -149,6 +154,8 @@ class BottomNinthView(LabelledView):
     out_rule: str = "lead_runner"
     grants: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
     staff: tuple[int, ...] = ()
+    home_staff: tuple[int, ...] = ()
+    extra_innings: bool = False
 
 
 def held_cards(state: GameState, seat: int) -> tuple[list[int], ...]:
@@ -160,6 +167,8 @@ def held_cards(state: GameState, seat: int) -> tuple[list[int], ...]:
         return (state.drafted[seat], state.lineups[seat], state.benches[seat], state.staffs[seat])
     if state.draft:
         return (state.drafted[seat],)
+    if state.extra_innings:
+        return (state.lineup, state.staffs[1]) if seat == 1 else (state.staff, state.lineups[0])
     return (state.lineup,) if seat == 1 else (state.staff,)
 
 
@@ -169,7 +178,7 @@ def team_cards(state: GameState, seat: int) -> tuple[int, ...]:
     held = held_cards(state, seat)
     if state.mode == "game":
         return tuple(sorted(set().union(*held)))
-    return tuple(held[0])
+    return tuple(c for cards in held for c in cards)
 
 
 _ABILITY_KINDS = ("pitcher_ability", "batter_ability")
@@ -239,6 +248,12 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
             support_used=pair(lambda t: state.support_used[t]),
             support_names=tuple(c.name for c in state.supports.cards) if state.supports else (),
             fatigue_left=state.fatigue_left, sub_card=state.sub_card, sub_slot=state.sub_slot)
+    elif state.extra_innings:
+        on = lambda t: (state.pitcher if b.fielding == t else state.mound[t]) if playing else -1  # noqa: E731
+        extra = dict(mode="duel", innings=b.innings, lineups=(tuple(state.lineups[0]), tuple(state.lineup)),
+                     orders=(state.order[0], state.order[1]), mound=(on(0), on(1)),
+                     ceilings=pair(lambda t: state.ceilings[t]), staff=tuple(state.staff),
+                     home_staff=tuple(state.staffs[1]), extra_innings=True)
     else:
         extra = dict(mode="duel", innings=b.innings, lineups=((), tuple(state.lineup)),
                      orders=(state.order[0], state.order[1]),

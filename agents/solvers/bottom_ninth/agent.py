@@ -9,7 +9,7 @@ import numpy as np
 from ....envs.bottom_ninth import rules
 from ....envs.bottom_ninth.view import BottomNinthView
 from ...base import ViewAgent
-from .model import Duel
+from .model import EXTRA_INNINGS_REFUSED, Duel
 from .solution import Solution, cached_solution
 
 __all__ = ["EquilibriumAgent", "SETUP_KINDS"]
@@ -56,6 +56,8 @@ class EquilibriumAgent(ViewAgent):
         if view.mode != "duel":
             raise ValueError(f"{self.name}: the equilibrium manager plays the duel (mode='duel'); "
                              f"the longer game is not solved")
+        if view.extra_innings:
+            raise ValueError(f"{self.name}: {EXTRA_INNINGS_REFUSED}")
         seen = (view.cards, view.lineups[1], view.staff, view.pitch_faces, view.fatigue_rows,
                 view.out_rule)
         if self.solution is not None and seen == self._seen:

@@ -81,6 +81,14 @@ class Layer:
     measure: int                                          # outs + runners of its states
 
 
+#: Why a duel with the tenth inning is refused: the solved game is one sudden-death half
+#: inning (the pitcher wins at the third out), its values the batting side's chance of one run.
+EXTRA_INNINGS_REFUSED = (
+    "the Bottom of the 9th solver covers the sudden-death duel: with extra_innings=True a tie "
+    "at the third out goes on to the tenth inning (both teams bat and pitch), which its "
+    "values (one half inning, the pitcher winning at the third out) do not cover")
+
+
 @dataclass(frozen=True)
 class Duel:
     """The two teams and the options that shape the duel's game tree."""
@@ -100,6 +108,8 @@ class Duel:
             raise ValueError("the Bottom of the 9th solver covers the duel (mode='duel') only: "
                              "the longer game's state space (score, innings, both lineups, "
                              "benches, four pitchers each) is far too large to enumerate")
+        if getattr(env, "extra_innings", False):
+            raise ValueError(EXTRA_INNINGS_REFUSED)
         if env.lineup is None or env.staff is None:
             raise ValueError("the solver needs the teams: teams='default' or a dict of batters and "
                              "pitchers (with teams='choose' or a draft they are decisions, and "
@@ -119,6 +129,8 @@ class Duel:
         """The duel a manager's view shows (the duel's view names every card in play)."""
         if view.mode != "duel":
             raise ValueError("the Bottom of the 9th solver covers the duel (mode='duel') only")
+        if view.extra_innings:
+            raise ValueError(EXTRA_INNINGS_REFUSED)
         faces = tuple(f for f, n in view.pitch_faces for _ in range(n))
         return cls(view.cards, tuple(view.lineups[1]), tuple(view.staff), faces,
                    view.fatigue_rows, view.out_rule)
