@@ -179,6 +179,13 @@ def showdown_tables(teams: tuple[Team, Team], level: str = "advanced", innings: 
 
 # ================================================================ the heuristic
 
+
+def _rested_out(view, team: int, k: int) -> int:
+    """1 when a reliever comes in at IP 0 (a series' expert game: he pitched the last two
+    games), the -1 on his pitches "right away"; else 0."""
+    streak = view.relief_streak[team]
+    return int(view.level == "expert" and bool(streak) and streak[k] >= 2)
+
 class ShowdownHeuristic(TablesHeuristic):
     """The rulebook heuristic: every choice priced in win expectancy from the cards' odds.
 
@@ -471,7 +478,8 @@ class ShowdownHeuristic(TablesHeuristic):
             if a == PASS:
                 continue
             card = view.card(t, a - PLAYER)
-            values[a] = -np.mean([self.run_value(b, card) for b in nxt])
+            tired = _rested_out(view, t, a - PLAYER)
+            values[a] = -np.mean([self.run_value(b, card, 0, tired) for b in nxt])
         if PASS in view.legal:
             values[PASS] = -(current if current is not None else 0.0) + self.change_margin
         return values

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core.bases import EMPTY_BASES
 from ..core.decisions import Decision
-from ..core.state import SaveError, check_choice, check_index, check_int, check_len
+from ..core.state import SaveError, check_choice, check_index, check_int, check_len, saved_keys
 from . import cardplay, roster
 from .actions import (CARD, PASS, SEND_BOTH, SEND_LEAD, THROW_LEAD, THROW_TRAIL, WINDOWS, YES,
                       choose_player)
@@ -72,8 +72,9 @@ def validate_game(state: GameState) -> None:
                 "runs_charged", "ip_bonus", "icons_left", "twenty_inning", "relief_ace_inning",
                 "box_line", "pitch_line", "pitcher_slot", "relief_ace_pitcher", "order",
                 "needs_positions", "needs_pitcher", "decks_given", "decks", "hands", "discards",
-                "in_play", "played"):
+                "in_play", "played", "relief_streak"):
         check_len(getattr(state, key), 2, (key,))
+    _validate_relief_streak(state.relief_streak, state.teams, ("relief_streak",))
     for t in (0, 1):
         _validate_team(state, t)
     for i, r in enumerate(b.bases):
@@ -130,6 +131,42 @@ def validate_game(state: GameState) -> None:
         raise SaveError(f"the {d.kind!r} decision here is team {actor}'s among {list(legal)} "
                         f"(subject {subject}), got team {d.actor}'s among {list(d.legal)} "
                         f"(subject {d.subject})", ("pending",))
+
+
+def _validate_relief_streak(streaks, teams, path: tuple) -> None:
+    """A series' streaks: none (a single game), or one per player of both teams, a count of
+    games from 0, and 0 for anyone but a reliever or closer."""
+    if not streaks[0] and not streaks[1]:
+        return
+    for t in (0, 1):
+        check_len(streaks[t], ROSTER, path + (t,))
+        for k, n in enumerate(streaks[t]):
+            check_int(n, path + (t, k), 0)
+            card = teams[t].players[k]
+            if n and not (card.kind == "pitcher" and card.role != "starter"):
+                raise SaveError("only a reliever or closer has games in a row pitched",
+                                path + (t, k))
+
+
+def validate_carry(state: GameState, carry: object) -> None:
+    """What a series carried into this game (``rules.series_carry``): ``{"rotation": [spot,
+    spot], "relief_streak": [[games, ...], [games, ...]], "box_scores": [...]}``, the spots
+    1-4 and the streaks this game holds; ``box_scores`` the finished games' box scores."""
+    saved_keys(carry, (), ("rotation", "relief_streak", "box_scores"))
+    rotation = carry["rotation"]
+    if type(rotation) is not list:
+        raise SaveError(f"expected a list, got {type(rotation).__name__}", ("rotation",))
+    check_len(rotation, 2, ("rotation",))
+    for t in (0, 1):
+        check_int(rotation[t], ("rotation", t), 1, 4)
+        if state.starter[t] >= 0 and state.teams[t].rotation[rotation[t] - 1] != \
+                state.card(t, state.starter[t]).key:
+            raise SaveError("the game's starter is not the one the rotation sends out",
+                            ("rotation", t))
+    if carry["relief_streak"] != state.relief_streak:
+        raise SaveError("the game's relief streaks are not the ones carried", ("relief_streak",))
+    if type(carry["box_scores"]) is not list:
+        raise SaveError("expected a list of box scores", ("box_scores",))
 
 
 def _validate_team(state: GameState, t: int) -> None:

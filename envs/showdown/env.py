@@ -27,7 +27,14 @@ file, the card and the field. `teams` is (away, home): built-in team names (`bos
 thirty 2004 teams as `<lahman code><year>`, `nya1927`, `cin1975`, `chn2016`, `lan2024`),
 paths to team JSON files, dicts or `Team` objects (see `dugout.envs.showdown.cards`);
 every Team Construction Rule is checked on load and `point_cap=None` waives the point
-cap for historical teams. `dh=None` uses a designated hitter in the basic game (Basic
+cap for historical teams. `series=N` (odd: best of N) or `{"games": N}` plays a series as
+one episode (`dugout.envs.core.series`; advanced and expert levels): the rotation goes on
+from game to game ("If your fourth pitcher starts a game, your first pitcher will start
+the next game"), and in the expert game a reliever or closer who pitched in each of the
+last two games starts at IP 0; the observation then ends with `relief_rest` (each roster
+player's games in a row pitched in relief, own team first) and the core's series pieces,
+and `env.unwrapped.series_box_scores()` gives each game's box score and the series'.
+`dh=None` uses a designated hitter in the basic game (Basic
 Setup 4) and plays by the home team's rules (its file's `dh`) in the advanced game;
 `True`/`False` forces AL/NL rules. `starter` (1-4) picks the rotation spot; by default
 the home team rolls for it (Advanced Game Setup 2). `innings` is the scheduled length,
@@ -140,7 +147,8 @@ box score (batting and pitching lines).
 ## Version History
 
 * v0: first release: basic and advanced games; the expert game (`level="expert"`), with
-  strategy cards when both managers have decks (`decks`).
+  strategy cards when both managers have decks (`decks`); series (`series`), and a deck
+  on one side only plays without cards.
 """
 
 from __future__ import annotations
@@ -251,6 +259,29 @@ def card_pieces(k: int) -> list:
 _CARD_SPECS: dict[int, ObservationSpec] = {}
 
 
+#: In a series (``series=N``), after the level's pieces and before the core's series pieces:
+#: what one game leaves the next beside the rotation (whose starter the pitcher pieces show).
+REST_PIECES = [
+    ("relief_rest", 2 * rules.ROSTER, "own, then the opponent's roster players 0-24: games in "
+     "a row he pitched in relief just before this game, at most 2, / 2 (at 2 a reliever's "
+     "or closer's IP starts at 0 in the expert game)"),
+]
+
+
+def with_rest(spec: ObservationSpec) -> ObservationSpec:
+    """``spec`` with :data:`REST_PIECES` appended: a game of a series."""
+    return ObservationSpec(list(spec.declared) + REST_PIECES)
+
+
+def _rest_piece(streaks, seat: int) -> np.ndarray:
+    out = np.zeros(2 * rules.ROSTER, dtype=np.float32)
+    for i, t in enumerate((seat, 1 - seat)):
+        for k, n in enumerate(streaks[t]):
+            if n:
+                out[i * rules.ROSTER + k] = min(n, 2) / 2.0
+    return out
+
+
 def obs_with_cards(k: int) -> ObservationSpec:
     """The expert game's observation with a card set of ``k`` cards."""
     if k not in _CARD_SPECS:
@@ -279,7 +310,8 @@ _RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
 
 #: the options
 OPTIONS = ("level", "teams", "dh", "starter", "innings", "max_innings", "point_cap",
-           "render_mode", "illegal_action", "dice", "decks", "card_set", "max_decisions")
+           "render_mode", "illegal_action", "dice", "decks", "card_set", "max_decisions",
+           "series")
 
 
 def _chart_into(obs: np.ndarray, at: int, card) -> None:
@@ -404,6 +436,8 @@ def encode_view(view: ShowdownView) -> np.ndarray:
     if n_cards:
         _encode_cards(obs, spec.offset, seat, {name: getattr(view, name) for name in _CARD_FIELDS},
                       view.teams[view.half].players)
+    if view.relief_streak[0]:           # a game of a series
+        obs = np.concatenate([obs, _rest_piece(view.relief_streak, seat)])
     return obs
 
 
@@ -554,13 +588,14 @@ class _TeamCache:
 
 
 class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs=OBS,
-                  view=ShowdownView, encode_view=encode_view, max_decisions=10_000):
+                  view=ShowdownView, encode_view=encode_view, max_decisions=10_000,
+                  plays_series=True):
     def __init__(self, level: str = "advanced", teams: Any = ("nya2004", "bos2004"),
                  dh: bool | None = None, starter: int | None = None, innings: int = 9,
                  max_innings: int | None = None, point_cap: int | None = POINT_CAP,
                  render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, decks: Any = None, card_set: Any = None,
-                 max_decisions: int | None = None, **unknown: Any):
+                 max_decisions: int | None = None, series: Any = None, **unknown: Any):
         check_options("showdown_v0", unknown, OPTIONS)
         if level not in rules.LEVELS:
             raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {show(level)}")
@@ -586,8 +621,15 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
                               "both managers have a deck)")
         if level == "expert" and self.decks is None:
             self.OBS = OBS_EXPERT           # the spaces below are built from it
+        if series is not None:
+            if level == "basic":
+                raise OptionError("showdown_v0: series is played at the advanced and expert "
+                                  "levels (the rotation and reliever rest are their rules; the "
+                                  "basic game's managers choose each game's starter); got "
+                                  "level='basic'")
+            self.OBS = with_rest(self.OBS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
-                         max_decisions=max_decisions)
+                         max_decisions=max_decisions, series=series)
         innings, max_innings = check_innings("showdown_v0", innings, max_innings)
         if dh is not None and not isinstance(dh, bool):
             raise OptionError(f"showdown_v0: dh must be True, False or None (the home team's "
@@ -614,11 +656,35 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
         self._blanks: list[tuple | None] = [None, None]
 
     # -- engine hooks -------------------------------------------------------------------
-    def _new_game(self, seed: int) -> GameState:
+    def _new_game(self, seed: int, carry: Any = None) -> GameState:
+        series = {}
+        if self.series_format is not None:      # a series: game 1 rested, then the carry
+            series = {"relief_streak": [[0] * rules.ROSTER, [0] * rules.ROSTER]}
+            if carry is not None:
+                series = {"relief_streak": carry["relief_streak"],
+                          "rotation": tuple(carry["rotation"])}
         return rules.new_game(self.teams, self._dice(seed), level=self.level, dh=self.dh,
                               starter=self.starter, innings=self.innings,
                               max_innings=self.max_innings, decks=self.decks,
-                              card_set=self.card_set)
+                              card_set=self.card_set, **series)
+
+    def _carry_over(self, finished: GameState, series) -> dict[str, Any]:
+        """The next game's rotation spots and relief streaks (``rules.series_carry``), and
+        the box scores of the games played so far."""
+        before = [] if series.carry is None else series.carry["box_scores"]
+        return {**rules.series_carry(finished),
+                "box_scores": before + [finished.box.summary(finished.board)]}
+
+    def series_box_scores(self) -> dict[str, Any] | None:
+        """In a series (None otherwise): ``{"games": [each game's box score, the one under
+        way last], "totals": the series' batting and pitching lines}``: each player's
+        counts summed over the games (by team and name, in order of first appearance;
+        innings pitched as outs recorded, ``"outs"``), and the runs and hits per team."""
+        if self.series_ is None:
+            return None
+        games = list(self.series_.carry["box_scores"]) if self.series_.carry else []
+        games.append(self.box_score())
+        return {"games": games, "totals": series_totals(games)}
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)
@@ -734,6 +800,8 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             if s.card_set is not None:
                 _encode_cards(obs, obs_with_cards(len(s.card_set.cards)).offset, seat,
                               _card_fields(s, seat), players)
+        if s.relief_streak[0]:          # a game of a series
+            obs = np.concatenate([obs, _rest_piece(s.relief_streak, seat)])
         return obs
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
@@ -789,6 +857,37 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
                           s.box.render_pitching(0), "",
                           s.box.render_scorecard(1, innings, label_header="Pos"), "",
                           s.box.render_pitching(1), "", self.play_by_play()])
+
+
+def series_totals(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """A series' box score: the games' batting and pitching lines summed per team and
+    player name (see :meth:`ShowdownEnv.series_box_scores`)."""
+    batting: list[dict[str, dict]] = [{}, {}]
+    pitching: list[dict[str, dict]] = [{}, {}]
+    runs, hits = [0, 0], [0, 0]
+    for g in games:
+        for t in (0, 1):
+            runs[t] += g["runs"][t]
+            hits[t] += g["hits"][t]
+            for line in g["batting"][t]:
+                row = batting[t].setdefault(line["name"], {"name": line["name"], "G": 0})
+                row["G"] += 1
+                for key, value in line.items():
+                    if key != "name":
+                        row[key] = row.get(key, 0) + value
+            for line in g.get("pitching", [[], []])[t]:
+                row = pitching[t].setdefault(line["name"], {"name": line["name"], "G": 0,
+                                                            "outs": 0})
+                row["G"] += 1
+                whole, _, thirds = line["IP"].partition(".")
+                row["outs"] += 3 * int(whole) + int(thirds or 0)
+                for key, value in line.items():
+                    if key not in ("name", "IP"):
+                        row[key] = row.get(key, 0) + value
+    return {"teams": list(games[0]["teams"]) if games else [], "games": len(games),
+            "runs": runs, "hits": hits,
+            "batting": [list(b.values()) for b in batting],
+            "pitching": [list(p.values()) for p in pitching]}
 
 
 def _other_sizes() -> str:

@@ -35,13 +35,17 @@ def rotation_spot(roll: int) -> int:
     return (roll - 1) // 5
 
 
-def set_lineups(state: GameState, spot: int | None) -> None:
+def set_lineups(state: GameState, spot: int | None,
+                spots: tuple[int, int] | None = None) -> None:
     """Basic Setup 4-5 / Advanced Game Setup 3-5: each team's lineup from its team file (the
     DH's, or the one in which the pitcher bats), and the starters from rotation ``spot``
-    (1-4) when it is known."""
+    (1-4) when it is known, or each team's own spot in ``spots`` (a series: "your starters
+    take turns pitching")."""
     for t, team in enumerate(state.teams):
         keys = {c.key: k for k, c in enumerate(team.players)}
-        if spot is not None:
+        if spots is not None:
+            state.starter[t] = keys[team.rotation[spots[t] - 1]]
+        elif spot is not None:
             state.starter[t] = keys[team.rotation[spot - 1]]
         for player, position in team.lineups["dh" if state.dh else "no_dh"]:
             if player == "P":

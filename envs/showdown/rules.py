@@ -124,7 +124,9 @@ def starting_icons(team: Team) -> list[dict[str, int]]:
 def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str = "advanced",
              dh: bool | None = None, starter: int | None = None, innings: int = 9,
              max_innings: int | None = None, play: bool = True,
-             decks: tuple[Deck, Deck] | None = None, card_set: CardSet | None = None) -> GameState:
+             decks: tuple[Deck, Deck] | None = None, card_set: CardSet | None = None,
+             rotation: tuple[int, int] | None = None,
+             relief_streak: list[list[int]] | None = None) -> GameState:
     """A game at its first decision.
 
     ``level`` is "basic", "advanced" or "expert" (the advanced rules without the icons'
@@ -138,6 +140,11 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
     basic game, each manager chooses. With ``play=False`` (and a ``starter``) the game
     stops right after setting up, before the first at-bat, so a test can arrange a
     rulebook situation on the board and then ``run`` it with scripted dice.
+
+    A game of a series (:func:`series_carry` makes what the last game leaves) takes each
+    team's rotation spot (``rotation``, 1-4 per team, in place of ``starter`` or the roll)
+    and ``relief_streak``: per team and roster index, the games in a row each reliever or
+    closer pitched just before this one (two or more: his IP starts at 0 in the expert game).
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
@@ -165,7 +172,12 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
     if decks is not None:
         state.card_set = card_set
         state.decks_given = [decks[0].cards(), decks[1].cards()]
-    setup(state, starter)
+    if relief_streak is not None:
+        state.relief_streak = [list(relief_streak[0]), list(relief_streak[1])]
+    if rotation is not None:
+        set_lineups(state, None, rotation)
+    else:
+        setup(state, starter)
     if play:
         run(state)
         return state
@@ -469,10 +481,45 @@ def fatigue(state: GameState, team: int, k: int) -> int:
     innings = len(pitched) + (0 if pitched and pitched[-1] == state.board.inning else 1)
     ip = state.card(team, k).ip + state.ip_bonus[team][k]
     if state.level == "expert":
+        if rested_out(state, team, k):
+            ip = state.ip_bonus[team][k]            # "his IP starts at 0 the next game"
         # Expert Innings Pitched: "for every 3 runs charged to a pitcher, his IP goes down
         # by 1"; below 0 it "doesn't do anything" (RULES.md)
         ip = max(0, ip - state.runs_charged[team][k] // 3)
     return max(0, innings - ip)
+
+
+def rested_out(state: GameState, team: int, k: int) -> bool:
+    """Expert Innings Pitched, in a series: "If a reliever or closer pitches 2 games in a
+    row, his IP starts at 0 the next game" (a starter's streak is never counted)."""
+    streak = state.relief_streak[team]
+    return bool(streak) and streak[k] >= 2
+
+
+# ================================================================== a series
+
+def series_carry(state: GameState) -> dict:
+    """What a finished game leaves the next game of a series (plain data):
+
+    * ``rotation``: each team's next rotation spot, 1-4: "your starters take turns
+      pitching ... If your fourth pitcher starts a game, your first pitcher will start the
+      next game" (the spot after the one this game's starter holds);
+    * ``relief_streak``: per team and roster index, the games in a row each reliever or
+      closer has now pitched (0 for one who sat this game out: "One game of rest is all a
+      reliever or closer needs to get back to his full IP"; always 0 for the others).
+    """
+    rotation, streaks = [], []
+    for t, team in enumerate(state.teams):
+        spot = team.rotation.index(state.card(t, state.starter[t]).key) + 1
+        rotation.append(spot % 4 + 1)
+        before = state.relief_streak[t] or [0] * ROSTER
+        streaks.append([before[k] + 1 if state.used[t][k] and _reliever(card) else 0
+                        for k, card in enumerate(team.players)])
+    return {"rotation": rotation, "relief_streak": streaks}
+
+
+def _reliever(card) -> bool:
+    return isinstance(card, PitcherCard) and card.role != "starter"
 
 
 def effective_control(state: GameState, team: int, k: int) -> int:

@@ -15,7 +15,8 @@ entered the game, the icons left, the 20 icon used this inning, the current pitc
 innings pitched in, runs charged and Cy Young bonus (his fatigue follows), this at-bat's
 pitch, chart, swing, result, outs before the swing, runners who may try for an extra base,
 sent and thrown at, the intentional walk and bunt, the defensive replacement coming in,
-the double switch's open batting spots, and with strategy cards the observing manager's
+the double switch's open batting spots, in a series the relievers' games in a row pitched
+(their rest), and with strategy cards the observing manager's
 hand, the hand and deck sizes, both discard piles ("always face up"), the cards in play
 and played this at-bat, the card window and the runners a card sends.
 
@@ -136,7 +137,8 @@ def _in_play(view: ShowdownView, dice: Dice, setup: dict, decks, rng: random.Ran
         raise ValueError("a view with legal actions names its decision")
     state = rules.new_game(view.teams, dice, level=view.level, dh=view.dh, starter=1,
                            innings=view.innings, max_innings=setup.get("max_innings"),
-                           play=False, decks=decks, card_set=view.card_set if decks else None)
+                           play=False, decks=decks, card_set=view.card_set if decks else None,
+                           relief_streak=[list(s) for s in view.relief_streak])
     _copy_board(state, view)
     _copy_rosters(state, view)
     _rebuild_pitchers(state, view)

@@ -177,6 +177,9 @@ class GameState(ScoreboardGame):
     window_turn: int = -1               # who plays or passes next in it
     window_passes: int = 0              # passes in a row
     window_then: str = ""               # the step after it
+    # a series (series=N): per team and roster index, the games in a row each reliever or
+    # closer pitched just before this one (empty lists in a single game)
+    relief_streak: list[list[int]] = field(default_factory=lambda: [[], []])
 
     @property
     def cards_on(self) -> bool:
@@ -213,6 +216,12 @@ class GameState(ScoreboardGame):
                                "dugout.envs.showdown (its checks module installs it)")
         for check in _LOAD_CHECKS:
             check(self)
+
+    def validate_carry(self, carry: object) -> None:
+        """What a series carried into this game (``checks.validate_carry``; a saved series
+        is checked with it)."""
+        from .checks import validate_carry
+        validate_carry(self, carry)
 
     def fielding(self, team: int, positions: tuple[str, ...]) -> int:
         """Total Fielding of the players at these positions (rulebook, "Fielding and Arm")."""

@@ -75,6 +75,9 @@ class ShowdownView(HalfInningView):
     * ``pitcher_slots``: per team, the batting slot its pitcher bats in (-1 with a DH); a
       pinch hitter or runner who took the pitcher's spot holds it until a new pitcher comes
       in, so the positions alone do not always say which spot it is
+    * ``relief_streak``: in a series, per team and roster player, the games in a row he
+      pitched in relief just before this one (at two, his IP starts at 0 in the expert
+      game); empty in a single game
     * ``teams``: both teams' cards
     """
 
@@ -134,6 +137,7 @@ class ShowdownView(HalfInningView):
     window: str = ""
     stealers: tuple[int, ...] = ()
     pitcher_slots: tuple[int, int] = (-1, -1)
+    relief_streak: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     # -- conveniences (batting, batting_team, fielding_team: HalfInningView) ------------
     def card(self, team: int, k: int) -> HitterCard | PitcherCard:
@@ -251,4 +255,5 @@ def view_of(state: GameState, seat: int) -> ShowdownView:
         open_spots=tuple(zip(ab.sub_old[ab.slots_placed:], ab.sub_slots[ab.slots_placed:])),
         **_card_fields(state, seat),
         pitcher_slots=(state.pitcher_slot[0], state.pitcher_slot[1]),
+        relief_streak=(tuple(state.relief_streak[0]), tuple(state.relief_streak[1])),
         ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0))
