@@ -26,7 +26,7 @@ from dugout.agents.solvers.bottom_ninth.model import Duel
 from dugout.envs import bottom_ninth_v0, make as make_env
 from dugout.envs.bottom_ninth import rules
 from dugout.envs.bottom_ninth.cards import load_cards
-from dugout.envs.bottom_ninth.env import default_team
+from dugout.envs.bottom_ninth.env import default_team, encode_state, encode_view
 from dugout.envs.bottom_ninth.rules import GUESS, KEEP, THROW, apply_action
 from dugout.envs.bottom_ninth.sample import public_setup, sample_state
 from dugout.envs.bottom_ninth.view import view_of
@@ -138,6 +138,8 @@ def test_random_games_keep_the_contract(options):
         assert dumps(roundtrip(state)) == dumps(state)
         for seat in ("away", "home"):
             assert space.contains(env.observe(seat)["observation"])
+        for i in (0, 1):                     # the observation read off the state is the view's
+            assert (encode_state(state, i) == encode_view(view_of(state, i))).all()
     assert reached > 0 and cut > 0
 
 
@@ -158,6 +160,7 @@ def test_a_sample_shows_the_view_plays_on_and_saves(options):
             for seat in (0, 1):
                 n += 1
                 view = view_of(state, seat)
+                assert (encode_state(state, seat) == encode_view(view)).all()
                 sample = sample_state(view, random.Random(n), setup)
                 assert view_of(sample, seat) == view
                 if n % (1 if FULL else 6) == 0:
