@@ -23,19 +23,24 @@ naming it), plus two of OpenSpiel's own:
   chance node whose outcomes, ``chance_outcomes()``, are the faces of that die; see
   :class:`ChanceDice`). The default is each ruleset's (:data:`DEFAULT_CHANCE`, ``docs/openspiel.md``
   says why).
-* ``seed`` (sampled chance): the first state a game object starts plays the env's
-  ``reset(seed=seed)``; each later one plays the env's next unseeded ``reset()`` (its seed drawn
-  from a generator seeded by ``seed``, Gymnasium's convention), so an RL loop that asks the game
-  for state after state meets new dice each time, reproducibly. A state's dice are decided when
-  it is first used (``clone()`` makes a new initial state and overwrites it, so cloning never
-  draws a seed).
+* ``seed`` (sampled chance): every initial state of the game object plays the env's
+  ``reset(seed=seed)``, the same dice each time, as a game's parameters fix it;
+  ``game.initial_state(seed=k)`` plays ``reset(seed=k)`` (an RL loop or an evaluation varies
+  ``k``: ``new_initial_state()`` cannot take a seed, and pyspiel makes initial states of its own
+  to clone and to measure tensors, so a game that moved to new dice at each one would not be
+  reproducible).
 
-An option whose env default is a plain int, bool or str is a parameter of that type; one whose
-default is None, a list or a dict (``teams``, ``max_innings``, ``pitch_faces``...) is a string
-parameter read as JSON when it parses (``"null"``, ``"12"``, ``'["sample", "reds"]'``,
-``'{"B": 3, "S": 2, "C": 1}'``) and as the plain string otherwise (``"default"``, a file path),
-as the command line's ``--env-option KEY=VALUE`` reads a value. :func:`game_parameters` turns an
-options dict into parameters and :func:`load_game` does both::
+An option whose env default is a plain int, float, bool or str is a parameter of that type (a
+string option that also takes a list or a dict, Bottom of the 9th's ``teams`` and ``cards``,
+reads a value starting with ``[`` or ``{`` as JSON). An option whose default is None and whose
+values are whole numbers or bools (``max_innings``, ``max_decisions``, ``dh``, ``series``...) is an
+int parameter, ``-1`` (:data:`UNSET`) for None (a bool: 0 or 1). Any other option (``teams``
+of two names, ``pitch_faces``, ``decks``...) is a string parameter, ``""`` for the env's
+default, read as JSON when it parses (``'{"B": 3, "S": 2, "C": 1}'``), as words for a list
+(``"sample reds"``: pyspiel's game strings cannot hold a comma, so a value with one can be
+given in a parameter dict but not in a game string), else as the plain string.
+:func:`game_parameters` turns an options dict into parameters and :func:`load_game` does
+both::
 
     game = load_game("bottom_ninth_v0", mode="game", teams="choose")
 
@@ -196,6 +201,13 @@ def _read_option(game: str, option: _Option, value: Any) -> Any:
     option (``"sample reds"``: OpenSpiel's game strings cannot hold a comma), else the plain
     string."""
     if option.kind == "plain":
+        # a string option may also take a list or a dict (Bottom of the 9th's teams, cards)
+        if isinstance(option.default, str) and isinstance(value, str) and value[:1] in "[{" \
+                and value:
+            try:
+                return json.loads(value)
+            except ValueError:
+                pass
         return value
     if option.kind in ("int", "bool"):
         if value == UNSET:
@@ -226,7 +238,10 @@ def game_parameters(env_id: str, **options: Any) -> dict[str, Any]:
     out = {}
     for name, value in options.items():
         option = known.get(name)
-        if option is None or option.kind == "plain":
+        if option is not None and option.kind == "plain" and isinstance(option.default, str) \
+                and isinstance(value, (dict, list, tuple)):
+            out[name] = json.dumps(list(value) if isinstance(value, tuple) else value)
+        elif option is None or option.kind == "plain":
             out[name] = value
         elif option.kind in ("int", "bool"):
             out[name] = UNSET if value is None else int(value) if isinstance(value, bool) else value
@@ -288,32 +303,77 @@ class ChanceDice(ScriptedDice):
     move (a chance node) when the tape runs out, so the outcomes OpenSpiel enumerates are the
     engine's own draws, asked by the engine's own rules. A move is replayed from its start
     with the outcomes chosen so far (engine states are plain data: the replay draws the same
-    dice in the same order). A :class:`~dugout.envs.core.dice.ScriptedDice` by type, so that
-    an env takes it as its ``dice`` option and each new game (a series' next one too) plays a
-    copy."""
+    dice in the same order).
 
-    def __init__(self, tape: _Tape):
+    As keyed dice do, a stream entered again (``set_stream`` with the same key) gives the
+    same rolls again: each roll of the current stream is kept, ``calls`` (purpose, total),
+    and the k-th roll of a purpose since ``set_stream`` is the stream's k-th of that purpose
+    when there is one (the rules' checks of a loaded game re-run a rule this way). A
+    :class:`~dugout.envs.core.dice.ScriptedDice` by type, so that an env takes it as its
+    ``dice`` option and each new game (a series' next one too) plays a copy; it saves as
+    scripted dice holding the stream's rolls from its start (:func:`chance_dice` reads them
+    back)."""
+
+    def __init__(self, tape: _Tape, stream: tuple = (), calls: tuple = ()):
         super().__init__([])
         self.tape = tape
+        self.stream = tuple(stream)
+        self.calls: list[tuple[str, int]] = [tuple(c) for c in calls]
+        self.counts: dict[str, int] = {}
+        for purpose, _ in self.calls:
+            self.counts[purpose] = self.counts.get(purpose, 0) + 1
+
+    def set_stream(self, *key: int) -> None:
+        if tuple(key) != self.stream:
+            self.stream, self.calls = tuple(key), []
+        self.counts = {}
+
+    def _again(self, purpose: str) -> int | None:
+        """The stream's roll of ``purpose`` to repeat, if the stream made it already."""
+        k = self.counts.get(purpose, 0)
+        self.counts[purpose] = k + 1
+        for p, total in self.calls:
+            if p == purpose:
+                if k == 0:
+                    return total
+                k -= 1
+        return None
 
     def roll(self, purpose: str, dice: int = 1, sides: int = 6) -> int:
-        total = dice
-        for _ in range(dice):
-            total += self.tape.take(purpose, sides, True)
+        total = self._again(purpose)
+        if total is None:
+            total = dice
+            for _ in range(dice):
+                total += self.tape.take(purpose, sides, True)
+            self.calls.append((purpose, total))
         return total
 
     def randbelow(self, purpose: str, n: int) -> int:
         if n <= 0:
             raise ValueError(f"randbelow needs n >= 1, got {n}")
-        return self.tape.take(purpose, n, False)
+        value = self._again(purpose)
+        if value is None:
+            value = self.tape.take(purpose, n, False)
+            self.calls.append((purpose, value))
+        return value
 
     def shuffle(self, purpose: str, items):
         return Dice.shuffle(self, purpose, items)        # the engine's Fisher-Yates
 
     def clone(self) -> "ChanceDice":
-        new = ChanceDice(self.tape)
-        new.stream = self.stream
+        new = ChanceDice(self.tape, self.stream, self.calls)
+        new.counts = dict(self.counts)
         return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "scripted", "script": [list(c) for c in self.calls], "position": 0,
+                "stream": list(self.stream), "then": None}
+
+
+def chance_dice(saved: ScriptedDice, tape: _Tape) -> ChanceDice:
+    """Chance dice on ``tape`` from the scripted dice a saved game loads with (its script is
+    the stream's rolls: :meth:`ChanceDice.to_dict`)."""
+    return ChanceDice(tape, saved.stream, [(p, t) for p, t in saved.script])
 
 
 # -- the engine state a pyspiel state holds ------------------------------------------------------------
@@ -355,15 +415,17 @@ def _dice_holders(game: Any) -> list[Any]:
 
 
 def _install_dice(game: Any, tape: _Tape) -> None:
-    """Give ``game`` chance dice on ``tape`` (one object for a campaign and its game), on the
-    stream its dice are on (the stream keys no draw here, but it is saved with the game)."""
+    """Give ``game`` chance dice on ``tape`` (one object for a campaign and its game): its
+    own are kept when they are chance dice on that tape, scripted dice (a loaded game's) are
+    read back (:func:`chance_dice`)."""
     dice = None
     for holder in _dice_holders(game):
         old = getattr(holder, "dice", None)
-        if isinstance(old, ScriptedDice):
-            if dice is None:
-                dice = ChanceDice(tape)
-                dice.stream = tuple(old.stream)
+        if isinstance(old, ChanceDice) and old.tape is tape:
+            dice = old if dice is None else dice
+            holder.dice = dice
+        elif isinstance(old, ScriptedDice):
+            dice = chance_dice(old, tape) if dice is None else dice
             holder.dice = dice
 
 
@@ -614,7 +676,6 @@ class DugoutGame(pyspiel.Game):
         explicit = chance == "explicit"
         driver_class = _ChallengeDriver if self.env_id == "manager_challenge_v0" else _Driver
         self.driver = driver_class(self.env_id, self.options, explicit)
-        self._started = 0
         low, high = self.driver.utility_bounds()
         players = self.driver.players
         info = pyspiel.GameInfo(
@@ -631,8 +692,9 @@ class DugoutGame(pyspiel.Game):
         self._initial = None
 
     def new_initial_state(self, *args) -> "DugoutState":
-        """A new game. With sampled chance its dice are decided when it is first used (see
-        the module docstring)."""
+        """A new game: with sampled chance the env's ``reset(seed=seed)``, the ``seed``
+        parameter's (:meth:`initial_state` takes another). It is set up when first used
+        (``clone()`` and pyspiel's own checks make initial states they overwrite or drop)."""
         return DugoutState(self)
 
     def max_chance_nodes_in_history(self) -> int:
@@ -646,13 +708,16 @@ class DugoutGame(pyspiel.Game):
                              f"supported, got {params}")
         return DugoutObserver(self.driver.obs_spec)
 
-    def _next_core(self) -> _Core:
-        """The next sampled-chance game: the env's ``reset(seed=seed)`` for the first state
-        started, then its unseeded ``reset()`` (whose seed the env draws from the generator of
-        that seeded reset: only this game's states reset its env)."""
-        seed = self.seed if self._started == 0 else None
-        self._started += 1
-        return self.driver.new_core(seed)
+    def initial_state(self, seed: int | None = None) -> "DugoutState":
+        """A new game whose sampled dice are the env's ``reset(seed=seed)`` (None: the game's
+        ``seed`` parameter); with explicit chance the seed changes nothing."""
+        state = DugoutState(self)
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise OptionError(f"{_game_name(self.env_id)}: initial_state(seed=...) needs a "
+                                  f"non-negative int, got {show(seed)}")
+            state._seed = int(seed)
+        return state
 
 
 _TYPES: dict[tuple[str, str], Any] = {}
@@ -716,8 +781,9 @@ class DugoutState(pyspiel.State):
 
     def __init__(self, game: DugoutGame):
         super().__init__(game)
-        self._core: _Core | None = None       # None until first used (sampled chance)
+        self._core: _Core | None = None       # None until first used
         self._started = False
+        self._seed: int | None = None         # the dice seed (None: the game's parameter)
         # explicit chance: the position before the move being drawn, the move ("reset" or
         # an action) and the outcomes chosen for its dice so far; _need: the draw asked next
         self._pre: _Core | None = None
@@ -740,7 +806,7 @@ class DugoutState(pyspiel.State):
         if game.chance == "explicit":
             self._play("reset")
         else:
-            self._core = game._next_core()
+            self._core = game.driver.new_core(game.seed if self._seed is None else self._seed)
 
     def _play(self, move: Any) -> None:
         """Explicit chance: play ``move`` from ``self._pre`` with the outcomes drawn so far; the
@@ -924,15 +990,17 @@ def _manager_action(agent: Any, state: DugoutState, player: int) -> int:
 
 
 class ManagerBot(pyspiel.Bot):
-    """A dugout manager (``make_agent(env_id, name, seed)``) as a ``pyspiel.Bot``: it is asked
-    with its seat's observation and view, as in the env."""
+    """A dugout manager as a ``pyspiel.Bot``: ``manager`` is a name (``make_agent(env_id,
+    manager, seed)``: ``"heuristic"``, ``"random"``, ``"solver"``...) or a manager object. It
+    is asked with its seat's observation and view, as in the env, and reset with ``seed`` at
+    each ``restart_at`` (each game of ``evaluate_bots``)."""
 
-    def __init__(self, game: DugoutGame, player_id: int, name: str = "heuristic",
+    def __init__(self, game: DugoutGame, player_id: int, manager: Any = "heuristic",
                  seed: int | None = 0):
         pyspiel.Bot.__init__(self)
         from ..agents.registry import make_agent
         self._player_id = player_id
-        self.agent = make_agent(game.env_id, name, seed)
+        self.agent = make_agent(game.env_id, manager, seed) if isinstance(manager, str) else manager
         self._seed = seed
         self._game = game
 

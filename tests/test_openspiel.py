@@ -1,0 +1,327 @@
+"""dugout's games in OpenSpiel (``dugout.integrations.openspiel``).
+
+* OpenSpiel's own API checks (``pyspiel.random_sim_test``) pass for every game and option set of
+  the contract suite (``helpers.OPTION_SETS``) and the Manager Challenge, in each game's own
+  chance mode and the other one; a serialization round trip (``state.serialize()`` and
+  ``game.deserialize_state``; ``pyspiel.serialize_game_and_state`` too with explicit chance)
+  gives back a state that plays on exactly as the original.
+* Parity: with sampled chance, a game of seed ``s`` is the env's ``reset(seed=s)`` and the next
+  one its next ``reset()``: under the same random actions both give the same observations,
+  masks, players and returns. With explicit chance, choosing at each chance node the draw the
+  keyed dice made plays the same game again (the chance nodes are the engine's own draws).
+* Hidden information: a state redrawn from a player's information state
+  (``resample_from_infostate``, the rulesets' samplers) has his information state (string and
+  tensor) and differs elsewhere; two duels that differ only in the committed pitch and the
+  dice seed give the batter the same information state and the pitcher different ones.
+* Parameters: an unknown one, a bad type and a bad value each raise an error naming it; the
+  missing extra's ImportError is one line with the install command.
+* The interop study runs at a tiny size (``studies/openspiel_interop.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+
+import numpy as np
+import pyspiel
+import pytest
+
+import helpers
+from dugout.envs import make
+from dugout.envs.core.dice import Dice
+from dugout.envs.core.errors import OptionError
+from dugout.integrations import openspiel as dos
+
+CHALLENGE = ("manager_challenge_v0", {"max_decisions": 60})
+CASES = helpers.cases() + [CHALLENGE]
+IDS = [helpers.case_id(e, o) for e, o in CASES]
+
+
+def _game(env_id: str, options: dict, **more) -> dos.DugoutGame:
+    return dos.load_game(env_id, **options, **more)
+
+
+def _other(env_id: str) -> str:
+    return "sampled" if dos.DEFAULT_CHANCE.get(env_id, "sampled") == "explicit" else "explicit"
+
+
+def _step(state, rng: random.Random) -> int:
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        action = rng.choices(actions, probs)[0]
+    else:
+        action = rng.choice(state.legal_actions())
+    state.apply_action(action)
+    return action
+
+
+def _play_to(state, rng: random.Random, moves: int):
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        _step(state, rng)
+    return state
+
+
+# -- OpenSpiel's API checks and serialization ---------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_random_sim_test_in_both_chance_modes(case):
+    env_id, options = case
+    own, other = dos.DEFAULT_CHANCE.get(env_id, "sampled"), _other(env_id)
+    for chance, most in ((own, None if helpers.FULL else 40), (other, helpers.games(200, 15))):
+        cut = {} if most is None or options.get("max_decisions", most) < most else \
+            {"max_decisions": most}         # a game cut short by max_decisions: a truncation
+        game = _game(env_id, {**options, **cut}, chance=chance)
+        # pyspiel cannot serialize a sampled-chance Python game with serialize_game_and_state
+        # (it asks the game for an RNG state a Python game cannot give): the round trip
+        # below serializes those states by state.serialize()
+        pyspiel.random_sim_test(game, num_sims=1, serialize=chance == "explicit", verbose=False)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_serialization_round_trip_plays_on_the_same(case):
+    env_id, options = case
+    rng = random.Random(7)
+    for chance in ("sampled", "explicit"):
+        game = _game(env_id, options, chance=chance, seed=3)
+        state = _play_to(game.new_initial_state(), rng, rng.randrange(5, 40))
+        if chance == "explicit":
+            again_game, again = pyspiel.deserialize_game_and_state(
+                pyspiel.serialize_game_and_state(game, state))
+            assert str(again_game) == str(game)
+        else:
+            again = game.deserialize_state(state.serialize())
+        assert str(again) == str(state)
+        assert again.history() == state.history()
+        for p in range(game.num_players()):
+            assert again.information_state_string(p) == state.information_state_string(p)
+            assert again.observation_tensor(p) == state.observation_tensor(p)
+        moves = random.Random(11)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            action = _step(state, moves)
+            again.apply_action(action)
+            assert again.legal_actions() == state.legal_actions()
+        assert str(again) == str(state)
+        assert again.returns() == state.returns()
+
+
+def test_a_clone_is_independent_and_a_terminal_state_says_so():
+    game = dos.load_game("bottom_ninth_v0")
+    state = _play_to(game.new_initial_state(), random.Random(1), 10)
+    copy = state.clone()
+    assert str(copy) == str(state)
+    _play_to(copy, random.Random(2), 10_000)
+    assert copy.is_terminal() and not state.is_terminal()
+    assert copy.current_player() == pyspiel.PlayerId.TERMINAL
+    assert sorted(copy.returns()) == [-1.0, 1.0]
+    assert copy.legal_actions() == [] and not any(copy.observation(0)["action_mask"])
+
+
+# -- parity with the PettingZoo env ---------------------------------------------------------------------
+def _env_observation(env, env_id: str, seat: str):
+    if env_id == "manager_challenge_v0":
+        return env.encode_view(env.view())
+    return env.observe(seat)["observation"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_sampled_games_are_the_envs_games(case):
+    """The game of seed 5 and ``initial_state(seed=6)`` against the env's ``reset(seed=5)`` and
+    ``reset(seed=6)``: the same random actions, the same observations and masks for both
+    seats, the same player to act, the same returns."""
+    env_id, options = case
+    game = _game(env_id, options, chance="sampled", seed=5)
+    one = env_id == "manager_challenge_v0"
+    env = make(env_id, **options, illegal_action="raise") if one else \
+        helpers.make(env_id, options, raw=True)
+    seats = ("home",) if one else helpers.AGENTS
+    rng = random.Random(5)
+    for seed in (5, 6):
+        state = game.new_initial_state() if seed == 5 else game.initial_state(seed=seed)
+        env.reset(seed=seed)
+        total = [0.0] * len(seats)
+        for _ in range(helpers.games(400, 150)):
+            for p, seat in enumerate(seats):
+                np.testing.assert_array_equal(state.observation(p)["observation"],
+                                              _env_observation(env, env_id, seat))
+                np.testing.assert_array_equal(state.observation_tensor(p),
+                                              _env_observation(env, env_id, seat))
+            if state.is_terminal():
+                break
+            player = state.current_player()
+            if not one:
+                assert seats[player] == env.agent_selection
+                np.testing.assert_array_equal(state.observation(player)["action_mask"],
+                                              env.observe(seats[player])["action_mask"])
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            if one:
+                _, reward, term, trunc, _ = env.step(action)
+                total[0] += reward
+            else:
+                env.step(action)
+        else:
+            continue            # a long game: compared as far as it went
+        if one:
+            assert state.returns() == pytest.approx(total)
+        else:
+            assert env.terminations["away"] or env.truncations["away"]
+            assert state.returns() == [float(env.rewards[a]) for a in seats]
+
+
+class _Recording(Dice):
+    """Keyed dice that write down every draw (a die's face less one, a randbelow's value)."""
+    __slots__ = ("log",)
+
+    def roll(self, purpose, dice=1, sides=6):
+        total = dice
+        for _ in range(dice):
+            face = self._draw(purpose) % sides
+            self.log.append(face)
+            total += face
+        return total
+
+    def randbelow(self, purpose, n):
+        value = self._draw(purpose) % n
+        self.log.append(value)
+        return value
+
+
+def test_explicit_chance_nodes_are_the_engines_draws():
+    """A duel played with keyed dice, every draw written down; the explicit game, choosing
+    those draws at its chance nodes (each uniform over the die's faces), is the same game."""
+    for seed in range(3):
+        env = helpers.make("bottom_ninth_v0", {}, raw=True)
+        env.reset(seed=seed)
+        recording = _Recording(seed)
+        recording.log = []
+        env.game.dice = recording
+        rng = random.Random(seed)
+        actions, observations = [], []
+        while env.game.pending is not None:
+            observations.append([env.observe(a)["observation"] for a in helpers.AGENTS])
+            actions.append(rng.choice(env.game.pending.legal))
+            env.step(actions[-1])
+        state = dos.load_game("bottom_ninth_v0", chance="explicit").new_initial_state()
+        draws = iter(recording.log)
+        for action, seen in zip(actions, observations):
+            while state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert [p for _, p in outcomes] == pytest.approx([1 / len(outcomes)] * len(outcomes))
+                state.apply_action(next(draws))
+            for p in (0, 1):
+                np.testing.assert_array_equal(state.observation(p)["observation"], seen[p])
+            state.apply_action(action)
+        while state.is_chance_node():
+            state.apply_action(next(draws))
+        assert next(draws, None) is None
+        assert state.is_terminal()
+        assert state.returns() == [float(env.rewards[a]) for a in helpers.AGENTS]
+
+
+# -- hidden information ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_a_redrawn_state_keeps_the_players_information_state(case):
+    env_id, options = case
+    game = _game(env_id, options, seed=2)
+    rng = random.Random(2)
+    sampler = np.random.RandomState(2).random_sample
+    differs = False
+    for _ in range(6):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(0, 30)):         # a decision before the end
+            after = state.clone()
+            _step(after, rng)
+            while after.is_chance_node():
+                _step(after, rng)
+            if after.is_terminal():
+                break
+            state = after
+        while state.is_chance_node():
+            _step(state, rng)
+        player = state.current_player()
+        twin = state.resample_from_infostate(player, sampler)
+        assert twin.information_state_string(player) == state.information_state_string(player)
+        assert twin.information_state_tensor(player) == state.information_state_tensor(player)
+        assert twin.observation_string(player) == state.observation_string(player)
+        assert twin.legal_actions() == state.legal_actions()
+        differs |= str(twin) != str(state)
+    assert differs, "the redrawn states never differed from the live one (nothing was drawn)"
+
+
+def test_the_committed_pitch_and_the_dice_are_not_in_the_batters_information_state():
+    """Two duels, other seeds (sampled chance) and other committed pitches, at the batter's
+    guess: his information state is one, the pitcher's are two."""
+    twins = []
+    for seed, pitch in ((1, 0), (2, 3)):
+        state = dos.load_game("bottom_ninth_v0", chance="sampled", seed=seed).new_initial_state()
+        assert state.current_player() == 0 and pitch in state.legal_actions()
+        state.apply_action(pitch)
+        assert state.current_player() == 1
+        twins.append(state)
+    a, b = twins
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.information_state_tensor(1) == b.information_state_tensor(1)
+    assert a.observation_string(1) == b.observation_string(1)
+    assert a.information_state_string(0) != b.information_state_string(0)
+    assert a.information_state_tensor(0) != b.information_state_tensor(0)
+
+
+# -- parameters and the extra --------------------------------------------------------------------------------
+def test_parameters_are_the_envs_options():
+    game = pyspiel.load_game("dugout_showdown", {"level": "expert", "seed": 4})
+    assert game.options == {"level": "expert"} and game.seed == 4
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    game = dos.load_game("showdown_v0", teams=("nya2004", "bos2004"), dh=True, max_innings=12)
+    assert game.options == {"teams": ["nya2004", "bos2004"], "dh": True, "max_innings": 12}
+    again = pyspiel.load_game(str(game))             # the game's string loads the same game
+    assert again.options == game.options
+    duel = pyspiel.load_game("dugout_bottom_ninth")
+    assert duel.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert duel.num_distinct_actions() == len(make("bottom_ninth_v0").unwrapped.ACTION_MEANINGS)
+    assert duel.max_game_length() == 20_000
+    solo = pyspiel.load_game("dugout_manager_challenge", {"reward": "win"})
+    assert solo.num_players() == 1 and (solo.min_utility(), solo.max_utility()) == (-6, 6)
+
+
+@pytest.mark.parametrize("params, named", [
+    ({"levle": "expert"}, "levle"),                 # an unknown parameter
+    ({"level": 3}, "level"),                        # of the wrong type
+    ({"level": "expertt"}, "level"),                # a bad value (the env's own check)
+    ({"chance": "drawn"}, "chance"),
+    ({"seed": -2}, "seed"),
+    ({"dh": 2}, "dh"),
+    ({"max_innings": 0}, "max_innings"),
+])
+def test_a_bad_parameter_is_named(params, named):
+    with pytest.raises((pyspiel.SpielError, OptionError), match=named):
+        pyspiel.load_game("dugout_showdown", params)
+
+
+def test_without_openspiel_the_import_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)           # import pyspiel fails
+    monkeypatch.delitem(sys.modules, "dugout.integrations.openspiel")
+    with pytest.raises(ImportError) as caught:
+        importlib.import_module("dugout.integrations.openspiel")
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "pip install 'dugout-baseball[openspiel]'" in message
+
+
+# -- the study --------------------------------------------------------------------------------------------
+def test_the_interop_study_runs_small(capsys):
+    from dugout.studies import openspiel_interop
+    results = openspiel_interop.main(["--games", "1", "--simulations", "4", "--cfr-iterations", "4",
+                                      "--value-games", "20", "--seed", "1"])
+    out = capsys.readouterr().out
+    assert "MCTS" in out and "exploitability" in out
+    assert set(results["matches"]) == {"random rollouts", "heuristic rollouts"}
+    for match in results["matches"].values():
+        assert match["games"] == 1 and 0.0 <= match["mcts_score"] <= 1.0
+    agreement = results["agreement"]
+    assert agreement["exploitability"] == pytest.approx(0.0, abs=1e-9)
+    assert abs(agreement["simulated"] - agreement["solver"]) <= agreement["halfwidth"]
