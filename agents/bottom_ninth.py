@@ -53,6 +53,7 @@ import numpy as np
 
 from ..envs.bottom_ninth import rules
 from ..envs.bottom_ninth.cards import Effect, PitcherCard, load_cards
+from ..envs.bottom_ninth.support import load_support
 from ..envs.bottom_ninth.view import BottomNinthView, view_of
 from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
 from .search import SearchSettings, SearchSpec, Simultaneous
@@ -380,6 +381,11 @@ def _builtin_cards():
     return load_cards("builtin")
 
 
+def _builtin_support():
+    """The support set the env plays with (``data/support.json``: the view names its cards)."""
+    return load_support()
+
+
 class BottomNinthHeuristic(ViewAgent):
     """The rulebook heuristic (see the module docstring). It draws its stare-down mix from a
     generator seeded by ``reset(seed)``, so a game replays exactly."""
@@ -412,7 +418,7 @@ class BottomNinthHeuristic(ViewAgent):
         if kind == "relief":
             return self.relief(view)
         if kind == "draft_pick" and legal[0] >= rules.SUPPORT:   # the draft's support pick
-            return legal[0]
+            return self.pick_support(view) if view.mode == "duel" else legal[0]
         if kind in ("select_batter", "select_pitcher", "draft_pick"):
             return self.pick_card(view)
         if kind == "draft_order":
@@ -423,7 +429,7 @@ class BottomNinthHeuristic(ViewAgent):
         if kind in ("pinch_slot", "double_switch_slot"):
             return self.weakest_slot(view)
         if kind == "select_support":
-            return legal[0]
+            return self.pick_support(view) if view.mode == "duel" else legal[0]
         values = self.option_values(view)
         return max(legal, key=lambda a: (values[a], -a))
 
@@ -573,6 +579,18 @@ class BottomNinthHeuristic(ViewAgent):
         return min(view.legal, key=lambda a: (power(a), a))
 
     # -- set-up --------------------------------------------------------------------------
+    def pick_support(self, view: BottomNinthView) -> int:
+        """The duel's support card: one for the side this manager plays in the ninth (away
+        pitches, home bats: a card of the other side would never be used there), the one
+        whose grant is worth most at a neutral count; the first legal when none fits."""
+        side = "batting" if view.seat == 1 else "pitching"
+        key = (tuple(rules.DEFAULT_FACES.items()), "lead_runner", 0, 0, 0, 0, 0, 0, (6,))
+
+        def value(a: int) -> tuple:
+            card = _builtin_support().cards[a - rules.SUPPORT]
+            return (card.side == side, _grants_value(card.grant, key, side == "pitching"), -a)
+        return max(view.legal, key=value)
+
     def pick_card(self, view: BottomNinthView) -> int:
         cards = self.cards(view)
         return max(view.legal, key=lambda a: (card_power(cards, a - rules.CARD), -a))

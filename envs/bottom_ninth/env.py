@@ -20,7 +20,9 @@ until decided, or a tie after `max_innings` is cut off (0 each). Each team has a
 8 batters of different positions with its pitcher batting 9th, a bench of `batters - 8`
 pinch hitters (`batters` 8-10, default 8) and `pitchers` pitchers (2-4, default 4: the
 starter, then the bullpen); `support=True` gives each team one support card
-(`data/support.json`). `teams` is `"default"` (presets from the card set) or `"choose"`
+(`data/support.json`), in either mode (the duel: assigned by side with given teams, else
+picked or drafted); `support="shared"` puts one card, drawn by a die, in play for both
+(each manager may use it once). `teams` is `"default"` (presets from the card set) or `"choose"`
 (decisions; `draft=True` drafts first). See RULES.md. In the duel home wins at
 the first run (a bases-loaded walk included), away at the third out; there is no tie, so
 the duel cannot be cut off and `max_innings` must stay None, unless `extra_innings=True`
@@ -103,7 +105,7 @@ The decisions (`infos[agent]["decision"]` names the kind and labels each legal o
 | `batter_ability` | home | 8, and 16-18 likewise |
 | `relief` | away | 19-25: splits that waste no relief (asked when two differ) |
 | `pitching_change` | away | 26, 27 (between batters, while the substitute may come in); the longer game: the fielding team, 26 (keep) or a bullpen pitcher's card action, between batters and (from the 2nd inning) at the start of its fielding half |
-| `select_support` | each team (game, `teams="choose"`, `support=True`) | 106-113: a support card the other team does not hold |
+| `select_support` | each team (`teams="choose"` without a draft, `support=True`) | 106-113: a support card the other team does not hold |
 | `fatigue_split` | the fielding team (game) | 103, 104: where an inning-start fatigue point goes (both tokens above the bottom) |
 | `pinch_hit` | the batting team (game), before each of its at-bats while it has a bench | 105, or a bench batter's card action with a legal slot |
 | `pinch_slot` | the team substituting | 94-102: a slot (not the pitcher's, not a runner's) the substitute may take keeping one player per position |
@@ -137,7 +139,8 @@ scorecard and play-by-play.
 
 * v0: first release: the two-player duel and the Longer Game (`mode="game"`), with the
   Player Draft and support characters. Options added since, each off by default:
-  `extra_innings` (the duel's tenth inning).
+  `extra_innings` (the duel's tenth inning), `support` in the duel and
+  `support="shared"`.
 """
 
 from __future__ import annotations
@@ -270,9 +273,20 @@ def encode_view(view: BottomNinthView) -> np.ndarray:
             obs[_O[name] + c] = 1.0
     if view.mode == "game":
         _encode_game(obs, view)
-    elif view.extra_innings:
-        obs[_O["extra_innings"]] = float(view.inning > view.innings)
+    else:
+        if view.extra_innings:
+            obs[_O["extra_innings"]] = float(view.inning > view.innings)
+        if view.support_names:
+            _encode_duel_support(obs, view.seat, view.support, view.support_used)
     return obs
+
+
+def _encode_duel_support(obs: np.ndarray, seat: int, support, used) -> None:
+    """The duel's support cards (option ``support``): each side's card and whether it is
+    still unused, the observing manager's first."""
+    for i, t in enumerate((seat, 1 - seat)):
+        _one_hot(obs, ("own_support", "opp_support")[i], support[t])
+        obs[_O["support"] + i] = float(support[t] >= 0 and not used[t])
 
 
 def _encode_game(obs: np.ndarray, view: BottomNinthView) -> None:
@@ -355,8 +369,11 @@ def encode_state(state: rules.GameState, seat: int) -> np.ndarray:
                 obs[piece + c] = 1.0
     if game:
         _encode_game_state(obs, s, seat, playing, pens)
-    elif s.extra_innings:
-        obs[_O["extra_innings"]] = float(b.inning > b.innings)
+    else:
+        if s.extra_innings:
+            obs[_O["extra_innings"]] = float(b.inning > b.innings)
+        if s.use_support and s.mode == "duel":
+            _encode_duel_support(obs, seat, s.support, s.support_used)
     return obs
 
 
@@ -527,10 +544,10 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         for name, value, low, high in (("batters", batters, 8, 10), ("pitchers", pitchers, 2, 4)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
                 raise OptionError(f"{NAME}: {name} must be an int from {low} to {high}, got {show(value)}")
-        if not isinstance(support, bool):
-            raise OptionError(f"{NAME}: support must be True or False, got {show(support)}")
-        if mode == "duel" and (batters != 8 or pitchers != 4 or support):
-            raise OptionError(f"{NAME}: batters, pitchers and support are options of mode='game' "
+        if not isinstance(support, bool) and support != "shared":
+            raise OptionError(f"{NAME}: support must be True, False or 'shared', got {show(support)}")
+        if mode == "duel" and (batters != 8 or pitchers != 4):
+            raise OptionError(f"{NAME}: batters and pitchers are options of mode='game' "
                               f"(the duel's teams are six batters and two pitchers)")
         if not isinstance(extra_innings, bool):
             raise OptionError(f"{NAME}: extra_innings must be True or False, got {show(extra_innings)}")
@@ -629,7 +646,8 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                               draft=self.draft, inning=self.innings, fatigue_rows=self.fatigue_rows,
                               faces=self.pitch_faces, out_rule=self.out_rule,
                               extra_innings=self.extra_innings, away_lineup=self.away_lineup,
-                              home_staff=self.home_staff)
+                              home_staff=self.home_staff, support=self.support,
+                              supports=self.supports)
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)

@@ -34,7 +34,9 @@ def long_game(dice: Dice | ScriptedDice, cards: CardSet, faces: tuple[str, ...],
     state = GameState(board=board, dice=dice, box=box, log=PlayLog(), cards=cards, faces=faces,
                       fatigue_rows=fatigue_rows, out_rule=out_rule, teams=teams, draft=draft,
                       mode="game", supports=supports if support else None, n_batters=batters,
-                      n_pitchers=pitchers, use_support=support)
+                      n_pitchers=pitchers, use_support=bool(support))
+    if support == "shared":
+        draw_shared_support(state)
     if teams == "default":
         preset_teams(state)
     return state
@@ -71,8 +73,18 @@ def preset_teams(state: GameState) -> None:
         state.benches = [list(x) for x in known[3]]
         state.staffs = [list(x) for x in known[4]]
         state.step = "play_ball"
-    if state.use_support:
+    if state.use_support and not state.shared_support:
         state.support = [0, 1]
+
+
+def draw_shared_support(state: GameState) -> None:
+    """Support Characters: "During setup, you may put one character into play. Both you and
+    your opponent can use the Abilities described throughout the game": one card of the
+    support set, drawn by a die (who chooses it is not said), held by both teams."""
+    state.use_support = state.shared_support = True
+    state.dice.set_stream(0, 0, 0)
+    k = state.dice.randbelow("support", len(state.supports.cards))
+    state.support = [k, k]
 
 
 #: preset_teams' teams, by (card set, support set, batters, pitchers, support, draft): the
@@ -543,7 +555,9 @@ def choose_pinch_hit(state: GameState, decision: Decision, action: int) -> None:
 
 def grant_support(state: GameState) -> None:
     """Support Characters, "used by the player that controls them": an unused support card's
-    grant for its owner's side while that side may use it (once per game, RULES.md)."""
+    grant for its owner's side while that side may use it (once per game, RULES.md); a
+    shared card ("Both you and your opponent can use the Abilities") is each team's, each
+    using it once."""
     for role in (0, 1):
         team = state.seat_of(role)
         k = state.support[team]

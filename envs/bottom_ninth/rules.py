@@ -46,6 +46,7 @@ from ..core.scoreboard import Scoreboard, SuddenDeathScoreboard
 from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
 from .cards import FACES, PITCHES, CardSet, Effect, ace_pitch, can_complete_lineup, pair_needs
 from .game import (change_game_pitcher, choose_double_switch, choose_ds_where, choose_fatigue_point,
+                   draw_shared_support,
                    choose_game_draft_pick, choose_game_select, choose_pinch_hit, choose_select_support,
                    choose_sub_slot, game_setup, grant_support, half_start, inning_fatigue, long_game,
                    offer_ds_where, offer_fatigue_point, offer_game_change, offer_game_draft,
@@ -81,7 +82,7 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
              fatigue_rows: int = 4, faces: dict[str, int] | None = None,
              out_rule: str = "lead_runner", mode: str = "duel", teams: str = "",
              innings: int = 3, max_innings: int | None = None, batters: int = 8,
-             pitchers: int = 4, support: bool = False,
+             pitchers: int = 4, support: bool | str = False,
              supports: SupportSet | None = None, extra_innings: bool = False,
              away_lineup: list[int] | None = None,
              home_staff: list[int] | None = None) -> GameState:
@@ -89,7 +90,9 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
     substitute) given: the duel starts at once; None: home and away choose them (draft=True:
     after a draft). ``extra_innings`` (the duel): a tie at the third out goes on to the next
     inning, for which away bats ``away_lineup`` and home pitches ``home_staff`` (given with
-    the teams; chosen after them with a draft)."""
+    the teams; chosen after them with a draft). ``support`` (both modes): True, one support
+    card each (given teams: the first pitching card for away and the first batting card for
+    home in the duel; else picked or drafted); "shared", one card for both, drawn."""
     counts = DEFAULT_FACES if faces is None else faces
     face_list = tuple(f for f in FACES for _ in range(counts.get(f, 0)))
     if mode == "solo":
@@ -117,6 +120,12 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
     if extra_innings:
         state.lineups[0] = list(away_lineup or [])
         state.staffs[1] = list(home_staff or [])
+    if support:
+        state.supports, state.use_support = supports, True
+        if support == "shared":
+            draw_shared_support(state)
+        elif lineup is not None:
+            state.support = default_supports(supports)
     run(state)
     return state
 
@@ -128,6 +137,17 @@ def tenth_inning_board(inning: int) -> Scoreboard:
     (the rulebook plays one more inning, RULES.md)."""
     return Scoreboard(innings=inning, max_innings=inning + 1, inning=inning, half=1,
                       line=[[0] * inning, [0] * inning])
+
+
+def default_supports(supports: SupportSet) -> list[int]:
+    """The duel's assigned support cards with given teams ("you may assign ... support
+    characters that may only be used by the player that controls them"): away, who pitches,
+    the set's first pitching card, home the first batting card (either the first card when
+    the set has none of that side)."""
+    def first(side: str) -> int:
+        return next((k for k, c in enumerate(supports.cards) if c.side == side), 0)
+    away, home = first("pitching"), first("batting")
+    return [away, home if home != away else (away + 1) % len(supports.cards)]
 
 
 def apply_action(state: GameState, action: int) -> None:
@@ -233,6 +253,13 @@ def offer_draft_pick(state: GameState) -> None:
     cs = state.cards
     picks = len(state.drafted[0]) + len(state.drafted[1])
     if picks == 2 * (DRAFT_PITCHERS + DRAFT_BATTERS):
+        if state.use_support and min(state.support) < 0:
+            # "Optionally, draft an equal number of support cards last": one each, the first
+            # picker first
+            seat = state.draft_first if state.support[state.draft_first] < 0 else 1 - state.draft_first
+            free = [k for k in range(len(state.supports.cards)) if k not in state.support]
+            state.pending = Decision("draft_pick", seat, tuple(SUPPORT + k for k in free))
+            return
         state.step = "select_batter"
         return
     seat = state.draft_first if picks % 2 == 0 else 1 - state.draft_first
@@ -254,7 +281,10 @@ def offer_draft_pick(state: GameState) -> None:
 
 
 def choose_draft_pick(state: GameState, decision: Decision, action: int) -> None:
-    state.drafted[decision.actor].append(action - CARD)
+    if action >= SUPPORT:
+        state.support[decision.actor] = action - SUPPORT
+    else:
+        state.drafted[decision.actor].append(action - CARD)
 
 
 def offer_select_batter(state: GameState) -> None:
@@ -296,6 +326,13 @@ def offer_select_pitcher(state: GameState) -> None:
         seat, staff = 0, state.staff
     elif state.extra_innings and len(state.staffs[1]) < 2:
         seat, staff = 1, state.staffs[1]
+    elif state.use_support and min(state.support) < 0:
+        # support characters "assign[ed]" at set-up: away picks, then home, each a card the
+        # other does not hold
+        seat = 0 if state.support[0] < 0 else 1
+        free = [k for k in range(len(state.supports.cards)) if k not in state.support]
+        state.pending = Decision("select_support", seat, tuple(SUPPORT + k for k in free))
+        return
     else:
         state.step = "play_ball"
         return

@@ -118,9 +118,10 @@ def public_setup(env: Any) -> dict[str, Any]:
     if env.mode == "game":
         return {"mode": "game", "teams": env.teams, "draft": bool(env.draft),
                 "max_innings": env.max_innings, "batters": env.n_batters,
-                "pitchers": env.n_pitchers, "support": bool(env.support)}
+                "pitchers": env.n_pitchers, "support": env.support if env.support == "shared" else bool(env.support)}
     return {"mode": "duel", "teams": "given" if env.lineup is not None else "choose",
-            "draft": bool(env.draft), "extra_innings": bool(getattr(env, "extra_innings", False))}
+            "draft": bool(env.draft), "extra_innings": bool(getattr(env, "extra_innings", False)),
+            "support": getattr(env, "support", False)}
 
 
 def sample_state(view: BottomNinthView, rng: random.Random, setup: dict[str, Any] | None = None) -> GameState:
@@ -144,10 +145,11 @@ def sample_state(view: BottomNinthView, rng: random.Random, setup: dict[str, Any
 def _check_setup(view: BottomNinthView, setup: dict[str, Any] | None) -> dict[str, Any]:
     if view.mode == "game":
         return _check_game_setup(setup)
-    setup = {"mode": "duel", "teams": "given", "draft": False, "extra_innings": False, **(setup or {})}
+    setup = {"mode": "duel", "teams": "given", "draft": False, "extra_innings": False,
+             "support": False, **(setup or {})}
     if setup["mode"] != "duel" or setup["teams"] not in ("given", "choose") or \
             not isinstance(setup["draft"], bool) or (setup["draft"] and setup["teams"] != "choose") \
-            or not isinstance(setup["extra_innings"], bool) or \
+            or not isinstance(setup["extra_innings"], bool) or setup["support"] not in (False, True, "shared") or \
             (setup["extra_innings"] and setup["teams"] == "choose" and not setup["draft"]):
         raise ValueError(f"setup must be public_setup's dict for a duel, got {setup!r}")
     return setup
@@ -157,7 +159,7 @@ def _check_game_setup(setup: dict[str, Any] | None) -> dict[str, Any]:
     setup = {"mode": "game", "teams": "default", "draft": False, "max_innings": None,
              "batters": 8, "pitchers": 4, "support": False, **(setup or {})}
     ok = (setup["mode"] == "game" and setup["teams"] in ("default", "choose")
-          and isinstance(setup["draft"], bool) and isinstance(setup["support"], bool)
+          and isinstance(setup["draft"], bool) and setup["support"] in (False, True, "shared")
           and (not setup["draft"] or setup["teams"] == "choose")
           and (setup["max_innings"] is None or isinstance(setup["max_innings"], int))
           and setup["batters"] in range(8, 11) and setup["pitchers"] in range(2, 5))
@@ -251,6 +253,10 @@ def _table(view: BottomNinthView, setup: dict[str, Any]) -> GameState:
         face=view.face, face_natural=view.face_natural, control=view.control,
         control_natural=view.control_natural, swing=view.swing, swing_natural=view.swing_natural,
         last=view.last, extra_innings=extra)
+    if setup["support"]:
+        state.supports, state.use_support = load_support(), True
+        state.shared_support = setup["support"] == "shared"
+        state.support, state.support_used = list(view.support), list(view.support_used)
     if extra:
         state.lineups[0], state.staffs[1] = away_lineup, home_staff
         state.ceilings = list(view.ceilings)
@@ -298,7 +304,8 @@ def _starts(base: GameState, view: BottomNinthView, rng: random.Random) -> list[
     committed = view.committed
     if view.pitcher_card < 0:                                  # the set-up
         picks = len(base.drafted[0]) + len(base.drafted[1])
-        if base.draft and picks < 2 * (DRAFT_PITCHERS + DRAFT_BATTERS):
+        supports_left = base.use_support and min(base.support) < 0
+        if base.draft and (picks < 2 * (DRAFT_PITCHERS + DRAFT_BATTERS) or supports_left):
             return [("draft_pick", -1)] + ([("setup", -1)] if picks == 0 else [])
         batters_set = len(base.lineup) == LINEUP_SIZE and (
             not base.extra_innings or len(base.lineups[0]) == LINEUP_SIZE)
@@ -353,6 +360,12 @@ def _draft_first(state: GameState, view: BottomNinthView, rng: random.Random) ->
     a, b = len(state.drafted[0]), len(state.drafted[1])
     if a != b:
         return 0 if a > b else 1
+    if state.use_support and not state.shared_support:
+        s0, s1 = state.support[0] >= 0, state.support[1] >= 0
+        if s0 != s1:                       # the first picker drafts his support card first
+            return 0 if s0 else 1
+        if not s0:
+            return view.seat if view.decision == "draft_pick" else 1 - view.seat
     if a + b < 2 * (DRAFT_PITCHERS + DRAFT_BATTERS):
         return view.seat if view.decision == "draft_pick" else 1 - view.seat
     return rng.randrange(2)
@@ -501,7 +514,8 @@ def _game_table(view: BottomNinthView, setup: dict[str, Any], runners: tuple,
         faces=faces, fatigue_rows=view.fatigue_rows, out_rule=view.out_rule,
         teams=setup["teams"], draft=setup["draft"], mode="game",
         supports=load_support() if setup["support"] else None, n_batters=setup["batters"],
-        n_pitchers=setup["pitchers"], use_support=setup["support"],
+        n_pitchers=setup["pitchers"], use_support=bool(setup["support"]),
+        shared_support=setup["support"] == "shared",
         order=list(view.orders), drafted=drafted,
         lineups=pair(lambda t: list(view.lineups[t])),
         pslot=pair(lambda t: view.pitcher_slots[t] if playing else 8),

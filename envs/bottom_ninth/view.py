@@ -90,7 +90,8 @@ class BottomNinthView(LabelledView):
     * ``runs_allowed``: (away, home) runs each team's current pitcher has allowed this game.
     * ``relievers_used``: (away, home) relievers each team has brought in.
     * ``ceilings``: (away, home) each current pitcher's reset row (0 top, 1 a rule-following reliever).
-    * ``support``: (away, home) support card index (-1 none); ``support_used``: (away, home).
+    * ``support``: (away, home) support card index (-1 none; the same card for both when
+      it is shared); ``support_used``: (away, home). The duel too, with ``support``.
     * ``support_names``: the support cards' names (index order; empty without support).
     * ``fatigue_left``: inning-start fatigue points still to place (``fatigue_split``).
     * ``sub_card``: the substitute chosen and awaiting a slot (-1 none); ``sub_slot``: the
@@ -258,6 +259,10 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
         extra = dict(mode="duel", innings=b.innings, lineups=((), tuple(state.lineup)),
                      orders=(state.order[0], state.order[1]),
                      mound=(state.pitcher if playing else -1, -1), staff=tuple(state.staff))
+    if state.mode == "duel" and state.use_support:          # the duel's support cards
+        extra.update(support=pair(lambda t: state.support[t]),
+                     support_used=pair(lambda t: state.support_used[t]),
+                     support_names=tuple(c.name for c in state.supports.cards))
     fielding = b.fielding
     return _view(
         **extra, cards=state.cards, pitch_faces=_face_counts(state.faces), out_rule=state.out_rule,

@@ -87,6 +87,10 @@ EXTRA_INNINGS_REFUSED = (
     "the Bottom of the 9th solver covers the sudden-death duel: with extra_innings=True a tie "
     "at the third out goes on to the tenth inning (both teams bat and pitch), which its "
     "values (one half inning, the pitcher winning at the third out) do not cover")
+#: Why a duel with support cards is refused: a once-a-game card is state its tables lack.
+SUPPORT_REFUSED = (
+    "the Bottom of the 9th solver does not cover support cards (support=True or 'shared'): "
+    "whether each once-a-game card is still unused is not part of its state")
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,8 @@ class Duel:
                              "benches, four pitchers each) is far too large to enumerate")
         if getattr(env, "extra_innings", False):
             raise ValueError(EXTRA_INNINGS_REFUSED)
+        if env.support:
+            raise ValueError(SUPPORT_REFUSED)
         if env.lineup is None or env.staff is None:
             raise ValueError("the solver needs the teams: teams='default' or a dict of batters and "
                              "pitchers (with teams='choose' or a draft they are decisions, and "
@@ -131,6 +137,8 @@ class Duel:
             raise ValueError("the Bottom of the 9th solver covers the duel (mode='duel') only")
         if view.extra_innings:
             raise ValueError(EXTRA_INNINGS_REFUSED)
+        if view.support_names:
+            raise ValueError(SUPPORT_REFUSED)
         faces = tuple(f for f, n in view.pitch_faces for _ in range(n))
         return cls(view.cards, tuple(view.lineups[1]), tuple(view.staff), faces,
                    view.fatigue_rows, view.out_rule)
