@@ -23,7 +23,8 @@ starter, then the bullpen); `support=True` gives each team one support card
 (`data/support.json`), in either mode (the duel: assigned by side with given teams, else
 picked or drafted); `support="shared"` puts one card, drawn by a die, in play for both
 (each manager may use it once). `teams` is `"default"` (presets from the card set) or `"choose"`
-(decisions; `draft=True` drafts first). See RULES.md. In the duel home wins at
+(decisions; `draft=True` drafts first, `draft="random"` deals the draft's picks at random).
+See RULES.md. In the duel home wins at
 the first run (a bases-loaded walk included), away at the third out; there is no tie, so
 the duel cannot be cut off and `max_innings` must stay None, unless `extra_innings=True`
 (Extra Innings: "you may opt to play out the tenth inning"): then a tie at the third out
@@ -140,7 +141,7 @@ scorecard and play-by-play.
 * v0: first release: the two-player duel and the Longer Game (`mode="game"`), with the
   Player Draft and support characters. Options added since, each off by default:
   `extra_innings` (the duel's tenth inning), `support` in the duel and
-  `support="shared"`.
+  `support="shared"`, `draft="random"` (random card allocation).
 """
 
 from __future__ import annotations
@@ -534,6 +535,10 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         check_options(NAME, unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
                          max_decisions=max_decisions)
+        # draft="random": "Pitcher and Batter Cards may be allocated randomly": the draft's
+        # picks dealt by the dice (a draft in every other respect)
+        self.dealt = isinstance(draft, str) and draft == "random"
+        draft = True if self.dealt else draft
         if mode not in ("duel", "game"):
             raise OptionError(f"{NAME}: mode must be 'duel' (the base game) or 'game' (the "
                               f"Longer Game), got {show(mode)}")
@@ -572,7 +577,7 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         if out_rule not in ("lead_runner", "batter"):
             raise OptionError(f"{NAME}: out_rule must be 'lead_runner' or 'batter', got {show(out_rule)}")
         if not isinstance(draft, bool):
-            raise OptionError(f"{NAME}: draft must be True or False, got {show(draft)}")
+            raise OptionError(f"{NAME}: draft must be True, False or 'random', got {show(draft)}")
         self.cardset = load_cards(cards)
         self.innings = innings
         self.fatigue_rows = int(rows)
@@ -594,7 +599,7 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         if extra_innings:
             # "Decide this beforehand, so that you and your opponent pre-assign or draft a
             # team of Batters and Pitchers to use": the presets, or the draft
-            if isinstance(teams, dict) or (teams == "choose" and not draft):
+            if isinstance(teams, dict) or (teams == "choose" and not self.draft):
                 raise OptionError(f"{NAME}: extra_innings=True needs both teams of Batters and "
                                   f"Pitchers pre-assigned or drafted: teams='default', or "
                                   f"teams='choose' with draft=True, got teams={show(teams)}, "
@@ -604,7 +609,8 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                     self.cardset, exclude=set(self.lineup) | set(self.staff))
         if draft:
             if teams != "choose":
-                raise OptionError(f"{NAME}: draft=True needs teams='choose' (the draft picks the teams)")
+                raise OptionError(f"{NAME}: draft=True (or 'random') needs teams='choose' (the draft picks "
+                                  f"the teams)")
             cs = self.cardset
             if len(cs.pitchers) < 2 * rules.DRAFT_PITCHERS or len(cs.batters) < 2 * rules.DRAFT_BATTERS:
                 raise OptionError(f"{NAME}: draft=True needs a card set of at least "
@@ -617,9 +623,10 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         if teams not in ("default", "choose"):
             raise OptionError(f"{NAME}: in mode='game' teams must be 'default' or 'choose', got {show(teams)}")
         if not isinstance(draft, bool):
-            raise OptionError(f"{NAME}: draft must be True or False, got {show(draft)}")
+            raise OptionError(f"{NAME}: draft must be True, False or 'random', got {show(draft)}")
         if draft and teams != "choose":
-            raise OptionError(f"{NAME}: draft=True needs teams='choose' (the draft picks the teams)")
+            raise OptionError(f"{NAME}: draft=True (or 'random') needs teams='choose' (the draft picks "
+                                  f"the teams)")
         cs = load_cards(cards)
         if len(cs.batters) < 2 * self.n_batters or len(cs.pitchers) < 2 * self.n_pitchers or \
                 not joint_feasible([([], [], 0)] * 2, [b.eligible for b in cs.batters],
@@ -641,13 +648,14 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                                   max_innings=self.max_innings, fatigue_rows=self.fatigue_rows,
                                   faces=self.pitch_faces, out_rule=self.out_rule,
                                   batters=self.n_batters, pitchers=self.n_pitchers,
-                                  support=self.support, supports=self.supports)
+                                  support=self.support, supports=self.supports,
+                                  dealt=self.dealt)
         return rules.new_game(self._dice(seed), self.cardset, lineup=self.lineup, staff=self.staff,
                               draft=self.draft, inning=self.innings, fatigue_rows=self.fatigue_rows,
                               faces=self.pitch_faces, out_rule=self.out_rule,
                               extra_innings=self.extra_innings, away_lineup=self.away_lineup,
                               home_staff=self.home_staff, support=self.support,
-                              supports=self.supports)
+                              supports=self.supports, dealt=self.dealt)
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)

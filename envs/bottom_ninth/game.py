@@ -146,8 +146,13 @@ def _pitcher_kinds(card) -> tuple[int, ...]:
 
 def roll_for_draft_order(state: GameState) -> None:
     """Player Draft: "Players roll a single die. The winner may decide" to pick first or
-    second (the duel's draft and the longer game's alike)."""
+    second (the duel's draft and the longer game's alike). Cards dealt at random
+    (``dealt``) have no die winner: away takes the first card."""
     state.dice.set_stream(0, 0, 0)
+    if state.dealt:
+        state.draft_first = 0
+        state.step = "game_draft" if state.mode == "game" else "draft_pick"
+        return
     winner = state.dice.randbelow("draft", 2)
     state.pending = Decision("draft_order", winner, (PICK_FIRST, PICK_SECOND))
 
@@ -195,14 +200,26 @@ def offer_game_draft(state: GameState) -> None:
         legal = tuple(sorted(CARD + i for i in _pool(state, batters) if _draft_ok(state, seat, i, batters)))
         if not legal:
             raise RuntimeError("no legal draft pick: the card set is too small for a draft")
-        state.pending = Decision("draft_pick", seat, legal)
+        offer_or_deal(state, Decision("draft_pick", seat, legal), choose_game_draft_pick)
         return
     if state.use_support and min(state.support) < 0:
         seat = state.draft_first if state.support[state.draft_first] < 0 else 1 - state.draft_first
         free = [k for k in range(len(state.supports.cards)) if k not in state.support]
-        state.pending = Decision("draft_pick", seat, tuple(SUPPORT + k for k in free))
+        offer_or_deal(state, Decision("draft_pick", seat, tuple(SUPPORT + k for k in free)),
+                      choose_game_draft_pick)
         return
     state.step = "game_select"
+
+
+def offer_or_deal(state: GameState, decision: Decision, choose) -> None:
+    """A draft pick: the manager's decision, or with cards dealt at random ("Pitcher and
+    Batter Cards may be allocated randomly if you are going to play a multiple-inning game
+    or a series of several games") a legal pick drawn by the dice (purpose ``deal``), so
+    the teams come out as legal as a draft's."""
+    if state.dealt:
+        choose(state, decision, decision.legal[state.dice.randbelow("deal", len(decision.legal))])
+    else:
+        state.pending = decision
 
 
 def choose_game_draft_pick(state: GameState, decision: Decision, action: int) -> None:

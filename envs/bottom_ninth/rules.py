@@ -46,7 +46,7 @@ from ..core.scoreboard import Scoreboard, SuddenDeathScoreboard
 from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
 from .cards import FACES, PITCHES, CardSet, Effect, ace_pitch, can_complete_lineup, pair_needs
 from .game import (change_game_pitcher, choose_double_switch, choose_ds_where, choose_fatigue_point,
-                   draw_shared_support,
+                   draw_shared_support, offer_or_deal,
                    choose_game_draft_pick, choose_game_select, choose_pinch_hit, choose_select_support,
                    choose_sub_slot, game_setup, grant_support, half_start, inning_fatigue, long_game,
                    offer_ds_where, offer_fatigue_point, offer_game_change, offer_game_draft,
@@ -85,7 +85,7 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
              pitchers: int = 4, support: bool | str = False,
              supports: SupportSet | None = None, extra_innings: bool = False,
              away_lineup: list[int] | None = None,
-             home_staff: list[int] | None = None) -> GameState:
+             home_staff: list[int] | None = None, dealt: bool = False) -> GameState:
     """A game at its first decision. ``lineup`` (six batter indices) and ``staff`` (starter,
     substitute) given: the duel starts at once; None: home and away choose them (draft=True:
     after a draft). ``extra_innings`` (the duel): a tie at the third out goes on to the next
@@ -102,6 +102,7 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
                           fatigue_rows=fatigue_rows, out_rule=out_rule, innings=innings,
                           max_innings=max_innings, batters=batters, pitchers=pitchers,
                           support=support, supports=supports)
+        state.dealt = dealt
         run(state)
         return state
     blank = [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]
@@ -117,6 +118,7 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
                       teams=teams, draft=draft,
                       lineup=list(lineup or []), staff=list(staff or []),
                       extra_innings=extra_innings)
+    state.dealt = dealt
     if extra_innings:
         state.lineups[0] = list(away_lineup or [])
         state.staffs[1] = list(home_staff or [])
@@ -258,7 +260,8 @@ def offer_draft_pick(state: GameState) -> None:
             # picker first
             seat = state.draft_first if state.support[state.draft_first] < 0 else 1 - state.draft_first
             free = [k for k in range(len(state.supports.cards)) if k not in state.support]
-            state.pending = Decision("draft_pick", seat, tuple(SUPPORT + k for k in free))
+            offer_or_deal(state, Decision("draft_pick", seat, tuple(SUPPORT + k for k in free)),
+                          choose_draft_pick)
             return
         state.step = "select_batter"
         return
@@ -277,7 +280,7 @@ def offer_draft_pick(state: GameState) -> None:
             legal.append(CARD + i)
     if not legal:
         raise RuntimeError("no legal draft pick: the card set is too small for a draft")
-    state.pending = Decision("draft_pick", seat, tuple(legal))
+    offer_or_deal(state, Decision("draft_pick", seat, tuple(legal)), choose_draft_pick)
 
 
 def choose_draft_pick(state: GameState, decision: Decision, action: int) -> None:

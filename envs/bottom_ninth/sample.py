@@ -118,10 +118,11 @@ def public_setup(env: Any) -> dict[str, Any]:
     if env.mode == "game":
         return {"mode": "game", "teams": env.teams, "draft": bool(env.draft),
                 "max_innings": env.max_innings, "batters": env.n_batters,
-                "pitchers": env.n_pitchers, "support": env.support if env.support == "shared" else bool(env.support)}
+                "pitchers": env.n_pitchers, "support": env.support if env.support == "shared" else bool(env.support),
+                "dealt": bool(getattr(env, "dealt", False))}
     return {"mode": "duel", "teams": "given" if env.lineup is not None else "choose",
             "draft": bool(env.draft), "extra_innings": bool(getattr(env, "extra_innings", False)),
-            "support": getattr(env, "support", False)}
+            "support": getattr(env, "support", False), "dealt": bool(getattr(env, "dealt", False))}
 
 
 def sample_state(view: BottomNinthView, rng: random.Random, setup: dict[str, Any] | None = None) -> GameState:
@@ -146,10 +147,11 @@ def _check_setup(view: BottomNinthView, setup: dict[str, Any] | None) -> dict[st
     if view.mode == "game":
         return _check_game_setup(setup)
     setup = {"mode": "duel", "teams": "given", "draft": False, "extra_innings": False,
-             "support": False, **(setup or {})}
+             "support": False, "dealt": False, **(setup or {})}
     if setup["mode"] != "duel" or setup["teams"] not in ("given", "choose") or \
             not isinstance(setup["draft"], bool) or (setup["draft"] and setup["teams"] != "choose") \
             or not isinstance(setup["extra_innings"], bool) or setup["support"] not in (False, True, "shared") or \
+            not isinstance(setup["dealt"], bool) or (setup["dealt"] and not setup["draft"]) or \
             (setup["extra_innings"] and setup["teams"] == "choose" and not setup["draft"]):
         raise ValueError(f"setup must be public_setup's dict for a duel, got {setup!r}")
     return setup
@@ -157,9 +159,10 @@ def _check_setup(view: BottomNinthView, setup: dict[str, Any] | None) -> dict[st
 
 def _check_game_setup(setup: dict[str, Any] | None) -> dict[str, Any]:
     setup = {"mode": "game", "teams": "default", "draft": False, "max_innings": None,
-             "batters": 8, "pitchers": 4, "support": False, **(setup or {})}
+             "batters": 8, "pitchers": 4, "support": False, "dealt": False, **(setup or {})}
     ok = (setup["mode"] == "game" and setup["teams"] in ("default", "choose")
           and isinstance(setup["draft"], bool) and setup["support"] in (False, True, "shared")
+          and isinstance(setup["dealt"], bool) and (not setup["dealt"] or setup["draft"])
           and (not setup["draft"] or setup["teams"] == "choose")
           and (setup["max_innings"] is None or isinstance(setup["max_innings"], int))
           and setup["batters"] in range(8, 11) and setup["pitchers"] in range(2, 5))
@@ -252,7 +255,7 @@ def _table(view: BottomNinthView, setup: dict[str, Any]) -> GameState:
         grants=[list(view.grants[0]), list(view.grants[1])],
         face=view.face, face_natural=view.face_natural, control=view.control,
         control_natural=view.control_natural, swing=view.swing, swing_natural=view.swing_natural,
-        last=view.last, extra_innings=extra)
+        last=view.last, extra_innings=extra, dealt=setup["dealt"])
     if setup["support"]:
         state.supports, state.use_support = load_support(), True
         state.shared_support = setup["support"] == "shared"
@@ -357,6 +360,8 @@ def _draft_first(state: GameState, view: BottomNinthView, rng: random.Random) ->
     the first pick no longer shown) a fair coin; -1 without a draft."""
     if not state.draft:
         return -1
+    if state.dealt:                          # dealt at random: away first, no die
+        return 0
     a, b = len(state.drafted[0]), len(state.drafted[1])
     if a != b:
         return 0 if a > b else 1
@@ -515,7 +520,7 @@ def _game_table(view: BottomNinthView, setup: dict[str, Any], runners: tuple,
         teams=setup["teams"], draft=setup["draft"], mode="game",
         supports=load_support() if setup["support"] else None, n_batters=setup["batters"],
         n_pitchers=setup["pitchers"], use_support=bool(setup["support"]),
-        shared_support=setup["support"] == "shared",
+        shared_support=setup["support"] == "shared", dealt=setup["dealt"],
         order=list(view.orders), drafted=drafted,
         lineups=pair(lambda t: list(view.lineups[t])),
         pslot=pair(lambda t: view.pitcher_slots[t] if playing else 8),
@@ -586,6 +591,8 @@ def _game_draft_first(state: GameState, view: BottomNinthView, rng: random.Rando
     draft die's winner chose, and it no longer shows); -1 without a draft."""
     if not state.draft:
         return -1
+    if state.dealt:                          # dealt at random: away first, no die
+        return 0
     a, b = len(state.drafted[0]), len(state.drafted[1])
     if a != b:
         return 0 if a > b else 1

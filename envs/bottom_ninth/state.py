@@ -188,6 +188,7 @@ class GameState(ScoreboardGame):
     support: list[int] = field(default_factory=lambda: [-1, -1])         # support card per team
     support_used: list[bool] = field(default_factory=lambda: [False, False])
     shared_support: bool = False     # one support card in play for both (support="shared")
+    dealt: bool = False              # the draft's picks dealt at random (draft="random")
     fatigue_left: int = 0            # fatigue points still to place (fatigue_split)
     sub_card: int = -1               # the substitute chosen, awaiting his slot
     sub_slot: int = -1               # the slot chosen in a double switch
@@ -379,6 +380,9 @@ def validate_game(state: GameState) -> None:
                             "pitchers", ("lineups", 0))
     if state.use_support and state.supports is None:
         raise SaveError("support cards in use need the support set", ("supports",))
+    if state.dealt and (not state.draft or state.draft_first not in (-1, 0)):
+        raise SaveError("cards dealt at random are a draft whose first pick is away's",
+                        ("dealt",))
     if state.shared_support and (not state.use_support or state.support[0] != state.support[1]
                                  or state.support[0] < 0):
         raise SaveError("a shared support card is one card, in play for both from the start",
