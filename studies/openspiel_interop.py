@@ -13,7 +13,9 @@ heuristic (:class:`~dugout.integrations.openspiel.ManagerRolloutEvaluator`), aga
 heuristic as an OpenSpiel bot (:class:`~dugout.integrations.openspiel.ManagerBot`), through
 OpenSpiel's ``evaluate_bots``; ``--games`` duels a match, seats swapped every game (game ``k``:
 MCTS pitches when ``k`` is even; chance drawn by ``evaluate_bots`` with ``RandomState(seed +
-k)``). The score is MCTS's share of games won, with a 95% Wilson interval.
+k)``). The score is MCTS's share of games won, with a 95% Wilson interval, beside the
+heuristic's own share in the same seats and games (the baseline: the duel favours the
+pitching side, so a share is read against it).
 
 **2. Equilibrium agreement** (the duel with blank cards: six batters and two pitchers with
 nothing on their cards but the Aces, 3 fatigue rows; what ``dugout solve bottom_ninth``
@@ -91,19 +93,22 @@ def mcts_matches(games: int, simulations: int, seed: int, out=sys.stdout) -> dic
     from ..integrations import openspiel as dos
     game = dos.load_game(ENV)
     results = {}
-    for label in ("random rollouts", "heuristic rollouts"):
+    for label in ("random rollouts", "heuristic rollouts", "baseline"):
         t0 = time.perf_counter()
         won = 0.0
         for k in range(games):
             mcts_seat = 0 if k % 2 == 0 else 1
             rs = np.random.RandomState(seed + k)
-            if label == "random rollouts":
+            if label != "heuristic rollouts":
                 evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + 7919 * k))
             else:
                 evaluator = dos.ManagerRolloutEvaluator(game, "heuristic", seed=seed + 7919 * k)
             bots = [None, None]
-            bots[mcts_seat] = dos.DeterminizedMCTSBot(game, mcts_seat, 2.0, simulations, evaluator,
-                                                      seed=seed + 104729 * k)
+            if label == "baseline":          # the heuristic in MCTS's seats: what it would score
+                bots[mcts_seat] = dos.ManagerBot(game, mcts_seat, "heuristic", seed + 104729 * k)
+            else:
+                bots[mcts_seat] = dos.DeterminizedMCTSBot(game, mcts_seat, 2.0, simulations,
+                                                          evaluator, seed=seed + 104729 * k)
             bots[1 - mcts_seat] = dos.ManagerBot(game, 1 - mcts_seat, "heuristic", seed + k)
             returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rs)
             won += returns[mcts_seat] > 0
@@ -111,7 +116,9 @@ def mcts_matches(games: int, simulations: int, seed: int, out=sys.stdout) -> dic
         results[label] = {"games": games, "simulations": simulations, "mcts_wins": won,
                           "mcts_score": won / games, "interval": (lo, hi),
                           "seconds": time.perf_counter() - t0}
-        print(f"  MCTS ({label}, {simulations} simulations) vs heuristic: MCTS won {won:.0f} of "
+        who = ("the heuristic in MCTS's seats (baseline)" if label == "baseline" else
+               f"MCTS ({label}, {simulations} simulations)")
+        print(f"  {who} vs heuristic: won {won:.0f} of "
               f"{games} ({won / games:.1%}, 95% interval {lo:.1%} to {hi:.1%}), "
               f"{time.perf_counter() - t0:.0f} s", file=out, flush=True)
     return results

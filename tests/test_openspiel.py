@@ -70,7 +70,7 @@ def _play_to(state, rng: random.Random, moves: int):
 def test_random_sim_test_in_both_chance_modes(case):
     env_id, options = case
     own, other = dos.DEFAULT_CHANCE.get(env_id, "sampled"), _other(env_id)
-    for chance, most in ((own, None if helpers.FULL else 40), (other, helpers.games(200, 15))):
+    for chance, most in ((own, helpers.games(400, 40)), (other, helpers.games(200, 15))):
         cut = {} if most is None or options.get("max_decisions", most) < most else \
             {"max_decisions": most}         # a game cut short by max_decisions: a truncation
         game = _game(env_id, {**options, **cut}, chance=chance)
@@ -319,7 +319,7 @@ def test_the_interop_study_runs_small(capsys):
                                       "--value-games", "20", "--seed", "1"])
     out = capsys.readouterr().out
     assert "MCTS" in out and "exploitability" in out
-    assert set(results["matches"]) == {"random rollouts", "heuristic rollouts"}
+    assert set(results["matches"]) == {"random rollouts", "heuristic rollouts", "baseline"}
     for match in results["matches"].values():
         assert match["games"] == 1 and 0.0 <= match["mcts_score"] <= 1.0
     agreement = results["agreement"]
