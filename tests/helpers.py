@@ -58,11 +58,17 @@ AGENTS = ("away", "home")
 #: a ruleset whose levels are one engine with switches lists each level here.
 OPTION_SETS: dict[str, tuple[dict[str, Any], ...]] = {
     "showdown_v0": ({"level": "basic"}, {"level": "advanced"}, {"level": "expert"},
-                    {"level": "expert", "decks": "default"}),
+                    {"level": "expert", "decks": "default"},
+                    {"level": "expert", "dh": False, "decks": "default"},
+                    {"level": "advanced", "teams": ("nya2004", "atl2004")},
+                    {"level": "expert", "decks": ("default", None)},
+                    {"level": "expert", "series": 3}),
     "bottom_ninth_v0": ({}, {"teams": "choose", "draft": True}, {"out_rule": "batter"},
                         {"mode": "game"},
                         {"mode": "game", "teams": "choose", "draft": True, "batters": 10,
                          "support": True}),
+    "pokemon_baseball_v0": ({}, {"used_twice": "roster"},
+                            {"bench": "reserves", "dh": True, "used_twice": "reentry+teams"}),
 }
 #: Env ids whose games ``max_innings`` cannot cut off (with the options that make them so):
 #: Bottom of the 9th's duel is one sudden-death half inning (the pitcher wins at the third
