@@ -41,7 +41,11 @@ raises `DataError` naming the file, the card and the field). `fatigue_rows` (3-1
 the Fatigue Track's length, `pitch_faces` the Pitch die's faces (counts of B, S, C, 1-12
 faces in all; the default is a third-party reading), `out_rule` who is out when the
 pitcher wins the Run! phase: `"lead_runner"` (Base-path Variant and FAQ) or `"batter"`.
-`max_decisions` bounds an episode (None: 20,000; or a positive int): a game still going
+`series` (None, `N` odd: best of N, or `{"games": N}`) plays a series as one episode
+(`dugout.envs.core.series`): the teams set up in its first game (given, chosen, drafted or
+dealt; the Longer Game's as they took the field) carry to every later game, nothing else;
+the observation then ends with the series pieces. `max_decisions` bounds an episode
+(None: 20,000 a game; or a positive int): a game still going
 after that many decisions is cut off as `max_innings` cuts one off (truncation, reward 0,
 `"winner"` `""`; `env.unwrapped.truncated_by` is `"max_decisions"`; see
 `dugout.envs.core.aec`). The rulebook has no mercy rule, and the Longer Game's extra
@@ -141,7 +145,7 @@ scorecard and play-by-play.
 * v0: first release: the two-player duel and the Longer Game (`mode="game"`), with the
   Player Draft and support characters. Options added since, each off by default:
   `extra_innings` (the duel's tenth inning), `support` in the duel and
-  `support="shared"`, `draft="random"` (random card allocation).
+  `support="shared"`, `draft="random"` (random card allocation), `series`.
 """
 
 from __future__ import annotations
@@ -227,7 +231,7 @@ _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 OPTIONS = ("mode", "teams", "draft", "cards", "fatigue_rows", "pitch_faces", "out_rule",
            "innings", "max_innings", "batters", "pitchers", "support", "render_mode",
-           "illegal_action", "dice", "max_decisions", "extra_innings")
+           "illegal_action", "dice", "max_decisions", "extra_innings", "series")
 NAME = "bottom_ninth_v0"
 
 
@@ -524,17 +528,18 @@ def _check_faces(faces: Any) -> dict[str, int]:
 
 
 class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
-                     view=BottomNinthView, encode_view=encode_view, max_decisions=20_000):
+                     view=BottomNinthView, encode_view=encode_view, max_decisions=20_000,
+                     plays_series=True):
     def __init__(self, mode: str = "duel", teams: Any = "default", draft: bool = False,
                  cards: Any = "builtin", fatigue_rows: int = 4, pitch_faces: Any = None,
                  out_rule: str = "lead_runner", innings: int | None = None,
                  max_innings: int | None = None, batters: int = 8, pitchers: int = 4,
                  support: bool = False, render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, max_decisions: int | None = None,
-                 extra_innings: bool = False, **unknown: Any):
+                 extra_innings: bool = False, series: Any = None, **unknown: Any):
         check_options(NAME, unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
-                         max_decisions=max_decisions)
+                         max_decisions=max_decisions, series=series)
         # draft="random": "Pitcher and Batter Cards may be allocated randomly": the draft's
         # picks dealt by the dice (a draft in every other respect)
         self.dealt = isinstance(draft, str) and draft == "random"
@@ -641,7 +646,9 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                               f"{len(cs.batters)} batters and {len(cs.pitchers)} pitchers")
 
     # -- engine hooks -------------------------------------------------------------------
-    def _new_game(self, seed: int) -> rules.GameState:
+    def _new_game(self, seed: int, carry: Any = None) -> rules.GameState:
+        """A game; in a series (``carry``: :func:`rules.teams_of` of the last game) one with
+        the series' teams, set up once in its first game."""
         if self.mode == "game":
             return rules.new_game(self._dice(seed), self.cardset, draft=self.draft, mode="game",
                                   teams=self.teams, innings=self.innings,
@@ -649,13 +656,26 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                                   faces=self.pitch_faces, out_rule=self.out_rule,
                                   batters=self.n_batters, pitchers=self.n_pitchers,
                                   support=self.support, supports=self.supports,
-                                  dealt=self.dealt)
-        return rules.new_game(self._dice(seed), self.cardset, lineup=self.lineup, staff=self.staff,
-                              draft=self.draft, inning=self.innings, fatigue_rows=self.fatigue_rows,
-                              faces=self.pitch_faces, out_rule=self.out_rule,
-                              extra_innings=self.extra_innings, away_lineup=self.away_lineup,
-                              home_staff=self.home_staff, support=self.support,
-                              supports=self.supports, dealt=self.dealt)
+                                  dealt=self.dealt, carry=carry)
+        lineup, staff, away_lineup, home_staff = self.lineup, self.staff, self.away_lineup, self.home_staff
+        if carry is not None:
+            lineup, staff, away_lineup = carry["lineup"], carry["staff"], carry["away_lineup"]
+            home_staff = carry["staffs"][1]
+        state = rules.new_game(self._dice(seed), self.cardset, lineup=lineup, staff=staff,
+                               draft=self.draft, inning=self.innings, fatigue_rows=self.fatigue_rows,
+                               faces=self.pitch_faces, out_rule=self.out_rule,
+                               extra_innings=self.extra_innings, away_lineup=away_lineup,
+                               home_staff=home_staff, support=self.support,
+                               supports=self.supports, dealt=self.dealt, carry=carry)
+        if carry is not None and self.lineup is None:
+            state.teams = "choose"                # chosen (or drafted) in the series' first game
+        return state
+
+    def _carry_over(self, finished: rules.GameState, series) -> dict[str, Any]:
+        """What the next game of a series starts with: the teams ("Pitcher and Batter Cards
+        may be allocated randomly if you are going to play ... a series of several games":
+        a series keeps the teams it set up), nothing else (RULES.md)."""
+        return rules.teams_of(finished)
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)

@@ -339,6 +339,7 @@ def play_ball_game(state: GameState) -> None:
     """Both starters take the mound in turn; each lineup's 9th batter is its pitcher ("If a
     batting lineup is 9 players, the Pitcher must be included as a Batter")."""
     cs = state.cards
+    state.opening = [[list(state.lineups[t][:8]), list(state.benches[t])] for t in (0, 1)]
     for t in (0, 1):
         state.lineups[t] = state.lineups[t][:8] + [state.staffs[t][0]]
         state.pslot[t] = 8

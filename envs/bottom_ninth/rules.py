@@ -85,7 +85,8 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
              pitchers: int = 4, support: bool | str = False,
              supports: SupportSet | None = None, extra_innings: bool = False,
              away_lineup: list[int] | None = None,
-             home_staff: list[int] | None = None, dealt: bool = False) -> GameState:
+             home_staff: list[int] | None = None, dealt: bool = False,
+             carry: dict | None = None) -> GameState:
     """A game at its first decision. ``lineup`` (six batter indices) and ``staff`` (starter,
     substitute) given: the duel starts at once; None: home and away choose them (draft=True:
     after a draft). ``extra_innings`` (the duel): a tie at the third out goes on to the next
@@ -103,6 +104,8 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
                           max_innings=max_innings, batters=batters, pitchers=pitchers,
                           support=support, supports=supports)
         state.dealt = dealt
+        if carry is not None:
+            take_teams(state, carry)
         run(state)
         return state
     blank = [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]
@@ -128,6 +131,8 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
             draw_shared_support(state)
         elif lineup is not None:
             state.support = default_supports(supports)
+    if carry is not None:
+        take_teams(state, carry)
     run(state)
     return state
 
@@ -139,6 +144,37 @@ def tenth_inning_board(inning: int) -> Scoreboard:
     (the rulebook plays one more inning, RULES.md)."""
     return Scoreboard(innings=inning, max_innings=inning + 1, inning=inning, half=1,
                       line=[[0] * inning, [0] * inning])
+
+
+def teams_of(state: GameState) -> dict:
+    """A game's teams as plain data (what a series carries from game to game): the duel's
+    lineup and pitchers (the tenth inning's other halves too), the Longer Game's teams as
+    they took the field (``opening``) and staffs; the draft's picks and first picker; the
+    support cards."""
+    out = {"drafted": [list(x) for x in state.drafted], "draft_first": state.draft_first,
+           "support": list(state.support), "staffs": [list(x) for x in state.staffs]}
+    if state.mode == "game":
+        out["opening"] = [[list(x) for x in team] for team in state.opening]
+    else:
+        out.update(lineup=list(state.lineup), staff=list(state.staff),
+                   away_lineup=list(state.lineups[0]))
+    return out
+
+
+def take_teams(state: GameState, carry: dict) -> None:
+    """A new game of a series with the teams of :func:`teams_of` (no set-up decisions): the
+    draft and the choices stay as they were made (the same drafted cards, the same picks),
+    and the game starts at Play Ball."""
+    state.drafted = [list(x) for x in carry["drafted"]]
+    state.draft_first = carry["draft_first"]
+    state.support = list(carry["support"])
+    state.staffs = [list(x) for x in carry["staffs"]]
+    if state.mode == "game":
+        state.lineups = [list(team[0]) for team in carry["opening"]]
+        state.benches = [list(team[1]) for team in carry["opening"]]
+        state.step = "play_ball"
+    else:
+        state.lineups[0] = list(carry["away_lineup"])
 
 
 def default_supports(supports: SupportSet) -> list[int]:

@@ -189,6 +189,9 @@ class GameState(ScoreboardGame):
     support_used: list[bool] = field(default_factory=lambda: [False, False])
     shared_support: bool = False     # one support card in play for both (support="shared")
     dealt: bool = False              # the draft's picks dealt at random (draft="random")
+    #: the Longer Game's teams as they took the field (each team's eight batters in batting
+    #: order, then its bench): what a series carries to its next game
+    opening: list[list[list[int]]] = field(default_factory=list)
     fatigue_left: int = 0            # fatigue points still to place (fatigue_split)
     sub_card: int = -1               # the substitute chosen, awaiting his slot
     sub_slot: int = -1               # the slot chosen in a double switch
@@ -234,6 +237,23 @@ class GameState(ScoreboardGame):
     def validate(self) -> None:
         """A loaded game is one the rules could reach (see :func:`validate_game`)."""
         validate_game(self)
+
+    def validate_carry(self, carry: Any) -> None:
+        """A series' carry (the teams, ``rules.teams_of``) is this game's: the game it
+        starts plays those teams (a :class:`SaveError` names the key that differs)."""
+        if not isinstance(carry, dict):
+            raise SaveError(f"the carry is a dict of the teams, got {type(carry).__name__}", ())
+        mine = {"drafted": self.drafted, "draft_first": self.draft_first, "support": self.support,
+                "staffs": self.staffs}
+        if self.mode == "game":
+            mine["opening"] = self.opening
+        else:
+            mine.update(lineup=self.lineup, staff=self.staff, away_lineup=self.lineups[0])
+        if set(carry) != set(mine):
+            raise SaveError(f"the carry's keys are {sorted(mine)}, got {sorted(map(str, carry))}", ())
+        for key, value in mine.items():
+            if carry[key] != value:
+                raise SaveError(f"the series carries {carry[key]!r}, the game plays {value!r}", (key,))
 
     def rows_exhausted(self) -> tuple[bool, bool]:
         bottom = self.fatigue_rows - 1
