@@ -547,4 +547,4 @@ def _offered(state: GameState, d: Decision) -> tuple[int, tuple[int, ...], int] 
     return None
 
 
-check_loaded_games_with(validate_game)
+check_loaded_games_with(validate_game, validate_carry)

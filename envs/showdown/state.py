@@ -218,10 +218,13 @@ class GameState(ScoreboardGame):
             check(self)
 
     def validate_carry(self, carry: object) -> None:
-        """What a series carried into this game (``checks.validate_carry``; a saved series
-        is checked with it)."""
-        from .checks import validate_carry
-        validate_carry(self, carry)
+        """What a series carried into this game (a saved series is checked with it): the
+        check installed with :func:`check_loaded_games_with` (``checks.validate_carry``)."""
+        if not _CARRY_CHECKS:
+            raise RuntimeError("no check of a series' carried state is installed: import "
+                               "dugout.envs.showdown (its checks module installs it)")
+        for check in _CARRY_CHECKS:
+            check(self, carry)
 
     def fielding(self, team: int, positions: tuple[str, ...]) -> int:
         """Total Fielding of the players at these positions (rulebook, "Fielding and Arm")."""
@@ -235,13 +238,19 @@ class GameState(ScoreboardGame):
 
 #: The checks every loaded game passes (``GameState.validate``): see check_loaded_games_with.
 _LOAD_CHECKS: list[Callable[[GameState], None]] = []
+#: The checks of a series' carried state (``GameState.validate_carry``).
+_CARRY_CHECKS: list[Callable[[GameState, object], None]] = []
 
 
-def check_loaded_games_with(check: Callable[[GameState], None]) -> None:
+def check_loaded_games_with(check: Callable[[GameState], None],
+                            carry: Callable[[GameState, object], None] | None = None) -> None:
     """Have ``GameState.from_dict`` run ``check(state)`` on every game it loads (after the
-    field types are read): a :class:`~dugout.envs.core.state.SaveError` it raises names
-    what is wrong. ``checks.py`` installs :func:`~.checks.validate_game` this way, so the
-    state needs no import of the rules it checks against; installing a check twice keeps
-    one."""
+    field types are read), and ``GameState.validate_carry`` run ``carry(state, carried)``:
+    a :class:`~dugout.envs.core.state.SaveError` either raises names what is wrong.
+    ``checks.py`` installs :func:`~.checks.validate_game` and :func:`~.checks.validate_carry`
+    this way, so the state needs no import of the rules it checks against; installing a
+    check twice keeps one."""
     if check not in _LOAD_CHECKS:
         _LOAD_CHECKS.append(check)
+    if carry is not None and carry not in _CARRY_CHECKS:
+        _CARRY_CHECKS.append(carry)
