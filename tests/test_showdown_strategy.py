@@ -872,9 +872,9 @@ def test_infos_labels_are_those_of_the_decision_at_hand():
 def test_the_card_list_matches_the_card_set():
     """``data/strategy/CARDS.md`` (the cards a newcomer reads) is the built-in set and deck."""
     from importlib import resources
-    from dugout.envs.showdown.strategy import cards_markdown
+    from dugout.envs.showdown.strategy import card_list_markdown, cards_markdown
     text = resources.files("dugout.envs.showdown").joinpath("data/strategy/CARDS.md").read_text("utf-8")
-    assert text == cards_markdown(CS, DECK)
+    assert text == card_list_markdown() and text.startswith(cards_markdown(CS, DECK))
     assert all(f"| {name} |" in text for name in CS.names)
 
 

@@ -33,7 +33,8 @@ __all__ = ["DECK_STREAM", "shuffle_decks", "draw", "playable", "window_options",
 DECK_STREAM = 1 << 20
 #: effects that act on a pitch or a swing: nothing to act on after an intentional walk or
 #: a bunt ("there's no pitch and no swing")
-_NEEDS_SWING = {"pitch", "swing", "edge", "no_double_play", "dp_bonus", "throw_bonus"}
+_NEEDS_SWING = {"pitch", "swing", "edge", "no_double_play", "dp_bonus", "throw_bonus",
+                "squeeze"}
 
 
 # ================================================================== decks and hands
@@ -78,9 +79,12 @@ def end_of_at_bat(state: GameState) -> None:
 
 
 def end_of_half(state: GameState) -> None:
+    """Cards in play for the half inning are discarded; a card in play for the game stays."""
+    cs = state.card_set
     for t in (0, 1):
-        state.discards[t].extend(state.in_play[t])
-        state.in_play[t] = []
+        stay = [i for i in state.in_play[t] if cs.cards[i].lasts == "game"]
+        state.discards[t].extend(i for i in state.in_play[t] if cs.cards[i].lasts != "game")
+        state.in_play[t] = stay
 
 
 # ================================================================== who may play what
@@ -155,6 +159,12 @@ def _condition(state: GameState, team: int, key: str, value) -> bool:
                 "close": abs(lead) <= 1}[value]
     if key == "home":
         return (team == 1) == value
+    if key == "innings":
+        return b.inning in value
+    if key == "natural_20":                  # the swing's die, before any card's bonus
+        return (ab.swing == 20) == value
+    if key == "runs_allowed":
+        return state.runs_charged[ft][state.pitcher[ft]] >= value
     raise KeyError(key)
 
 
@@ -185,7 +195,19 @@ def _does_something(state: GameState, team: int, card: StrategyCard) -> bool:
             return False
         if e.do == "result" and state.ab.result == e.to and not card.icon:
             return False
+        if e.do == "discard_own" and len(state.hands[team]) - 1 < e.n:
+            return False                    # (the cost: other cards he holds)
+        if e.do == "starter_out" and not _starter_out_possible(state):
+            return False
     return True
+
+
+def _starter_out_possible(state: GameState) -> bool:
+    """"A strategy card forces him out": the starter is on the mound and a reliever or
+    closer who has not pitched can come in."""
+    from .roster import bullpen
+    ft = state.fielding_team
+    return state.pitcher[ft] == state.starter[ft] and bool(bullpen(state, ft))
 
 
 def window_options(state: GameState, team: int, window: str) -> tuple[int, ...]:
@@ -269,6 +291,8 @@ def _stealers(bases, runners: str) -> tuple[int, ...]:
     """The runners a steal card sends, lead runner first: "You can steal a base only if
     it's open, and you can't try to steal home"."""
     out = []
+    if runners == "home":                   # "A runner can't steal home without strategy cards"
+        return () if bases[2] is None else (bases[2],)
     for base in (2, 1, 0):
         r = bases[base]
         if r is None:
@@ -298,6 +322,8 @@ def bonus(state: GameState, what: str) -> int:
     for t in (0, 1):
         for i in state.in_play[t]:
             card = state.card_set.cards[i]
+            if card.color == ("defense" if t == b.half else "offense"):
+                continue                    # (a card in play for the game, its side at bat)
             effects = card.effect + (card.icon_effect if icon_applies(state, t, card) else ())
             for e in effects:                # (an icon bonus holds while its player does)
                 total += _mod(e, what, t, b.half)

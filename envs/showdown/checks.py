@@ -439,6 +439,12 @@ def _offered(state: GameState, d: Decision) -> tuple[int, tuple[int, ...], int] 
             if step != want or not state.needs_pitcher[ft] or state.pa_index:
                 return None
             return ft, choose_player(tuple(bullpen(state, ft)), False), 1
+        if d.subject == 2:              # a card forces the starter out (windows.force_starter_out)
+            cards = state.card_set.cards if state.cards_on else ()
+            ok = (step == "card_window" and state.window == "before_pitch"
+                  and state.pitcher[ft] == state.starter[ft] and state.played[bt]
+                  and any(e.do == "starter_out" for e in cards[state.played[bt][-1]].effect))
+            return (ft, choose_player(tuple(bullpen(state, ft)), False), 2) if ok else None
         if step != "pinch_hitter_again" or level == "basic" or not can_remove_starter(state, ft):
             return None
         return ft, choose_player(tuple(bullpen(state, ft)), True), 0
@@ -540,8 +546,8 @@ def _offered(state: GameState, d: Decision) -> tuple[int, tuple[int, ...], int] 
         on = [r for r in b.bases if r is not None]
         if not 1 <= len(stealers) <= 2 or not all(r in on for r in stealers):
             return None
-        for r in stealers:
-            if b.bases.index(r) == 2:
+        for r in stealers:              # (a runner on third steals only home, alone)
+            if b.bases.index(r) == 2 and len(stealers) > 1:
                 return None
         return ft, ((PASS, YES) if len(stealers) == 1 else (PASS, THROW_LEAD, THROW_TRAIL)), -1
     return None

@@ -19,7 +19,8 @@ position), the intentional walk, the sacrifice bunt, pinch runners, defensive re
 the DH taking the field and the double switch. `decks` gives the expert game its strategy
 cards: a deck for both managers or an (away, home) pair, each a built-in deck name
 (`"default"`, `"small_ball"`, `"power_pitching"`), a JSON path, a dict or a `Deck` of
-`card_set`'s cards (None: dugout's own 44-card set; see `dugout.envs.showdown.strategy`). `decks=None` plays without cards, the
+`card_set`'s cards (None: dugout's own 44-card set, or the built-in set the decks name:
+`decks="hooks"` plays the 44 and the hook cards; see `dugout.envs.showdown.strategy`). `decks=None` plays without cards, the
 rulebook's game when a manager has no deck ("Strategy cards are used only if you and your
 opponent both have strategy decks"), and so does a pair with one deck and None (each
 deck is still checked). A bad deck or card file raises `DataError` naming the
@@ -86,7 +87,7 @@ The decisions (`infos[agent]["decision"]` names the kind and labels each legal o
 |---|---|---|---|
 | `starting_pitcher` | each, away first | basic game only, before the first pitch (unless `starter` is given) | 2-26 for each of his four starters |
 | `pinch_hitter` | batting | start of an at-bat, and again after a pitching change (subject: batting slot) | 0, 2-26 for each bench hitter who may bat for him |
-| `pitching_change` | fielding | start of an at-bat (subject 0), or forced when his team hit for its pitcher (subject 1, no 0) | 0, 2-26 for each reliever and closer who has not pitched |
+| `pitching_change` | fielding | start of an at-bat (subject 0), or forced when his team hit for its pitcher (subject 1, no 0), or forced by a card that sends the starter out, in the card window before the pitch (subject 2, no 0) | 0, 2-26 for each reliever and closer who has not pitched |
 | `relief_ace` | fielding | first at-bat of an inning after the 6th, RP icon unused | 0, 1 |
 | `twenty_game` | fielding | before a pitch, 20 icon unused this inning | 0, 1 |
 | `stolen_base` | batting | before the pitch, a runner with an unused SB icon and the next base open (subject: his base, 0 first, 1 second) | 0, 1 |
@@ -111,7 +112,7 @@ Complete At-Bat Sequence's order:
 | `batting_slot` | fielding | a substitution brought in two or more players with batting spots (the double switch): each but the last (subject: the new player) | 2-26 for each player who left a spot still open: bat in his spot |
 | `intentional_walk` | fielding | every at-bat, after the substitutions | 0, 1 |
 | `sacrifice_bunt` | batting | after the defense did not walk him, no runner on third | 0, 1 |
-| `play_card` | each in turn, the defense first | with decks, in the card windows: before the pitch (subject 0), on the result (1), after it (2), until both pass in a row; a manager with no playable card passes unasked | 0 (pass), 31 + i for each card in his hand of his colour whose timing and conditions hold and whose name he has not played this at-bat |
+| `play_card` | each in turn, the defense first | with decks, in the card windows: before the pitch (subject 0), on the result (1), after it (2), until both pass in a row; a manager holding cards is asked even when he can only pass (being asked tells nothing of his hand), and only an empty hand (its size is public) passes unasked | 0 (pass), 31 + i for each card in his hand of his colour whose timing and conditions hold and whose name he has not played this at-bat |
 | `catcher_throw` | fielding | a card sends runners to steal and lets the catcher throw | 0 (no throw), 1 (one runner), or 29 / 30 (the lead or trailing runner) |
 
 ## Observation Space
@@ -167,7 +168,7 @@ from ..core.scorebook import Play, ordinal, runner_movements
 from . import roster, rules
 from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
                     RATING_LIMITS, check_point_cap, fielding_at, load_team)
-from .strategy import load_card_set, load_deck
+from .strategy import deck_card_set, load_card_set, load_deck
 from .state import GameState
 from .view import ShowdownView, _card_fields, view_of
 
@@ -608,6 +609,9 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             if len(pair) != 2:
                 raise OptionError(f"showdown_v0: decks must be one deck for both managers or an "
                                   f"(away, home) pair, got {len(pair)}")
+            if card_set is None:        # the built-in set the decks name (default: the 44)
+                named = {deck_card_set(d) for d in pair if d is not None}
+                card_set = "hooks" if "hooks" in named else None
             card_set_ = load_card_set(card_set)
             # "Strategy cards are used only if you and your opponent both have strategy
             # decks": with one deck (the other None) the game is played without cards

@@ -24,8 +24,11 @@ a small effect vocabulary the engine interprets. A card::
   ``matchup`` (same or opposite: how the batter bats against how the pitcher throws,
   "A switch-hitter bats lefty against right-handed pitchers"), ``batter_speed`` and
   ``runner_speed`` (Speed letters of the batter, of the lead runner), ``pitcher_role``
-  (starter, reliever, closer), ``score`` (ahead, behind, tied or close: within one run)
-  and ``home`` (true or false: the owner is the home team).
+  (starter, reliever, closer), ``score`` (ahead, behind, tied or close: within one run),
+  ``home`` (true or false: the owner is the home team), ``innings`` (a list of innings:
+  the card is played only in them), ``natural_20`` (true: the swing's die shows a natural
+  20; on_result, after_result) and ``runs_allowed`` (the pitcher on the mound has been
+  charged at least this many runs).
 * ``effect``: what the card does, in order (``EFFECTS`` lists each with its fields and
   timings): ``pitch``/``swing``/``edge`` (+-N to the pitch total, to the swing's roll, to
   the owner's own roll), ``reroll_swing``, ``result`` (change the result), ``check`` (a
@@ -34,8 +37,14 @@ a small effect vocabulary the engine interprets. A card::
   infield, outfield or first, plus ``bonus``; then ``then``'s effects on a pass, or on a
   fail with ``"on": "fail"``), ``advance`` (``runners`` all, lead or third move up
   ``bases``), ``runner_out`` (the runner on first, or the lead runner), ``steal`` (the lead
-  runner, or all who can, with or without the catcher's ``throw``), ``draw``, ``discard``
-  (the opponent discards at random), ``ip`` (the pitcher's IP for the rest of the game),
+  runner, or all who can, or ``home``: the runner on third steals home, "A runner can't
+  steal home without strategy cards"; with or without the catcher's ``throw``), ``draw``,
+  ``discard`` (the opponent discards at random), ``discard_own`` (the owner discards ``n``
+  other cards from his hand at random: a card with it is playable only while he holds
+  them), ``starter_out`` (the opposing starter leaves the game and the defense brings in
+  a reliever or closer at once: "a strategy card forces him out"), ``squeeze`` (the batter
+  bunts with the runner on third: "Some strategy cards may allow you to bunt a runner in
+  from third base"), ``ip`` (the pitcher's IP for the rest of the game),
   ``throw_bonus``, ``dp_bonus`` and ``catcher_bonus`` (+-N to the outfield's throws, to
   the double-play roll, to the catcher's throws at stealing runners), ``no_double_play``,
   and ``hold_runners`` (no extra-base tries on this play). After a result, "runners" are
@@ -48,11 +57,16 @@ a small effect vocabulary the engine interprets. A card::
   has the ``icon``.
 * ``lasts``: ``at_bat`` (the default: "discarded at the end of each at-bat") or ``inning``
   (the card stays in play, its pitch, swing, edge and bonus effects in force for every
-  at-bat, until the half inning ends).
+  at-bat, until the half inning ends) or ``game`` (the card stays in play for the rest of
+  the game; its effects are in force in every at-bat in which its owner could play it: a
+  defense card while he is in the field, an offense card while he bats).
 
 A deck: ``{"name": "...", "cards": {"Paint the Corner": 4, ...}}``, 60 cards ("you may
 build a deck of 60 strategy cards"), at most 4 of a name ("you don't have more than 4 cards
-with the same name in your deck"). ``load_deck("default")`` is the built-in deck.
+with the same name in your deck"); ``"card_set"`` (optional) names the built-in card set
+its cards come from (``hooks``: the 44 cards and the hook cards of
+``data/strategy/hook_cards.json``; a game given no card set plays the set its decks name).
+``load_deck("default")`` is the built-in deck; ``load_card_set("hooks")`` the larger set.
 Every problem is a :class:`DataError` naming the file, the card and the field.
 """
 
@@ -70,13 +84,15 @@ from .cards import RESULTS
 
 __all__ = ["StrategyCard", "Effect", "CardSet", "Deck", "load_card_set", "load_deck",
            "COLORS", "TIMINGS", "EFFECTS", "DECK_SIZE", "MAX_COPIES", "builtin_deck_names",
-           "cards_markdown"]
+           "cards_markdown", "CARD_SETS", "deck_card_set", "card_list_markdown"]
 
 COLORS = ("offense", "defense", "utility")
 TIMINGS = ("before_pitch", "on_result", "after_result")
 DECK_SIZE = 60
 MAX_COPIES = 4
-LASTS = ("at_bat", "inning")
+LASTS = ("at_bat", "inning", "game")
+#: the built-in card sets: the 44 original cards, and those with the hook cards after them
+CARD_SETS = ("default", "hooks")
 RUNNER_TOKENS = ("none", "any", "first", "second", "third", "scoring", "second_open", "third_open")
 SCORES = ("ahead", "behind", "tied", "close")
 ROLES = ("starter", "reliever", "closer")
@@ -84,7 +100,7 @@ LETTERS = ("A", "B", "C")
 POSITION_GROUPS = ("infield", "outfield", "first")    # (catchers have +0 Fielding)
 RUNNER_GROUPS = ("all", "lead", "third", "first")
 #: the runners each effect may name
-_RUNNERS_OF = {"steal": ("lead", "all"), "advance": ("all", "lead", "third"),
+_RUNNERS_OF = {"steal": ("lead", "all", "home"), "advance": ("all", "lead", "third"),
                "runner_out": ("first", "lead")}
 ICON_PLAYERS = ("pitcher", "batter", "lead_runner", "catcher", "own")
 
@@ -103,6 +119,9 @@ EFFECTS: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {
     "steal": ({"runners": "runners", "throw": "bool"}, ("before_pitch",)),
     "draw": ({"n": "int"}, _ANY),
     "discard": ({"n": "int"}, _ANY),
+    "discard_own": ({"n": "int"}, _ANY),
+    "starter_out": ({}, ("before_pitch",)),
+    "squeeze": ({}, ("before_pitch",)),
     "ip": ({"by": "int"}, _ANY),
     "throw_bonus": ({"by": "int"}, ("before_pitch", "on_result")),
     "catcher_bonus": ({"by": "int"}, ("before_pitch",)),
@@ -111,7 +130,8 @@ EFFECTS: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {
     "hold_runners": ({}, ("on_result",)),
 }
 _REQUIRES = ("results", "outs", "runners", "inning_from", "chart", "matchup", "batter_speed",
-             "runner_speed", "pitcher_role", "score", "home")
+             "runner_speed", "pitcher_role", "score", "home", "innings", "natural_20",
+             "runs_allowed")
 _CARD_FIELDS = {"name", "color", "timing", "text", "requires", "effect", "icon_bonus", "lasts", "id"}
 _INT_LIMIT = 10
 
@@ -293,7 +313,13 @@ def _requires(raw: Any, timing: str, where: str) -> tuple[tuple[str, Any], ...]:
             value = _choices(value, ROLES, here)
         elif key == "score":
             value = _choice(value, SCORES, here)
-        elif key == "home":
+        elif key == "innings":
+            value = _choices(value, tuple(range(1, 100)), here)
+        elif key == "runs_allowed":
+            value = _int(value, here, 0, 99)
+        elif key in ("home", "natural_20"):
+            if key == "natural_20" and timing == "before_pitch":
+                raise _fail(here, "a card played before the pitch has no swing to require")
             if not isinstance(value, bool):
                 raise _fail(here, f"must be true or false, got {show(value)}")
         out.append((key, value))
@@ -370,16 +396,28 @@ def card_set_from_dict(raw: Any, source: str = "card set") -> CardSet:
 _BUILTIN: dict[str, CardSet] = {}
 
 
+def _builtin_card_set(name: str) -> CardSet:
+    """``default``: the 44 cards of ``cards.json``; ``hooks``: those, then the hook cards of
+    ``hook_cards.json`` (the default set's indices unchanged)."""
+    if name not in _BUILTIN:
+        folder = resources.files(__package__).joinpath("data/strategy")
+        raw = json.loads(folder.joinpath("cards.json").read_text("utf-8"))
+        if name == "hooks":
+            hooks = json.loads(folder.joinpath("hook_cards.json").read_text("utf-8"))
+            raw = {"name": hooks["name"], "cards": raw["cards"] + hooks["cards"]}
+        _BUILTIN[name] = card_set_from_dict(raw, f"built-in card set {name!r}"
+                                            if name != "default" else "built-in card set")
+    return _BUILTIN[name]
+
+
 def load_card_set(spec: Any = None) -> CardSet:
-    """A card set: None or ``"default"`` for dugout's own, a JSON path (a ``str`` or an
-    ``os.PathLike`` such as a ``pathlib.Path``), a dict or a CardSet."""
+    """A card set: None or ``"default"`` for dugout's own, ``"hooks"`` for it with the hook
+    cards, a JSON path (a ``str`` or an ``os.PathLike`` such as a ``pathlib.Path``), a dict
+    or a CardSet."""
     if isinstance(spec, CardSet):
         return spec
-    if spec is None or spec == "default":
-        if "default" not in _BUILTIN:
-            raw = resources.files(__package__).joinpath("data/strategy/cards.json").read_text("utf-8")
-            _BUILTIN["default"] = card_set_from_dict(json.loads(raw), "built-in card set")
-        return _BUILTIN["default"]
+    if spec is None or spec in CARD_SETS:
+        return _builtin_card_set(spec or "default")
     if isinstance(spec, dict):
         return card_set_from_dict(spec)
     if isinstance(spec, (str, os.PathLike)):
@@ -402,6 +440,23 @@ def cards_markdown(card_set: CardSet, deck: Deck | None = None) -> str:
         row = f"| {c.name} | {c.color} | {c.timing.replace('_', ' ')} | {c.text} |"
         rows.append(row + (f" {copies.get(c.name, 0)} |" if deck else ""))
     return "\n".join(rows) + "\n"
+
+
+def card_list_markdown() -> str:
+    """``data/strategy/CARDS.md``: the built-in set with the default deck's copies, then the
+    hook cards with the ``hooks`` deck's."""
+    base = load_card_set("default")
+    hooks = load_card_set("hooks")
+    extra = CardSet("Hook cards", hooks.cards[len(base.cards):])
+    deck = load_deck("hooks", hooks)
+    in_extra = set(extra.names)
+    hook_deck = Deck("hooks", tuple((n, k) for n, k in deck.counts if n in in_extra))
+    intro = ("The `hooks` deck (`decks=\"hooks\"`, with the card set `hooks`: the 44 cards "
+             "above, then these) uses them; the copies are that deck's, which fills the "
+             "rest of its 60 cards from the cards above.\n\n")
+    part = cards_markdown(extra, hook_deck).replace("# Hook cards\n\n", "## Hook cards\n\n" + intro)
+    part = part.replace("Generated from cards.json", "Generated from hook_cards.json")
+    return cards_markdown(base, load_deck("default", base)) + "\n" + part
 
 
 def _effect_to_dict(e: Effect) -> dict[str, Any]:
@@ -439,10 +494,25 @@ def builtin_deck_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
+def deck_card_set(spec: Any) -> str:
+    """The built-in card set a deck names (``"card_set"``; ``default`` when it names none):
+    a game given decks and no card set plays this set."""
+    raw = spec
+    if isinstance(spec, str) and not spec.endswith(".json") and spec in builtin_deck_names():
+        raw = json.loads(resources.files(__package__).joinpath(
+            f"data/strategy/decks/{spec}.json").read_text("utf-8"))
+    if isinstance(raw, Mapping):
+        name = raw.get("card_set", "default")
+        return _choice(name, CARD_SETS, f"deck {raw.get('name', 'deck')!r}.card_set")
+    return "default"
+
+
 def deck_from_dict(raw: Any, card_set: CardSet, source: str = "deck") -> Deck:
     check_plain_data(raw, source)
     if not isinstance(raw, dict) or not isinstance(raw.get("cards"), dict):
         raise _fail(source, "must be an object with a 'cards' object (card name -> copies)")
+    if "card_set" in raw:
+        _choice(raw["card_set"], CARD_SETS, f"{source}.card_set")
     name = raw.get("name", "deck")
     if not isinstance(name, str):
         raise _fail(f"{source}.name", f"must be a string, got {show(name)}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..core.decisions import Decision
 from . import cardplay
-from .actions import CARD, PASS, THROW_LEAD, THROW_TRAIL, WINDOWS, YES, ask
+from .actions import CARD, PASS, THROW_LEAD, THROW_TRAIL, WINDOWS, YES, ask, choose_player
 from .plays import charge_runs, log_play, roll_swing
 from .state import GameState
 
@@ -118,6 +118,12 @@ def card_effects(state: GameState, team: int, effects) -> None:
             cardplay.draw(state, team, e.n)
         elif do == "discard":
             cardplay.discard_at_random(state, 1 - team, e.n)
+        elif do == "discard_own":
+            cardplay.discard_at_random(state, team, e.n)
+        elif do == "starter_out":
+            force_starter_out(state)
+        elif do == "squeeze":
+            squeeze(state)
         elif do == "ip":
             ft = state.fielding_team
             state.ip_bonus[ft][state.pitcher[ft]] += e.by
@@ -127,6 +133,23 @@ def card_effects(state: GameState, team: int, effects) -> None:
             ab.hold = True
         if state.board.outs == 3 or state.board.over or state.pending is not None:
             return                          # (a steal's throw is always a card's last effect)
+
+
+def force_starter_out(state: GameState) -> None:
+    """"You can't take your starter out of the game until after the 4th inning, unless he's
+    given up 10 runs or a strategy card forces him out": the defense brings in a reliever or
+    closer now (``pitching_change``, subject 2: no pass), then goes on with the window."""
+    from .roster import bullpen
+    ft = state.fielding_team
+    ask(state, "pitching_change", ft, choose_player(tuple(bullpen(state, ft)), False), subject=2)
+
+
+def squeeze(state: GameState) -> None:
+    """The squeeze: the batter bunts with the runner on third ("Some strategy cards may allow
+    you to bunt a runner in from third base"): no pitch and no swing, the bunt's roll on
+    the pitcher's chart once the window closes (``expert.sacrifice_bunt``)."""
+    state.ab.bunt = True
+    state.window_then = "bunt"
 
 
 def fielding_check(state: GameState, e, team: int) -> None:
@@ -234,6 +257,17 @@ def steal_bases(state: GameState, thrown: int) -> None:
         base = before.index(r)
         new = list(before)
         new[base] = None
+        if base == 2:                       # a steal of home (only a card allows it)
+            if r == thrown and _thrown_out(state, r, base, before):
+                if b.outs == 3:
+                    return
+                continue
+            b.bases = (new[0], new[1], new[2])
+            counted = b.score([r])
+            charge_runs(state, counted)
+            state.box.stolen_base(bt, state.box_line[bt][r])
+            log_play(state, "steal", r, 3, None, before, tuple(counted), "card")
+            continue
         if r == thrown:
             arm = state.card(ft, state.fielder_at(ft, "C")).fielding("C") or 0
             roll = state.dice.roll("catcher", sides=20)
@@ -252,6 +286,23 @@ def steal_bases(state: GameState, thrown: int) -> None:
         b.bases = (new[0], new[1], new[2])
         state.box.stolen_base(bt, state.box_line[bt][r])
         log_play(state, "steal", r, base + 1, None, before, (), "card")
+
+
+def _thrown_out(state: GameState, r: int, base: int, before) -> bool:
+    """The catcher's throw at a runner stealing home (no +5: a card sets its bonus)."""
+    b = state.board
+    bt, ft = state.batting_team, state.fielding_team
+    arm = state.card(ft, state.fielder_at(ft, "C")).fielding("C") or 0
+    roll = state.dice.roll("catcher", sides=20)
+    total = roll + arm + cardplay.bonus(state, "catcher_bonus")
+    if total <= state.card(bt, r).speed:
+        return False
+    b.bases = tuple(None if x == r else x for x in before)
+    state.responsible.pop(r, None)
+    state.box.caught_stealing(bt, state.box_line[bt][r])
+    card_out(state)
+    log_play(state, "caught_stealing", r, base + 1, roll, before, (), f"{total}")
+    return True
 
 
 def draw_cards(state: GameState) -> None:
