@@ -41,6 +41,10 @@ raises `DataError` naming the file, the card and the field). `fatigue_rows` (3-1
 the Fatigue Track's length, `pitch_faces` the Pitch die's faces (counts of B, S, C, 1-12
 faces in all; the default is a third-party reading), `out_rule` who is out when the
 pitcher wins the Run! phase: `"lead_runner"` (Base-path Variant and FAQ) or `"batter"`.
+`condition` (the duel: None, `"random"` or a built-in solo Effect card id such as
+`"e05"`) plays a Condition Card ("The Condition Cards from the solo game may also be used
+in a two-player game"): its traits on every card of their side, its once-a-game ability
+for whoever plays that side, its runners, outs, deficit and fatigue at the start.
 `series` (None, `N` odd: best of N, or `{"games": N}`) plays a series as one episode
 (`dugout.envs.core.series`): the teams set up in its first game (given, chosen, drafted or
 dealt; the Longer Game's as they took the field) carry to every later game, nothing else;
@@ -145,7 +149,8 @@ scorecard and play-by-play.
 * v0: first release: the two-player duel and the Longer Game (`mode="game"`), with the
   Player Draft and support characters. Options added since, each off by default:
   `extra_innings` (the duel's tenth inning), `support` in the duel and
-  `support="shared"`, `draft="random"` (random card allocation), `series`.
+  `support="shared"`, `draft="random"` (random card allocation), `series`, `condition`
+  (a solo Effect card as the duel's Condition Card).
 """
 
 from __future__ import annotations
@@ -165,6 +170,7 @@ from . import rules
 from .cards import (FACES, FIELD_POSITIONS, MAX_CARDS, PITCH_LABELS, PITCHES, CardSet, ace_pitch,
                     load_cards, matching_size)
 from .game import bullpen, joint_feasible
+from .conditions import load_solo, playable
 from .support import MAX_SUPPORT, load_support
 from .view import BottomNinthView, held_cards, relief_ready, usable_now, view_of
 
@@ -231,7 +237,7 @@ _O = OBS.offset
 _KIND_INDEX = {k: i for i, k in enumerate(rules.DECISION_KINDS)}
 OPTIONS = ("mode", "teams", "draft", "cards", "fatigue_rows", "pitch_faces", "out_rule",
            "innings", "max_innings", "batters", "pitchers", "support", "render_mode",
-           "illegal_action", "dice", "max_decisions", "extra_innings", "series")
+           "illegal_action", "dice", "max_decisions", "extra_innings", "series", "condition")
 NAME = "bottom_ninth_v0"
 
 
@@ -536,7 +542,8 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                  max_innings: int | None = None, batters: int = 8, pitchers: int = 4,
                  support: bool = False, render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, max_decisions: int | None = None,
-                 extra_innings: bool = False, series: Any = None, **unknown: Any):
+                 extra_innings: bool = False, series: Any = None, condition: Any = None,
+                 **unknown: Any):
         check_options(NAME, unknown, OPTIONS)
         super().__init__(render_mode=render_mode, illegal_action=illegal_action, dice=dice,
                          max_decisions=max_decisions, series=series)
@@ -584,6 +591,7 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
         if not isinstance(draft, bool):
             raise OptionError(f"{NAME}: draft must be True, False or 'random', got {show(draft)}")
         self.cardset = load_cards(cards)
+        self.conditions = self._check_condition(condition, mode, support)
         self.innings = innings
         self.fatigue_rows = int(rows)
         self.pitch_faces = _check_faces(pitch_faces)
@@ -622,6 +630,30 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                                   f"{2 * rules.DRAFT_PITCHERS} pitchers and {2 * rules.DRAFT_BATTERS} "
                                   f"batters; {cs.name!r} has {len(cs.pitchers)} and {len(cs.batters)}")
 
+    def _check_condition(self, condition: Any, mode: str, support: Any) -> tuple[int, ...]:
+        """The Condition Card option: None, "random" (one drawn each game among those the
+        card set can play) or a built-in Effect card's id; the indices it draws from."""
+        if condition is None:
+            return ()
+        solo = load_solo()
+        ids = [e.id for e in solo.effects]
+        if mode != "duel":
+            raise OptionError(f"{NAME}: condition is an option of the duel (mode='duel')")
+        if support:
+            raise OptionError(f"{NAME}: condition and support cannot be combined (a Condition "
+                              f"Card's once-a-game ability is played as the support card)")
+        ok = playable(self.cardset, solo)
+        if condition == "random":
+            return ok
+        if not isinstance(condition, str) or condition not in ids:
+            raise OptionError(f"{NAME}: condition must be None, 'random' or an Effect card id of "
+                              f"the built-in solo set ({', '.join(ids)}), got {show(condition)}")
+        if ids.index(condition) not in ok:
+            raise OptionError(f"{NAME}: condition {condition!r} cannot be played with the card set "
+                              f"{self.cardset.name!r} (its traits would take a card past the "
+                              f"vocabulary's bounds)")
+        return (ids.index(condition),)
+
     def _check_game(self, teams: Any, draft: Any, cards: Any, fatigue_rows: Any) -> None:
         """The longer game's teams: "default" (presets) or "choose" (decisions, a draft with
         ``draft=True``); the set must hold two disjoint teams."""
@@ -658,15 +690,22 @@ class BottomNinthEnv(BaseballAECEnv, name=NAME, actions=rules.ACTIONS, obs=OBS,
                                   support=self.support, supports=self.supports,
                                   dealt=self.dealt, carry=carry)
         lineup, staff, away_lineup, home_staff = self.lineup, self.staff, self.away_lineup, self.home_staff
+        dice = self._dice(seed)
+        condition = -1
+        if self.conditions:                       # drawn by a die ("random"), or the one named
+            dice.set_stream(0, 0, 0)
+            condition = self.conditions[dice.randbelow("condition", len(self.conditions))] \
+                if len(self.conditions) > 1 else self.conditions[0]
         if carry is not None:
             lineup, staff, away_lineup = carry["lineup"], carry["staff"], carry["away_lineup"]
             home_staff = carry["staffs"][1]
-        state = rules.new_game(self._dice(seed), self.cardset, lineup=lineup, staff=staff,
+        state = rules.new_game(dice, self.cardset, lineup=lineup, staff=staff,
                                draft=self.draft, inning=self.innings, fatigue_rows=self.fatigue_rows,
                                faces=self.pitch_faces, out_rule=self.out_rule,
                                extra_innings=self.extra_innings, away_lineup=away_lineup,
                                home_staff=home_staff, support=self.support,
-                               supports=self.supports, dealt=self.dealt, carry=carry)
+                               supports=self.supports, dealt=self.dealt, carry=carry,
+                               condition=condition)
         if carry is not None and self.lineup is None:
             state.teams = "choose"                # chosen (or drafted) in the series' first game
         return state

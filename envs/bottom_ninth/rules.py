@@ -62,6 +62,7 @@ from .state import (ABILITY_ACTIONS, ABILITY_EFFECT, ACTIONS, BATTER_ABILITIES, 
                     PICK_FIRST, PICK_SECOND, PITCHER_ABILITIES, RELIEF, REROLL_CONTROL, REROLL_PITCH,
                     REROLL_SWING, SLOT, SOLO_ACTIONS, SOLO_DECISION_KINDS, SUPPORT, SWING_DOWN,
                     SWING_UP, TEAM_NAMES, THROW, GameState, Grant, clear_pitch)
+from .conditions import condition_cards, condition_ops, condition_supports, load_solo
 from .support import SupportSet
 
 __all__ = ["GameState", "Grant", "new_game", "apply_action", "run", "set_at_bat", "option_labels", "RULES",
@@ -86,7 +87,7 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
              supports: SupportSet | None = None, extra_innings: bool = False,
              away_lineup: list[int] | None = None,
              home_staff: list[int] | None = None, dealt: bool = False,
-             carry: dict | None = None) -> GameState:
+             carry: dict | None = None, condition: int = -1) -> GameState:
     """A game at its first decision. ``lineup`` (six batter indices) and ``staff`` (starter,
     substitute) given: the duel starts at once; None: home and away choose them (draft=True:
     after a draft). ``extra_innings`` (the duel): a tie at the third out goes on to the next
@@ -109,12 +110,19 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
         run(state)
         return state
     blank = [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]
+    ops = condition_ops(load_solo(), condition) if condition >= 0 else ()
+    if ops:
+        cards = condition_cards(cards, ops)
+    deficit = sum(o.n for o in ops if o.kind == "deficit")
     if extra_innings:
-        board = tenth_inning_board(inning)
+        board = tenth_inning_board(inning, deficit)
         box = BoxScore(list(TEAM_NAMES), [list(blank), list(blank)])
     else:
-        board = SuddenDeathScoreboard(innings=inning, inning=inning, half=1)
+        board = SuddenDeathScoreboard(innings=inning, inning=inning, half=1, runs=[deficit, 0])
         box = BoxScore(list(TEAM_NAMES), [[], blank])
+    board.outs = min(2, sum(o.n for o in ops if o.kind == "out"))
+    if deficit:
+        add_deficit_line(box, deficit)
     teams = "given" if lineup is not None else "choose"
     state = GameState(board=board, dice=dice, box=box, log=PlayLog(), cards=cards,
                       faces=face_list, fatigue_rows=fatigue_rows, out_rule=out_rule,
@@ -122,12 +130,19 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
                       lineup=list(lineup or []), staff=list(staff or []),
                       extra_innings=extra_innings)
     state.dealt = dealt
+    state.condition = condition
+    condition_grants = condition_supports(ops)
+    if condition_grants is not None:          # played as a shared support card
+        support, supports = "shared", condition_grants
     if extra_innings:
         state.lineups[0] = list(away_lineup or [])
         state.staffs[1] = list(home_staff or [])
     if support:
         state.supports, state.use_support = supports, True
-        if support == "shared":
+        if condition_grants is not None:
+            state.use_support = state.shared_support = True
+            state.support = [0, 0]
+        elif support == "shared":
             draw_shared_support(state)
         elif lineup is not None:
             state.support = default_supports(supports)
@@ -137,13 +152,20 @@ def new_game(dice: Dice | ScriptedDice, cards: CardSet, *, lineup: list[int] | N
     return state
 
 
-def tenth_inning_board(inning: int) -> Scoreboard:
+def add_deficit_line(box: BoxScore, runs: int) -> None:
+    """The visitors' runs of a Condition Card's deficit, on a batting line of their own
+    (after any lineup's lines), so the box score adds up to the score."""
+    line = box.lines[0][box.add_line(0, "Earlier innings (Condition Card)", "")]
+    line.r = runs
+
+
+def tenth_inning_board(inning: int, deficit: int = 0) -> Scoreboard:
     """Extra Innings in the duel ("you may opt to play out the tenth inning"): the bottom of
     ``inning``, tied; a tie at its third out goes on to the next inning, away batting in the
     top and home in the bottom (a walk-off ends it), and a tie after that inning is cut off
     (the rulebook plays one more inning, RULES.md)."""
     return Scoreboard(innings=inning, max_innings=inning + 1, inning=inning, half=1,
-                      line=[[0] * inning, [0] * inning])
+                      runs=[deficit, 0], line=[[deficit] + [0] * (inning - 1), [0] * inning])
 
 
 def teams_of(state: GameState) -> dict:
@@ -402,7 +424,29 @@ def play_ball(state: GameState) -> None:
     state.box.add_pitcher(0, cs.card(state.pitcher).name)
     state.fatigue = [0, 0]
     state.ceiling = 0
+    if state.condition >= 0:
+        condition_at_first_pitch(state)
     state.step = "new_batter"
+
+
+def condition_at_first_pitch(state: GameState) -> None:
+    """The Condition Card's runners ("a runner on that base": the batters before the first
+    one up, the latest on the lowest base) and the starter's fatigue (n rows in all, the
+    direction token first, alternately, never past the bottom)."""
+    ops = condition_ops(load_solo(), state.condition)
+    bases: list = [None, None, None]
+    back = 1
+    for base in sorted({o.n - 1 for o in ops if o.kind == "runner"}):
+        bases[base] = (state.order[1] - back) % LINEUP_SIZE
+        back += 1
+    state.board.bases = tuple(bases)
+    bottom = state.fatigue_rows - 1
+    for i in range(sum(o.n for o in ops if o.kind == "fatigue")):
+        order = (i % 2, 1 - i % 2)
+        token = next((t for t in order if state.fatigue[t] < bottom), None)
+        if token is None:
+            break
+        state.fatigue[token] += 1
 
 
 # -- a plate appearance ----------------------------------------------------------------------------

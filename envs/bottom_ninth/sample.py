@@ -96,8 +96,9 @@ from ..core.engine import run_rules
 from ..core.sample import check_sample_args, scoreboard_from_view
 from ..core.scoreboard import Scoreboard, SuddenDeathScoreboard
 from ..core.scorebook import BoxScore, PlayLog
+from .conditions import condition_ops, condition_supports, load_solo
 from .rules import (DRAFT_BATTERS, DRAFT_PITCHERS, GAME_LINEUP, GAME_TEAM_NAMES, LINEUP_SIZE, MODES,
-                    TEAM_NAMES, GameState, legal_pitches)
+                    TEAM_NAMES, GameState, add_deficit_line, legal_pitches)
 from .support import load_support
 from .view import BottomNinthView, view_of
 
@@ -221,6 +222,10 @@ def _box(view: BottomNinthView, lineup: list[int], pitchers: list[int],
             return [(cs.card(i).name, cs.card(i).position) for i in cards]
         return [(f"Batter {i + 1}", "") for i in range(LINEUP_SIZE)]
     box = BoxScore(list(TEAM_NAMES), [[] if away_lineup is None else names(away_lineup), names(lineup)])
+    deficit = sum(o.n for o in condition_ops(load_solo(), view.condition)
+                  if o.kind == "deficit") if view.condition >= 0 else 0
+    if deficit:
+        add_deficit_line(box, deficit)
     for p in pitchers:
         box.add_pitcher(0, cs.card(p).name)
     for p in home_pitchers:
@@ -255,7 +260,11 @@ def _table(view: BottomNinthView, setup: dict[str, Any]) -> GameState:
         grants=[list(view.grants[0]), list(view.grants[1])],
         face=view.face, face_natural=view.face_natural, control=view.control,
         control_natural=view.control_natural, swing=view.swing, swing_natural=view.swing_natural,
-        last=view.last, extra_innings=extra, dealt=setup["dealt"])
+        last=view.last, extra_innings=extra, dealt=setup["dealt"], condition=view.condition)
+    grants = condition_supports(condition_ops(load_solo(), view.condition)) if view.condition >= 0 else None
+    if grants is not None:                   # the Condition Card's ability: a shared card
+        state.supports, state.use_support, state.shared_support = grants, True, True
+        state.support, state.support_used = list(view.support), list(view.support_used)
     if setup["support"]:
         state.supports, state.use_support = load_support(), True
         state.shared_support = setup["support"] == "shared"

@@ -189,6 +189,7 @@ class GameState(ScoreboardGame):
     support_used: list[bool] = field(default_factory=lambda: [False, False])
     shared_support: bool = False     # one support card in play for both (support="shared")
     dealt: bool = False              # the draft's picks dealt at random (draft="random")
+    condition: int = -1              # the duel's Condition Card (a built-in Effect card), -1 none
     #: the Longer Game's teams as they took the field (each team's eight batters in batting
     #: order, then its bench): what a series carries to its next game
     opening: list[list[list[int]]] = field(default_factory=list)
@@ -400,6 +401,11 @@ def validate_game(state: GameState) -> None:
                             "pitchers", ("lineups", 0))
     if state.use_support and state.supports is None:
         raise SaveError("support cards in use need the support set", ("supports",))
+    if state.condition != -1:
+        from .conditions import load_solo         # (the built-in solo set: conditions.py)
+        check_index(state.condition, len(load_solo().effects), ("condition",), "the Effect cards")
+        if state.mode != "duel":
+            raise SaveError("a Condition Card is the duel's", ("condition",))
     if state.dealt and (not state.draft or state.draft_first not in (-1, 0)):
         raise SaveError("cards dealt at random are a draft whose first pick is away's",
                         ("dealt",))

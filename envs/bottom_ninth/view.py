@@ -68,6 +68,9 @@ class BottomNinthView(LabelledView):
       away's batting order, ``orders`` both teams' slots due, ``mound`` each team's pitcher
       (-1 for home's before the tenth) and ``ceilings`` the reset row of each team's pitcher
       last off the mound.
+    * ``condition``: the duel's Condition Card (option ``condition``), an index of the
+      built-in solo set's Effect cards, -1 none; ``cards`` is then the game's card set, its
+      traits written on.
     * ``n_cards``: cards in the set.
     * ``last``: the last pitch in words ("" before the first).
     * ``over``: True once the game has ended.
@@ -157,6 +160,7 @@ class BottomNinthView(LabelledView):
     staff: tuple[int, ...] = ()
     home_staff: tuple[int, ...] = ()
     extra_innings: bool = False
+    condition: int = -1
 
 
 def held_cards(state: GameState, seat: int) -> tuple[list[int], ...]:
@@ -259,6 +263,8 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
         extra = dict(mode="duel", innings=b.innings, lineups=((), tuple(state.lineup)),
                      orders=(state.order[0], state.order[1]),
                      mound=(state.pitcher if playing else -1, -1), staff=tuple(state.staff))
+    if state.condition >= 0:
+        extra["condition"] = state.condition
     if state.mode == "duel" and state.use_support:          # the duel's support cards
         extra.update(support=pair(lambda t: state.support[t]),
                      support_used=pair(lambda t: state.support_used[t]),

@@ -9,7 +9,7 @@ import numpy as np
 from ....envs.bottom_ninth import rules
 from ....envs.bottom_ninth.view import BottomNinthView
 from ...base import ViewAgent
-from .model import EXTRA_INNINGS_REFUSED, SUPPORT_REFUSED, Duel
+from .model import CONDITION_REFUSED, EXTRA_INNINGS_REFUSED, SUPPORT_REFUSED, Duel
 from .solution import Solution, cached_solution
 
 __all__ = ["EquilibriumAgent", "SETUP_KINDS"]
@@ -60,6 +60,8 @@ class EquilibriumAgent(ViewAgent):
             raise ValueError(f"{self.name}: {EXTRA_INNINGS_REFUSED}")
         if view.support_names:
             raise ValueError(f"{self.name}: {SUPPORT_REFUSED}")
+        if view.condition >= 0:
+            raise ValueError(f"{self.name}: {CONDITION_REFUSED}")
         seen = (view.cards, view.lineups[1], view.staff, view.pitch_faces, view.fatigue_rows,
                 view.out_rule)
         if self.solution is not None and seen == self._seen:

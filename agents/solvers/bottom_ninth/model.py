@@ -87,6 +87,11 @@ EXTRA_INNINGS_REFUSED = (
     "the Bottom of the 9th solver covers the sudden-death duel: with extra_innings=True a tie "
     "at the third out goes on to the tenth inning (both teams bat and pitch), which its "
     "values (one half inning, the pitcher winning at the third out) do not cover")
+#: Why a duel with a Condition Card is refused: its start (a deficit) and abilities are not
+#: in the solved game.
+CONDITION_REFUSED = (
+    "the Bottom of the 9th solver does not cover Condition Cards (condition=...): the visitors' "
+    "lead and the card's once-a-game ability are not part of its state")
 #: Why a duel with support cards is refused: a once-a-game card is state its tables lack.
 SUPPORT_REFUSED = (
     "the Bottom of the 9th solver does not cover support cards (support=True or 'shared'): "
@@ -116,6 +121,8 @@ class Duel:
             raise ValueError(EXTRA_INNINGS_REFUSED)
         if env.support:
             raise ValueError(SUPPORT_REFUSED)
+        if getattr(env, "conditions", ()):
+            raise ValueError(CONDITION_REFUSED)
         if env.lineup is None or env.staff is None:
             raise ValueError("the solver needs the teams: teams='default' or a dict of batters and "
                              "pitchers (with teams='choose' or a draft they are decisions, and "
@@ -139,6 +146,8 @@ class Duel:
             raise ValueError(EXTRA_INNINGS_REFUSED)
         if view.support_names:
             raise ValueError(SUPPORT_REFUSED)
+        if view.condition >= 0:
+            raise ValueError(CONDITION_REFUSED)
         faces = tuple(f for f, n in view.pitch_faces for _ in range(n))
         return cls(view.cards, tuple(view.lineups[1]), tuple(view.staff), faces,
                    view.fatigue_rows, view.out_rule)
