@@ -590,9 +590,15 @@ class ShowdownHeuristic(TablesHeuristic):
         effects = effects_of(card, icon_applies_view(view, card))
         changes = [e for e in effects if e.do == "result"]
         batting_gain = 0.0
+        self._card_catcher = 0      # a catcher's bonus earlier on the card (Steal of Home)
         for e in effects:           # of two result changes, the last one stands
             if e.do != "result" or e is changes[-1]:
                 batting_gain += self._effect_gain(view, e)
+            if e.do == "catcher_bonus":
+                self._card_catcher += e.by
+        self._card_catcher = 0
+        if card.lasts == "game":    # in force on many more at-bats than this one
+            batting_gain *= 3
         return batting_gain if view.batting else -batting_gain
 
     def _mods(self, view) -> dict[str, int]:
@@ -605,6 +611,8 @@ class ShowdownHeuristic(TablesHeuristic):
                     self._add(mods, e, team, view.half)
         for team, counts in enumerate(view.in_play):
             for i, n in enumerate(counts):
+                if view.card_set.cards[i].color == ("defense" if team == view.half else "offense"):
+                    continue            # a card in play for the game, its side not in force
                 for e in view.card_set.cards[i].effect * n:
                     self._add(mods, e, team, view.half)
         return mods
@@ -677,6 +685,12 @@ class ShowdownHeuristic(TablesHeuristic):
         sign = 1.0 if view.batting else -1.0          # owner-relative effects, in batting WE
         if do in ("draw", "discard"):
             return sign * 0.004 * e.n
+        if do == "discard_own":                        # the card it costs
+            return -sign * 0.004 * e.n
+        if do == "squeeze":
+            return self._squeeze_we(view) - self._pa_we(view, self._mods(view)["pitch"])
+        if do == "starter_out":
+            return self._starter_out_gain(view)
         if do == "ip":                                 # the pitcher on the mound's
             return -0.004 * e.by
         if do in ("throw_bonus", "dp_bonus", "catcher_bonus"):
@@ -720,22 +734,51 @@ class ShowdownHeuristic(TablesHeuristic):
             base = view.bases.index(thrown)
             speed = view.card(view.half, thrown).speed
             bonus = self._mods(view)["catcher_bonus"] if view.card_set is not None else 0
+            bonus += getattr(self, "_card_catcher", 0)
             p_out = _d20_beats(arm + (5 if base == 1 else 0) + bonus, speed)
             outcomes = [(p_out, True), (1 - p_out, False)]
         for p, out in outcomes:
             if p <= 0:
                 continue
             bases = list(_flags(view.bases))
+            runs = 0
             outs = view.outs
             for r in stealers:
                 i = view.bases.index(r)
                 bases[i] = None
                 if r == thrown and out:
                     outs += 1
+                elif i == 2:                # a steal of home (a card's)
+                    runs += 1
                 else:
                     bases[i + 1] = i + 1
-            total += p * self._we(view, outs, tuple(bases))
+            total += p * self._we(view, outs, tuple(bases), runs)
         return total
+
+    def _squeeze_we(self, view) -> float:
+        """The batting team's WE after a squeeze: on the pitcher's chart a PU is an out with
+        the runners held, anything else an out with every runner up, the runner on third in."""
+        pu = view.pitcher_card.chart.counts[RESULTS.index("PU")] / 20
+        bases = _flags(view.bases)
+        held = self._we(view, view.outs + 1, bases)
+        moved = (None, None if bases[0] is None else 1, None if bases[1] is None else 2)
+        runs = 1 if view.outs + 1 < 3 else 0
+        return pu * held + (1 - pu) * self._we(view, view.outs + 1, moved, runs)
+
+    def _starter_out_gain(self, view) -> float:
+        """Forcing the starter out: the next batters' run value against the reliever the
+        defense would bring in, less against the starter (tired as he is), in WE."""
+        ft = 1 - view.half
+        order = view.order[view.half]
+        nxt = [view.card(view.half, view.lineups[view.half][(order + i) % 9]) for i in range(3)]
+        now = np.mean([self.run_value(b, view.pitcher_card, 0, view.fatigue) for b in nxt])
+        relief = [k for k, c in enumerate(view.teams[ft].players)
+                  if isinstance(c, PitcherCard) and c.role != "starter" and not view.used[ft][k]]
+        if not relief:
+            return 0.0
+        best = min(np.mean([self.run_value(b, view.card(ft, k), 0, _rested_out(view, ft, k))
+                            for b in nxt]) for k in relief)
+        return 0.1 * 3 * (best - now)               # about 0.1 WE a run, three batters
 
 
 def _fielding(card, position: str) -> int:

@@ -71,7 +71,7 @@ def end_of_at_bat(state: GameState) -> None:
     cs = state.card_set
     for t in (0, 1):
         for i in state.played[t]:
-            if cs.cards[i].lasts == "inning":
+            if cs.cards[i].lasts != "at_bat":
                 state.in_play[t].append(i)
             else:
                 state.discards[t].append(i)

@@ -443,7 +443,7 @@ def _offered(state: GameState, d: Decision) -> tuple[int, tuple[int, ...], int] 
             cards = state.card_set.cards if state.cards_on else ()
             ok = (step == "card_window" and state.window == "before_pitch"
                   and state.pitcher[ft] == state.starter[ft] and state.played[bt]
-                  and any(e.do == "starter_out" for e in cards[state.played[bt][-1]].effect))
+                  and any(e.do == "starter_out" for i in state.played[bt] for e in cards[i].effect))
             return (ft, choose_player(tuple(bullpen(state, ft)), False), 2) if ok else None
         if step != "pinch_hitter_again" or level == "basic" or not can_remove_starter(state, ft):
             return None

@@ -31,6 +31,8 @@ unseen cards in a uniformly shuffled order. The dice are a fresh ``Dice`` seeded
 **Public but not in the view**, rebuilt by a documented rule (a manager at the table knows
 them from the game so far; a view that carried them would make the sample exact):
 
+* a pitching change a card forces (the starter out): asked while the card window before the
+  pitch is open, the starter on the mound and a card with that effect played this at-bat;
 * the opponent's (or one's own) pending decision when the view holds none for this seat:
   the first decision of the At-Bat Sequence that the rules ask the other manager at a step
   consistent with the view (the window's turn, the extra-base throw, the result icons, the
@@ -73,11 +75,11 @@ from typing import Any, Callable
 
 from ..core.dice import Dice
 from ..core.scorebook import BoxScore, PlayLog
-from . import cardplay, roster, rules
+from . import cardplay, roster, rules, windows
 from .actions import PLAYER, ask, choose_player
 from .cards import PitcherCard
 from .state import GameState, new_at_bat
-from .strategy import load_deck
+from .strategy import load_card_set, load_deck
 from .view import ShowdownView, view_of
 
 __all__ = ["public_setup", "sample_state"]
@@ -103,8 +105,9 @@ def sample_state(view: ShowdownView, rng: random.Random,
         raise TypeError(f"sample_state needs a ShowdownView, got {type(view).__name__}")
     setup = dict(setup or {})
     decks = setup.get("decks")
-    if view.card_set is not None and decks is None:
-        decks = (load_deck("default", view.card_set),) * 2
+    if view.card_set is not None and decks is None:     # the built-in deck of that set
+        name = "hooks" if view.card_set.names == load_card_set("hooks").names else "default"
+        decks = (load_deck(name, view.card_set),) * 2
     if view.card_set is None:
         decks = None
     dice = Dice(rng.getrandbits(63))
@@ -464,6 +467,16 @@ def _candidates(state: GameState, view: ShowdownView) -> list[tuple[str, Callabl
                 ask(s, "catcher_throw", ft, (0, 1) if len(view.stealers) == 1 else (0, 29, 30))
                 return True
             out.append(("catcher_throw", catcher))
+        if view.window == "before_pitch" and view.pitcher == view.starters[ft]:
+            def starter_out(s: GameState) -> bool:     # a card forces the starter out
+                cards = s.card_set.cards
+                if not any(e.do == "starter_out" for i in s.played[bt] for e in cards[i].effect):
+                    return False
+                s.window, s.window_turn, s.window_passes, s.window_then = view.window, ft, 0, then
+                s.step = "card_window"
+                windows.force_starter_out(s)
+                return True
+            out.append(("pitching_change", starter_out))
         for turn in (view.seat if view.decision else 1 - view.seat, ft, bt):
             out.append(("play_card", window(turn)))
         return out
