@@ -117,7 +117,7 @@ def test_options_are_checked():
     for bad, words in (({"extra_innings": 1}, "True or False"),
                        ({"extra_innings": True, "mode": "game"}, "option of the duel"),
                        ({"extra_innings": True, "teams": "choose"}, "pre-assigned or drafted"),
-                       ({"extra_innings": True, "teams": {"batters": [], "pitchers": []}}, "teams\[.batters.\]|pre-assigned")):
+                       ({"extra_innings": True, "teams": {"batters": [], "pitchers": []}}, r"teams\[.batters.\]|pre-assigned")):
         with pytest.raises(OptionError, match=words):
             bottom_ninth_v0.raw_env(**bad)
     env = bottom_ninth_v0.raw_env(extra_innings=True)
