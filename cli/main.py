@@ -109,7 +109,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
        "how tournaments scale with workers on Ray", example=["--games", "4"],
        needs="ray"),
     _c("openspiel", "dugout.studies.openspiel_interop",
-       "OpenSpiel's MCTS against the heuristic; OpenSpiel's MCCFR against the duel's solver",
+       "OpenSpiel's MCTS against the heuristic; its MCCFR against the duel's solver",
        example=["--games", "1", "--simulations", "4", "--cfr-iterations", "1", "--value-games", "1"],
        needs="pyspiel"),
     _c("cards", "dugout.studies.bottom_ninth_cards",
@@ -121,6 +121,10 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
        "fit Showdown cards from real statistics to a season's runs", example=["--season", "2004"]),
     _c("realstats", "dugout.envs.realstats.__main__",
        "cards for a real team and season from the Lahman database", example=["--season", "2004", "--list"]),
+    _c("showdown build-team", "dugout.envs.showdown.__main__",
+       "a legal Showdown team (25 players, 5,000 points) from a season's cards", "team"),
+    _c("showdown build-deck", "dugout.envs.showdown.__main__",
+       "a legal 60-card Showdown strategy deck", "deck"),
 ]}
 
 

@@ -222,9 +222,9 @@ def test_one_seed_one_team_and_deck_and_seeds_give_variety():
 # ================================================================ the command line
 
 _COMMANDS = {
-    "showdown build-team": Command("showdown build-team", "dugout.envs.showdown.build_cli",
+    "showdown build-team": Command("showdown build-team", "dugout.envs.showdown.__main__",
                                    "", "team", ()),
-    "showdown build-deck": Command("showdown build-deck", "dugout.envs.showdown.build_cli",
+    "showdown build-deck": Command("showdown build-deck", "dugout.envs.showdown.__main__",
                                    "", "deck", ()),
 }
 

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from ..core.errors import DataError
 from ..showdown import cards as sd
+from ..showdown.cards import batting_order
 from ..thats_baseball import cards as tb
 from . import fit as fitting
 from .lahman import LahmanData, PlayerSeason, TeamSeason, career_batting, career_pitching, \
@@ -314,25 +315,6 @@ def select_roster(ts: TeamSeason, *, hitters: int = HITTERS, pitchers: int = PIT
 
 
 # ---------------------------------------------------------------- batting order
-
-def batting_order(nine: list[Any], on_base, speed, power, value) -> list[Any]:
-    """The rulebook's "Creating a Team Batting Order" advice, spot by spot."""
-    left = list(nine)
-
-    def take(key, pool=None):
-        pick = max(pool if pool is not None else left, key=key)
-        left.remove(pick)
-        return pick
-
-    median_ob = sorted(on_base(x) for x in nine)[len(nine) // 2]
-    order = [take(lambda x: (on_base(x) + speed(x) / 3, value(x)))]            # 1: Speed/On-Base
-    decent = [x for x in left if on_base(x) >= median_ob] or left
-    order.append(take(lambda x: (speed(x), on_base(x)), decent))                 # 2: speed, decent OB
-    order.append(take(lambda x: (on_base(x), value(x))))                         # 3: best pure hitter
-    order.append(take(lambda x: (power(x), value(x))))                           # 4: home run hitter
-    order += sorted(left, key=lambda x: -value(x))                               # 5-9
-    return order
-
 
 # ---------------------------------------------------------------- cards
 

@@ -46,7 +46,7 @@ cards with the most ``value - lam * cost`` (the starting nine as an exact assign
 hitters to the nine spots, C to DH), and ``lam`` is the smallest that fits the cap; then the
 points left over buy the best single upgrades that still fit, one at a time. The rotation
 is in point order, the highest first (the rulebook's "tournament style" rotation); the
-batting orders follow "Creating a Team Batting Order" (``realstats.build.batting_order``),
+batting orders follow "Creating a Team Batting Order" (``cards.batting_order``),
 the pitcher batting ninth without the DH.
 
 ``seed`` adds variety: each card's value moves by a normal draw of ``variety`` times the
@@ -79,7 +79,8 @@ import numpy as np
 
 from ..core.errors import DataError, OptionError, as_int, show
 from .cards import (FIELD_POSITIONS, POINT_CAP, ROSTER_SIZE, Card, HitterCard, PitcherCard, Team,
-                    builtin_team_names, card_to_dict, load_cards, load_team, team_from_dict)
+                    batting_order, builtin_team_names, card_to_dict, load_cards, load_team,
+                    team_from_dict)
 from .strategy import (COLORS, DECK_SIZE, MAX_COPIES, CardSet, StrategyCard, deck_from_dict,
                        load_card_set)
 
@@ -430,7 +431,6 @@ class _Builder:
 # ================================================================ build_team
 
 def _batting_orders(nine: list[tuple[str, HitterCard]]) -> dict[str, list[dict[str, str]]]:
-    from ..realstats.build import batting_order     # the rulebook's batting-order advice
     order = batting_order(nine, on_base=lambda x: x[1].on_base, speed=lambda x: x[1].speed,
                           power=lambda x: x[1].chart.count("HR"), value=lambda x: x[1].points)
     dh = [{"player": c.name, "position": pos} for pos, c in order]

@@ -70,7 +70,7 @@ __all__ = [
     "HITTER_ICONS", "PITCHER_ICONS", "ROLES", "POINT_CAP", "ROSTER_SIZE",
     "Chart", "HitterCard", "PitcherCard", "Team", "speed_letter",
     "card_from_dict", "card_to_dict", "fielding_at", "load_cards", "load_team", "team_from_dict", "team_to_dict",
-    "team_to_json", "builtin_team_names",
+    "team_to_json", "builtin_team_names", "batting_order",
     "validate_team", "qualifies", "best_assignment", "BUILTIN_TEAMS", "check_point_cap",
 ]
 
@@ -703,3 +703,23 @@ def fielding_at(card: HitterCard | PitcherCard, position: str, expert: bool) -> 
             return -1 if card.positions else -2
         return 0
     return value
+
+
+def batting_order(nine: list[Any], on_base, speed, power, value) -> list[Any]:
+    """The rulebook's "Creating a Team Batting Order" advice, spot by spot, for nine players
+    read by the four functions given (the team builder and the real-statistics cards use it)."""
+    left = list(nine)
+
+    def take(key, pool=None):
+        pick = max(pool if pool is not None else left, key=key)
+        left.remove(pick)
+        return pick
+
+    median_ob = sorted(on_base(x) for x in nine)[len(nine) // 2]
+    order = [take(lambda x: (on_base(x) + speed(x) / 3, value(x)))]            # 1: Speed/On-Base
+    decent = [x for x in left if on_base(x) >= median_ob] or left
+    order.append(take(lambda x: (speed(x), on_base(x)), decent))                 # 2: speed, decent OB
+    order.append(take(lambda x: (on_base(x), value(x))))                         # 3: best pure hitter
+    order.append(take(lambda x: (power(x), value(x))))                           # 4: home run hitter
+    order += sorted(left, key=lambda x: -value(x))                               # 5-9
+    return order

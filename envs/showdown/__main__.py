@@ -1,4 +1,5 @@
-"""Build an MLB Showdown team or strategy deck (``dugout showdown build-team``, ``build-deck``).
+"""Build an MLB Showdown team or strategy deck (``dugout showdown build-team``, ``build-deck``;
+``python -m dugout.envs.showdown build-team ...`` is the same).
 
     dugout showdown build-team --season 2004 --seed 3 --out my_team.json
     dugout showdown build-deck --seed 3 --out my_deck.json
@@ -14,12 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import Sequence
 
 from ...cli import args
 from ..core.errors import DugoutError
 from . import build
 
-__all__ = ["configure_team", "check_team", "run_team", "configure_deck", "check_deck", "run_deck"]
+__all__ = ["configure_team", "check_team", "run_team", "configure_deck", "check_deck", "run_deck",
+           "main"]
 
 
 def configure_team(parser: args.Parser) -> None:
@@ -90,3 +94,19 @@ def _emit(data: dict, out) -> dict:
         args.write_json(out, data)
         print(f"wrote {out}")
     return data
+
+
+def main(argv: Sequence[str] | None = None) -> dict:
+    """``python -m dugout.envs.showdown build-team|build-deck [flags]``: the same as
+    ``dugout showdown build-team`` / ``build-deck``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = {"build-team": (configure_team, check_team, run_team),
+                "build-deck": (configure_deck, check_deck, run_deck)}
+    if not argv or argv[0] not in commands:
+        sys.exit("usage: python -m dugout.envs.showdown {build-team,build-deck} [flags]")
+    configure, check, run = commands[argv[0]]
+    return args.invoke(f"dugout showdown {argv[0]}", configure, check, run, argv[1:], __doc__)
+
+
+if __name__ == "__main__":
+    main()
