@@ -66,7 +66,7 @@ def test_sample_matches_the_view_and_plays_on(options):
     seen_kinds = set()
     checked = 0
     for env, state in _random_states(options, helpers.games(12, 2), every=helpers.games(2, 7)):
-        if checked == helpers.games(10_000, 12):
+        if checked == helpers.games(10_000, 20):
             break
         checked += 1
         setup = public_setup(env)
