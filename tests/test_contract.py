@@ -719,8 +719,12 @@ def test_illegal_action_in_env_loses_the_game(env_id, options, bad):
     score = {"away": env.unwrapped.game.score[0], "home": env.unwrapped.game.score[1]}
     for agent in AGENTS:
         why = env.infos[agent]["illegal_action"]
-        assert env.infos[agent] == {"decision": {"kind": "", "labels": ("",) * len(labels)},
-                                    "score": score, "winner": "", "illegal_action": why}
+        expected = {"decision": {"kind": "", "labels": ("",) * len(labels)},
+                    "score": score, "winner": "", "illegal_action": why}
+        if options.get("series") is not None:    # a series' infos carry it at every step
+            expected["series"] = env.unwrapped.series_.info()
+            assert expected["series"]["game"] == 1 and not expected["series"]["over"]
+        assert env.infos[agent] == expected
         assert why.startswith(f"{offender} played ")
         assert repr(d.kind) in why and "legal actions" in why
         assert all(f"{a} ({labels[a]})" in why for a in d.legal)
