@@ -40,7 +40,7 @@ import pytest
 from dugout.envs.core import Dice
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.cards import FIELD_POSITIONS, PitcherCard, builtin_team_names, load_team
-from dugout.envs.showdown.strategy import load_card_set, load_deck
+from dugout.envs.showdown.strategy import deck_card_set, load_card_set, load_deck
 
 from helpers import GameChecks, play_engine
 
@@ -72,10 +72,10 @@ def random_game(seed, level, decks=None):
     away, home = rng.choice(TEAM_NAMES), rng.choice(TEAM_NAMES)
     dh = rng.choice([None, True, False])
     cards = {}
-    if decks is not None:
-        card_set = load_card_set()
-        deck = load_deck(decks, card_set)
-        cards = dict(decks=(deck, deck), card_set=card_set)
+    pair = decks if isinstance(decks, (tuple, list)) else (decks, decks)
+    if None not in pair:              # a deck on one side only plays without cards, as the env does
+        card_set = load_card_set("hooks" if "hooks" in {deck_card_set(d) for d in pair} else None)
+        cards = dict(decks=tuple(load_deck(d, card_set) for d in pair), card_set=card_set)
     state = rules.new_game((TEAMS[away], TEAMS[home]), Dice(seed), level=level, dh=dh, **cards)
     return state, rng
 
