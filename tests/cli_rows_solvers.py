@@ -58,6 +58,13 @@ ROWS: list[Row] = [
     Row("solve bottom_ninth", ("--agents", "heuristic", "oracle"), "--agents",
         "unknown agent 'oracle'"),
     Row("solve bottom_ninth", ("--agents", "ppo:{tmp}/no-such-run"), "--agents", "no-such-run"),
+    # options the equilibrium solver does not cover are refused before the solve
+    Row("solve bottom_ninth", ("--env-option", "extra_innings=true"), "--env-option",
+        "tenth inning"),
+    Row("solve bottom_ninth", ("--env-option", "support=shared"), "--env-option",
+        "does not cover support cards"),
+    Row("solve bottom_ninth", ("--env-option", "condition=e05"), "--env-option",
+        "does not cover Condition Cards"),
     # the teams: card ids of the set, each side named by its own flag
     Row("solve bottom_ninth", ("--away", "zz,yy"), "--away", "'zz' is not a pitcher"),
     Row("solve bottom_ninth", ("--away", "p01"), "--away", "[starter id, substitute id]"),

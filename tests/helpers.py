@@ -67,7 +67,16 @@ OPTION_SETS: dict[str, tuple[dict[str, Any], ...]] = {
     "bottom_ninth_v0": ({}, {"teams": "choose", "draft": True}, {"out_rule": "batter"},
                         {"mode": "game"},
                         {"mode": "game", "teams": "choose", "draft": True, "batters": 10,
-                         "support": True}),
+                         "support": True},
+                        {"mode": "game", "teams": "choose"},
+                        {"extra_innings": True},
+                        {"support": "shared"},
+                        {"support": True, "teams": "choose", "draft": True},
+                        {"teams": "choose", "draft": "random"},
+                        {"series": 3},
+                        {"series": {"games": 2}, "mode": "game", "teams": "choose",
+                         "batters": 10, "innings": 2},
+                        {"condition": "random"}),
     "pokemon_baseball_v0": ({}, {"used_twice": "roster"},
                             {"bench": "reserves", "dh": True, "used_twice": "reentry+teams"}),
 }
@@ -75,6 +84,14 @@ OPTION_SETS: dict[str, tuple[dict[str, Any], ...]] = {
 #: Bottom of the 9th's duel is one sudden-death half inning (the pitcher wins at the third
 #: out), so it has no tie to truncate and refuses ``max_innings``.
 NO_CUT_OFF = {"bottom_ninth_v0": {"mode": "duel"}}
+#: Options under which a game may end tied and truncate without ``max_innings``: Bottom of the
+#: 9th's duel played into a tenth inning is cut off by its rulebook after the tenth.
+ENDS_TIED = {"bottom_ninth_v0": {"extra_innings": True}}
+
+
+def ends_tied(env_id: str, options: dict[str, Any]) -> bool:
+    """Whether this case's games may truncate on a tie with no ``max_innings`` given."""
+    return any(options.get(k) == v for k, v in ENDS_TIED.get(env_id, {}).items())
 
 
 def cuts_off(env_id: str, options: dict[str, Any]) -> bool:
