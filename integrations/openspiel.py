@@ -30,14 +30,14 @@ naming it), plus two of OpenSpiel's own:
   to clone and to measure tensors, so a game that moved to new dice at each one would not be
   reproducible).
 
-An option whose env default is a plain int, float, bool or str is a parameter of that type (a
-string option that also takes a list or a dict, Bottom of the 9th's ``teams`` and ``cards``,
-reads a value starting with ``[`` or ``{`` as JSON). An option whose default is None and whose
-values are whole numbers or bools (``max_innings``, ``max_decisions``, ``dh``, ``series``...) is an
-int parameter, ``-1`` (:data:`UNSET`) for None (a bool: 0 or 1). Any other option (``teams``
-of two names, ``pitch_faces``, ``decks``...) is a string parameter, ``""`` for the env's
-default, read as JSON when it parses (``'{"B": 3, "S": 2, "C": 1}'``), as words for a list
-(``"sample reds"``: pyspiel's game strings cannot hold a comma, so a value with one can be
+A parameter's type follows the option's annotation: ``int``, ``float``, ``bool`` and ``str``
+are parameters of that type; ``int | None`` and ``bool | None`` (``max_innings``,
+``max_decisions``, ``dh``, ``point_cap``...) int parameters, ``-1`` (:data:`UNSET`) for None
+(a bool: 0 or 1). Any other option, and one that takes values of more than one type
+(``teams``, ``cards``, ``decks``, ``series``, ``condition``, Bottom of the 9th's ``draft``
+and ``support``), is a string parameter, ``""`` for the env's default, read as JSON when it
+parses (``"3"``, ``"true"``, ``'{"games": 3}'``), as words for a list (``"sample reds"``,
+``"default null"``: pyspiel's game strings cannot hold a comma, so a value with one can be
 given in a parameter dict but not in a game string), else as the plain string.
 :func:`game_parameters` turns an options dict into parameters and :func:`load_game` does
 both::
@@ -137,26 +137,36 @@ GAME_NAMES: dict[str, str] = {env_id: _game_name(env_id)
 
 
 # -- parameters ---------------------------------------------------------------------------------
-#: Options whose default is None but whose other values are whole numbers, besides those
-#: annotated ``int | None`` (Pokemon Baseball's ``series``, a number of games).
-_INT_OR_NONE = {"series"}
-#: A parameter's "unset" value: the env's default (None) of an option that may be None.
+#: Options that take values of other types than their annotation says: text parameters (the
+#: env takes True or "random" for Bottom of the 9th's ``draft``, True or "shared" for its
+#: ``support``). Every other option's parameter type follows its annotation (:class:`_Option`).
+_MORE_VALUES = {("bottom_ninth_v0", "draft"), ("bottom_ninth_v0", "support")}
+#: Text options whose value may be a list given as words (``"default null"``): those whose
+#: default is a tuple, and these.
+_WORD_LISTS = {("showdown_v0", "decks")}
+#: A parameter's "unset" value: None, for an option that may be None.
 UNSET = -1
+_TYPES_BY_NAME = {"int": int, "float": float, "bool": bool, "str": str}
 
 
 @dataclass(frozen=True)
 class _Option:
-    """One env option as a parameter: ``kind`` is ``"plain"`` (an int, float, bool or str
-    default: a parameter of that type), ``"int"`` (int or None: an int, -1 for None), ``"bool"``
-    (bool or None: an int, -1 None, 0 False, 1 True) or ``"text"`` (anything else: a string,
-    "" for the env's default)."""
+    """One env option as a parameter, by its annotation: ``kind`` is ``"plain"`` (annotated
+    ``int``, ``float``, ``bool`` or ``str``: a parameter of that type), ``"int"`` (``int |
+    None``: an int, -1 for None), ``"bool"`` (``bool | None``: an int, -1 None, 0 False, 1
+    True) or ``"text"`` (any other annotation, ``Any`` or a tuple, or an option of
+    :data:`_MORE_VALUES`: a string, "" for the env's default, read as JSON, words or the
+    plain string: :func:`_read_option`); ``words``: a text option that takes a list as words."""
     name: str
     default: Any
     kind: str
+    words: bool = False
 
     @property
     def parameter_default(self) -> Any:
-        return {"plain": self.default, "int": UNSET, "bool": UNSET, "text": ""}[self.kind]
+        if self.kind in ("int", "bool"):
+            return UNSET if self.default is None else int(self.default)
+        return {"plain": self.default, "text": ""}[self.kind]
 
 
 def _options(env_id: str) -> dict[str, _Option]:
@@ -167,21 +177,22 @@ def _options(env_id: str) -> dict[str, _Option]:
         if name == "self" or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) \
                 or name in RESERVED_OPTIONS or name in ("render_mode", "render_agent"):
             continue
-        annotation = str(p.annotation).replace(" ", "")
-        if _scalar(p.default):
+        annotation = str(p.annotation).replace(" ", "").replace("<class'", "").rstrip("'>")
+        plain = _TYPES_BY_NAME.get(annotation)
+        if (env_id, name) in _MORE_VALUES:
+            kind = "text"
+        elif plain is not None and type(p.default) is plain:
             kind = "plain"
-        elif p.default is None and (annotation in ("int|None", "Optional[int]") or name in _INT_OR_NONE):
+        elif annotation in ("int|None", "Optional[int]"):
             kind = "int"
-        elif p.default is None and annotation in ("bool|None", "Optional[bool]"):
+        elif annotation in ("bool|None", "Optional[bool]"):
             kind = "bool"
         else:
             kind = "text"
-        out[name] = _Option(name, p.default, kind)
+        words = kind == "text" and (isinstance(p.default, (tuple, list))
+                                    or (env_id, name) in _WORD_LISTS)
+        out[name] = _Option(name, p.default, kind, words)
     return out
-
-
-def _scalar(value: Any) -> bool:
-    return isinstance(value, (bool, int, float, str))
 
 
 def _specification(env_id: str) -> dict[str, Any]:
@@ -195,63 +206,87 @@ def _specification(env_id: str) -> dict[str, Any]:
 _LEAVE_OUT = object()
 
 
+def _json(text: str) -> tuple[bool, Any]:
+    """(True, the value) when ``text`` is JSON, else (False, None)."""
+    try:
+        return True, json.loads(text)
+    except ValueError:
+        return False, None
+
+
 def _read_option(game: str, option: _Option, value: Any) -> Any:
     """A parameter's value as the env option (:class:`_Option`); ``_LEAVE_OUT`` for the env's
-    default. A text parameter is JSON when it parses, words separated by spaces for a list
-    option (``"sample reds"``: OpenSpiel's game strings cannot hold a comma), else the plain
-    string."""
+    default. A text parameter is JSON when it parses (``'{"games": 3}'``, ``"3"``,
+    ``"true"``), words separated by spaces for a list option (``"sample reds"``, each word
+    JSON when it parses: ``"default null"`` is ``["default", None]``; OpenSpiel's game
+    strings cannot hold a comma), else the plain string (``"random"``)."""
     if option.kind == "plain":
-        # a string option may also take a list or a dict (Bottom of the 9th's teams, cards)
-        if isinstance(option.default, str) and isinstance(value, str) and value[:1] in "[{" \
-                and value:
-            try:
-                return json.loads(value)
-            except ValueError:
-                pass
         return value
     if option.kind in ("int", "bool"):
         if value == UNSET:
-            return _LEAVE_OUT
+            return None
         if option.kind == "bool":
             if value not in (0, 1):
-                raise OptionError(f"{game}: {option.name} must be -1 (the default, None), 0 "
-                                  f"(False) or 1 (True), got {show(value)}")
+                raise OptionError(f"{game}: {option.name} must be -1 (None), 0 (False) or 1 "
+                                  f"(True), got {show(value)}")
             return bool(value)
         return value
     if value == "":
         return _LEAVE_OUT
-    try:
-        return json.loads(value)
-    except ValueError:
-        pass
-    if isinstance(option.default, (tuple, list)) and " " in value.strip():
-        return value.split()
+    parsed, read = _json(value)
+    if parsed:
+        return read
+    if option.words and " " in value.strip():
+        return [_json(word)[1] if _json(word)[0] else word for word in value.split()]
     return value
+
+
+def _word(value: Any) -> str | None:
+    """``value`` as one word of a words list, or None when it cannot be one."""
+    if value is None or isinstance(value, (bool, int)):
+        return json.dumps(value)
+    if isinstance(value, str) and value and not set(value) & set(' ,"[]{}') \
+            and not _json(value)[0]:
+        return value
+    return None
+
+
+def _text(option: _Option, value: Any) -> str:
+    """A text parameter's string for ``value`` (what :func:`_read_option` reads back)."""
+    if isinstance(value, str):
+        return json.dumps(value) if _json(value)[0] else value     # "3" stays a string
+    if option.words and isinstance(value, (list, tuple)) and value:
+        words = [_word(v) for v in value]
+        if None not in words:
+            return " ".join(words)
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+def _as_written(text: str) -> str:
+    """A text parameter as the game's string writes it: a number or a bool (``"3"``) with a
+    space before it (``series= 3``), which pyspiel reads back as the string it was, not as an
+    int (JSON reads both the same)."""
+    parsed, value = _json(text)
+    return " " + text if parsed and isinstance(value, (bool, int, float)) \
+        and not text.startswith(" ") else text
 
 
 def game_parameters(env_id: str, **options: Any) -> dict[str, Any]:
     """The pyspiel parameters of ``env_id``'s game for these env options (and ``chance``,
-    ``seed``): an option that may be None goes as an int (-1 for None; a bool as 0 or 1), any
-    other non-scalar one as a string: a list of plain words as the words separated by
-    spaces, any other value as its JSON."""
+    ``seed``): an option annotated ``int | None`` or ``bool | None`` goes as an int (-1 for
+    None; a bool as 0 or 1), a text option (:class:`_Option`) as a string: a plain string
+    as itself, a list of plain words, None, bools and ints as words separated by spaces
+    where the option takes words, any other value as its JSON."""
     known = _options(env_id)
     out = {}
     for name, value in options.items():
         option = known.get(name)
-        if option is not None and option.kind == "plain" and isinstance(option.default, str) \
-                and isinstance(value, (dict, list, tuple)):
-            out[name] = json.dumps(list(value) if isinstance(value, tuple) else value)
-        elif option is None or option.kind == "plain":
+        if option is None or option.kind == "plain":
             out[name] = value
         elif option.kind in ("int", "bool"):
             out[name] = UNSET if value is None else int(value) if isinstance(value, bool) else value
-        elif isinstance(value, str):
-            out[name] = value
-        elif isinstance(value, (list, tuple)) and value and all(
-                isinstance(v, str) and v and not set(v) & set(' ,"[]{}') for v in value):
-            out[name] = " ".join(value)
         else:
-            out[name] = json.dumps(list(value) if isinstance(value, tuple) else value)
+            out[name] = _text(option, value)
     return out
 
 
@@ -394,17 +429,35 @@ class _Core:
         return _Core(self.game.clone(), self.count, self.over, self.cut, self.rewards, self.returns)
 
     def __reduce__(self):
-        cls = type(self.game)
-        return (_core_from_save, (f"{cls.__module__}:{cls.__qualname__}",
-                                  json.dumps(self.game.to_dict(), sort_keys=True), self.count,
-                                  self.over, self.cut, self.rewards, self.returns))
+        game, inner, carry = self.game, "", ""
+        if isinstance(game, SeriesGame):       # its loader needs the game's class (and carry's)
+            inner = _class_name(type(game.game))
+            kept = game.series.carry
+            if kept is not None and callable(getattr(kept, "to_dict", None)):
+                carry = _class_name(type(kept))
+        return (_core_from_save, (_class_name(type(game)),
+                                  json.dumps(game.to_dict(), sort_keys=True), self.count,
+                                  self.over, self.cut, self.rewards, self.returns, inner, carry))
+
+
+def _class_name(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _class(name: str) -> type:
+    module, _, qualname = name.partition(":")
+    return getattr(importlib.import_module(module), qualname)
 
 
 def _core_from_save(kind: str, text: str, count: int, over: bool, cut: bool, rewards: tuple,
-                    returns: tuple) -> _Core:
-    module, _, name = kind.partition(":")
-    cls = getattr(importlib.import_module(module), name)
-    return _Core(cls.from_dict(json.loads(text)), count, over, cut, tuple(rewards), tuple(returns))
+                    returns: tuple, inner: str = "", carry: str = "") -> _Core:
+    data = json.loads(text)
+    if inner:            # a series: its game's class rebuilds the game, the carry's the carry
+        game = SeriesGame.from_dict(data, _class(inner).from_dict,
+                                    _class(carry) if carry else None)
+    else:
+        game = _class(kind).from_dict(data)
+    return _Core(game, count, over, cut, tuple(rewards), tuple(returns))
 
 
 def _dice_holders(game: Any) -> list[Any]:
@@ -686,7 +739,8 @@ class DugoutGame(pyspiel.Game):
             utility_sum=0.0 if players == 2 else None,
             max_game_length=self.driver.max_decisions)
         # the parameters that differ from their defaults (what the game's string shows)
-        given = {k: v for k, v in params.items() if k not in spec or v != spec[k]
+        given = {k: _as_written(v) if k in known and known[k].kind == "text" else v
+                 for k, v in params.items() if k not in spec or v != spec[k]
                  or type(v) is not type(spec[k])}
         super().__init__(_game_type(self.env_id, chance), info, given)
         self._initial = None

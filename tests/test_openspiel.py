@@ -23,13 +23,14 @@ from __future__ import annotations
 import importlib
 import random
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 import pytest
 
 import helpers
-from dugout.envs import make
+from dugout.envs import bottom_ninth, make, pokemon_baseball, showdown
 from dugout.envs.core.dice import Dice
 from dugout.envs.core.errors import OptionError
 from dugout.integrations import openspiel as dos
@@ -300,6 +301,88 @@ def test_parameters_are_the_envs_options():
 def test_a_bad_parameter_is_named(params, named):
     with pytest.raises((pyspiel.SpielError, OptionError), match=named):
         pyspiel.load_game("dugout_showdown", params)
+
+
+def _data(module, *parts: str) -> str:
+    """A built-in data file of a ruleset, as a path (an option value that names a file)."""
+    return str(Path(module.__file__).parent.joinpath(*parts))
+
+
+#: A representative value (or several) of every option of every ruleset, as the env's
+#: docstring and ``docs/rulesets/<id>.md`` list them, each with the other options it needs.
+OPTION_VALUES = {
+    "thats_baseball_v0": {"teams": [("reds", "sample"), ("nya1927", "cin1975")], "innings": [7],
+                          "max_innings": [12], "max_decisions": [500]},
+    "grand_slam_v0": {"innings": [5], "max_innings": [12], "max_decisions": [500],
+                      "deck": [{"single": 20, "strike_out": 20, "ground_out": 15}]},
+    "showdown_v0": {
+        "level": ["basic", "expert"], "teams": [("nya2004", "atl2004")], "dh": [True, False],
+        "starter": [2], "innings": [7], "max_innings": [12], "point_cap": [None, (6000, {"teams": ("nya2004", "bos2004")})],
+        "decks": [("default", {"level": "expert"}), (("default", None), {"level": "expert"}),
+                  (("hooks", "small_ball"), {"level": "expert"})],
+        "card_set": [(lambda: _data(showdown, "data", "strategy", "cards.json"),
+                      {"level": "expert", "decks": "default"})],
+        "max_decisions": [500], "series": [3, {"games": 3}, {"best_of": 5}]},
+    "bottom_ninth_v0": {
+        "mode": ["game"], "teams": ["choose", {"batters": ["b02", "b04", "b06", "b08", "b10",
+                                                            "b12"], "pitchers": ["p02", "p06"]}],
+        "draft": [(True, {"teams": "choose"}), ("random", {"teams": "choose"})],
+        "cards": [(lambda: _data(bottom_ninth, "data", "cards.json"), {})],
+        "fatigue_rows": [3, 10], "pitch_faces": [{"B": 2, "S": 2, "C": 2}],
+        "out_rule": ["batter"], "innings": [(2, {"mode": "game"})],
+        "max_innings": [(5, {"mode": "game"})], "batters": [(10, {"mode": "game"})],
+        "pitchers": [(2, {"mode": "game"})], "support": [True, "shared"],
+        "max_decisions": [500], "extra_innings": [True],
+        "series": [3, {"games": 2}], "condition": ["random", "e05"]},
+    "pokemon_baseball_v0": {
+        "teams": [("grove", "ember")], "creatures": [lambda: _data(pokemon_baseball, "data",
+                                                                   "creatures.json")],
+        "innings": [7], "max_innings": [12], "dh": [True], "edge": ["gt"], "rest_by": ["outs"],
+        "bench": ["reserves"], "used_twice": ["roster", "reentry+teams"],
+        "series": [3, {"games": 2}], "max_decisions": [500]},
+    "manager_challenge_v0": {
+        "level": ["veteran", "hall_of_fame"], "reward": ["win"], "first_game": ["random"],
+        "cards": [lambda: _data(bottom_ninth, "data", "cards.json")],
+        "solo_cards": [lambda: _data(bottom_ninth, "data", "solo.json")],
+        "pitch_faces": [{"B": 2, "S": 3, "C": 1}], "out_rule": ["batter"],
+        "max_decisions": [500]},
+}
+
+
+def _option_cases():
+    for env_id, table in OPTION_VALUES.items():
+        for name, values in table.items():
+            for entry in values:
+                value, more = entry if isinstance(entry, tuple) and len(entry) == 2 \
+                    and isinstance(entry[1], dict) else (entry, {})
+                yield pytest.param(env_id, name, value, more, id=f"{env_id}-{name}-{value!r:.20}")
+
+
+def test_the_option_table_names_every_option_of_every_ruleset():
+    assert set(OPTION_VALUES) == set(dos.GAME_NAMES)
+    for env_id in dos.GAME_NAMES:
+        assert set(OPTION_VALUES[env_id]) == set(dos._options(env_id)), env_id
+
+
+@pytest.mark.parametrize("env_id, name, value, more", list(_option_cases()))
+def test_every_documented_option_value_goes_through_the_parameters(env_id, name, value, more):
+    """A value of each option (of another type than the default's too: Showdown's series
+    as a dict, Bottom of the 9th's draft="random" and support="shared") through
+    ``game_parameters``, ``pyspiel.load_game``, and the game's own string where it holds no
+    comma: the game's options hold the value, and a first state is set up."""
+    value = value() if callable(value) else value
+    params = dos.game_parameters(env_id, **more, **{name: value})
+    game = pyspiel.load_game(dos.GAME_NAMES[env_id], params)
+    expected = list(value) if isinstance(value, tuple) else value
+    assert game.options[name] == expected
+    again = dos.load_game(env_id, **more, **{name: value})
+    assert again.options == game.options
+    if "," not in str(game):
+        assert pyspiel.load_game(str(game)).options == game.options
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.legal_actions()
 
 
 def test_without_openspiel_the_import_says_how_to_install_it(monkeypatch):
