@@ -470,7 +470,9 @@ def _dice_holders(game: Any) -> list[Any]:
 def _install_dice(game: Any, tape: _Tape) -> None:
     """Give ``game`` chance dice on ``tape`` (one object for a campaign and its game): its
     own are kept when they are chance dice on that tape, scripted dice (a loaded game's) are
-    read back (:func:`chance_dice`)."""
+    read back (:func:`chance_dice`), keyed dice (a state redrawn by ``sample_state``, whose
+    seed was drawn anew) become chance dice in the same stream: every roll to come is a
+    chance node."""
     dice = None
     for holder in _dice_holders(game):
         old = getattr(holder, "dice", None)
@@ -479,6 +481,9 @@ def _install_dice(game: Any, tape: _Tape) -> None:
             holder.dice = dice
         elif isinstance(old, ScriptedDice):
             dice = chance_dice(old, tape) if dice is None else dice
+            holder.dice = dice
+        elif isinstance(old, Dice):      # keyed dice (a redrawn state's): the rolls to come
+            dice = ChanceDice(tape, old.stream) if dice is None else dice   # are chance nodes
             holder.dice = dice
 
 

@@ -254,6 +254,31 @@ def test_a_redrawn_state_keeps_the_players_information_state(case):
     assert differs, "the redrawn states never differed from the live one (nothing was drawn)"
 
 
+@pytest.mark.parametrize("env_id", sorted(dos.GAME_NAMES))
+def test_a_redrawn_explicit_chance_state_still_draws_its_dice(env_id):
+    """With explicit chance a redrawn state rolls its dice to come at chance nodes (the
+    ruleset's sampler gives keyed dice with a new seed: played as they are, the search
+    would know every roll of its world)."""
+    options = {"max_decisions": 60} if env_id == "manager_challenge_v0" else {}
+    game = dos.load_game(env_id, chance="explicit", seed=4, **options)
+    rng = random.Random(4)
+    sampler = np.random.RandomState(4).random_sample
+    for _ in range(3):
+        state = _play_to(game.new_initial_state(), rng, rng.randrange(0, 40))
+        while state.is_chance_node():
+            _step(state, rng)
+        if state.is_terminal():
+            continue
+        twin = state.resample_from_infostate(state.current_player(), sampler)
+        chance = 0
+        for _ in range(400):
+            if twin.is_terminal():
+                break
+            chance += twin.is_chance_node()
+            _step(twin, rng)
+        assert chance > 0, f"{env_id}: a redrawn state played on without a chance node"
+
+
 def test_the_committed_pitch_and_the_dice_are_not_in_the_batters_information_state():
     """Two duels, other seeds (sampled chance) and other committed pitches, at the batter's
     guess: his information state is one, the pitcher's are two."""
