@@ -28,7 +28,9 @@ naming it), plus two of OpenSpiel's own:
   ``game.initial_state(seed=k)`` plays ``reset(seed=k)`` (an RL loop or an evaluation varies
   ``k``: ``new_initial_state()`` cannot take a seed, and pyspiel makes initial states of its own
   to clone and to measure tensors, so a game that moved to new dice at each one would not be
-  reproducible).
+  reproducible). So OpenSpiel's own loops on a sampled game (its MCCFR, ``evaluate_bots``
+  from ``new_initial_state()``) see one dice world, the seed's: vary ``initial_state(seed=k)``
+  or use explicit chance.
 
 A parameter's type follows the option's annotation: ``int``, ``float``, ``bool`` and ``str``
 are parameters of that type; ``int | None`` and ``bool | None`` (``max_innings``,
@@ -1048,7 +1050,29 @@ def _manager_action(agent: Any, state: DugoutState, player: int) -> int:
     return int(agent.act(state.observation(player), view))
 
 
-class ManagerBot(pyspiel.Bot):
+class _Bot(pyspiel.Bot):
+    """The ``pyspiel.Bot`` methods every bot here shares: it plays ``player_id``, provides
+    no policy and keeps nothing between moves (``restart_at`` and ``inform_action`` do
+    nothing unless a bot says otherwise)."""
+
+    def __init__(self, player_id: int):
+        pyspiel.Bot.__init__(self)
+        self._player_id = player_id
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+    def player_id(self) -> int:
+        return self._player_id
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+class ManagerBot(_Bot):
     """A dugout manager as a ``pyspiel.Bot``: ``manager`` is a name (``make_agent(env_id,
     manager, seed)``: ``"heuristic"``, ``"random"``, ``"solver"``...) or a manager object. It
     is asked with its seat's observation and view, as in the env, and reset with ``seed`` at
@@ -1056,9 +1080,8 @@ class ManagerBot(pyspiel.Bot):
 
     def __init__(self, game: DugoutGame, player_id: int, manager: Any = "heuristic",
                  seed: int | None = 0):
-        pyspiel.Bot.__init__(self)
+        super().__init__(player_id)
         from ..agents.registry import make_agent
-        self._player_id = player_id
         self.agent = make_agent(game.env_id, manager, seed) if isinstance(manager, str) else manager
         self._seed = seed
         self._game = game
@@ -1070,15 +1093,6 @@ class ManagerBot(pyspiel.Bot):
         observe = getattr(self.agent, "observe_setup", None)
         if observe is not None:
             observe(self._game.driver.setup())
-
-    def inform_action(self, state, player_id, action) -> None:
-        pass
-
-    def player_id(self) -> int:
-        return self._player_id
-
-    def provides_policy(self) -> bool:
-        return False
 
     def step(self, state) -> int:
         return _manager_action(self.agent, state, self._player_id)
@@ -1118,7 +1132,7 @@ class ManagerRolloutEvaluator(_mcts.Evaluator):
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-class DeterminizedMCTSBot(pyspiel.Bot):
+class DeterminizedMCTSBot(_Bot):
     """OpenSpiel's ``MCTSBot`` in worlds drawn from the acting player's information state
     (determinized MCTS, "perfect information Monte Carlo"): at each decision ``worlds``
     states are drawn by :meth:`DugoutState.resample_from_infostate` (the other side's hidden
@@ -1132,27 +1146,14 @@ class DeterminizedMCTSBot(pyspiel.Bot):
 
     def __init__(self, game: DugoutGame, player_id: int, uct_c: float, max_simulations: int,
                  evaluator: Any, worlds: int = 4, seed: int = 0, **kwargs: Any):
-        pyspiel.Bot.__init__(self)
+        super().__init__(player_id)
         if worlds < 1 or max_simulations < worlds:
             raise ValueError(f"DeterminizedMCTSBot: worlds must be 1 to max_simulations "
                              f"({max_simulations}), got {worlds}")
-        self._player_id = player_id
         self.worlds = worlds
         self._rng = np.random.RandomState(seed)
         self.mcts = _mcts.MCTSBot(game, uct_c, max_simulations // worlds, evaluator,
                                   random_state=np.random.RandomState(seed + 1), **kwargs)
-
-    def restart_at(self, state) -> None:
-        pass
-
-    def inform_action(self, state, player_id, action) -> None:
-        pass
-
-    def player_id(self) -> int:
-        return self._player_id
-
-    def provides_policy(self) -> bool:
-        return False
 
     def step(self, state) -> int:
         legal = state.legal_actions()
