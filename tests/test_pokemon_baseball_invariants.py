@@ -15,7 +15,8 @@ What must hold (the rulebook and RULES.md's readings):
   the plate;
 * no creature appears twice in a team's field or lineup; once play has begun everyone in
   the field and the lineup is PLAYING and nobody else is; a creature's status only moves
-  BENCH -> PLAYING -> GONE (GONE creatures never come back); a creature with ``resting > 0``
+  BENCH -> PLAYING -> GONE (GONE creatures never come back, except with re-entry, the
+  ``used_twice`` reading without "reentry", one not hurt in this game); a creature with ``resting > 0``
   is never PLAYING and is never a legal choice (lineup, batting_order, substitute,
   replace_injured);
 * with ``dh=False`` the nine who bat are exactly the nine in the field; with ``dh=True`` the
@@ -141,6 +142,7 @@ class GameTrack:
         self.resting = [list(r) for r in state.resting]
         self.gone: list[set] = [set(), set()]
         self.hp_checked = [False, False]
+        self.reentries = 0                  # creatures back in after leaving (re-entry)
 
 
 def tried_this_batter(state) -> set:
@@ -220,10 +222,14 @@ def check_decision(state, track: GameTrack | None = None) -> None:
         else:
             assert all(s == BENCH for s in status)
         if track is not None and status != track.status[t]:
-            # a creature's status only moves on: BENCH -> PLAYING -> GONE, never back
+            # a creature's status only moves on: BENCH -> PLAYING -> GONE, never back; with
+            # re-entry (used_twice without "reentry") GONE -> PLAYING, unless hurt in this game
             for k, (was, now) in enumerate(zip(track.status[t], status)):
-                assert was <= now, f"team {t} creature {k} went from status {was} to {now}"
-            assert all(status[k] == GONE for k in track.gone[t]), "a GONE creature came back"
+                back = state.reentry and (was, now) == (GONE, PLAYING) and not state.injured[t][k]
+                assert was <= now or back, f"team {t} creature {k} went from status {was} to {now}"
+                track.reentries += back
+            if not state.reentry:
+                assert all(status[k] == GONE for k in track.gone[t]), "a GONE creature came back"
             track.gone[t].update(k for k in range(n) if status[k] == GONE)
             track.status[t] = list(status)
         if track is not None:
@@ -246,8 +252,11 @@ def check_decision(state, track: GameTrack | None = None) -> None:
     for k in picks:
         assert k < sizes[actor] and state.resting[actor][k] == 0, \
             f"{d.kind}: resting or unknown creature {k} offered to team {actor}"
+    # who may come in: on the bench and rested; with re-entry also one who left, not hurt here
     available = tuple(CREATURE + k for k in range(sizes[actor])
-                      if state.status[actor][k] == BENCH and state.resting[actor][k] == 0)
+                      if state.resting[actor][k] == 0 and (
+                          state.status[actor][k] == BENCH or state.reentry
+                          and state.status[actor][k] == GONE and not state.injured[actor][k]))
     if d.kind == "lineup":
         assert not state.started and actor == state.setup_team
         order = tuple(range(1, 11 if state.dh else 10))
@@ -548,9 +557,10 @@ STYLES = ("random", "pass", "random", "bold", "pass")
 
 def random_game_checks(options, monkeypatch):
     """This ruleset's checks in the contract's random games (``test_contract.py``,
-    ``test_invariants_over_random_games``): games between every pair of built-in teams (the
-    option's teams if given), managed at random, passing most substitutions or boldly, under
-    the case's ``dh``, ``edge`` and innings; every decision checked by
+    ``test_invariants_over_random_games``): games between the case's teams, managed at
+    random, passing most substitutions or boldly, under all the case's options (a saved game
+    restores only into an env of its options; every pair of built-in teams plays in this
+    module's own games); every decision checked by
     :func:`check_decision` and every game by :func:`check_game_final`, innings pitched
     against the batters each creature faced. Every decision kind, each way a game ends and
     games ending on either manager's move must come up."""
@@ -559,17 +569,21 @@ def random_game_checks(options, monkeypatch):
     kinds: Counter = Counter()
     last_movers, mover = set(), [None]
     track: list[GameTrack | None] = [None]
-    teams = options.get("teams")
+    # the env's own teams and options: a game restores only into an env of its options
+    env = envs.make(ENV_ID, raw=True, **options)
+    env.reset(seed=0)
+    # with re-entry, managers who substitute at random never run out of substitutions (a
+    # median of 1,852 decisions a game): these games pass most substitutions or play boldly
+    reentry = env.game.reentry
+    styles = ("pass", "bold") if reentry else STYLES
 
     def start(seed):
         rng = random.Random(seed)
-        pair = teams if teams is not None else PAIRS[seed % len(PAIRS)]
-        away, home = (load_team(x) for x in pair)
-        state = rules.new_game(away, home, Dice(seed), innings=options.get("innings", 9),
-                               max_innings=options.get("max_innings"),
-                               dh=options.get("dh", False), edge=options.get("edge", "ge"))
+        state = rules.new_game(*env.teams, Dice(seed), innings=env.innings,
+                               max_innings=env.max_innings, dh=env.dh, edge=env.edge,
+                               rest_by=env.rest_by, bench=env.bench, used_twice=env.used_twice)
         track[0] = GameTrack(state)
-        return state, chooser(STYLES[seed % len(STYLES)], rng)
+        return state, chooser(styles[seed % len(styles)], rng)
 
     def decision(state):
         if track[0] is None or track[0].state is not state:
@@ -580,6 +594,8 @@ def random_game_checks(options, monkeypatch):
 
     def final(state, info):
         check_game_final(state, tally, recorder.innings(state))
+        if track[0] is not None and track[0].state is state:
+            tally["reentry"] += track[0].reentries
         last_movers.add(mover[0])
         tally["games"] += 1
 
@@ -590,6 +606,8 @@ def random_game_checks(options, monkeypatch):
         for k in ("away", "home_no_bottom", "walkoff", "walkoff_hr", "extra", "six_innings",
                   "injury_games", "injury_hp", "tag_up", "tag_out", "caught_stealing"):
             assert tally[k] > 0, (k, tally)
+        if reentry and options.get("series") is None:
+            assert tally["reentry"] > 0, tally
 
     # a series env restores SeriesGames, not game states: its games are the env's own
     return GameChecks(start=None if options.get("series") is not None else start,

@@ -275,6 +275,48 @@ def test_save_and_restore_keep_the_roster_rules(options):
         assert np.array_equal(other.observe(seat)["observation"], env.observe(seat)["observation"])
 
 
+@pytest.mark.parametrize("saved_options, env_options, option", [
+    ({"bench": "reserves"}, {}, "bench"),
+    ({"used_twice": "roster"}, {}, "used_twice"),
+    ({}, {"used_twice": "roster"}, "used_twice"),
+    ({"dh": True}, {}, "dh"),
+    ({"edge": "gt"}, {}, "edge"),
+    ({"rest_by": "outs"}, {}, "rest_by"),
+    ({"innings": 7}, {}, "innings"),
+    ({"max_innings": 12}, {}, "max_innings"),
+    ({"teams": ("grove", "summit")}, {}, "teams"),
+    ({"teams": (sized(16), "summit")}, {}, "teams"),         # the same names, one creature less
+    ({"used_twice": "roster", "series": 3}, {"series": 3}, "used_twice"),
+])
+def test_a_saved_game_restores_only_into_an_env_of_its_options(saved_options, env_options, option):
+    """A save played under other options would give observations of another width than the
+    view's, or a view that ``public_setup(env)`` cannot rebuild: refused, naming the option,
+    and the env is left as it was."""
+    env = make(ENV, **saved_options)
+    helpers.play_to_random_decision(env, 3, random.Random(2))
+    saved = env.unwrapped.save()
+    other = make(ENV, **env_options)
+    other.reset(seed=5)
+    before = helpers.dumps(other.unwrapped.game)
+    with pytest.raises(DataError, match=rf"pokemon_baseball_v0: the saved game's {option} "):
+        other.unwrapped.restore(saved)
+    assert helpers.dumps(other.unwrapped.game) == before
+
+
+def test_a_restored_game_of_the_env_s_options_shows_the_view_and_samples():
+    for options in ({"bench": "reserves"}, {"used_twice": "roster"}):
+        env = make(ENV, **options)
+        helpers.play_to_random_decision(env, 1, random.Random(3))
+        other = make(ENV, **options)
+        other.reset(seed=8)
+        other.unwrapped.restore(env.unwrapped.save())
+        seat = other.unwrapped.agent_selection
+        view = other.unwrapped.view(seat)
+        assert np.array_equal(other.observe(seat)["observation"], encode_view(view))
+        sample = sample_state(view, random.Random(0), public_setup(other))
+        assert view_of(sample, ("away", "home").index(seat)) == view
+
+
 def test_a_saved_game_whose_teams_break_its_reading_is_refused():
     env = make(ENV, teams=deep_teams(), bench="reserves")
     env.reset(seed=0)

@@ -136,7 +136,7 @@ from ..core.aec import BaseballAECEnv, summary_table
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
-from ..core.errors import OptionError, check_innings, check_options, check_pair, show
+from ..core.errors import DataError, OptionError, check_innings, check_options, check_pair, show
 from ..core.observation import SITUATION_PIECE, ObservationSpec, encode_situation, situation_pieces
 from ..core.scorebook import ordinal
 from ..core.series import with_series_pieces
@@ -407,6 +407,17 @@ def _view_rows(view: PokemonBaseballView, t: int, blocks: RosterBlocks, width: i
                        view.runners if on_base else (), view.tried_steal if on_base else (), width)
 
 
+def _saved_options(state: rules.GameState) -> dict[str, Any]:
+    """The env options a game state records, by option name."""
+    return {"teams": tuple(state.teams), "innings": state.board.innings,
+            "max_innings": state.board.max_innings, "dh": state.dh, "edge": state.edge,
+            "rest_by": state.rest_by, "bench": state.bench, "used_twice": state.used_twice}
+
+
+def _names(teams) -> str:
+    return " and ".join(repr(t.name) for t in teams)
+
+
 class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rules.ACTIONS,
                          obs=OBS, view=PokemonBaseballView, encode_view=encode_view,
                          max_decisions=4_000, plays_series=True):
@@ -469,6 +480,24 @@ class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rul
 
     def _carry_over(self, finished: rules.GameState, series) -> dict[str, Any]:
         return {"resting": rules.games_to_rest(finished)}
+
+    def _check_game_state(self, state: Any, what: str) -> None:
+        """A state to restore is this ruleset's, played under this env's options: a game of
+        other roster rules would be observed at another width than its view's, or show a
+        view that ``public_setup(env)`` cannot rebuild. ``DataError`` naming the option."""
+        super()._check_game_state(state, what)
+        for option, saved in _saved_options(state).items():
+            mine = self.teams if option == "teams" else getattr(self, option)
+            if saved != mine:
+                if option == "teams":
+                    differ = (f"are {_names(saved)} but this env's are {_names(mine)}"
+                              if _names(saved) != _names(mine) else
+                              f"{_names(saved)} hold other creatures than this env's")
+                else:
+                    differ = f"is {saved!r} but this env's is {mine!r}"
+                raise DataError(f"{self.metadata['name']}: the saved game's {option} {differ}; "
+                                f"restore it into an env made with the options it was played "
+                                f"under")
 
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)
