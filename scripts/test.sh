@@ -7,4 +7,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh dev bench train plots realstats tianshou docs openspiel web webtest
+scripts/setup_browser.sh
 exec .venv/bin/python -m pytest -n "${DUGOUT_TEST_WORKERS:-auto}" --dist worksteal "$@"
