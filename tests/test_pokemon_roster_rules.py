@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 
 import numpy as np
 import pytest
@@ -328,6 +329,24 @@ def test_a_saved_game_whose_teams_break_its_reading_is_refused():
     data["bench"], data["used_twice"] = "reserves", "reentry+roster"
     with pytest.raises(SaveError, match=r"used_twice is written 'roster\+reentry'"):
         GameState.from_dict(data)
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("used_twice", "bogus", r"used_twice must join one or more of"),
+    ("used_twice", 3, r"expected a string, got 3"),
+    ("used_twice", "reentry+roster", r"used_twice is written 'roster\+reentry'"),
+    ("bench", "bogus", r"'bogus'"),
+])
+def test_a_saved_game_s_bad_option_names_its_own_field(field, value, match):
+    """A bad ``used_twice`` or ``bench`` is reported at that field, not at the teams."""
+    env = make(ENV)
+    env.reset(seed=0)
+    data = env.unwrapped.game.to_dict()
+    data[field] = value
+    with pytest.raises(SaveError, match=r"saved Pokemon Baseball game: " + field + ": ") as e:
+        GameState.from_dict(data)
+    assert e.value.path == (field,)
+    assert re.search(match, str(e.value))
 
 
 def test_an_old_save_without_the_fields_reads_the_defaults():

@@ -353,10 +353,15 @@ def validate_game(state: GameState) -> None:
     check_choice(state.rest_by, REST_BY, ("rest_by",))
     check_choice(state.bench, BENCH_READINGS, ("bench",))
     try:
-        if check_used_twice(state.used_twice) != state.used_twice:
-            raise ValueError(f"used_twice is written {check_used_twice(state.used_twice)!r}")
+        written = check_used_twice(state.used_twice)
+    except ValueError as e:
+        raise SaveError(str(e), ("used_twice",)) from None
+    if written != state.used_twice:
+        raise SaveError(f"used_twice is written {written!r}, got {state.used_twice!r}",
+                        ("used_twice",))
+    try:
         check_roster_rules(state.teams, state.bench, state.dh, state.used_twice)
-    except (ValueError, DataError) as e:
+    except DataError as e:
         raise SaveError(str(e), ("teams",)) from None
     sizes = [len(t.roster) for t in state.teams]
     for key, least in _PER_CREATURE.items():
