@@ -769,6 +769,18 @@ class DugoutGame(pyspiel.Game):
                              f"supported, got {params}")
         return DugoutObserver(self.driver.obs_spec)
 
+    def view_information_key(self, view) -> str:
+        """The information state string of the seat whose manager's view this is
+        (``state.information_state_string(view.seat)`` at the position it shows), from the
+        view alone: the env's encoder of the view and the view's legal actions. This is how a
+        policy learned in OpenSpiel (keyed by information state strings) is asked by a dugout
+        manager, which is given views (:func:`information_key`)."""
+        mask = np.zeros(len(self.driver.meanings), np.int8)
+        mask[list(view.legal)] = 1
+        observation = {"observation": self.driver.env.encode_view(view), "action_mask": mask}
+        return information_key(getattr(view, "seat", 0), self.num_players(),
+                               view.decision or "", observation)
+
     def initial_state(self, seed: int | None = None) -> "DugoutState":
         """A new game whose sampled dice are the env's ``reset(seed=seed)`` (None: the game's
         ``seed`` parameter); with explicit chance the seed changes nothing."""
@@ -828,8 +840,8 @@ def information_key(player: int, players: int, kind: str, observation: dict) -> 
     """A seat's information state string: the seat, his decision's kind and legal actions (none
     at a chance node or when he is not to act), and the non-zero entries of his observation
     vector (``observation`` is ``{"observation", "action_mask"}``, the env's). A manager's
-    ``(observation, view)`` gives it too (``kind`` is ``view.decision``), which is how a policy
-    found in OpenSpiel is asked outside it."""
+    view gives it too: :meth:`DugoutGame.view_information_key` (the encoded view and its legal
+    actions), which is how a policy found in OpenSpiel is asked outside it."""
     legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
     seat = AGENTS[player] if players == 2 else "manager"
     vector = observation["observation"]

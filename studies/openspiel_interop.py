@@ -1,5 +1,5 @@
 """dugout in OpenSpiel: OpenSpiel's MCTS against dugout's heuristic, and OpenSpiel's CFR and
-dugout's equilibrium solver on the Bottom of the 9th duel with blank cards.
+dugout's equilibrium solver on a small Bottom of the 9th duel (blank cards and an Ace).
 
     python -m dugout.studies.openspiel_interop                     # the defaults: a few minutes
     python -m dugout.studies.openspiel_interop --games 100 --simulations 32 --cfr-iterations 20000
@@ -18,19 +18,23 @@ k)``). The score is MCTS's share of games won, with a 95% Wilson interval, besid
 heuristic's own share in the same seats and games (the baseline: the duel favours the
 pitching side, so a share is read against it).
 
-**2. Equilibrium agreement** (the duel with blank cards: six batters and two pitchers with
-nothing on their cards but the Aces, 3 fatigue rows; what ``dugout solve bottom_ninth``
-solves for such cards). dugout's solver gives the game value (the batting side's chance of
-winning with both sides optimal). OpenSpiel's outcome-sampling MCCFR runs
-``--cfr-iterations`` iterations on the OpenSpiel game; its average policy, asked at every
-decision of each seat (``policy_table``: each information state looked up by
-:func:`~dugout.integrations.openspiel.information_key`), is evaluated by dugout's exact
-evaluator: its exploitability (what a best response gains over the game value) must be 0
-(with blank cards nothing is at stake in a stare-down, so no play is exploitable: the
-check is that the two tools agree on that, and that the policy crosses from one to the other
-whole). Then ``--value-games`` duels of dugout's equilibrium manager on both sides, played
-through the OpenSpiel game by ``evaluate_bots``: the batting side's win rate must hold the
-solver's value in its 99.9% normal interval.
+**2. Equilibrium agreement** (the Ace duel, :func:`ace_cards`: six batters and two pitchers
+with nothing on their cards but the Aces, the starter's Ace turning a Ball or Strike into a
+Corner, 3 fatigue rows: what ``dugout solve bottom_ninth`` solves for such cards; with blank
+cards alone no play is exploitable, so nothing would be tested). dugout's solver gives the
+game value (the batting side's chance of winning with both sides optimal) and uniform play's
+exploitability. OpenSpiel's outcome-sampling MCCFR runs ``--cfr-iterations`` iterations on
+the OpenSpiel game; its ``average_policy()`` is asked at every stare-down, relief and
+pitching-change decision of each seat (``policy_table``) by :class:`OpenSpielPolicyAgent`,
+which builds each information state string from the view
+(:meth:`~dugout.integrations.openspiel.DugoutGame.view_information_key`), and dugout's exact
+evaluator gives its exploitability (what a best response gains over the game value). The
+study reports the share of MCCFR's information states at those decisions that the
+evaluator's questions built (the strings agree: all of them), the share of the questions
+that found the policy (uniform elsewhere), and both exploitabilities. Then
+``--value-games`` duels of dugout's equilibrium manager on both sides, played through the
+OpenSpiel game by ``evaluate_bots``: the batting side's win rate must hold the solver's value
+in its 99.9% normal interval.
 
 OpenSpiel's exact tree tools (``exploitability``, CFR over the full tree) cannot run on the
 duel: a foul with two strikes leaves the count as it was, so the duel's tree is infinite
@@ -54,7 +58,8 @@ import numpy as np
 from ..cli import args
 from ._generated import GeneratedBlock
 
-__all__ = ["main", "configure", "check", "run", "blank_cards", "mcts_matches", "agreement",
+__all__ = ["main", "configure", "check", "run", "blank_cards", "ace_cards", "mcts_matches",
+           "agreement",
            "OpenSpielPolicyAgent", "markdown_block"]
 
 #: The block ``--markdown`` writes.
@@ -81,8 +86,19 @@ def blank_cards() -> dict:
     return {"set": "blank", "version": 1, "batters": batters, "pitchers": pitchers}
 
 
-#: The blank duel's options (the solver's and the OpenSpiel game's).
+def ace_cards() -> dict:
+    """The blank cards with one ability: the starter's Ace (away, low) turns a Ball or Strike
+    face of the Pitch die into a Corner. It acts when he throws it and the batter has not
+    guessed it exactly, so the stare-down matters: uniform guessing is exploitable."""
+    cards = blank_cards()
+    cards["set"] = "blank-ace"
+    cards["pitchers"][0]["ace"]["ability"] = [{"face": "pitch", "to": "C", "from": ["B", "S"]}]
+    return cards
+
+
+#: The blank duel's options, and the Ace duel's (the solver's and the OpenSpiel game's).
 BLANK_DUEL = {"cards": blank_cards(), "teams": "default", "fatigue_rows": 3}
+ACE_DUEL = {"cards": ace_cards(), "teams": "default", "fatigue_rows": 3}
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -133,33 +149,55 @@ def mcts_matches(games: int, simulations: int, seed: int, out=sys.stdout) -> dic
 
 
 # -- 2. equilibrium agreement --------------------------------------------------------------------------
+class _Asked:
+    """What an OpenSpiel policy reads of a state (``information_state_string``,
+    ``legal_actions``, ``current_player``), for a decision a dugout manager is asked at."""
+
+    def __init__(self, key: str, legal: list[int], player: int):
+        self.key, self.legal, self.player = key, legal, player
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self.key
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return list(self.legal)
+
+    def current_player(self) -> int:
+        return self.player
+
+
 class OpenSpielPolicyAgent:
-    """An OpenSpiel policy of information state strings (MCCFR's ``AveragePolicy`` table) as a
-    dugout manager: it is asked with its seat's observation and view, and looks the
-    information state up by :func:`~dugout.integrations.openspiel.information_key` (uniform
-    where the policy has none)."""
+    """An OpenSpiel policy (MCCFR's ``solver.average_policy()``, or any ``policy.Policy``
+    that reads a state's information state string and legal actions) as a dugout manager of
+    ``game``: at a decision it builds the information state string from its view
+    (:meth:`~dugout.integrations.openspiel.DugoutGame.view_information_key`: the env's encoder
+    of the view, the view's legal actions) and asks the policy. ``known``, the information
+    states the policy holds (MCCFR's table), counts the lookups that found one: ``asked``,
+    ``found`` and ``keys`` (every string built)."""
 
     name = "openspiel-policy"
     needs_view = True
 
-    def __init__(self, infostates: dict, players: int = 2, seed: int = 0):
-        self.infostates = infostates
-        self.players = players
+    def __init__(self, game: Any, policy: Any, known: Any = None, seed: int = 0):
+        self.game, self.policy, self.known = game, policy, known
         self._rng = np.random.default_rng(seed)
+        self.asked = self.found = 0
+        self.keys: set[str] = set()
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
     def action_probabilities(self, observation: dict, view: Any = None) -> dict[int, float]:
-        from open_spiel.python.algorithms.mccfr import AVG_POLICY_INDEX
-        from ..integrations.openspiel import information_key
-        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
-        key = information_key(view.seat, self.players, view.decision or "", observation)
-        found = self.infostates.get(key)
-        if found is None or found[AVG_POLICY_INDEX].sum() <= 0:
-            return {a: 1.0 / len(legal) for a in legal}
-        mix = found[AVG_POLICY_INDEX] / found[AVG_POLICY_INDEX].sum()
-        return {a: float(p) for a, p in zip(legal, mix)}
+        if view is None:
+            raise ValueError(f"{self.name}: needs the manager's view")
+        key = self.game.view_information_key(view)
+        self.asked += 1
+        self.keys.add(key)
+        if self.known is not None and key in self.known:
+            self.found += 1
+        legal = sorted(int(a) for a in view.legal)
+        probs = self.policy.action_probabilities(_Asked(key, legal, view.seat), view.seat)
+        return {int(a): float(p) for a, p in probs.items()}
 
     def act(self, observation: dict, view: Any = None) -> int:
         probs = self.action_probabilities(observation, view)
@@ -168,31 +206,45 @@ class OpenSpielPolicyAgent:
 
 
 def agreement(cfr_iterations: int, value_games: int, seed: int, out=sys.stdout) -> dict[str, Any]:
-    """dugout's solver and OpenSpiel on the blank duel (the module docstring)."""
+    """dugout's solver and OpenSpiel on the Ace duel (the module docstring)."""
     from open_spiel.python.algorithms import evaluate_bots, outcome_sampling_mccfr
-    from ..agents.solvers.bottom_ninth import (Duel, EquilibriumAgent, cached_solution,
-                                               exploitability, policy_table)
+    from ..agents import RandomAgent
+    from ..agents.solvers.bottom_ninth import (ASKED_KINDS, Duel, EquilibriumAgent,
+                                               cached_solution, exploitability, policy_table)
     from ..integrations import openspiel as dos
     t0 = time.perf_counter()
-    solution = cached_solution(Duel.from_options(**BLANK_DUEL))
+    solution = cached_solution(Duel.from_options(**ACE_DUEL))
     value = float(solution.game_value)
-    print(f"  dugout's solver: game value (the batting side's win probability) {value:.6f}, "
+    uniform = exploitability(solution, RandomAgent(seed))
+    worst_uniform = max(uniform.as_pitcher, uniform.as_batter)
+    print(f"  dugout's solver: game value (the batting side's win probability) {value:.6f}; "
+          f"uniform play's exploitability {worst_uniform:.4f} (pitching "
+          f"{uniform.as_pitcher:.4f}, batting {uniform.as_batter:.4f}), "
           f"{time.perf_counter() - t0:.0f} s", file=out, flush=True)
-    game = dos.load_game(ENV, **BLANK_DUEL)
+    game = dos.load_game(ENV, **ACE_DUEL)
 
     t0 = time.perf_counter()
     np.random.seed(seed)                     # outcome-sampling MCCFR draws with np.random
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     for _ in range(cfr_iterations):
         solver.iteration()
-    infostates = solver._infostates          # the average policy's table (mccfr.AveragePolicy's)
-    agent = OpenSpielPolicyAgent(infostates, seed=seed)
+    policy = solver.average_policy()
+    # the information states MCCFR met (AveragePolicy has no public membership test: its
+    # table is read only to count the lookups that found an entry)
+    met = policy._infostates
+    agent = OpenSpielPolicyAgent(game, policy, known=met, seed=seed)
     tables = (policy_table(agent, solution, 0), policy_table(agent, solution, 1))
     e = exploitability(solution, tables=tables)
     worst = max(e.as_pitcher, e.as_batter)
-    print(f"  OpenSpiel's outcome-sampling MCCFR, {cfr_iterations} iterations ({len(infostates)} "
-          f"information states met): exploitability by dugout's exact evaluator {worst:.2e} "
-          f"(pitching {e.as_pitcher:.2e}, batting {e.as_batter:.2e}), "
+    met_asked = [k for k in met if k.split(" ")[2] in ASKED_KINDS]
+    met_found = sum(k in agent.keys for k in met_asked) / max(1, len(met_asked))
+    hit_rate = agent.found / max(1, agent.asked)
+    print(f"  OpenSpiel's outcome-sampling MCCFR, {cfr_iterations} iterations ({len(met)} "
+          f"information states met, {len(met_asked)} at the decisions the evaluator asks): "
+          f"{met_found:.1%} of those are among the evaluator's {agent.asked} questions, which "
+          f"found {agent.found} ({hit_rate:.1%}) in the policy (uniform elsewhere); "
+          f"exploitability by dugout's exact evaluator {worst:.4f} (pitching "
+          f"{e.as_pitcher:.4f}, batting {e.as_batter:.4f}; uniform {worst_uniform:.4f}), "
           f"{time.perf_counter() - t0:.0f} s", file=out, flush=True)
 
     t0 = time.perf_counter()
@@ -210,9 +262,13 @@ def agreement(cfr_iterations: int, value_games: int, seed: int, out=sys.stdout) 
           f"batting side won {rate:.4f} (solver {value:.4f}, 99.9% interval +-{half:.4f}: "
           f"{'inside' if inside else 'OUTSIDE'}), {time.perf_counter() - t0:.0f} s",
           file=out, flush=True)
-    return {"solver": value, "exploitability": worst, "cfr_iterations": cfr_iterations,
-            "infostates": len(infostates), "simulated": rate, "value_games": value_games,
-            "halfwidth": half, "inside": inside}
+    return {"solver": value, "uniform": worst_uniform, "exploitability": worst,
+            "exploitability_seats": (e.as_pitcher, e.as_batter),
+            "uniform_seats": (uniform.as_pitcher, uniform.as_batter),
+            "cfr_iterations": cfr_iterations, "infostates": len(met),
+            "met_asked": len(met_asked), "met_found": met_found, "asked": agent.asked,
+            "found": agent.found, "hit_rate": hit_rate, "simulated": rate,
+            "value_games": value_games, "halfwidth": half, "inside": inside}
 
 
 # -- the command line ---------------------------------------------------------------------------------
@@ -262,13 +318,18 @@ def markdown_block(results: dict[str, Any], command: str, date: str) -> str:
                      f"({_pct(lo)}-{_pct(hi)}) |")
     a = results["agreement"]
     lines += ["",
-              f"Blank-card duel: dugout's solver gives the batting side {a['solver']:.4f}; "
-              f"OpenSpiel's outcome-sampling MCCFR policy after {a['cfr_iterations']:,} "
-              f"iterations ({a['infostates']:,} information states) has exploitability "
-              f"{a['exploitability']:.1e} by dugout's exact evaluator; dugout's equilibrium "
-              f"manager on both sides, {a['value_games']:,} duels through OpenSpiel: the "
-              f"batting side won {a['simulated']:.4f} (99.9% interval +-{a['halfwidth']:.4f} "
-              f"around the solver's value: {'inside' if a['inside'] else 'OUTSIDE'}).",
+              f"Ace duel (blank cards, the starter's Ace turns a Ball or Strike into a Corner): "
+              f"dugout's solver gives the batting side {a['solver']:.4f}; uniform play's "
+              f"exploitability is {a['uniform']:.4f}. OpenSpiel's outcome-sampling MCCFR after "
+              f"{a['cfr_iterations']:,} iterations met {a['infostates']:,} information states; "
+              f"{a['met_found']:.1%} of the {a['met_asked']:,} at stare-down, relief and "
+              f"pitching-change decisions are among the {a['asked']:,} that dugout's exact "
+              f"evaluator asks, and {a['hit_rate']:.1%} of those questions found the policy "
+              f"(uniform elsewhere); its exploitability by dugout's exact evaluator is "
+              f"{a['exploitability']:.4f}. dugout's equilibrium manager on both sides, "
+              f"{a['value_games']:,} duels through OpenSpiel: the batting side won "
+              f"{a['simulated']:.4f} (99.9% interval +-{a['halfwidth']:.4f} around the "
+              f"solver's value: {'inside' if a['inside'] else 'OUTSIDE'}).",
               BLOCK.end]
     return "\n".join(lines) + "\n"
 
@@ -278,8 +339,8 @@ def run(ns: argparse.Namespace, out=sys.stdout) -> dict[str, Any]:
     print("1. OpenSpiel's MCTS against dugout's heuristic, Bottom of the 9th duel "
           "(dugout_bottom_ninth, explicit chance):", file=out, flush=True)
     matches = mcts_matches(ns.games, ns.simulations, ns.seed, out)
-    print("2. Equilibrium agreement, the duel with blank cards (3 fatigue rows):", file=out,
-          flush=True)
+    print("2. Equilibrium agreement, the duel with blank cards but the starter's Ace (3 "
+          "fatigue rows):", file=out, flush=True)
     agreed = agreement(ns.cfr_iterations, ns.value_games, ns.seed, out)
     results = {"matches": matches, "agreement": agreed}
     if ns.markdown:
