@@ -227,12 +227,13 @@ def _teams_from_stats(stats) -> tuple:
 
 
 def sample_counts(stats, innings: int, dh: bool, edge: str, half_innings: int = 3_000,
-                  min_visits: int = 300, seed: int = 0, max_runs: int = 20) -> np.ndarray:
+                  min_visits: int = 300, seed: int = 0, max_runs: int = 20,
+                  bench: str = "roster") -> np.ndarray:
     """Run distributions (team, outs, bases, runs) for two rosters, sampled through the
-    engine's own rules under :func:`reference_action` (each half inning its own dice)."""
+    engine's own rules under :func:`reference_action` (each half inning its own dice).
+    ``bench`` is the game's P-1 reading, which lets rosters beyond 17 be played; it changes
+    nothing sampled (the reference makes no substitution), so the tables' inputs omit it."""
     teams = _teams_from_stats(stats)
-    # (rosters beyond 17 are bench="reserves" games; the tables use no substitution)
-    bench = "roster" if max(len(r) for r in stats) <= rules.MAX_ROSTER else "reserves"
     template = rules.new_game(teams[0], teams[1], Dice(seed), innings=1, dh=dh, edge=edge,
                               bench=bench)
     # both lineup cards, by the reference
@@ -250,21 +251,23 @@ def sample_counts(stats, innings: int, dh: bool, edge: str, half_innings: int = 
 
 
 def pokemon_tables(stats, innings: int = 9, dh: bool = False, edge: str = "ge",
-                   **options: Any) -> ValueTables:
-    """The value tables for two rosters' stats (cached on disk by their inputs)."""
+                   bench: str = "roster", **options: Any) -> ValueTables:
+    """The value tables for two rosters' stats under the game's ``bench`` reading (cached on
+    disk by their inputs)."""
     stats = tuple(tuple(tuple(int(x) for x in s) for s in roster) for roster in stats)
-    return _tables(stats, int(innings), bool(dh), edge, tuple(sorted(options.items())))
+    return _tables(stats, int(innings), bool(dh), edge, bench, tuple(sorted(options.items())))
 
 
 @lru_cache(maxsize=64)
-def _tables(stats, innings: int, dh: bool, edge: str, options: tuple) -> ValueTables:
+def _tables(stats, innings: int, dh: bool, edge: str, bench: str, options: tuple) -> ValueTables:
     opts = dict(options)
     inputs = {"stats": [[list(s) for s in r] for r in stats], "dh": dh, "edge": edge,
               "half_innings": opts.get("half_innings", 3_000),
               "min_visits": opts.get("min_visits", 300), "seed": opts.get("seed", 0)}
     return value_tables("pokemon_baseball", inputs,
                         lambda: sample_counts(stats, innings, dh, edge, inputs["half_innings"],
-                                              inputs["min_visits"], inputs["seed"]),
+                                              inputs["min_visits"], inputs["seed"],
+                                              bench=bench),
                         innings=innings, use_cache=opts.get("use_cache", True))
 
 
@@ -280,7 +283,7 @@ def win_expectancy(view: PokemonBaseballView) -> float:
     the first pitch: the chance from the top of the first)."""
     if view.over:
         raise ValueError("win_expectancy of a finished game: read the result instead")
-    t = pokemon_tables(view.stats, view.innings, view.dh, view.edge)
+    t = pokemon_tables(view.stats, view.innings, view.dh, view.edge, view.bench)
     home = t.win_expectancy(view.inning, view.half, min(view.outs, 3), _bases(view),
                             view.score[1] - view.score[0])
     return home if view.seat == 1 else 1.0 - home
@@ -326,10 +329,11 @@ class PokemonBaseballHeuristic(TablesHeuristic):
     VIEW = PokemonBaseballView
 
     def build_tables(self, view: PokemonBaseballView, **table_options: Any) -> ValueTables:
-        return pokemon_tables(view.stats, view.innings, view.dh, view.edge, **table_options)
+        return pokemon_tables(view.stats, view.innings, view.dh, view.edge, view.bench,
+                              **table_options)
 
     def table_inputs(self, view) -> tuple:
-        return (view.stats, view.innings, view.dh, view.edge)
+        return (view.stats, view.innings, view.dh, view.edge, view.bench)
 
     # -- valuing situations ------------------------------------------------------------
     def _batting_we(self, view: PokemonBaseballView, outs: int, bases, runs: int = 0) -> float:
@@ -338,7 +342,8 @@ class PokemonBaseballHeuristic(TablesHeuristic):
 
     def option_values(self, view: PokemonBaseballView) -> dict[int, float]:
         """Each legal action's value for the deciding manager (win expectancy for steals,
-        bunts and tag-ups; a score for the other kinds)."""
+        bunts and tag-ups; a score for the other kinds). A pitching change's substitute is
+        scored among the fresh arms only (:func:`_fresh`)."""
         kind = view.decision
         if kind in ("steal", "bunt", "tag_up"):
             values = getattr(self, "_value_" + kind)(view)
@@ -469,10 +474,9 @@ class PokemonBaseballHeuristic(TablesHeuristic):
             return {a: -view.stats[seat][a - CREATURE][3] for a in view.legal}     # pinch runner
         if seat == view.half and old == view.batter:
             return {a: self._bat_value(view, a - CREATURE) for a in view.legal}    # pinch hitter
-        if old == view.pitcher(seat):
-            fresh = _fresh(view, seat, [a - CREATURE for a in view.legal])
-            return {a: self._pitch_value(view, seat, a - CREATURE)
-                    - (0.0 if a - CREATURE in fresh else 1e6) for a in view.legal}
+        if old == view.pitcher(seat):       # only the fresh arms are scored (see _fresh)
+            return {CREATURE + k: self._pitch_value(view, seat, k)
+                    for k in _fresh(view, seat, [a - CREATURE for a in view.legal])}
         position = view.field[seat].index(old) + 1 if old in view.field[seat] else 0
         ref, pitcher = _mean_stats(view.stats[1 - seat]), view.stats[seat][view.pitcher(seat)]
 

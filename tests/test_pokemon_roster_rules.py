@@ -21,16 +21,16 @@ import numpy as np
 import pytest
 
 import helpers
-from dugout.agents import RandomAgent, make_agent
+from dugout.agents import make_agent
 from dugout.envs import make
 from dugout.envs.core import Dice
 from dugout.envs.core.errors import DataError, IllegalActionError, OptionError
 from dugout.envs.core.state import SaveError
 from dugout.envs.pokemon_baseball import cards, rules
-from dugout.envs.pokemon_baseball.cards import DATA_DIR, load_team, team_from_dict
+from dugout.envs.pokemon_baseball.cards import DATA_DIR, team_from_dict
 from dugout.envs.pokemon_baseball.env import encode_view, layout
 from dugout.envs.pokemon_baseball.rules import (CREATURE, GONE, PASS, PINCH_HIT, PLAYING,
-                                                POSITION, YES, GameState, apply_action)
+                                                POSITION, GameState, apply_action)
 from dugout.envs.pokemon_baseball.sample import public_setup, sample_state
 from dugout.envs.pokemon_baseball.view import make_view
 
@@ -92,6 +92,29 @@ def test_the_defaults_are_todays_readings_and_a_value_is_written_one_way():
 
 
 # -- P-1: the roster's size -----------------------------------------------------------------------
+@pytest.mark.parametrize("used_twice, readings", [
+    ("roster", {"roster"}), ("roster+reentry", {"roster", "reentry"}),
+    ("reentry+teams", {"reentry", "teams"}), ("roster+reentry+teams", {"roster", "reentry", "teams"}),
+])
+def test_a_used_twice_value_reads_as_its_set_of_readings(used_twice, readings):
+    """One reader of a used_twice value (no substring test on the joined string): the engine,
+    the view and the team checks all ask ``cards.readings``."""
+    assert cards.readings(used_twice) == frozenset(readings)
+    s = rules.new_game(make_team("a"), make_team("h"), Dice(0), used_twice=used_twice)
+    assert s.reentry is ("reentry" not in readings)
+    assert make_view(s, AWAY).reentry is s.reentry
+
+
+def test_the_value_tables_read_the_bench_option():
+    """The tables' sampler plays its template game under the bench reading it is given (it
+    used to guess it from the rosters' size): a 26-creature roster under ``bench="roster"`` is
+    refused, naming the rule."""
+    from dugout.agents.pokemon_baseball import sample_counts
+    deep = tuple((50, 20, 50, 2) for _ in range(26))
+    with pytest.raises(DataError, match=rf"9 to 17 creatures \(bench='roster': {BENCH_PASSAGE}"):
+        sample_counts((deep, deep[:17]), 9, False, "ge", bench="roster")
+
+
 @pytest.mark.parametrize("size, bench, dh, ok", [
     (17, "roster", False, True), (18, "roster", False, False), (18, "reserves", False, True),
     (26, "reserves", False, True), (27, "reserves", False, False), (27, "reserves", True, True),
@@ -506,6 +529,10 @@ def test_the_heuristic_brings_only_a_fresh_arm_to_the_mound_under_re_entry():
     choice = heuristic.decide(view) - CREATURE
     assert s.status[HOME][choice] == rules.BENCH
     assert pitch[choice] == max(v for k, v in pitch.items() if s.status[HOME][k] == rules.BENCH)
+    # the options it weighs are the fresh ones, not every legal one with a penalty
+    fresh = {a for a in view.legal if s.status[HOME][a - CREATURE] == rules.BENCH}
+    assert set(heuristic.option_values(view)) == fresh and CREATURE + 0 not in fresh
+    assert view.available(HOME) == tuple(s.available(HOME))       # one rule, two readers
 
 
 def test_heuristic_games_under_re_entry_are_as_long_as_under_the_default():

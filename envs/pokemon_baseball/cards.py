@@ -52,6 +52,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,8 @@ __all__ = ["SAVED_TEAMS", "POSITIONS", "HP_RANGE", "LEVEL_RANGE", "ATTACK_RANGE"
            "MAX_ROSTER", "MIN_ROSTER", "Creature", "Team", "load_creatures", "load_team",
            "team_from_dict", "creature_from_dict", "BUILTIN_TEAMS", "DATA_DIR", "BENCH_READINGS",
            "USED_TWICE_READINGS", "USED_TWICE_DEFAULT", "max_roster", "check_bench",
-           "check_used_twice", "check_teams_apart", "BENCH_PASSAGE", "USED_TWICE_PASSAGE"]
+           "check_used_twice", "readings", "check_teams_apart", "BENCH_PASSAGE",
+           "USED_TWICE_PASSAGE"]
 
 #: the nine positions; fielder number ``n`` (1..9, as in "Fly Out (8)") is ``POSITIONS[n - 1]``
 POSITIONS = ("P", "C", "1B", "2B", "3B", "SS", "LF", "CF", "RF")
@@ -113,6 +115,13 @@ def check_used_twice(value: Any, option: str = "used_twice") -> str:
     return "+".join(p for p in USED_TWICE_READINGS if p in parts)
 
 
+@lru_cache(maxsize=None)
+def readings(used_twice: str) -> frozenset[str]:
+    """The readings a (checked) ``used_twice`` value joins: ``"roster+reentry"`` ->
+    ``{"roster", "reentry"}``. Every rule that reads P-2 asks this, never the string."""
+    return frozenset(used_twice.split("+"))
+
+
 def max_roster(bench: str = "roster", dh: bool = False) -> int:
     """The most creatures a game roster may hold: 17 (``"roster"``), or the starters (nine,
     ten with the DH) and 17 on the bench (``"reserves"``)."""
@@ -122,7 +131,7 @@ def max_roster(bench: str = "roster", dh: bool = False) -> int:
 def check_teams_apart(teams: tuple, used_twice: str) -> None:
     """With the ``"teams"`` reading of P-2, no creature (by id) on both teams: a
     ``DataError`` naming the rule and the creatures otherwise."""
-    if "teams" not in used_twice.split("+"):
+    if "teams" not in readings(used_twice):
         return
     both = sorted(set(teams[0].ids) & set(teams[1].ids))
     if both:
@@ -428,7 +437,7 @@ def _check_roster_rules(roster: list[str], where: str, bench: str, dh: bool,
         raise DataError(f"{where}: field 'roster' must list {MIN_ROSTER} to {most} creatures "
                         f"(bench={bench!r}: {BENCH_PASSAGE} read as {reading}), got {len(roster)}")
     twice = sorted(cid for cid, n in Counter(roster).items() if n > 1)
-    if twice and "roster" in used_twice.split("+"):
+    if twice and "roster" in readings(used_twice):
         raise DataError(f"{where}: field 'roster': creature(s) {show_list(twice)} listed twice "
                         f"(used_twice={used_twice!r}: {USED_TWICE_PASSAGE} read as no creature "
                         f"twice on a roster)")

@@ -143,7 +143,7 @@ from ..core.series import with_series_pieces
 from . import charts as ch
 from . import rules
 from .cards import (BUILTIN_TEAMS, POSITIONS, USED_TWICE_DEFAULT, check_bench, check_teams_apart,
-                    check_used_twice, load_creatures, load_team)
+                    check_used_twice, load_creatures, load_team, max_roster)
 from .view import (PokemonBaseballView, bases_shown, decision_shown, fielder_shown, full_hp,
                    hp_now, make_view, option_pairs, places_shown, roster_stats)
 
@@ -165,7 +165,7 @@ _F = {name: i for i, name in enumerate(CREATURE_FEATURES)}
 
 def pieces_for(width: int = ROSTER) -> list:
     """The observation's pieces for rosters of ``width`` rows (17; more with
-    ``bench="reserves"``: :func:`~.rules.roster_width`)."""
+    ``bench="reserves"``: :func:`~.cards.max_roster`)."""
     return situation_pieces(rules.DECISION_KINDS) + [
         ("subject_position", 10, "one-hot position a lineup decision fills: P, C, 1B, 2B, 3B, SS, LF, CF, RF, DH"),
         ("subject_slot", 9, "one-hot batting slot a batting-order decision fills"),
@@ -438,7 +438,7 @@ class PokemonBaseballEnv(BaseballAECEnv, name="pokemon_baseball_v0", actions=rul
             raise OptionError(f"{name}: dh must be True or False, got {show(dh)}")
         self.bench, self.used_twice = bench, used_twice
         #: the creatures a roster may hold, whom the actions and the roster blocks name
-        self.roster_width = rules.roster_width(bench, bool(dh))
+        self.roster_width = max_roster(bench, bool(dh))
         self._layout = layout(self.roster_width)
         if self.roster_width != ROSTER:         # the spaces below are built from these
             self.ACTION_MEANINGS = rules.action_labels(self.roster_width)

@@ -40,19 +40,19 @@ from ..core.state import (SavedAs, SaveError, check_choice, check_index, check_i
                           check_int, check_ints, check_len, decode_as, saved_keys)
 from . import charts as ch
 from .cards import (BENCH_READINGS, POSITIONS, SAVED_TEAMS, USED_TWICE_DEFAULT, Team,
-                    check_teams_apart, check_used_twice, load_team, max_roster)
+                    check_teams_apart, check_used_twice, load_team, max_roster, readings)
 
 __all__ = [
     "GameState", "new_game", "apply_action", "legal_actions", "games_to_rest", "ACTIONS",
     "N_ACTIONS", "DECISION_KINDS", "PASS", "YES", "RUNNER", "PINCH_HIT", "POSITION", "CREATURE",
     "MAX_ROSTER", "OUTCOMES", "DH", "BENCH", "PLAYING", "GONE", "FORFEIT_SCORE",
     "effective_hp", "rest_for_innings", "REST_BY", "start_half_inning", "action_labels",
-    "roster_width",
+    "may_come_in",
 ]
 
 # -- actions: one Discrete space for every decision --------------------------------------------
 #: the roster rows the actions name (creatures 0-16); ``bench="reserves"`` names more
-#: (:func:`roster_width`, :func:`action_labels`)
+#: (:func:`~.cards.max_roster`, :func:`action_labels`)
 MAX_ROSTER = 17
 PASS = 0                  # no substitution / no steal / swing away / the runner holds
 YES = 1                   # bunt / tag up
@@ -72,12 +72,6 @@ def action_labels(width: int = MAX_ROSTER) -> tuple[str, ...]:
             + ("pinch hitter",)
             + tuple(f"replace the {p}" for p in _POSITION_NAMES)
             + tuple(f"creature {k}" for k in range(width)))
-
-
-def roster_width(bench: str = "roster", dh: bool = False) -> int:
-    """The creatures a roster may hold, which the actions and the observation's roster
-    blocks name: 17 (``bench="roster"``), or the starters and 17 on the bench (RULES.md, P-1)."""
-    return max_roster(bench, dh)
 
 
 ACTIONS = action_labels(MAX_ROSTER)
@@ -185,27 +179,17 @@ class GameState(ScoreboardGame):
     def reentry(self) -> bool:
         """Whether a creature who left the game may come back (``used_twice`` without
         "reentry", RULES.md P-2)."""
-        return "reentry" not in self.used_twice
+        return "reentry" not in readings(self.used_twice)
 
     def available(self, team: int) -> list[int]:
-        """Creatures who may come in: not resting, never in this game (with re-entry
-        allowed: not in the game now and not hurt in it)."""
-        resting = self.resting[team]
-        if self.reentry:
-            injured = self.injured[team]
-            return [k for k, s in enumerate(self.status[team])
-                    if s != PLAYING and not resting[k] and not injured[k]]
-        return [k for k, s in enumerate(self.status[team]) if s == BENCH and not resting[k]]
+        """Creatures of ``team`` who may come in (:func:`may_come_in`)."""
+        return list(may_come_in(self.status[team], self.resting[team], self.injured[team],
+                                self.reentry))
 
     def has_bench(self, team: int) -> bool:
         """Whether any bench creature may come in (what a substitution offer needs)."""
-        if self.reentry:
-            return bool(self.available(team))
-        resting = self.resting[team]
-        for k, s in enumerate(self.status[team]):
-            if s == BENCH and not resting[k]:
-                return True
-        return False
+        return next(may_come_in(self.status[team], self.resting[team], self.injured[team],
+                                self.reentry), None) is not None
 
 
     def validate(self) -> None:
@@ -215,6 +199,17 @@ class GameState(ScoreboardGame):
     def validate_carry(self, carry: object) -> None:
         """What a series carries into this game (see :func:`validate_carry`)."""
         validate_carry(self, carry)
+
+
+def may_come_in(status, resting, injured, reentry: bool):
+    """The creatures (roster indices, in order) of one team's ``status``, ``resting`` and
+    ``injured`` lists who may come in: not resting, never in this game; with re-entry
+    (``reentry``: RULES.md P-2) not in the game now and not hurt in it. The engine's offers
+    and the view's ``available`` both read it."""
+    if reentry:
+        return (k for k, s in enumerate(status) if s != PLAYING and not resting[k]
+                and not injured[k])
+    return (k for k, s in enumerate(status) if s == BENCH and not resting[k])
 
 
 def effective_hp(hp: int, loss: int) -> int:
@@ -294,7 +289,7 @@ def check_roster_rules(teams: tuple[Team, Team], bench: str, dh: bool, used_twic
 def apply_action(state: GameState, action: int) -> None:
     """Apply the pending decision's choice, then play on to the next decision."""
     apply_choice(state, action, ACTIONS if state.bench == "roster" else
-                 _wide_actions(roster_width(state.bench, state.dh)), CHOICES)
+                 _wide_actions(max_roster(state.bench, state.dh)), CHOICES)
     run(state)
 
 

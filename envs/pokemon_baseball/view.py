@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from ..core.decisions import Decision
 from ..core.view import HalfInningView
-from .cards import USED_TWICE_DEFAULT
-from .rules import MAX_ROSTER, GameState, effective_hp, roster_width
+from .cards import USED_TWICE_DEFAULT, max_roster, readings
+from .rules import MAX_ROSTER, GameState, effective_hp, may_come_in
 
 __all__ = ["PokemonBaseballView", "make_view", "option_pairs", "decision_shown", "places_shown",
            "bases_shown", "fielder_shown", "Stats"]
@@ -137,16 +137,14 @@ class PokemonBaseballView(HalfInningView):
     @property
     def reentry(self) -> bool:
         """Whether a creature who left the game may come back (``used_twice``, P-2)."""
-        return "reentry" not in self.used_twice
+        return "reentry" not in readings(self.used_twice)
 
     def available(self, team: int) -> tuple[int, ...]:
         """Creatures of ``team`` who may come in: on the bench and not resting (with re-entry
-        allowed, also those gone from the game and not hurt in it)."""
-        if self.reentry:
-            return tuple(k for k, s in enumerate(self.status[team])
-                         if s != 1 and self.resting[team][k] == 0 and not self.injured[team][k])
-        return tuple(k for k, s in enumerate(self.status[team])
-                     if s == 0 and self.resting[team][k] == 0)
+        allowed, also those gone from the game and not hurt in it): the engine's rule,
+        :func:`~.rules.may_come_in`."""
+        return tuple(may_come_in(self.status[team], self.resting[team], self.injured[team],
+                                 self.reentry))
 
 
 # -- what a manager is shown -----------------------------------------------------------------
@@ -234,7 +232,7 @@ def make_view(state: GameState, seat: int, labels: dict[int, str] | None = None,
         games_left=games_left,
         bench=state.bench,
         used_twice=state.used_twice,
-        roster_width=MAX_ROSTER if state.bench == "roster" else roster_width(state.bench, state.dh),
+        roster_width=max_roster(state.bench, state.dh),
     )
 
 
