@@ -117,7 +117,9 @@ the next two, 6+ the next three; a starting pitcher always sits out the next gam
 injured batter sits out the rest of the game and one to three more. HP lost to an
 injury returns for the next game. A team that cannot field its lineup from rested
 creatures forfeits the game 9-0. `env.unwrapped.save()` / `restore()` continue a
-series mid-game.
+series mid-game. A saved game restores only into an env made with its teams and options
+(`innings`, `max_innings`, `dh`, `edge`, `rest_by`, `bench`, `used_twice`): another raises
+`DataError` naming the option that differs.
 
 ## Version History
 
