@@ -33,6 +33,7 @@ parsed over them, with the same checks as a ruleset's).
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any, Callable
 
 from ..envs import env_ids
@@ -63,6 +64,9 @@ SOLO_MANAGER_MODULES = {
 
 _REGISTRY: dict[str, dict[str, Factory]] = {}
 _BUILT_IN_LOADED: set[str] = set()
+#: Held while a ruleset's built-in managers register (reentrant: ``register`` calls back into
+#: ``_load``), so another thread asking for them waits until they are all there.
+_LOAD_LOCK = threading.RLock()
 
 
 def managers(env_id: str) -> Managers:
@@ -92,15 +96,16 @@ def _load(env_id: str) -> dict[str, Factory]:
     if env_id not in env_ids("all") and env_id not in _REGISTRY:
         raise ValueError(f"unknown environment {env_id!r}; known: "
                          f"{', '.join(sorted(set(env_ids('all')) | set(_REGISTRY)))}")
-    if env_id not in _BUILT_IN_LOADED:
-        _BUILT_IN_LOADED.add(env_id)
-        _REGISTRY.setdefault(env_id, {})
-        register(env_id, "random", lambda seed: RandomAgent(seed))
-        if env_id in MANAGER_MODULES:
-            _register_ruleset(env_id, managers(env_id))
-        if env_id in SOLO_MANAGER_MODULES:
-            _register_solo(env_id, importlib.import_module(SOLO_MANAGER_MODULES[env_id]).MANAGERS)
-    return _REGISTRY.setdefault(env_id, {})
+    with _LOAD_LOCK:
+        if env_id not in _BUILT_IN_LOADED:
+            _BUILT_IN_LOADED.add(env_id)      # first: register() below calls back here
+            _REGISTRY.setdefault(env_id, {})
+            register(env_id, "random", lambda seed: RandomAgent(seed))
+            if env_id in MANAGER_MODULES:
+                _register_ruleset(env_id, managers(env_id))
+            if env_id in SOLO_MANAGER_MODULES:
+                _register_solo(env_id, importlib.import_module(SOLO_MANAGER_MODULES[env_id]).MANAGERS)
+        return _REGISTRY.setdefault(env_id, {})
 
 
 def _register_ruleset(env_id: str, record: Managers) -> None:

@@ -76,6 +76,7 @@ from ..envs import make
 
 __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "DecisionReport",
            "analyse_game", "analyse_position", "analyse_saved", "load_saved", "decision_report",
+           "evaluate_decision",
            "decision_seed", "game_text", "position_text", "report_text", "plot_win_probability", "PlotError",
            "NOISE_Z", "DEFAULT_SEARCH"]
 
@@ -265,10 +266,12 @@ def _situation(view: Any) -> tuple[int, int, int, tuple[int, int]]:
     return int(view.inning), int(view.half), int(view.outs), (int(score[0]), int(score[1]))
 
 
-def _evaluate(searcher: Any, view: Any, labels: Sequence[str], chosen: int, seed: int,
-              step: int, seat: str, kind: str) -> DecisionRecord:
-    """Search ``view``'s decision with every option in every world and record it; reads the
-    view, its labels and the searcher's public set-up, nothing else."""
+def evaluate_decision(searcher: Any, view: Any, labels: Sequence[str], chosen: int, seed: int,
+                      step: int, seat: str, kind: str) -> DecisionRecord:
+    """Search ``view``'s decision with ``searcher`` (a search manager told the game's public
+    set-up), every option in every world (no race), reset to ``seed``, and record it with the
+    choice ``chosen``, the decision's ``step``, ``seat`` and ``kind``; reads the view, its
+    ``labels`` and the searcher's public set-up, nothing else."""
     searcher.reset(seed)
     ev = searcher.evaluate(view, race=False)
     options = tuple(Option(a, labels[a] if a < len(labels) else str(a), ev.estimates[a].mean,
@@ -351,7 +354,7 @@ def analyse_game(env_id: str, env_kwargs: Mapping[str, Any] | None, agents: Mapp
             labels = info["decision"]["labels"]
             record = None
             if agent in seats:
-                record = _evaluate(searcher, view, labels, int(action),
+                record = evaluate_decision(searcher, view, labels, int(action),
                                    decision_seed(search_seed, seed, step), step, agent,
                                    info["decision"]["kind"])
                 records.append(record)
@@ -398,7 +401,7 @@ def analyse_position(env, search: str = DEFAULT_SEARCH, search_seed: int = 0, ga
         chosen = searcher.evaluate(view, race=False).best().action
     elif chosen not in view.legal:
         raise ValueError(f"action {chosen} is not legal at this decision; legal: {list(view.legal)}")
-    return _evaluate(searcher, view, info["labels"], int(chosen), seed, step, agent, info["kind"])
+    return evaluate_decision(searcher, view, info["labels"], int(chosen), seed, step, agent, info["kind"])
 
 
 def load_saved(env, saved: Any) -> Any:

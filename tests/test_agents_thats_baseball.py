@@ -205,6 +205,31 @@ def test_registry_errors_name_the_choices():
     assert isinstance(make_agent(ENV, "heuristic"), ViewAgent)
 
 
+def test_a_thread_asking_while_another_registers_waits_for_every_manager(monkeypatch):
+    """The registry marks a ruleset loaded before its managers register (they call back into
+    it); another thread asking for the managers meanwhile must wait for all of them, not see
+    a half-filled list (the web app's sessions ask from several threads)."""
+    import threading
+    import time
+    from dugout.agents import registry
+    monkeypatch.setattr(registry, "_BUILT_IN_LOADED", set())
+    monkeypatch.setattr(registry, "_REGISTRY", {})
+    started = threading.Event()
+    slow = registry._register_ruleset
+
+    def slowly(env_id, record):
+        started.set()
+        time.sleep(0.3)
+        slow(env_id, record)
+    monkeypatch.setattr(registry, "_register_ruleset", slowly)
+    loader = threading.Thread(target=agent_names, args=(ENV,))
+    loader.start()
+    assert started.wait(5)
+    names = agent_names(ENV)                 # while the loader sleeps between random and the rest
+    loader.join()
+    assert "heuristic" in names and "search" in names, names
+
+
 # -- strength, with statistics ------------------------------------------------------------
 @pytest.mark.full
 def test_heuristic_beats_random_and_always_steal_significantly():

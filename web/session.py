@@ -480,15 +480,15 @@ class Session:
             raise ApiError(409, "the analysis comes after the game; it is still being played")
         if self.analysis is not None:
             return self.analysis
-        from ..evaluate.analysis import _evaluate, decision_seed
+        from ..evaluate.analysis import decision_seed, evaluate_decision
         searcher = self._searcher()
         records = []
         for m in self.history:
             if m.seat != self.viewer or m.legal < 2 or m.view is None:
                 continue
-            records.append(_evaluate(searcher, m.view, m.labels, m.action,
-                                     decision_seed(0, self.seed, m.number), m.number, m.seat,
-                                     m.kind))
+            records.append(evaluate_decision(searcher, m.view, m.labels, m.action,
+                                             decision_seed(0, self.seed, m.number), m.number,
+                                             m.seat, m.kind))
         result = self.table.result()
         winner = result.get("winner", "")
         end = None if self.table.solo else (0.5 if not winner else float(winner == self.viewer))

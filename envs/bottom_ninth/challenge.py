@@ -496,7 +496,9 @@ class ManagerChallengeEnv(gymnasium.Env):
         b = g.board
         lineup = [g.cards.card(i).name for i in g.lineup]
         names = lineup + ["?"] * (rules.LINEUP_SIZE - len(lineup))
-        runners = tuple(None if r is None else names[r] for r in b.bases)
+        lines = g.box.lines[b.half]          # a runner is his box-score line (a pinch hitter's own)
+        runners = tuple(None if r is None else (lines[r].name if r < len(lines) else "?")
+                        for r in b.bases)
         sit = g.solo.situations[g.situation]
         eff = g.solo.effects[g.effect]
         record = ("Record " + " ".join("W" if r else "L" for r in c.results)
