@@ -201,3 +201,30 @@ def test_public_setup_and_bad_input():
     assert sample.board.max_innings == 12
     with pytest.raises(TypeError):
         sample_state(env.unwrapped.state_, random.Random(0), setup)
+
+
+def test_only_no_decision_fitting_rebuilds_the_batted(monkeypatch):
+    """The sampler rebuilds who has batted only when no decision of the other manager fits
+    the view (``NoDecisionFits``); any other error, here a ValueError that a bug raises once
+    while the rules are asked, is raised as it is instead of being retried away."""
+    from dugout.envs.showdown import sample as sample_module
+    env = envs.make(ENV_ID, raw=True, level="advanced", starter=1)
+    env.reset(seed=0)
+    state = env.unwrapped.state_
+    watcher = 1 - state.pending.actor              # his view names no decision
+    view = view_of(state, watcher)
+    assert view.decision is None and not state.batted[view.half][view.batter]
+    sample_state(view, random.Random(0), public_setup(env))     # samples as it is
+    candidates, calls = sample_module._candidates, []
+
+    def a_bug_once(*args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise ValueError("a bug in a rule")
+        return candidates(*args)
+
+    monkeypatch.setattr(sample_module, "_candidates", a_bug_once)
+    with pytest.raises(ValueError, match="a bug in a rule"):
+        sample_state(view, random.Random(0), public_setup(env))
+    assert calls == [1]
+    assert issubclass(sample_module.NoDecisionFits, ValueError)

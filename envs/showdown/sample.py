@@ -82,7 +82,7 @@ from .state import GameState, new_at_bat
 from .strategy import load_card_set, load_deck
 from .view import ShowdownView, view_of
 
-__all__ = ["public_setup", "sample_state"]
+__all__ = ["public_setup", "sample_state", "NoDecisionFits"]
 
 #: the effects a played card leaves in force for the at-bat (cardplay.add_mod's)
 _MOD_EFFECTS = ("pitch", "swing", "edge", "throw_bonus", "dp_bonus", "catcher_bonus")
@@ -152,7 +152,7 @@ def _in_play(view: ShowdownView, dice: Dice, setup: dict, decks, rng: random.Ran
         _draw_cards(state, view, rng)
     try:
         _ask_the_decision(state, view)
-    except ValueError:
+    except NoDecisionFits:
         if view.decision is not None or state.batted[view.half][view.batter]:
             raise
         # the other manager may be offered a pinch hitter only for a batter who has batted
@@ -339,9 +339,16 @@ def _card_mods(state: GameState) -> None:
 
 # ================================================================== the decision waiting
 
+class NoDecisionFits(ValueError):
+    """No step of the rules asks the view's decision here (or, for a view that holds none,
+    any decision of the other manager): the one refusal :func:`sample_state` answers by
+    rebuilding the game another way; any other error is a bug, and raised as it is."""
+
+
 def _ask_the_decision(state: GameState, view: ShowdownView) -> None:
     """Put the game at the step that asks the view's decision (or, when the view holds none,
-    the first decision the rules could be asking the other manager here)."""
+    the first decision the rules could be asking the other manager here); else
+    :class:`NoDecisionFits`."""
     seat = view.seat
     for kind, prepare in _candidates(state, view):
         if view.decision is not None and kind != view.decision:
@@ -363,7 +370,7 @@ def _ask_the_decision(state: GameState, view: ShowdownView) -> None:
         if ok:
             _take(state, trial)
             return
-    raise ValueError(f"no step of the rules asks {view.decision or 'the other manager'} here")
+    raise NoDecisionFits(f"no step of the rules asks {view.decision or 'the other manager'} here")
 
 
 def _take(state: GameState, trial: GameState) -> None:
