@@ -14,9 +14,6 @@ import pytest
 from dugout import envs
 from dugout.envs.core.errors import DataError, OptionError
 
-PASSAGE = "Strategy cards are used only if you and your opponent both have strategy decks"
-
-
 def _play(env, seed: int) -> list:
     """A seeded random game's decisions, actions and final score."""
     game = env.unwrapped
@@ -29,13 +26,6 @@ def _play(env, seed: int) -> list:
         trail.append((d.kind, d.actor, d.legal, a))
         env.step(a)
     return trail + [tuple(game.state_.board.runs)]
-
-
-def test_the_passage_is_the_rulebooks():
-    from pathlib import Path
-    import dugout.envs.showdown as sd
-    rules_md = " ".join((Path(sd.__file__).parent / "RULES.md").read_text().split())
-    assert f"**A deck on one side only.**" in rules_md and PASSAGE in rules_md
 
 
 @pytest.mark.parametrize("pair", [("default", None), (None, "small_ball")])
