@@ -180,12 +180,6 @@ def showdown_tables(teams: tuple[Team, Team], level: str = "advanced", innings: 
 # ================================================================ the heuristic
 
 
-def _rested_out(view, team: int, k: int) -> int:
-    """1 when a reliever comes in at IP 0 (a series' expert game: he pitched the last two
-    games), the -1 on his pitches "right away"; else 0."""
-    streak = view.relief_streak[team]
-    return int(view.level == "expert" and bool(streak) and streak[k] >= 2)
-
 class ShowdownHeuristic(TablesHeuristic):
     """The rulebook heuristic: every choice priced in win expectancy from the cards' odds.
 
@@ -478,7 +472,7 @@ class ShowdownHeuristic(TablesHeuristic):
             if a == PASS:
                 continue
             card = view.card(t, a - PLAYER)
-            tired = _rested_out(view, t, a - PLAYER)
+            tired = int(rules.rested_out(view, t, a - PLAYER))
             values[a] = -np.mean([self.run_value(b, card, 0, tired) for b in nxt])
         if PASS in view.legal:
             values[PASS] = -(current if current is not None else 0.0) + self.change_margin
@@ -776,8 +770,9 @@ class ShowdownHeuristic(TablesHeuristic):
                   if isinstance(c, PitcherCard) and c.role != "starter" and not view.used[ft][k]]
         if not relief:
             return 0.0
-        best = min(np.mean([self.run_value(b, view.card(ft, k), 0, _rested_out(view, ft, k))
-                            for b in nxt]) for k in relief)
+        best = min(np.mean([self.run_value(b, view.card(ft, k), 0,
+                                           int(rules.rested_out(view, ft, k))) for b in nxt])
+                   for k in relief)
         return 0.1 * 3 * (best - now)               # about 0.1 WE a run, three batters
 
 

@@ -100,7 +100,8 @@ def test_a_reliever_who_pitched_two_games_in_a_row_starts_at_ip_0():
                                relief_streak=streaks)
         state.board.inning = 6
         assert rules.fatigue(state, 1, k) == want, (streak, level)
-        assert rules.rested_out(state, 1, k) == (streak >= 2)
+        assert rules.rested_out(state, 1, k) == (streak >= 2 and level == "expert")
+        assert rules.rested_out(view_of(state, 0), 1, k) == rules.rested_out(state, 1, k)
 
 
 def test_the_carry_counts_games_in_a_row_and_a_rest_resets_it():

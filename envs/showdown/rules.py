@@ -51,7 +51,7 @@ Unclear passages and the reading taken are in RULES.md.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..core import scorebook as sb
 from ..core.bases import advance_all
@@ -489,11 +489,14 @@ def fatigue(state: GameState, team: int, k: int) -> int:
     return max(0, innings - ip)
 
 
-def rested_out(state: GameState, team: int, k: int) -> bool:
+def rested_out(game: Any, team: int, k: int) -> bool:
     """Expert Innings Pitched, in a series: "If a reliever or closer pitches 2 games in a
-    row, his IP starts at 0 the next game" (a starter's streak is never counted)."""
-    streak = state.relief_streak[team]
-    return bool(streak) and streak[k] >= 2
+    row, his IP starts at 0 the next game" (a starter's streak is never counted; the
+    advanced game has no such rule). ``game``: a :class:`GameState` or a manager's
+    ``ShowdownView`` of one (the heuristic reads it off the view): its ``level`` and
+    ``relief_streak``."""
+    streak = game.relief_streak[team]
+    return game.level == "expert" and bool(streak) and streak[k] >= 2
 
 
 # ================================================================== a series
