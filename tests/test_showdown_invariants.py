@@ -65,12 +65,16 @@ def test_the_thirty_2004_teams():
     assert set(BATTING_KINDS | FIELDING_KINDS | {"starting_pitcher", "play_card"}) == set(rules.ALL_KINDS)
 
 
-def random_game(seed, level, decks=None):
-    """A game between two random 2004 teams (fixed by the seed), AL or NL rules at random;
-    with ``decks`` (a deck name, the expert game) both managers hold that deck."""
+def random_game(seed, level, decks=None, options=None):
+    """A game between two random 2004 teams (fixed by the seed), AL or NL rules at random
+    (the ``dh`` of the env's ``options`` when they give one: the env restores only a game of
+    its own DH rule); with ``decks`` (a deck name, the expert game) both managers hold that
+    deck."""
     rng = random.Random(seed)
     away, home = rng.choice(TEAM_NAMES), rng.choice(TEAM_NAMES)
     dh = rng.choice([None, True, False])
+    if (options or {}).get("dh") is not None:
+        dh = options["dh"]
     cards = {}
     pair = decks if isinstance(decks, (tuple, list)) else (decks, decks)
     if None not in pair:              # a deck on one side only plays without cards, as the env does
@@ -344,7 +348,7 @@ def random_game_checks(options, monkeypatch):
         games[0] += 1
         track["left"], track["entered"] = [set(), set()], [set(), set()]
         at_bats.left = track["left"]
-        state, rng = random_game(seed, level, options.get("decks"))
+        state, rng = random_game(seed, level, options.get("decks"), options)
         track["seen"] = 0
         return state, lambda state: rng.choice(state.pending.legal)
 
@@ -389,8 +393,9 @@ def random_game_checks(options, monkeypatch):
         elif level == "expert":
             cards = CARD_KINDS if options.get("decks") else set()
             assert set(kinds) == EXPERT_KEEPS | set(rules.EXPERT_KINDS) - CARD_KINDS | cards, kinds
-            assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter", "starter_relieved",
-                                          "IBB", "SH", "dh_to_field", "first_out_of_position")), tally
+            seen = ("dp", "thrown_out", "hit_for_starter", "starter_relieved", "IBB", "SH",
+                    "first_out_of_position") + (() if options.get("dh") is False else ("dh_to_field",))
+            assert all(tally[k] for k in seen), tally
         else:
             assert set(kinds) == set(rules.DECISION_KINDS) - {"starting_pitcher"}, kinds
             assert all(tally[k] for k in ("dp", "thrown_out", "hit_for_starter",

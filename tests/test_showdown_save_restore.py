@@ -19,6 +19,7 @@ import pytest
 
 from dugout.envs import showdown_v0
 from dugout.envs.core import Dice, ScriptedDice
+from dugout.envs.core.errors import DataError
 from dugout.envs.showdown import rules
 from dugout.envs.showdown.cards import load_team
 from dugout.envs.showdown.state import GameState
@@ -183,3 +184,64 @@ def test_env_of_other_teams_restores_a_cloned_or_saved_state_and_continues(seed)
             other.step(a)
         assert dumps(other.game) == final
         assert all(other.terminations.values()) and other.rewards == rewards
+
+
+# -- a game played under other options -----------------------------------------------------------
+
+#: (the saved game's env options, the restoring env's, the option its refusal names)
+OTHER_OPTIONS = [
+    ({"level": "expert"}, {"level": "advanced"}, "level"),
+    ({"level": "advanced"}, {"level": "basic"}, "level"),
+    ({"dh": False}, {"dh": True}, "dh"),
+    ({}, {"dh": True}, "dh"),           # sfn2004's own rules (dh=None): no DH
+    ({"level": "expert", "decks": "default"}, {"level": "expert"}, "decks"),
+    ({"level": "expert"}, {"level": "expert", "decks": "default"}, "decks"),
+    ({"level": "expert", "decks": "hooks"}, {"level": "expert", "decks": "default"}, "card_set"),
+    ({"innings": 7}, {}, "innings"),
+    ({}, {"max_innings": 12}, "max_innings"),
+]
+
+
+@pytest.mark.parametrize("saved_under, restored_under, option", OTHER_OPTIONS,
+                         ids=[f"{o}-{i}" for i, (_, _, o) in enumerate(OTHER_OPTIONS)])
+def test_a_game_of_other_options_is_refused_naming_the_option(saved_under, restored_under, option):
+    """Setup: a game saved under some options, an env of other options. Expected: restore()
+    raises DataError naming the option, and the env goes on with its own game (the
+    observation the size of its space)."""
+    saved = showdown_v0.raw_env(teams=("nya2004", "sfn2004"), **saved_under)
+    saved.reset(seed=1)
+    step_random(saved, random.Random(1), limit=5)
+    env = showdown_v0.raw_env(teams=("nya2004", "sfn2004"), **restored_under)
+    env.reset(seed=2)
+    before = dumps(env.game)
+    for state in (saved.game.clone(), roundtrip(saved.game)):
+        with pytest.raises(DataError, match=rf"\b{option}\b"):
+            env.restore(state)
+        assert dumps(env.game) == before
+        for a in AGENTS:
+            assert env.observation_space(a)["observation"].contains(env.observe(a)["observation"])
+
+
+def test_a_series_game_and_a_single_game_are_not_restored_into_each_other():
+    """A game of a series (its relief streaks) into a single-game env, and a series whose
+    game holds no streaks (a single game's) into a series env: refused, naming ``series``;
+    the observation's rest piece goes by the env's series option, never by the state."""
+    single = showdown_v0.raw_env(level="expert")
+    series = showdown_v0.raw_env(level="expert", series=3)
+    single.reset(seed=0)
+    series.reset(seed=0)
+    with pytest.raises(DataError, match=r"\bseries\b"):
+        single.restore(series.save().game)
+    streaks = single.save()
+    streaks.relief_streak = [[0] * 25, [0] * 25]
+    with pytest.raises(DataError, match=r"\bseries\b"):
+        single.restore(streaks)
+    bare = series.save()
+    bare.game.relief_streak = [[], []]
+    with pytest.raises(DataError, match=r"\bseries\b"):
+        series.restore(bare)
+    for env in (single, series):
+        for a in AGENTS:
+            assert env.observation_space(a)["observation"].contains(env.observe(a)["observation"])
+    series.restore(series.save())               # a game of the env's options restores
+    assert series.observe("away")["observation"].shape == (376,)

@@ -21,7 +21,7 @@ from dugout import envs
 from dugout.agents import make_agent
 from dugout.envs.core.dice import Dice
 from dugout.envs.core.engine import play_out
-from dugout.envs.core.errors import OptionError
+from dugout.envs.core.errors import DataError, OptionError
 from dugout.envs.core.series import SeriesGame
 from dugout.envs.core.state import SaveError
 from dugout.envs.showdown import rules
@@ -237,3 +237,99 @@ def test_the_heuristic_prefers_a_rested_reliever():
         view, relief_streak=(tuple(streak[0]), tuple(streak[1]))))
     assert tired[view.legal[1]] < fresh[view.legal[1]]
     assert tired[view.legal[0]] == fresh[view.legal[0]]
+
+
+def _at_game(options: dict, seed: int, game_number: int) -> tuple:
+    """A seeded random series at the first decision of game ``game_number``: the env and
+    its save as JSON data."""
+    env = envs.make(ENV_ID, raw=True, **options)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    while env.unwrapped.series_.game < game_number:
+        env.step(rng.choice(env.unwrapped.state_.pending.legal))
+    return env, json.loads(json.dumps(env.unwrapped.save().to_dict()))
+
+
+def _load_into(env, data: dict) -> None:
+    env.unwrapped.restore(SeriesGame.from_dict(data, GameState.from_dict))
+
+
+def test_the_carried_box_scores_are_checked_on_load():
+    """Setup: a series saved at game 2. Expected: a carry whose box scores are not one well-
+    formed box score a game played is refused, naming ``box_scores`` (and where in it),
+    before ``series_box_scores()`` could add up a broken or missing game."""
+    env, saved = _at_game({"level": "expert", "series": {"games": 3}}, seed=3, game_number=2)
+    _load_into(env, saved)                                  # as saved: restores
+    assert len(env.unwrapped.series_box_scores()["games"]) == 2
+    box = saved["series"]["carry"]["box_scores"][0]
+    bad_boxes = [
+        ([1, "x"], r"box_scores\[0\]"),
+        ([], "box_scores"),
+        ([{**box, "runs": [1]}], r"box_scores\[0\]\.runs"),
+        ([{**box, "teams": box["teams"][::-1]}], r"box_scores\[0\]\.teams"),
+        ([{**box, "batting": [box["batting"][0][:1] + [{"name": "X"}], box["batting"][1]]}],
+         r"box_scores\[0\]\.batting\[0\]\[1\]"),
+        ([{**box, "pitching": [[{**box["pitching"][0][0], "IP": "6.3"}], box["pitching"][1]]}],
+         r"box_scores\[0\]\.pitching\[0\]\[0\]\.IP"),
+        ([{**box, "hits": [-1, 0]}], r"box_scores\[0\]\.hits"),
+    ]
+    for boxes, where in bad_boxes:
+        bad = json.loads(json.dumps(saved))
+        bad["series"]["carry"]["box_scores"] = boxes
+        with pytest.raises(SaveError, match=where):
+            SeriesGame.from_dict(bad, GameState.from_dict)
+    bad = json.loads(json.dumps(saved))
+    bad["series"]["carry"]["box_scores"] = [box, box]       # two games' worth at game 2
+    with pytest.raises(DataError, match="box score"):
+        _load_into(env, bad)
+
+
+def test_a_streak_longer_than_the_series_so_far_is_refused():
+    """At game 2 one game was played: a reliever has pitched at most 1 game in a row (2 or
+    99 refused); in game 1 nobody has (a streak there is refused when restored)."""
+    env, saved = _at_game({"level": "expert", "series": {"games": 3}}, seed=3, game_number=2)
+    k = _reliever(env.unwrapped.teams[0])
+    for n in (2, 99):
+        bad = json.loads(json.dumps(saved))
+        bad["series"]["carry"]["relief_streak"][0][k] = n
+        bad["game"]["relief_streak"][0][k] = n
+        with pytest.raises(SaveError, match=r"relief_streak\[0\]"):
+            SeriesGame.from_dict(bad, GameState.from_dict)
+    first, saved = _at_game({"level": "expert", "series": {"games": 3}}, seed=3, game_number=1)
+    _load_into(first, saved)
+    for n in (1, 5):
+        bad = json.loads(json.dumps(saved))
+        bad["game"]["relief_streak"][0][k] = n
+        with pytest.raises(DataError, match="game 1.*relief_streak"):
+            _load_into(first, bad)
+    assert not any(first.unwrapped.state_.relief_streak[0])
+
+
+def test_a_reliever_who_pitched_games_1_and_2_comes_in_at_ip_0_in_game_3():
+    """Setup: an expert series of three games; the home manager brings reliever R in at his
+    first chance (the top of the 5th, when the starter may leave) in each game, and
+    otherwise passes. Decision: R comes in. Expected ("If a reliever or closer pitches 2
+    games in a row, his IP starts at 0 the next game. This means you subtract 1 from his
+    pitches right away"): on his first pitch of games 1 and 2 his fatigue is 0 (his IP
+    covers his first inning), in game 3 it is 1 (-1 on his pitches), which the home
+    manager's observation shows (the pitcher piece's fatigue / 5)."""
+    env = envs.make(ENV_ID, raw=True, level="expert", series={"games": 3})
+    game = env.unwrapped
+    k = _reliever(game.teams[1])
+    card = game.teams[1].players[k]
+    assert card.ip >= 1
+    fatigue_at = {}                                       # game -> his fatigue, first pitch
+    env.reset(seed=7)
+    while game.state_.pending is not None:
+        s, d = game.state_, game.state_.pending
+        g = game.series_.game
+        if s.pitcher[1] == k and g not in fatigue_at:
+            assert s.relief_streak[1][k] == g - 1 and s.innings_pitched[1][k] == [s.board.inning]
+            fatigue_at[g] = rules.fatigue(s, 1, k)
+            obs = env.observe("home")["observation"]
+            assert obs[game.obs_spec.offset["pitcher"] + 2] == pytest.approx(fatigue_at[g] / 5)
+        if d.kind == "pitching_change" and d.actor == 1 and rules.PLAYER + k in d.legal:
+            env.step(rules.PLAYER + k)
+        else:
+            env.step(0 if 0 in d.legal else d.legal[0])
+    assert fatigue_at == {1: 0, 2: 0, 3: 1}

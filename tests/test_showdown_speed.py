@@ -21,6 +21,7 @@ import pytest
 
 from dugout.envs import showdown_v0
 from dugout.envs.core.dice import Dice
+from dugout.envs.core.errors import DataError
 from dugout.envs.showdown import roster, rules, state as sd_state
 from dugout.envs.showdown.cards import RESULTS, Chart, load_team
 from dugout.envs.showdown.env import encode_view
@@ -184,15 +185,17 @@ def test_observation_caches_follow_the_game(options):
 
 @pytest.mark.parametrize("first, then", [("basic", "advanced"), ("advanced", "basic"),
                                          ("advanced", "expert"), ("expert", "advanced")])
-def test_observation_caches_follow_a_restored_game_of_another_level(first, then):
-    """An env's cached roster blocks and blank observation are rebuilt for a restored game of
-    another level or DH rule played by the very same team objects."""
+def test_a_game_of_another_level_is_refused_and_the_caches_stay_right(first, then):
+    """A game of another level played by the very same team objects is not restored (its
+    observation would not fit the env's space: DataError naming ``level``), and the env's
+    cached roster blocks and blank observation still encode its own game."""
     env = showdown_v0.raw_env(level=first, starter=1)
     other = showdown_v0.raw_env(level=then, starter=1, teams=env.teams, dh=True)
     env.reset(seed=3)
     other.reset(seed=3)
     env.observe("away"), env.observe("home")
-    env.restore(other.save())
+    with pytest.raises(DataError, match=r"\blevel\b"):
+        env.restore(other.save())
     for agent in ("away", "home"):
         assert np.array_equal(env.observe(agent)["observation"], encode_view(env.view(agent)))
 

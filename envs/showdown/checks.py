@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..core.bases import EMPTY_BASES
 from ..core.decisions import Decision
-from ..core.state import SaveError, check_choice, check_index, check_int, check_len, saved_keys
+from ..core.state import (SaveError, check_choice, check_index, check_int, check_len, describe,
+                          saved_keys)
 from . import cardplay, roster
 from .actions import (CARD, PASS, SEND_BOTH, SEND_LEAD, THROW_LEAD, THROW_TRAIL, WINDOWS, YES,
                       choose_player)
@@ -151,8 +152,17 @@ def _validate_relief_streak(streaks, teams, path: tuple) -> None:
 def validate_carry(state: GameState, carry: object) -> None:
     """What a series carried into this game (``rules.series_carry``): ``{"rotation": [spot,
     spot], "relief_streak": [[games, ...], [games, ...]], "box_scores": [...]}``, the spots
-    1-4 and the streaks this game holds; ``box_scores`` the finished games' box scores."""
+    1-4 and the streaks this game holds; ``box_scores`` the finished games' box scores (at
+    least one: a carry follows a game), each as ``BoxScore.summary`` writes it, of this
+    game's teams; no streak longer than the games played. (That they are as many as the
+    games before this one the series record says: ``ShowdownEnv.restore`` checks it.)"""
     saved_keys(carry, (), ("rotation", "relief_streak", "box_scores"))
+    boxes = carry["box_scores"]
+    if type(boxes) is not list or not boxes:
+        raise SaveError(f"expected a list of the box scores of the games played (one or more), "
+                        f"got {describe(boxes)}", ("box_scores",))
+    for i, box in enumerate(boxes):
+        _validate_box_score(box, [t.name for t in state.teams], ("box_scores", i))
     rotation = carry["rotation"]
     if type(rotation) is not list:
         raise SaveError(f"expected a list, got {type(rotation).__name__}", ("rotation",))
@@ -165,8 +175,62 @@ def validate_carry(state: GameState, carry: object) -> None:
                             ("rotation", t))
     if carry["relief_streak"] != state.relief_streak:
         raise SaveError("the game's relief streaks are not the ones carried", ("relief_streak",))
-    if type(carry["box_scores"]) is not list:
-        raise SaveError("expected a list of box scores", ("box_scores",))
+    for t in (0, 1):
+        for k, n in enumerate(state.relief_streak[t]):
+            if n > len(boxes):
+                raise SaveError(f"{n} games in a row pitched, but {len(boxes)} game(s) of the "
+                                f"series were played", ("relief_streak", t, k))
+
+
+#: A box score's per-team counts (``BoxScore.summary``), and its batting and pitching lines'.
+_BOX_COUNTS = ("runs", "hits", "errors")
+_BATTING_STATS = ("AB", "H", "R", "RBI", "BB", "SO", "SB", "2B", "3B", "HR")
+_PITCHING_STATS = ("BF", "H", "R", "BB", "SO", "HR")
+
+
+def _validate_box_score(box: object, teams: list[str], path: tuple) -> None:
+    """One finished game's box score as ``BoxScore.summary`` writes it: its teams (these
+    names), the line score, the runs, hits and errors, the batting lines and (once anyone
+    pitched) the pitching lines of both teams, each named, with counts from 0 and IP as
+    ``"innings.outs"``."""
+    saved_keys(box, path, ("teams", "line_score", "batting") + _BOX_COUNTS, ("pitching",))
+    if box["teams"] != teams:
+        raise SaveError(f"the series' teams are {teams}, got {describe(box['teams'])}",
+                        path + ("teams",))
+    for key in ("line_score",) + _BOX_COUNTS + ("batting", "pitching"):
+        value = box.get(key, [[], []])
+        if type(value) is not list:
+            raise SaveError(f"expected a list of the two teams', got {describe(value)}",
+                            path + (key,))
+        check_len(value, 2, path + (key,))
+    for t in (0, 1):
+        for key in _BOX_COUNTS:
+            check_int(box[key][t], path + (key, t), 0)
+        innings = box["line_score"][t]
+        if type(innings) is not list:
+            raise SaveError(f"expected a list of runs per inning, got {describe(innings)}",
+                            path + ("line_score", t))
+        for i, runs in enumerate(innings):
+            check_int(runs, path + ("line_score", t, i), 0)
+        for key, stats in (("batting", _BATTING_STATS), ("pitching", _PITCHING_STATS)):
+            lines = box.get(key, [[], []])[t]
+            if type(lines) is not list:
+                raise SaveError(f"expected a list of lines, got {describe(lines)}", path + (key, t))
+            for i, line in enumerate(lines):
+                where = path + (key, t, i)
+                saved_keys(line, where, ("name",) + stats + (("IP",) if key == "pitching" else ()))
+                if type(line["name"]) is not str:
+                    raise SaveError(f"expected a name, got {describe(line['name'])}",
+                                    where + ("name",))
+                for stat in stats:
+                    check_int(line[stat], where + (stat,), 0)
+                if key == "pitching":
+                    ip = line["IP"] if type(line["IP"]) is str else ""
+                    whole, dot, thirds = ip.partition(".")
+                    if not (dot and whole.isascii() and whole.isdigit() and thirds in "012"
+                            and len(thirds) == 1):
+                        raise SaveError(f"expected innings pitched as \"innings.outs\" (6.2), got "
+                                        f"{describe(line['IP'])}", where + ("IP",))
 
 
 def _validate_team(state: GameState, t: int) -> None:

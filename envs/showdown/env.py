@@ -137,6 +137,14 @@ hand and both decks' order never appear: only their sizes.
 
 {card_table}
 
+In a series (`series=N`) the observation ends with {series_more} more, after the level's pieces
+(and the cards'): `relief_rest` (what one game leaves the next beside the rotation, whose
+starter the pitcher pieces show), then the core's series pieces (`dugout.envs.core.series`).
+The indices below are the advanced game's; they start {expert_more} later in the expert game and
+7 x cards + 9 later with strategy decks. A series' observation is {series_sizes}.
+
+{series_table}
+
 ## Rewards
 
 +1 to the winner and -1 to the loser when the game ends; 0 to both when a game is cut off
@@ -162,9 +170,11 @@ from ..core.aec import BaseballAECEnv, summary_table
 from ..core.bases import BASE_NAMES
 from ..core.decisions import Decision
 from ..core.dice import ScriptedDice
-from ..core.errors import OptionError, as_int, check_innings, check_options, check_pair, show
+from ..core.errors import (DataError, OptionError, as_int, check_innings, check_options, check_pair,
+                           show)
 from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
+from ..core.series import SERIES_PIECES, SeriesGame
 from . import roster, rules
 from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
                     RATING_LIMITS, check_point_cap, fielding_at, load_team)
@@ -291,6 +301,16 @@ def obs_with_cards(k: int) -> ObservationSpec:
 _expert_rows = OBS_EXPERT.table().splitlines()
 _BUILT_IN_CARDS = len(load_card_set().cards)       # the docstring's card table: the built-in set
 _card_rows = ObservationSpec(PIECES + EXPERT_PIECES + card_pieces(_BUILT_IN_CARDS)).table().splitlines()
+_series_rows = ObservationSpec(PIECES + REST_PIECES + SERIES_PIECES).table().splitlines()
+_SERIES_MORE = sum(piece[1] for piece in REST_PIECES + SERIES_PIECES)
+__doc__ = __doc__.replace("{series_more}", str(_SERIES_MORE)).replace(
+    "{expert_more}", str(OBS_EXPERT.size - OBS.size)).replace(
+    "{series_sizes}", f"({OBS.size + _SERIES_MORE},) in the advanced game, "
+    f"({OBS_EXPERT.size + _SERIES_MORE},) in the expert game, and with strategy decks "
+    f"{OBS_EXPERT.size + sum(piece[1] for piece in card_pieces(0)) + _SERIES_MORE} + 7 x cards "
+    f"({obs_with_cards(_BUILT_IN_CARDS).size + _SERIES_MORE} for the built-in set)").replace(
+    "{series_table}", "\n".join(_series_rows[:2] + _series_rows[
+        -len(REST_PIECES + SERIES_PIECES):]))
 __doc__ = __doc__.replace("{table}", OBS.table()).replace(
     "{expert_table}", "\n".join(_expert_rows[:2] + _expert_rows[-len(EXPERT_PIECES):])).replace(
     "{card_table}", "\n".join(_card_rows[:2] + _card_rows[-len(card_pieces(_BUILT_IN_CARDS)):]))
@@ -690,6 +710,67 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
         games.append(self.box_score())
         return {"games": games, "totals": series_totals(games)}
 
+    def restore(self, state) -> None:
+        """As :meth:`BaseballAECEnv.restore`, and a game played under other options than
+        this env's is refused (:meth:`_check_game_state`): a ``DataError`` names the option.
+        In a series the saved record and its game must agree too: game 1 starts with no
+        reliever's games in a row, a later game carries the box score of each game before it."""
+        if (isinstance(state, SeriesGame) and isinstance(state.game, GameState)
+                and (state.series.length, state.series.best_of) == self.series_format):
+            self._check_series_record(state)
+        super().restore(state)
+
+    def _check_game_state(self, state: Any, what: str) -> None:
+        """A game of this ruleset (the base class's check), played under this env's options:
+        the level, the DH rule (when ``dh`` is given), strategy cards or none (and their card
+        set), the innings, and a series' game or a single game (what the observation's layout
+        follows). The teams are the game's own, as ever."""
+        super()._check_game_state(state, what)
+        name = "showdown_v0: the restored game"
+        if state.level != self.level:
+            raise DataError(f"{name} is played at level={state.level!r}, this env's level is "
+                            f"{self.level!r}")
+        # dh=None defers to the teams, and a restored game brings its own (and may have been
+        # set up with either rule, as rules.new_game allows): only a DH rule given is compared
+        if self.dh is not None and state.dh != self.dh:
+            raise DataError(f"{name} is played with dh={state.dh}, this env's dh is {self.dh}")
+        if (state.card_set is None) != (self.card_set is None):
+            raise DataError(f"{name} is played {'without' if state.card_set is None else 'with'} "
+                            f"strategy cards, this env {'with' if self.card_set else 'without'} "
+                            f"(its decks={'None' if self.card_set is None else 'a pair'})")
+        if state.card_set is not None and state.card_set.names != self.card_set.names:
+            raise DataError(f"{name}'s strategy cards are another card set "
+                            f"({len(state.card_set.names)} cards) than this env's card_set "
+                            f"({len(self.card_set.names)} cards)")
+        board = state.board
+        for option in ("innings", "max_innings"):
+            if getattr(board, option) != getattr(self, option):
+                raise DataError(f"{name} is played with {option}={getattr(board, option)}, this "
+                                f"env's {option} is {getattr(self, option)}")
+        in_series = bool(state.relief_streak[0] or state.relief_streak[1])
+        if in_series != (self.series_format is not None):
+            raise DataError(f"{name} is {'a game of a series' if in_series else 'a single game'} "
+                            f"(its relief_streak), this env's series is "
+                            f"{show(self.series_format and self.series_format[0])}")
+
+    def _check_series_record(self, saved: SeriesGame) -> None:
+        """A saved series' record agrees with its game: game 1 starts with every reliever's
+        streak at 0 ("his IP starts at 0" needs two games pitched before), a later game
+        carries one box score per game played before it (and the carry's checks,
+        ``checks.validate_carry``)."""
+        series, game = saved.series, saved.game
+        if series.carry is None:
+            if any(any(row) for row in game.relief_streak):
+                raise DataError("showdown_v0: the restored series is at game 1, whose relief_"
+                                "streak is all 0 (nobody has pitched in the series yet)")
+            return
+        game.validate_carry(series.carry)
+        played = series.game - 1
+        boxes = len(series.carry["box_scores"])
+        if boxes != played:
+            raise DataError(f"showdown_v0: the restored series is at game {series.game}: its "
+                            f"carry holds {played} box score(s), one a game played, got {boxes}")
+
     def _apply(self, action: int) -> None:
         rules.apply_action(self.state_, action)
 
@@ -804,7 +885,7 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             if s.card_set is not None:
                 _encode_cards(obs, obs_with_cards(len(s.card_set.cards)).offset, seat,
                               _card_fields(s, seat), players)
-        if s.relief_streak[0]:          # a game of a series
+        if self.series_format is not None:      # a game of a series (REST_PIECES)
             obs = np.concatenate([obs, _rest_piece(s.relief_streak, seat)])
         return obs
 
@@ -900,7 +981,8 @@ def _other_sizes() -> str:
     fixed = OBS_EXPERT.size + sum(piece[1] for piece in card_pieces(0))
     per_card = OBS_EXPERT.size + sum(piece[1] for piece in card_pieces(1)) - fixed
     return (f" (basic, advanced), ({OBS_EXPERT.size},) (expert) or {fixed} + {per_card} x cards with "
-            f"strategy decks ({fixed + per_card * _BUILT_IN_CARDS} for the built-in set)")
+            f"strategy decks ({fixed + per_card * _BUILT_IN_CARDS} for the built-in set); "
+            f"{_SERIES_MORE} more in a series")
 
 
 __doc__ = __doc__.replace("{summary}", summary_table(
