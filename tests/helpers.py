@@ -349,7 +349,16 @@ def check_final(env) -> dict:
     assert [sum(x) for x in box["line_score"]] == [away, home]
     assert [sum(line["R"] for line in team) for team in box["batting"]] == [away, home]
     json.dumps(info)
-    if state.truncated:
+    if game.series_format is not None:           # the episode is the series: its result decides
+        winner = game.series_.winner
+        if winner is None:                       # a drawn series (an even number of games)
+            assert info["winner"] == "" and game.rewards == {"away": 0, "home": 0}
+            assert all(game.truncations.values()) and not any(game.terminations.values())
+        else:
+            assert info["winner"] == AGENTS[winner]
+            assert game.rewards == {AGENTS[winner]: 1, AGENTS[1 - winner]: -1}
+            assert all(game.terminations.values()) and not any(game.truncations.values())
+    elif state.truncated:
         assert away == home and state.winner is None and info["winner"] == ""
         assert all(game.truncations.values()) and not any(game.terminations.values())
         assert game.rewards == {"away": 0, "home": 0}
