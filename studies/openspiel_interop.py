@@ -110,9 +110,10 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 # -- 1. MCTS against the heuristic ------------------------------------------------------------------
-def mcts_matches(games: int, simulations: int, seed: int, out=sys.stdout) -> dict[str, dict]:
+def mcts_matches(games: int, simulations: int, seed: int, out=None) -> dict[str, dict]:
     """OpenSpiel's MCTS (random rollouts; heuristic rollouts) against dugout's heuristic on
     the duel, ``games`` games a match, seats swapped every game."""
+    out = sys.stdout if out is None else out   # the stdout of the call, not of the import
     from open_spiel.python.algorithms import evaluate_bots, mcts
     from ..integrations import openspiel as dos
     game = dos.load_game(ENV)
@@ -205,8 +206,9 @@ class OpenSpielPolicyAgent:
         return int(actions[self._rng.choice(len(actions), p=np.array(list(probs.values())))])
 
 
-def agreement(cfr_iterations: int, value_games: int, seed: int, out=sys.stdout) -> dict[str, Any]:
+def agreement(cfr_iterations: int, value_games: int, seed: int, out=None) -> dict[str, Any]:
     """dugout's solver and OpenSpiel on the Ace duel (the module docstring)."""
+    out = sys.stdout if out is None else out   # the stdout of the call, not of the import
     from open_spiel.python.algorithms import evaluate_bots, outcome_sampling_mccfr
     from ..agents import RandomAgent
     from ..agents.solvers.bottom_ninth import (ASKED_KINDS, Duel, EquilibriumAgent,
@@ -334,7 +336,8 @@ def markdown_block(results: dict[str, Any], command: str, date: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(ns: argparse.Namespace, out=sys.stdout) -> dict[str, Any]:
+def run(ns: argparse.Namespace, out=None) -> dict[str, Any]:
+    out = sys.stdout if out is None else out   # the stdout of the call, not of the import
     print(f"OpenSpiel interop (seed {ns.seed})", file=out)
     print("1. OpenSpiel's MCTS against dugout's heuristic, Bottom of the 9th duel "
           "(dugout_bottom_ninth, explicit chance):", file=out, flush=True)

@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"envs": "dugout.envs", "agents": "dugout.agents", "train": "dugout.train",
            "vector": "dugout.vector", "evaluate": "dugout.evaluate",
            "integrations": "dugout.integrations", "cli": "dugout.cli",
-           "studies": "dugout.studies"}
+           "studies": "dugout.studies", "web": "dugout.web"}
 #: The library: what a user installs dugout for. The lab (``dugout.studies``) stands on it.
 LIBRARY = ("dugout.envs", "dugout.agents", "dugout.train", "dugout.vector", "dugout.evaluate",
-           "dugout.integrations")
+           "dugout.integrations", "dugout.web")
 
 
 def _modules() -> dict[str, Path]:
