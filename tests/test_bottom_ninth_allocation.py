@@ -9,18 +9,15 @@ his lineup and starter from his cards as after a draft.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
 from dugout.envs import bottom_ninth_v0
-from dugout.envs.bottom_ninth import rules
-from dugout.envs.bottom_ninth.sample import public_setup, sample_state
-from dugout.envs.bottom_ninth.view import view_of
+from dugout.envs.bottom_ninth.sample import public_setup
 from dugout.envs.core import OptionError
-from dugout.envs.core.engine import play_out
 
+from bottom_ninth_samples import check_samples
 from helpers import FULL, dumps, games, random_games, roundtrip
 
 DEALT = ({"teams": "choose", "draft": "random"},
@@ -84,30 +81,11 @@ def test_random_games_keep_the_contract(options):
 
 @pytest.mark.parametrize("options", DEALT, ids=str)
 def test_a_sample_shows_the_view_plays_on_and_saves(options):
-    env = bottom_ninth_v0.raw_env(**options)
-    setup = public_setup(env)
+    setup = public_setup(bottom_ninth_v0.raw_env(**options))
     assert setup["dealt"] is True and setup["draft"] is True
-    n = 0
-    game_mode = options.get("mode") == "game"
-    for seed in range(games(6, 2)):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        game = env.unwrapped
-        k = 0
-        while True:
-            state = game.state_
-            k += 1
-            if not game_mode or k % 8 == 0 or state.board.over:
-                for seat in (0, 1):
-                    n += 1
-                    view = view_of(state, seat)
-                    sample = sample_state(view, random.Random(n), setup)
-                    assert view_of(sample, seat) == view and sample.dealt
-                    if n % (1 if FULL else 8) == 0:
-                        assert dumps(roundtrip(sample)) == dumps(sample)
-                        policy = random.Random(n)
-                        play_out(sample, rules, lambda s, d: policy.choice(d.legal), check=True)
-            if state.board.over:
-                break
-            env.step(rng.choice(state.pending.legal))
+
+    def dealt(state, sample):
+        assert sample.dealt
+    n = check_samples(options, range(games(6, 2)), play_every=1 if FULL else 8,
+                      state_every=8 if options.get("mode") == "game" else 1, extra=dealt)
     assert n > 10

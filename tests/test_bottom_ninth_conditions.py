@@ -11,7 +11,6 @@ Scripted rolls per pitch as in test_bottom_ninth_rules.py.
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -20,13 +19,10 @@ from dugout.agents.solvers.bottom_ninth.model import Duel
 from dugout.envs import bottom_ninth_v0
 from dugout.envs.bottom_ninth import rules
 from dugout.envs.bottom_ninth.conditions import load_solo
-from dugout.envs.bottom_ninth.env import encode_state, encode_view
 from dugout.envs.bottom_ninth.rules import DONE, GUESS, REROLL_SWING, THROW
-from dugout.envs.bottom_ninth.sample import public_setup, sample_state
-from dugout.envs.bottom_ninth.view import view_of
 from dugout.envs.core import OptionError, ScriptedDice
-from dugout.envs.core.engine import play_out
 
+from bottom_ninth_samples import check_samples
 from helpers import FULL, dumps, games, random_games, roundtrip
 from test_bottom_ninth_cards import blank_cards
 
@@ -123,28 +119,7 @@ def test_random_games_samples_and_saves(options):
     for env in random_games("bottom_ninth_v0", range(games(30, 8)), options):
         state = env.unwrapped.state_
         assert dumps(roundtrip(state)) == dumps(state)
-    env = bottom_ninth_v0.raw_env(**options)
-    setup = public_setup(env)
-    n = 0
-    for seed in range(games(6, 2)):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        game = env.unwrapped
-        while True:
-            state = game.state_
-            for seat in (0, 1):
-                n += 1
-                view = view_of(state, seat)
-                assert (encode_state(state, seat) == encode_view(view)).all()
-                sample = sample_state(view, random.Random(n), setup)
-                assert view_of(sample, seat) == view
-                if n % (1 if FULL else 8) == 0:
-                    assert dumps(roundtrip(sample)) == dumps(sample)
-                    policy = random.Random(n)
-                    play_out(sample, rules, lambda s, d: policy.choice(d.legal), check=True)
-            if state.board.over:
-                break
-            env.step(rng.choice(state.pending.legal))
+    check_samples(options, range(games(6, 2)), play_every=1 if FULL else 8)
 
 
 def test_the_solver_refuses_conditions():

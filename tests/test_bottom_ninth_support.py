@@ -13,7 +13,6 @@ Scripted rolls per pitch as in test_bottom_ninth_rules.py: a strike is ("pitch",
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -27,12 +26,12 @@ from dugout.envs.bottom_ninth.cards import load_cards
 from dugout.envs.bottom_ninth.env import default_team, encode_state, encode_view
 from dugout.envs.bottom_ninth.rules import (DONE, GUESS, KEEP, REROLL_SWING, SUPPORT, THROW,
                                             apply_action)
-from dugout.envs.bottom_ninth.sample import public_setup, sample_state
+from dugout.envs.bottom_ninth.sample import public_setup
 from dugout.envs.bottom_ninth.support import load_support
 from dugout.envs.bottom_ninth.view import view_of
 from dugout.envs.core import OptionError, ScriptedDice
-from dugout.envs.core.engine import play_out
 
+from bottom_ninth_samples import check_samples
 from helpers import FULL, dumps, games, random_games, roundtrip
 from test_bottom_ninth_cards import blank_cards
 
@@ -170,30 +169,11 @@ def test_random_games_keep_the_contract(options):
 
 @pytest.mark.parametrize("options", SUPPORT_SETS[:5], ids=str)
 def test_a_sample_shows_the_view_plays_on_and_saves(options):
-    env = bottom_ninth_v0.raw_env(**options)
-    setup = public_setup(env)
-    assert setup["support"] == options["support"]
-    n = 0
-    for seed in range(games(8, 3)):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        game = env.unwrapped
-        while True:
-            state = game.state_
-            for seat in (0, 1):
-                n += 1
-                view = view_of(state, seat)
-                assert (encode_state(state, seat) == encode_view(view)).all()
-                sample = sample_state(view, random.Random(n), setup)
-                assert view_of(sample, seat) == view
-                assert sample.support == state.support and sample.support_used == state.support_used
-                if n % (1 if FULL else 8) == 0:
-                    assert dumps(roundtrip(sample)) == dumps(sample)
-                    policy = random.Random(n)
-                    play_out(sample, rules, lambda s, d: policy.choice(d.legal), check=True)
-            if state.board.over:
-                break
-            env.step(rng.choice(state.pending.legal))
+    assert public_setup(bottom_ninth_v0.raw_env(**options))["support"] == options["support"]
+
+    def same_support(state, sample):
+        assert sample.support == state.support and sample.support_used == state.support_used
+    check_samples(options, range(games(8, 3)), play_every=1 if FULL else 8, extra=same_support)
 
 
 def test_the_solver_refuses_support_cards():
