@@ -474,3 +474,28 @@ def test_the_pages_and_their_assets_are_served_locally(client):
         assert response.status_code == 200, path
         text = response.text.replace("http://www.w3.org/2000/svg", "")   # SVG's namespace name
         assert "http://" not in text and "https://" not in text, path
+
+
+def test_a_downloaded_game_uploads_and_loads_again(app, client):
+    """A finished game's file (its download) is kept again by POST /api/saves (checked by
+    loading it) and loads at its end; a body that is not such a file, or a state that does
+    not load, is a 400 and keeps nothing."""
+    game = play(client, new_game(client, "thats_baseball_v0"), random.Random(6))
+    file = client.get(f"/api/games/{game['game']}/download").json()
+    before = client.get("/api/saves").json()["saves"]
+    broken = json.loads(json.dumps(file))
+    broken["state"]["board"]["outs"] = 7
+    for body, says in (({"save": {"env": "thats_baseball_v0"}}, "save must be"),
+                       ({"save": file, "name": 5}, "name must be"),
+                       ({"save": file, "extra": 1}, "unknown field 'extra'"),
+                       ({"save": {**file, "env": "cricket_v0"}}, "cricket_v0"),
+                       ({"save": broken}, "does not load")):
+        response = client.post("/api/saves", json=body)
+        assert response.status_code == 400 and says in response.json()["error"], response.text
+        assert client.get("/api/saves").json()["saves"] == before
+    entry = client.post("/api/saves", json={"save": file, "name": "from disk"}).json()
+    assert entry["name"] == "from disk" and entry["env"] == "thats_baseball_v0"
+    assert client.get("/api/saves").json()["saves"] == before + [entry]
+    loaded = client.post(f"/api/saves/{entry['id']}/load", json={}).json()
+    assert loaded["over"] and loaded["box_score"] == game["box_score"]
+    assert loaded["result"] == game["result"]

@@ -20,6 +20,8 @@ POST     ``/api/games/ID/hint``              ``{"decision": N}``: the search's c
 POST     ``/api/games/ID/analysis``          after the game: the seat's decisions priced
 POST     ``/api/games/ID/save``              ``{"name"}``: keep the game now in server memory
 GET      ``/api/saves``                      the saved games
+POST     ``/api/saves``                      ``{"save", "name", "players", "seat"}``: keep a
+                                             downloaded game's file (checked by loading it)
 POST     ``/api/saves/SAVE/load``            ``{"players", "seat", "delay"}``: a new game
                                              from a save
 GET      ``/api/games/ID/download``          the finished game's JSON save
@@ -46,7 +48,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .session import HUMAN, ApiError, Session, Sessions, rulesets
+from .session import HUMAN, SOLO_SEAT, ApiError, Session, Sessions, rulesets
 
 __all__ = ["create_app", "STATIC"]
 
@@ -193,6 +195,49 @@ def create_app(sessions: Sessions | None = None, recorder: Recorder | None = Non
     async def list_saves(request: Request) -> Response:
         return JSONResponse({"saves": store.saves()})
 
+    def _loaded(spec: dict[str, Any], state_data: Any) -> Callable[[str], Session]:
+        """A session of ``spec`` continuing from the saved engine state ``state_data``."""
+        make = _new_session(spec)
+
+        def build(game_id: str) -> Session:
+            from ..envs.core.errors import DugoutError
+            from ..evaluate.analysis import load_saved
+            session = make(game_id)
+            table = session.table
+            try:
+                if table.solo:
+                    from ..envs.bottom_ninth.solo import Campaign
+                    state = Campaign.from_dict(state_data)
+                else:
+                    state = load_saved(table.env, state_data)
+                session.load(state)
+            except (DugoutError, ValueError, TypeError, KeyError) as error:
+                raise ApiError(400, f"the saved game does not load: {error}") from None
+            return session
+        return build
+
+    @api
+    async def upload(request: Request) -> Response:
+        data = await _body(request)
+        _known_keys(data, ("save", "name", "players", "seat"))
+        saved = data.get("save")
+        if not isinstance(saved, dict) or set(saved) != {"env", "options", "state"}:
+            raise ApiError(400, "save must be a downloaded game's file: an object of env, "
+                                "options and state")
+        name = data.get("name", "")
+        if not isinstance(name, str) or len(name) > 80:
+            raise ApiError(400, "name must be a text of at most 80 characters")
+        spec = {"env": saved["env"], "options": saved["options"], "players": data.get("players"),
+                "seat": data.get("seat")}
+        if spec["players"] is None:
+            solo = any(r["id"] == saved["env"] and r["solo"] for r in rulesets())
+            spec["players"] = {SOLO_SEAT: HUMAN} if solo else {"away": HUMAN, "home": "heuristic"}
+        build = _loaded(spec, saved["state"])
+        from starlette.concurrency import run_in_threadpool
+        session = await run_in_threadpool(build, "upload")          # it loads, or a 400
+        entry = await run_in_threadpool(lambda: store.save(session, name or "uploaded game"))
+        return JSONResponse(entry)
+
     @api
     async def load(request: Request) -> Response:
         saved = store.saved(request.path_params["save"])
@@ -203,19 +248,7 @@ def create_app(sessions: Sessions | None = None, recorder: Recorder | None = Non
                 "players": data.get("players", entry["players"]),
                 "seat": data.get("seat", entry["seat"]),
                 "delay": data.get("delay", saved["delay"]), "search": data.get("search", saved["search"])}
-        make = _new_session(spec)
-
-        def build(game_id: str) -> Session:
-            from ..evaluate.analysis import load_saved
-            session = make(game_id)
-            table = session.table
-            if table.solo:
-                from ..envs.bottom_ninth.solo import Campaign
-                state = Campaign.from_dict(saved["data"]["state"])
-            else:
-                state = load_saved(table.env, saved["data"]["state"])
-            session.load(state)
-            return session
+        build = _loaded(spec, saved["data"]["state"])
         from starlette.concurrency import run_in_threadpool
         session = await run_in_threadpool(store.create, build)
         return send(session, "load", await locked(session, lambda: (session.advance(), session.payload())[1]))
@@ -267,6 +300,7 @@ def create_app(sessions: Sessions | None = None, recorder: Recorder | None = Non
         Route("/api/games/{game}/replay/{step}", replay),
         Route("/api/games/{game}/gif", gif),
         Route("/api/saves", list_saves),
+        Route("/api/saves", upload, methods=["POST"]),
         Route("/api/saves/{save}/load", load, methods=["POST"]),
         Route("/api/{rest:path}", not_found, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -112,6 +112,18 @@ async function showSaves() {
   }
 }
 
+async function upload(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  try {
+    const save = JSON.parse(await file.text());
+    await api("/api/saves", {save, name: file.name.slice(0, 80)});
+    $("error").textContent = "";
+    showSaves();
+  } catch (e) { $("error").textContent = e.message; }
+  event.target.value = "";
+}
+
 async function main() {
   RULESETS = (await api("/api/rulesets")).rulesets;
   for (const r of RULESETS) {
@@ -125,6 +137,7 @@ async function main() {
   $("env").addEventListener("change", showRuleset);
   for (const radio of document.querySelectorAll('input[name="mode"]')) radio.addEventListener("change", showMode);
   $("new-game").addEventListener("submit", start);
+  $("upload").addEventListener("change", upload);
   showRuleset();
   showSaves();
 }
