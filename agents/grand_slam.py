@@ -260,14 +260,17 @@ class GrandSlamHeuristic(TablesHeuristic):
         first = [a for a in view.legal if a < STACK and tuple(EFFECT[view.outs, 0, a]) == (view.outs, 1, 0)]
         return max(first, key=lambda a: (values[a], -a)) if first else None
 
-    def decide(self, view: GrandSlamView) -> int:
-        values = self.option_values(view)
-        best = max(values.values())
-        near = [a for a in view.legal if values[a] >= best - self.tie]
-        # among plays worth the same now, give up the card worth least kept
+    def choose(self, view: GrandSlamView, values: dict[int, float], options) -> int:
+        """The play among ``options`` worth most now (``values``); among plays worth the
+        same, the card worth least kept; then the big hit saved for runners."""
+        best = max(values[a] for a in options)
+        near = [a for a in options if values[a] >= best - self.tie]
         choice = min(near, key=lambda a: (self.keep_value(view, a), a))
         saved = self.saved_hit(view, values, choice)
         return choice if saved is None else saved
+
+    def decide(self, view: GrandSlamView) -> int:
+        return self.choose(view, self.option_values(view), view.legal)
 
 
 class GrandSlamAlwaysNever(AlwaysNever, GrandSlamHeuristic):
@@ -283,10 +286,7 @@ class GrandSlamAlwaysNever(AlwaysNever, GrandSlamHeuristic):
         cards = [a for a in view.legal if a < STACK]
         if not cards:
             return stacks[0]
-        values = self.option_values(view)
-        best = max(values[a] for a in cards)
-        near = [a for a in cards if values[a] >= best - self.tie]
-        return min(near, key=lambda a: (self.keep_value(view, a), a))
+        return self.choose(view, self.option_values(view), cards)
 
 
 def win_expectancy(view: GrandSlamView) -> float:
