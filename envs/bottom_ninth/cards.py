@@ -27,6 +27,7 @@ Every error is a :class:`DataError` naming the file, the card and the field.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ from ..core.datafile import check_plain_data, read_json_file
 from ..core.errors import DataError, show
 
 __all__ = ["Effect", "Trait", "Table", "BatterCard", "PitcherCard", "CardSet", "load_cards",
-           "parse_cards", "BUILTIN_PATH", "MAX_CARDS", "FIELD_POSITIONS", "ELIGIBLE",
+           "parse_cards", "with_traits", "BUILTIN_PATH", "MAX_CARDS", "FIELD_POSITIONS", "ELIGIBLE",
            "matching_size", "can_complete_lineup", "pair_needs", "PITCHES", "PITCH_LABELS",
            "pitch_index", "ace_pitch"]
 
@@ -488,3 +489,16 @@ def load_cards(cards: Any = "builtin") -> CardSet:
     if path == BUILTIN_PATH:
         _CACHE[key] = out
     return out
+
+
+def with_traits(cards: CardSet, traits, what: str) -> CardSet:
+    """``cards`` with each trait op's trait (an Effect or Condition card's game-long
+    ``trait``: its ``side`` and ``trait_data()``) written onto every card of its side, parsed
+    again (``what`` names the result in a load error); ``cards`` itself when there is none."""
+    if not traits:
+        return cards
+    data = json.loads(cards.source)
+    for o in traits:
+        for card in data["batters" if o.side == "batting" else "pitchers"]:
+            card["traits"] = list(card.get("traits", [])) + [o.trait_data()]
+    return parse_cards(data, f"card set {cards.name!r} with {what}")

@@ -24,10 +24,9 @@ outside -1..3, more than 3 stamina) cannot be played with a card set: :func:`pla
 
 from __future__ import annotations
 
-import json
 
 from ..core.errors import DataError
-from .cards import CardSet, parse_cards
+from .cards import CardSet, with_traits
 from .solo_cards import SoloSet, load_solo
 from .support import SupportSet, parse_support
 
@@ -45,11 +44,7 @@ def condition_cards(cards: CardSet, ops) -> CardSet:
     traits = [o for o in ops if o.kind == "trait"]
     if not traits:
         return cards
-    data = json.loads(cards.source)
-    for o in traits:
-        for card in data["batters" if o.side == "batting" else "pitchers"]:
-            card["traits"] = list(card.get("traits", [])) + [o.trait_data()]
-    game = parse_cards(data, f"card set {cards.name!r} with a Condition Card's traits")
+    game = with_traits(cards, traits, "a Condition Card's traits")
     for i in range(len(game.cards)):
         for kind, low, high in (("speed", -1, 3), ("fielding", -1, 3), ("stamina", 0, 3)):
             if not low <= game.trait_by(i, kind) <= high:

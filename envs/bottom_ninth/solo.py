@@ -27,7 +27,6 @@ wins and the Manager Points, and the result band.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from ..core.dice import DICE, Dice, ScriptedDice
@@ -36,7 +35,7 @@ from ..core.scoreboard import SuddenDeathScoreboard, register_scoreboard
 from ..core.scorebook import BoxScore, Play, PlayLog
 from ..core.state import PlainState, SavedAs, SaveError, check_choice, check_index, check_int
 from . import rules
-from .cards import CardSet, ace_pitch, can_complete_lineup, matching_size, parse_cards
+from .cards import CardSet, ace_pitch, can_complete_lineup, matching_size, with_traits
 from .rules import (CARD, CHOICES, CONTROL_DOWN, CONTROL_UP, FACE_B, FACE_C, FACE_S,
                     FATIGUE_PITCHER, GUESS, LINEUP_SIZE, MVP, PASS, REROLL_CONTROL, REROLL_PITCH,
                     RULES, SOLO_ACTIONS, TEAM_NAMES, Decision, GameState, _grant_allows,
@@ -192,13 +191,7 @@ def _game_cards(cards: CardSet, ops) -> CardSet:
     """The cards of this game: the Effect card's game-long traits written onto every card of
     its side (stamina is relief, kept apart)."""
     traits = [o for o in ops if o.kind == "trait" and o.trait_data()["trait"] != "stamina"]
-    if not traits:
-        return cards
-    data = json.loads(cards.source)
-    for o in traits:
-        for card in data["batters" if o.side == "batting" else "pitchers"]:
-            card["traits"] = list(card.get("traits", [])) + [o.trait_data()]
-    return parse_cards(data, f"card set {cards.name!r} with the Effect card's traits")
+    return with_traits(cards, traits, "the Effect card's traits")
 
 
 def _effect_grants(state: GameState, ops) -> None:
