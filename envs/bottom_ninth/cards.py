@@ -213,7 +213,6 @@ class CardSet:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "CardSet":
-        import json
         return parse_cards(json.loads(data["source"]), "saved card set")
 
 
@@ -438,7 +437,6 @@ def _pitcher(data: Any, where: str) -> PitcherCard:
 
 def parse_cards(data: Any, source: str) -> CardSet:
     """Validate a card set's data; ``source`` names it in every error (file, card, field)."""
-    import json
     check_plain_data(data, source)
     _keys(data, source, ("set", "version", "batters", "pitchers"))
     name = _text(data["set"], f"{source}: set")

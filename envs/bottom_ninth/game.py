@@ -202,13 +202,20 @@ def offer_game_draft(state: GameState) -> None:
             raise RuntimeError("no legal draft pick: the card set is too small for a draft")
         offer_or_deal(state, Decision("draft_pick", seat, legal), choose_game_draft_pick)
         return
-    if state.use_support and min(state.support) < 0:
-        seat = state.draft_first if state.support[state.draft_first] < 0 else 1 - state.draft_first
-        free = [k for k in range(len(state.supports.cards)) if k not in state.support]
-        offer_or_deal(state, Decision("draft_pick", seat, tuple(SUPPORT + k for k in free)),
-                      choose_game_draft_pick)
+    if offer_support_pick(state, choose_game_draft_pick):
         return
     state.step = "game_select"
+
+
+def offer_support_pick(state: GameState, choose) -> bool:
+    """"Optionally, draft an equal number of support cards last": one each, the first picker
+    first (the duel's draft and the Longer Game's); False when none is left to pick."""
+    if not (state.use_support and min(state.support) < 0):
+        return False
+    seat = state.draft_first if state.support[state.draft_first] < 0 else 1 - state.draft_first
+    free = [k for k in range(len(state.supports.cards)) if k not in state.support]
+    offer_or_deal(state, Decision("draft_pick", seat, tuple(SUPPORT + k for k in free)), choose)
+    return True
 
 
 def offer_or_deal(state: GameState, decision: Decision, choose) -> None:

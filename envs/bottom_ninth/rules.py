@@ -46,7 +46,7 @@ from ..core.scoreboard import Scoreboard, SuddenDeathScoreboard
 from ..core.scorebook import BoxScore, Outcome, Play, PlayLog
 from .cards import FACES, PITCHES, CardSet, Effect, ace_pitch, can_complete_lineup, pair_needs
 from .game import (change_game_pitcher, choose_double_switch, choose_ds_where, choose_fatigue_point,
-                   draw_shared_support, offer_or_deal,
+                   draw_shared_support, offer_or_deal, offer_support_pick,
                    choose_game_draft_pick, choose_game_select, choose_pinch_hit, choose_select_support,
                    choose_sub_slot, game_setup, grant_support, half_start, inning_fatigue, long_game,
                    offer_ds_where, offer_fatigue_point, offer_game_change, offer_game_draft,
@@ -313,13 +313,7 @@ def offer_draft_pick(state: GameState) -> None:
     cs = state.cards
     picks = len(state.drafted[0]) + len(state.drafted[1])
     if picks == 2 * (DRAFT_PITCHERS + DRAFT_BATTERS):
-        if state.use_support and min(state.support) < 0:
-            # "Optionally, draft an equal number of support cards last": one each, the first
-            # picker first
-            seat = state.draft_first if state.support[state.draft_first] < 0 else 1 - state.draft_first
-            free = [k for k in range(len(state.supports.cards)) if k not in state.support]
-            offer_or_deal(state, Decision("draft_pick", seat, tuple(SUPPORT + k for k in free)),
-                          choose_draft_pick)
+        if offer_support_pick(state, choose_draft_pick):
             return
         state.step = "select_batter"
         return
