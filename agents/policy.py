@@ -23,6 +23,14 @@ loaded. Every problem with a checkpoint is a :class:`CheckpointError` naming the
 
 ``load`` refuses, with a clear error, a checkpoint made for another env (when ``env_id``
 is given) and a missing or damaged one; ``act`` refuses an observation of another size.
+
+**A trained manager that reads the view** (:class:`ViewPolicy`): the same network, fed
+the observation its ruleset encodes from the manager's view (the env class's
+``encode_view``: ``env.observe(seat)["observation"]`` is ``encode_view(env.view(seat))``)
+and masked by the view's legal actions. It is what a search plays its rollouts with when
+its ``rollout`` is a checkpoint (``search:rollout=ppo:PATH``): a search's rollouts have a
+view and no observation. It makes the same choice as :class:`PolicyAgent` at the same
+decision.
 Importing this module needs neither torch nor sb3-contrib; loading a checkpoint needs
 torch (not sb3-contrib).
 """
@@ -40,7 +48,7 @@ from ..envs.core.datafile import read_json_file
 from ..envs.core.errors import DataError
 
 __all__ = ["PolicyAgent", "read_meta", "CheckpointError", "META", "WEIGHTS", "MODEL",
-           "ACTIVATIONS", "build_actor", "actor_from_model", "env_sizes", "check_fits"]
+           "ACTIVATIONS", "build_actor", "actor_from_model", "env_sizes", "check_fits", "ViewPolicy"]
 
 META = "meta.json"
 WEIGHTS = "policy.pt"
@@ -337,3 +345,107 @@ class PolicyAgent:
         if self.deterministic:
             return int(np.argmax(probs))
         return int(self.rng.choice(probs.size, p=probs))
+
+
+# -- the same policy, reading the view ---------------------------------------------------------------
+#: The activations :class:`ViewPolicy` applies in numpy (others run the torch module)
+_NUMPY_ACTIVATIONS = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0),
+    "Sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+    "LeakyReLU": lambda x: np.where(x >= 0, x, np.float32(0.01) * x),
+    "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))),
+    "SiLU": lambda x: x / (1 + np.exp(-x)),
+}
+
+
+class ViewPolicy:
+    """A trained manager (a :class:`PolicyAgent`) that decides from the view: the view is
+    encoded into the observation its env would give (``encode_view`` of the env class of
+    ``env_id``, the checkpoint's by default) and the network's most likely action among the
+    view's legal ones is played (``decide(view)``, ``act(observation, view)``; the
+    observation is not read). A search's rollouts play such a manager
+    (``search:rollout=ppo:PATH``); its choice is :class:`PolicyAgent`'s at the same decision.
+
+    The layers run in numpy (float32, as torch does; a decision costs a few microseconds
+    where a torch call costs tens), except for an activation numpy lacks (``GELU``), which
+    runs the torch module. A view that encodes to another size than the network takes is a
+    :class:`CheckpointError` naming both."""
+
+    needs_view = True
+
+    def __init__(self, policy: PolicyAgent, env_id: str | None = None):
+        from ..envs.registry import spec
+        if not isinstance(policy, PolicyAgent):
+            raise TypeError(f"ViewPolicy wraps a PolicyAgent, not {type(policy).__name__}")
+        self.policy = policy
+        self.meta = policy.meta
+        self.env_id = env_id or policy.meta.get("env_id")
+        trained = policy.meta.get("env_id")
+        if trained and self.env_id != trained:
+            raise CheckpointError(f"{policy.name} was trained on {trained}, not {self.env_id}")
+        env_class = spec(self.env_id, kind=None).env_class
+        self.encode = env_class.encode_view
+        self.VIEW = getattr(env_class, "VIEW", None)
+        self.name = f"view:{policy.name}"
+        self.n_actions = int(policy.meta["n_actions"])
+        self._layers = self._numpy_layers(policy.actor)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, env_id: str | None = None) -> ViewPolicy:
+        """The manager of checkpoint ``path`` (:meth:`PolicyAgent.load`: safe for any folder),
+        reading the view; refuses a checkpoint made for another env than ``env_id``."""
+        return cls(PolicyAgent.load(path, env_id=env_id), env_id)
+
+    @staticmethod
+    def _numpy_layers(actor) -> list[tuple[np.ndarray, np.ndarray, Any]] | None:
+        """The actor's ``(weight.T, bias, activation)`` layers as float32 arrays (the last
+        layer's activation None), or None for an activation numpy does not have here."""
+        import torch.nn as nn
+        modules = list(actor)
+        layers = []
+        for i, module in enumerate(modules):
+            if isinstance(module, nn.Linear):
+                following = modules[i + 1] if i + 1 < len(modules) else None
+                act = None
+                if following is not None:
+                    act = _NUMPY_ACTIVATIONS.get(type(following).__name__)
+                    if act is None:
+                        return None
+                layers.append((module.weight.detach().numpy().astype(np.float32).T.copy(),
+                               module.bias.detach().numpy().astype(np.float32).copy(), act))
+        return layers
+
+    def reset(self, seed: int | None = None) -> None:
+        self.policy.reset(seed)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The network's logits for one observation vector (no mask)."""
+        x = np.asarray(observation, dtype=np.float32)
+        if x.shape[-1] != self.meta["obs_size"]:
+            raise CheckpointError(
+                f"{self.policy.name} was trained on {self.meta.get('env_id')} with observations of "
+                f"size {self.meta['obs_size']}; this game's view encodes to {x.shape[-1]} (another "
+                f"set of env options?)")
+        if self._layers is None:
+            import torch
+            with torch.no_grad():
+                return self.policy.actor(torch.as_tensor(x[None, :])).numpy()[0]
+        for weight, bias, act in self._layers:
+            x = x @ weight + bias
+            if act is not None:
+                x = act(x)
+        return x
+
+    def decide(self, view: Any) -> int:
+        """The network's most likely legal action at ``view``'s decision."""
+        legal = list(view.legal)
+        if len(legal) == 1:
+            return int(legal[0])
+        logits = self.logits(self.encode(view))
+        return int(legal[int(np.argmax(logits[legal]))])
+
+    def act(self, observation: Mapping[str, Any] | None, view: Any = None) -> int:
+        if view is None:
+            raise ValueError(f"{self.name}: act() needs the manager's view (env.unwrapped.view(agent))")
+        return self.decide(view)

@@ -51,7 +51,10 @@ mix to an exact evaluator.
 * ``batch``: worlds per round of the race (positive, at most ``sims``; when only ``sims``
   is given, the default or ``sims`` if smaller);
 * ``rollout``: the manager that plays both sides in the rollouts (a registered name that
-  decides from the view, e.g. ``heuristic``, ``random``, ``never-steal``);
+  decides from the view, e.g. ``heuristic``, ``random``, ``never-steal``, or ``ppo:PATH``, a
+  trained manager's checkpoint for the env, which then decides from the view encoded as its
+  observation: :class:`dugout.agents.policy.ViewPolicy`; ``dugout train exit`` trains such
+  rollout managers);
 * ``horizon``: 0 to play each rollout to the end of the game, or a number of half innings
   after which it is scored by the ruleset's win expectancy
   (:attr:`dugout.agents.base.Managers.win_expectancy`) from the state reached;
@@ -250,6 +253,7 @@ class SearchAgent(ViewAgent):
         self.sample = importlib.import_module(spec.sample)
         self.rules = importlib.import_module(spec.rules)
         self.win_expectancy = win_expectancy
+        rollout = _reading_the_view(rollout, env_id)
         if not getattr(rollout, "needs_view", False) and not _acts_on_mask(rollout):
             raise ValueError(f"search: the rollout manager {self.settings.rollout!r} decides from the "
                              f"observation vector; a rollout needs one that reads the view")
@@ -456,6 +460,16 @@ class SearchAgent(ViewAgent):
                     return decision.legal[0]
                 return int(rollout.act({"action_mask": _mask(decision.legal)}, view_of(state, decision.actor, root)))
         return decide
+
+
+def _reading_the_view(agent: Any, env_id: str) -> Any:
+    """A trained manager (``rollout=ppo:PATH``, a :class:`~dugout.agents.policy.PolicyAgent`)
+    as one that reads the view (:class:`~dugout.agents.policy.ViewPolicy`: the view encoded as
+    its env's observation); any other manager as it is."""
+    from .policy import PolicyAgent, ViewPolicy
+    if isinstance(agent, PolicyAgent):
+        return ViewPolicy(agent, env_id or None)
+    return agent
 
 
 def _acts_on_mask(agent: Any) -> bool:
