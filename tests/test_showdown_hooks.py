@@ -188,6 +188,27 @@ def test_steal_of_home_the_catcher_throws_at_plus_five(roll, out):
         assert plays(state, "steal")[-1].scored == (jeter,)
 
 
+def test_a_walk_off_steal_of_home_ends_the_game_with_its_outs_on_the_board():
+    """A card's run before the pitch can win the game: Steal of Home by the Red Sox in the
+    bottom of the 9th, tied, one out, Damon (made Speed 18, A) on third; Posada's throw (a
+    1) is too late. The game ends there as a walk-off at the plate does: the out made stays
+    on the board (the pitchers' lines count it) and no half inning is closed after it."""
+    bos = team_dict("bos2004")
+    next(c for c in bos["players"] if c["name"] == "Johnny Damon")["speed"] = 18
+    state = game([("catcher", 1)], bos=bos)
+    situation(state, inning=9, half=1, outs=1, bases=(None, None, "Johnny Damon"),
+              batter="Manny Ramirez")
+    deal(state, home=["Steal of Home"])
+    assert offered(state) == ["Steal of Home"]
+    play(state, "Steal of Home")
+    go(state, rules.YES)                                      # the Yankees throw
+    b = state.board
+    assert b.over and b.winner == BOS and b.runs == [0, 1]
+    assert state.pending is None and state.step == "over"
+    assert b.outs == 1 and (b.inning, b.half) == (9, 1) and b.line[1][-1] == 1
+    assert plays(state, "steal")[-1].scored == (idx(state, BOS, "Johnny Damon"),)
+
+
 def test_steal_of_home_needs_a_speed_a_runner_on_third():
     state = game([])
     situation(state, bases=(None, None, "Derek Jeter"), batter="Alex Rodriguez")

@@ -86,13 +86,14 @@ def close_window(state: GameState) -> None:
 
 
 def retired_before_the_pitch(state: GameState) -> None:
-    """A card's out ended the half inning before the pitch: the batter's at-bat never
-    happened (he leads off next time)."""
+    """A card's out ended the half inning, or a card's run the game (a walk-off), before
+    the pitch: the batter's at-bat never happened (he leads off next time). A game won
+    there ends where it stands, its outs on the board, as a walk-off at the plate does."""
     cardplay.end_of_at_bat(state)
     state.window, state.window_turn, state.window_then = "", -1, ""
     state.window_passes = 0
     state.pending = None
-    state.step = "end_half"
+    state.step = "over" if state.board.over else "end_half"
 
 
 def card_effects(state: GameState, team: int, effects) -> None:
