@@ -79,6 +79,9 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
     _c("train vector", "dugout.train.vector_ppo",
        "train a That's Baseball manager on thousands of batched games",
        example=["--timesteps", "64"]),
+    _c("train exit", "dugout.train.exit",
+       "expert iteration: the search's choices teach a network that then plays its rollouts",
+       example=["--rounds", "1", "--games", "2", "--sims", "2", "--eval-games", "4"]),
     _c("train challenge", "dugout.train.single", "train a Manager Challenge manager (single agent)",
        example=["--timesteps", "64"]),
     _c("train rllib", "dugout.train.rllib",
@@ -107,6 +110,9 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
     _c("strength", "dugout.studies.strength",
        "search against the heuristic on every ruleset: the README's table",
        example=["--games", "4", "--cases", "grand_slam", "--agents", "search:sims=1,batch=1", "heuristic"]),
+    _c("pretrained", "dugout.studies.pretrained",
+       "train, measure and write the shipped pretrained managers and their model cards",
+       example=["--entries", "grand_slam", "--measure-only", "--games", "4"]),
     _c("bench scaling", "dugout.studies.bench_scaling",
        "how tournaments scale with workers on Ray", example=["--games", "4"],
        needs="ray"),
@@ -130,9 +136,24 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
 ]}
 
 
+def _train_algo(argv: list[str]) -> list[str]:
+    """``dugout train --algo NAME ...`` as the trainer's own subcommand (``sb3``: ``train``,
+    ``rllib``: ``train rllib``, ``exit``: ``train exit``; :data:`dugout.train.__main__.ALGOS`,
+    what ``python -m dugout.train --algo`` reads); other argument lists as they are."""
+    if not argv or argv[0] != "train" or not any(a == "--algo" or a.startswith("--algo=") for a in argv):
+        return argv
+    if len(argv) >= 2 and f"train {argv[1]}" in COMMANDS:
+        return argv
+    from ..train.__main__ import _algo, ALGOS
+    algo, rest = _algo(argv[1:])                 # an unknown one: one line, exit status 2
+    name = next(n for n, c in COMMANDS.items() if c.module == ALGOS[algo] and n.split()[0] == "train")
+    return [*name.split(), *rest]
+
+
 def command_for(argv: Sequence[str]) -> tuple[Command | None, list[str]]:
-    """The subcommand ``argv`` starts with (two words before one) and the rest of it."""
-    argv = list(argv)
+    """The subcommand ``argv`` starts with (two words before one) and the rest of it;
+    ``train --algo NAME`` is that trainer's subcommand (``train exit`` for ``exit``)."""
+    argv = _train_algo(list(argv))
     if len(argv) >= 2 and f"{argv[0]} {argv[1]}" in COMMANDS:
         return COMMANDS[f"{argv[0]} {argv[1]}"], argv[2:]
     if argv and argv[0] in COMMANDS:

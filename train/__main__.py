@@ -2,7 +2,9 @@
 :mod:`dugout.train.ppo`, the default, ``--algo sb3``; ``--env manager_challenge_v0`` is
 ``dugout train challenge``) and of ``dugout train rllib`` (multi-agent PPO against a
 league of past snapshots on Ray RLlib, :mod:`dugout.train.rllib`, ``--algo rllib``, the
-``rllib`` extra). ``--algo`` is read here and the other arguments go to the chosen
+``rllib`` extra) and of ``dugout train exit`` (expert iteration: the search manager's
+choices teach a network, which then plays the search's rollouts, :mod:`dugout.train.exit`,
+``--algo exit``). ``--algo`` is read here and the other arguments go to the chosen
 trainer's ``main``."""
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 from typing import Any, Sequence
 
 #: ``--algo``: the module of each trainer
-ALGOS = {"sb3": "dugout.train.ppo", "rllib": "dugout.train.rllib"}
+ALGOS = {"sb3": "dugout.train.ppo", "rllib": "dugout.train.rllib", "exit": "dugout.train.exit"}
 
 
 def _refuse(message: str) -> None:
@@ -28,7 +30,7 @@ def _algo(argv: Sequence[str]) -> tuple[str, list[str]]:
         arg = argv[i]
         if arg == "--algo":
             if i + 1 >= len(argv):
-                _refuse("--algo needs a value: sb3 or rllib")
+                _refuse(f"--algo needs a value: {', '.join(ALGOS)}")
             algo, i = argv[i + 1], i + 2
             continue
         if arg.startswith("--algo="):
@@ -37,7 +39,7 @@ def _algo(argv: Sequence[str]) -> tuple[str, list[str]]:
             rest.append(arg)
         i += 1
     if algo not in ALGOS:
-        _refuse(f"--algo must be sb3 or rllib, got {algo!r}")
+        _refuse(f"--algo must be one of {', '.join(ALGOS)}, got {algo!r}")
     return algo, rest
 
 
