@@ -21,7 +21,9 @@ from ..envs.core.bases import advance_all, force_advance
 from ..envs.core.dice import Dice
 from ..envs.core.dice import chance_d20_beats as _d20_beats
 from ..envs.showdown import rules
-from ..envs.showdown.cards import RESULTS, PitcherCard, Team, fielding_at, load_team, team_to_dict
+from ..envs.core.assignment import best_assignment
+from ..envs.showdown.cards import (FIELD_POSITIONS, RESULTS, HitterCard, PitcherCard, Team,
+                                   batting_order, fielding_at, load_team, team_to_dict)
 from ..envs.showdown.view import ShowdownView, view_of
 from .search import SearchSpec
 from .base import AlwaysNever, Managers, TablesHeuristic
@@ -234,6 +236,15 @@ class ShowdownHeuristic(TablesHeuristic):
       unless he must.
     * **Batting spots** in a double switch: a pitcher takes the open spot that comes up
       last, anyone else the one that comes up first.
+    * **Starting lineup** (``lineups="manager"``: ``lineup_position``, ``lineup_dh``,
+      ``batting_order``): the nine who start are the ones with the most run value per plate
+      appearance against the other team's starting pitcher, plus ``fielding_weight`` runs
+      per point of Fielding at the position each plays (an exact assignment of the positions
+      still open, and the DH, among the full-cost hitters not yet picked; the best fielder
+      wins among hitters alike); the batting order is the rulebook's "Creating a Team
+      Batting Order" (:func:`~dugout.envs.showdown.cards.batting_order`: the best Speed and
+      On-Base first, speed second, the best pure hitter third, the most home runs fourth,
+      then by run value), the pitcher last under NL rules ("have your pitcher bat last").
     * **Strategy cards** (``play_card``): each playable card is priced by the WE it gains
       its owner now, effect by effect: a pitch or swing bonus by the plate appearance's WE
       with and without it (the charts read at the shifted swing), a reroll by a fresh
@@ -270,7 +281,7 @@ class ShowdownHeuristic(TablesHeuristic):
                  icon_thresholds: dict[str, float] | None = None,
                  pinch_margin: float = 0.03, change_margin: float = 0.03,
                  runner_margin: int = 5, glove_margin: int = 2, card_threshold: float = 0.01,
-                 **table_options: Any):
+                 fielding_weight: float = 0.005, **table_options: Any):
         super().__init__(tables, **table_options)
         self.icon_thresholds = {**self.ICON_THRESHOLDS, **(icon_thresholds or {})}
         self.pinch_margin = pinch_margin
@@ -278,6 +289,7 @@ class ShowdownHeuristic(TablesHeuristic):
         self.runner_margin = runner_margin
         self.glove_margin = glove_margin
         self.card_threshold = card_threshold
+        self.fielding_weight = fielding_weight
 
     # -- values -----------------------------------------------------------------------
     def build_tables(self, view: ShowdownView, **table_options: Any) -> ValueTables:
@@ -338,6 +350,58 @@ class ShowdownHeuristic(TablesHeuristic):
         lineup = [view.card(opp, k) for k in view.lineups[opp] if k >= 0]
         return {a: -np.mean([self.run_value(b, view.card(view.seat, a - PLAYER)) for b in lineup])
                 for a in view.legal}
+
+    # -- the starting lineup (lineups="manager") ---------------------------------------
+    def _lineup_run_value(self, view, k: int) -> float:
+        """Hitter ``k``'s run value per plate appearance against the other starter."""
+        return self.run_value(view.card(view.seat, k), view.card(1 - view.seat,
+                                                                 view.starters[1 - view.seat]))
+
+    def _lineup_field_plan(self, view) -> dict[str, int]:
+        """The best assignment of the positions still open (and the DH) among the full-cost
+        hitters not yet picked: position -> roster index."""
+        t = view.seat
+        team = view.teams[t]
+        picks = view.lineup_picks[t]
+        expert = view.level == "expert"
+        pool = [k for k, c in enumerate(team.players)
+                if isinstance(c, HitterCard) and c.key not in team.backups and k not in picks]
+        value = {k: self._lineup_run_value(view, k) for k in pool}
+        positions = list(FIELD_POSITIONS[len(picks):]) + (["DH"] if view.dh else [])
+
+        def score(k, position):
+            if position == "DH":
+                return value[k]
+            card = view.card(t, k)
+            if card.fielding(position) is None and not (expert and position == "1B"):
+                return None
+            field = 0 if position == "C" else fielding_at(card, position, expert)
+            return value[k] + self.fielding_weight * field
+
+        return best_assignment(pool, positions, score) or {}
+
+    def _value_lineup_position(self, view):
+        plan = self._lineup_field_plan(view)
+        want = plan.get(FIELD_POSITIONS[view.subject])
+        return {a: float(a - PLAYER == want) for a in view.legal}
+
+    def _value_lineup_dh(self, view):
+        return {a: self._lineup_run_value(view, a - PLAYER) for a in view.legal}
+
+    def _value_batting_order(self, view):
+        t = view.seat
+        n = len(FIELD_POSITIONS)
+        picks = view.lineup_picks[t]
+        nine = list(picks[:n]) + ([picks[n]] if view.dh else [view.starters[t]])
+        hitters = [k for k in nine if isinstance(view.card(t, k), HitterCard)]
+        value = {k: self._lineup_run_value(view, k) for k in hitters}
+        plan = batting_order(hitters, on_base=lambda k: view.card(t, k).on_base,
+                             speed=lambda k: view.card(t, k).speed,
+                             power=lambda k: view.card(t, k).chart.count("HR"),
+                             value=lambda k: value[k])
+        plan += [k for k in nine if k not in hitters]       # "have your pitcher bat last"
+        left = [k for k in plan if PLAYER + k in view.legal]
+        return {PLAYER + k: -float(i) for i, k in enumerate(left)}
 
     def _value_double_play(self, view):
         return {PASS: 0.0, YES: 1.0}

@@ -17,7 +17,7 @@ from .strategy import CardSet
 
 __all__ = ["PASS", "YES", "PLAYER", "SEND_LEAD", "SEND_BOTH", "THROW_LEAD", "THROW_TRAIL",
            "N_ACTIONS", "ACTIONS", "DECISION_KINDS", "EXPERT_KINDS", "ALL_KINDS", "WINDOWS",
-           "CARD", "action_labels", "ask", "choose_player"]
+           "CARD", "LINEUP_KINDS", "action_labels", "ask", "choose_player"]
 
 # -- actions: one Discrete space for every decision ----------------------------------------
 PASS, YES = 0, 1
@@ -38,6 +38,11 @@ DECISION_KINDS = ("starting_pitcher", "pinch_hitter", "pitching_change", "relief
 #: The expert game's own decisions (its icons are off: "DO NOT USE THESE SPECIAL ABILITIES").
 EXPERT_KINDS = ("pinch_runner", "defensive_replacement", "replaced_player", "batting_slot",
                 "intentional_walk", "sacrifice_bunt", "play_card", "catcher_throw")
+#: The managers' own starting lineups (``lineups="manager"``, Advanced Game Setup 4-5; see
+#: ``lineup.py``): who plays a field position (subject: its index, C=0 ... RF=7), who is the
+#: DH, who bats in a spot of the order (subject: the spot, 0-8). Kept out of the two tuples
+#: above, whose one-hots the observations of the games without the option are made of.
+LINEUP_KINDS = ("lineup_position", "lineup_dh", "batting_order")
 #: the card windows, as ``play_card``'s subject
 WINDOWS = ("before_pitch", "on_result", "after_result")
 #: CARD + i: play card i of the card set (the expert game with decks; the env's action

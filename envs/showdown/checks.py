@@ -12,8 +12,8 @@ from ..core.bases import EMPTY_BASES
 from ..core.decisions import Decision
 from ..core.state import (SaveError, check_choice, check_index, check_int, check_len, describe,
                           saved_keys)
-from . import cardplay, roster
-from .actions import (CARD, PASS, SEND_BOTH, SEND_LEAD, THROW_LEAD, THROW_TRAIL, WINDOWS, YES,
+from . import cardplay, lineup, roster
+from .actions import (CARD, LINEUP_KINDS, PASS, SEND_BOTH, SEND_LEAD, THROW_LEAD, THROW_TRAIL, WINDOWS, YES,
                       choose_player)
 from .cards import FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, PitcherCard
 from .roster import (ROSTER, bullpen, can_remove_starter, pinch_hitter_options, starters_of)
@@ -30,7 +30,7 @@ _LINEUP_POSITIONS = FIELD_POSITIONS + ("DH", "P", "PH")
 #: the end of it).
 _SUB_STEPS = ("defensive_replacement", "replaced_player", "batting_slot")
 #: The steps before the first at-bat.
-_SETUP_STEPS = ("choose_starter", "play_ball")
+_SETUP_STEPS = ("choose_starter", "play_ball", "set_lineups")
 #: The steps of an at-bat after the pitch (the chart known), after the swing (the result
 #: known) and after the result was carried out (the play's outcome known).
 _PITCHED_STEPS = ("swing",)
@@ -76,6 +76,7 @@ def validate_game(state: GameState) -> None:
                 "in_play", "played", "relief_streak"):
         check_len(getattr(state, key), 2, (key,))
     _validate_relief_streak(state.relief_streak, state.teams, ("relief_streak",))
+    _validate_lineup_picks(state)
     for t in (0, 1):
         _validate_team(state, t)
     for i, r in enumerate(b.bases):
@@ -132,6 +133,23 @@ def validate_game(state: GameState) -> None:
         raise SaveError(f"the {d.kind!r} decision here is team {actor}'s among {list(legal)} "
                         f"(subject {subject}), got team {d.actor}'s among {list(d.legal)} "
                         f"(subject {d.subject})", ("pending",))
+
+
+def lineup_being_set(state: GameState) -> bool:
+    """Whether the managers are setting their lineups (``lineups="manager"``)."""
+    return state.step == "set_lineups"
+
+
+def _validate_lineup_picks(state: GameState) -> None:
+    """The managers' lineup picks (``lineup.check_picks``): each one the rules offer."""
+    check_len(state.lineup_picks, 2, ("lineup_picks",))
+    for t in (0, 1):
+        for i, k in enumerate(state.lineup_picks[t]):
+            check_index(k, ROSTER, ("lineup_picks", t, i), "the roster")
+    try:
+        lineup.check_picks(state)
+    except ValueError as e:
+        raise SaveError(str(e), ("lineup_picks",)) from None
 
 
 def _validate_relief_streak(streaks, teams, path: tuple) -> None:
@@ -256,6 +274,14 @@ def _validate_team(state: GameState, t: int) -> None:
                 none=-1)
     check_index(state.order[t], 9, ("order", t), "the batting order")
     lineup, pos = state.lineup[t], state.pos[t]
+    if lineup_being_set(state):             # nothing of the lineups is set yet (lineup.py)
+        if lineup or pos or state.pitcher_slot[t] != -1 or state.pitcher[t] != -1 \
+                or any(state.used[t]) or state.box_line[t] or state.pitch_line[t]:
+            raise SaveError("while the managers set their lineups, no lineup, position, "
+                            "pitcher or batting line is set and nobody has entered",
+                            ("lineup", t))
+        check_index(state.starter[t], ROSTER, ("starter", t), "the roster")
+        return
     check_len(lineup, 9, ("lineup", t))
     check_len(pos, 9, ("pos", t))
     slot = check_index(state.pitcher_slot[t], 9, ("pitcher_slot", t), "the lineup", none=-1)
@@ -482,6 +508,9 @@ def _offered(state: GameState, d: Decision) -> tuple[int, tuple[int, ...], int] 
     bt, ft = b.half, 1 - b.half
     step, kind = state.step, d.kind
     level = state.level
+    if kind in LINEUP_KINDS or lineup_being_set(state):
+        offer = lineup.offered(state)
+        return offer if offer is not None and kind == state.pending.kind else None
     if kind == "starting_pitcher":
         t = 0 if state.starter[0] < 0 else 1
         if step != "choose_starter" or state.starter[t] >= 0:

@@ -7,7 +7,7 @@
 ```python
 env = showdown_v0.env(level="advanced", teams=("nya2004", "bos2004"), dh=None,
                       starter=None, innings=9, max_innings=None, point_cap=5000, decks=None,
-                      card_set=None, max_decisions=None)
+                      card_set=None, max_decisions=None, lineups="file")
 ```
 
 `level` is `"basic"` (the pitch and the swing only; each manager's one decision is his
@@ -53,6 +53,11 @@ seat and the lowest for the other) at most 2, 171, 409 and 983, except in the ex
 where a defense playing the highest action walks every batter: those three policies are
 cut off at the bound. `starter`, `innings`, `max_innings`, `max_decisions` and `point_cap`
 (a non-negative int or None) may be Python or numpy ints. A team file holds at most 1 MiB.
+`lineups="manager"` (advanced and expert games; default `"file"`, the team files' batting
+orders) has each manager set his starting lineup before the game (Advanced Game Setup 4-5):
+who plays each position, the DH under AL rules and the batting order 1-9, as the
+`lineup_position`, `lineup_dh` and `batting_order` decisions (below), the away manager
+first, neither seeing the other's lineup until both are set (`dugout.envs.showdown.lineup`).
 `render_mode` is `"ansi"`, `"human"`, `"rgb_array"` (a picture: core.picture) or None.
 `env()` ends the game with -1 for a manager who plays an illegal action; `raw_env()`
 raises `IllegalActionError` instead. An unknown option raises `OptionError`, a bad team
@@ -115,6 +120,15 @@ Complete At-Bat Sequence's order:
 | `play_card` | each in turn, the defense first | with decks, in the card windows: before the pitch (subject 0), on the result (1), after it (2), until both pass in a row; a manager holding cards is asked even when he can only pass (being asked tells nothing of his hand), and only an empty hand (its size is public) passes unasked | 0 (pass), 31 + i for each card in his hand of his colour whose timing and conditions hold and whose name he has not played this at-bat |
 | `catcher_throw` | fielding | a card sends runners to steal and lets the catcher throw | 0 (no throw), 1 (one runner), or 29 / 30 (the lead or trailing runner) |
 
+With `lineups="manager"` the game opens with these, before the first pitch (a pick with one
+legal option is made by the rules):
+
+| Kind | Who | When | Legal actions |
+|---|---|---|---|
+| `lineup_position` | away, then home | for C, 1B, 2B, 3B, SS, LF, CF, RF in turn (subject: position index, C=0 ... RF=7) | 2-26 for each full-cost hitter not yet picked who qualifies there (expert: anyone but a pitcher at 1B) and leaves the rest of the lineup fillable |
+| `lineup_dh` | away, then home | AL rules, after the positions | 2-26 for each full-cost hitter not in the field |
+| `batting_order` | away, then home | for spots 1-9 in turn (subject: the spot, 0-8) | 2-26 for each of the nine (the starting pitcher among them under NL rules) not yet placed |
+
 ## Observation Space
 
 `observe(agent)` returns `{"observation": float32 vector, "action_mask": int8 vector}`.
@@ -136,6 +150,11 @@ built-in set; each per-card piece lists the set's cards in action order). The op
 hand and both decks' order never appear: only their sizes.
 
 {card_table}
+
+With `lineups="manager"` {lineup_more} more follow the level's pieces (and the cards'), before a
+series' pieces; all 0 once both lineups are set, and nothing in them is the other manager's:
+
+{lineup_table}
 
 In a series (`series=N`) the observation ends with {series_more} more, after the level's pieces
 (and the cards'): `relief_rest` (what one game leaves the next beside the rotation, whose
@@ -175,7 +194,8 @@ from ..core.errors import (DataError, OptionError, as_int, check_innings, check_
 from ..core.observation import MAX_COUNTED, ObservationSpec, counted, encode_situation, situation_pieces
 from ..core.scorebook import Play, ordinal, runner_movements
 from ..core.series import SERIES_PIECES, SeriesGame
-from . import roster, rules
+from . import lineup, roster, rules
+from .actions import LINEUP_KINDS
 from .cards import (FIELD_POSITIONS, INFIELD, OUTFIELD, RESULTS, HitterCard, PitcherCard, POINT_CAP,
                     RATING_LIMITS, check_point_cap, fielding_at, load_team)
 from .strategy import deck_card_set, load_card_set, load_deck
@@ -270,6 +290,72 @@ def card_pieces(k: int) -> list:
 _CARD_SPECS: dict[int, ObservationSpec] = {}
 
 
+#: With ``lineups="manager"``, after the level's pieces (and the cards'): the observing
+#: manager's lineup picks while the lineups are set (lineup.py); all 0 once they are.
+LINEUP_PIECES = [
+    ("lineup_decision", len(LINEUP_KINDS), "one-hot kind of the observing manager's pending "
+     "lineup decision: " + ", ".join(LINEUP_KINDS) + " (all 0 otherwise)"),
+    ("lineup_position", len(FIELD_POSITIONS) + 1, "one-hot position being filled: C ... RF, DH"),
+    ("lineup_spot", 9, "one-hot batting spot being filled: 1st ... 9th"),
+    ("lineup_fielding", rules.ROSTER, "own roster players: Fielding (Arm at C; expert: -1 or "
+     "-2 out of position at 1B) at the position being filled / 5, 0 for the others",
+     [_EXPERT_FIELDING] * rules.ROSTER),
+    ("lineup_picked", rules.ROSTER, "own roster players picked: position C=1 ... RF=8, DH=9, "
+     "/ 9 (0 if not picked)"),
+    ("lineup_spots", rules.ROSTER, "own roster players placed in the batting order: spot "
+     "1-9 / 9 (0 if not yet)"),
+    ("lineup_speed", rules.ROSTER, "own roster players' Speed / 25 (pitchers 0)", [_SPEED] * rules.ROSTER),
+    ("lineup_power", rules.ROSTER, "own roster players' chart: 2B, 3B and HR counts / 20 "
+     "(pitchers 0)"),
+]
+_LINEUP_SIZE = sum(piece[1] for piece in LINEUP_PIECES)
+
+
+def with_lineups(spec: ObservationSpec) -> ObservationSpec:
+    """``spec`` with :data:`LINEUP_PIECES` appended: the managers set the lineups."""
+    return ObservationSpec(list(spec.declared) + LINEUP_PIECES)
+
+
+def _lineup_piece(view: ShowdownView) -> np.ndarray:
+    """The :data:`LINEUP_PIECES` of a view (all 0 once both lineups are set)."""
+    out = np.zeros(_LINEUP_SIZE, dtype=np.float32)
+    if view.pitcher >= 0 or view.lineups[0]:
+        return out
+    o = _LO
+    seat = view.seat
+    team = view.teams[seat]
+    expert = view.level == "expert"
+    picks = view.lineup_picks[seat]
+    kind = view.decision if view.decision in LINEUP_KINDS else None
+    if kind is not None:
+        out[o["lineup_decision"] + LINEUP_KINDS.index(kind)] = 1.0
+    n = len(FIELD_POSITIONS)
+    position = None
+    if kind == "lineup_position":
+        position = FIELD_POSITIONS[view.subject]
+        out[o["lineup_position"] + view.subject] = 1.0
+    elif kind == "lineup_dh":
+        out[o["lineup_position"] + n] = 1.0
+    elif kind == "batting_order":
+        out[o["lineup_spot"] + view.subject] = 1.0
+    first = n + int(view.dh)
+    for k, card in enumerate(team.players):
+        if not isinstance(card, HitterCard):
+            continue
+        out[o["lineup_speed"] + k] = card.speed / 25.0
+        counts = dict(zip(RESULTS, card.chart.counts))
+        out[o["lineup_power"] + k] = (counts["2B"] + counts["3B"] + counts["HR"]) / 20.0
+        if position is not None and (card.fielding(position) is not None
+                                     or (expert and position == "1B")):
+            out[o["lineup_fielding"] + k] = fielding_at(card, position, expert) / 5.0
+    for i, k in enumerate(picks):
+        if i < first:
+            out[o["lineup_picked"] + k] = (i + 1) / 9.0
+        else:
+            out[o["lineup_spots"] + k] = (i - first + 1) / 9.0
+    return out
+
+
 #: In a series (``series=N``), after the level's pieces and before the core's series pieces:
 #: what one game leaves the next beside the rotation (whose starter the pitcher pieces show).
 REST_PIECES = [
@@ -298,6 +384,10 @@ def obs_with_cards(k: int) -> ObservationSpec:
     if k not in _CARD_SPECS:
         _CARD_SPECS[k] = ObservationSpec(PIECES + EXPERT_PIECES + card_pieces(k))
     return _CARD_SPECS[k]
+_LO = ObservationSpec(LINEUP_PIECES).offset
+_lineup_rows = ObservationSpec(PIECES + LINEUP_PIECES).table().splitlines()
+__doc__ = __doc__.replace("{lineup_more}", str(_LINEUP_SIZE)).replace(
+    "{lineup_table}", "\n".join(_lineup_rows[:2] + _lineup_rows[-len(LINEUP_PIECES):]))
 _expert_rows = OBS_EXPERT.table().splitlines()
 _BUILT_IN_CARDS = len(load_card_set().cards)       # the docstring's card table: the built-in set
 _card_rows = ObservationSpec(PIECES + EXPERT_PIECES + card_pieces(_BUILT_IN_CARDS)).table().splitlines()
@@ -332,7 +422,7 @@ _RESULT_INDEX = {r: i for i, r in enumerate(RESULTS)}
 #: the options
 OPTIONS = ("level", "teams", "dh", "starter", "innings", "max_innings", "point_cap",
            "render_mode", "illegal_action", "dice", "decks", "card_set", "max_decisions",
-           "series")
+           "series", "lineups")
 
 
 def _chart_into(obs: np.ndarray, at: int, card) -> None:
@@ -457,6 +547,8 @@ def encode_view(view: ShowdownView) -> np.ndarray:
     if n_cards:
         _encode_cards(obs, spec.offset, seat, {name: getattr(view, name) for name in _CARD_FIELDS},
                       view.teams[view.half].players)
+    if view.lineup_setting == "manager":
+        obs = np.concatenate([obs, _lineup_piece(view)])
     if view.relief_streak[0]:           # a game of a series
         obs = np.concatenate([obs, _rest_piece(view.relief_streak, seat)])
     return obs
@@ -616,10 +708,17 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
                  max_innings: int | None = None, point_cap: int | None = POINT_CAP,
                  render_mode: str | None = None, illegal_action: str = "raise",
                  dice: ScriptedDice | None = None, decks: Any = None, card_set: Any = None,
-                 max_decisions: int | None = None, series: Any = None, **unknown: Any):
+                 max_decisions: int | None = None, series: Any = None, lineups: str = "file",
+                 **unknown: Any):
         check_options("showdown_v0", unknown, OPTIONS)
         if level not in rules.LEVELS:
             raise OptionError(f"showdown_v0: level must be one of {list(rules.LEVELS)}, got {show(level)}")
+        if not isinstance(lineups, str) or lineups not in lineup.LINEUP_SETTINGS:
+            raise OptionError(f"showdown_v0: lineups must be one of {list(lineup.LINEUP_SETTINGS)} "
+                              f"(the team files' or the managers'), got {show(lineups)}")
+        if lineups == "manager" and level == "basic":
+            raise OptionError("showdown_v0: lineups='manager' is for the advanced and expert games "
+                              "(the basic game's lineups come from the team files); got level='basic'")
         self.card_set, self.decks = None, None
         if decks is not None:
             if level != "expert":
@@ -645,6 +744,8 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
                               "both managers have a deck)")
         if level == "expert" and self.decks is None:
             self.OBS = OBS_EXPERT           # the spaces below are built from it
+        if lineups == "manager":
+            self.OBS = with_lineups(self.OBS)
         if series is not None:
             if level == "basic":
                 raise OptionError("showdown_v0: series is played at the advanced and expert "
@@ -668,6 +769,7 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
         check_pair("showdown_v0", "teams", teams)
         loaded = tuple(load_team(t, point_cap=point_cap) for t in teams)   # a team may play itself
         self.level = level
+        self.lineups = lineups
         self.teams = loaded
         self.dh = dh
         self.starter = starter
@@ -687,7 +789,8 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             if carry is not None:
                 series = {"relief_streak": carry["relief_streak"],
                           "rotation": tuple(carry["rotation"])}
-        return rules.new_game(self.teams, self._dice(seed), level=self.level, dh=self.dh,
+        return lineup.new_game(self.teams, self._dice(seed), lineups=self.lineups,
+                               level=self.level, dh=self.dh,
                               starter=self.starter, innings=self.innings,
                               max_innings=self.max_innings, decks=self.decks,
                               card_set=self.card_set, **series)
@@ -742,6 +845,9 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             raise DataError(f"{name}'s strategy cards are another card set "
                             f"({len(state.card_set.names)} cards) than this env's card_set "
                             f"({len(self.card_set.names)} cards)")
+        if state.lineup_setting != self.lineups:
+            raise DataError(f"{name} is played with lineups={state.lineup_setting!r}, this env's "
+                            f"lineups is {self.lineups!r}")
         board = state.board
         for option in ("innings", "max_innings"):
             if getattr(board, option) != getattr(self, option):
@@ -792,6 +898,8 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
         table in the module docstring), at every level (tests/test_showdown_observation.py
         checks the two agree byte for byte, before every rule and at every decision)."""
         s = self.state_
+        if s.step == "set_lineups":     # the managers set their lineups: no game on the board yet
+            return encode_view(view_of(s, seat))
         expert = s.level == "expert"
         caches = self._team_caches()
         b, d, ab = s.board, s.pending, s.ab
@@ -885,11 +993,15 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             if s.card_set is not None:
                 _encode_cards(obs, obs_with_cards(len(s.card_set.cards)).offset, seat,
                               _card_fields(s, seat), players)
+        if s.lineup_setting == "manager":       # LINEUP_PIECES: all 0 once the lineups are set
+            obs = np.concatenate([obs, np.zeros(_LINEUP_SIZE, dtype=np.float32)])
         if self.series_format is not None:      # a game of a series (REST_PIECES)
             obs = np.concatenate([obs, _rest_piece(s.relief_streak, seat)])
         return obs
 
     def _option_labels(self, decision: Decision) -> dict[int, str]:
+        if decision.kind in LINEUP_KINDS:
+            return lineup.option_labels(self.state_, decision)
         return rules.option_labels(self.state_, decision)
 
     # -- text -----------------------------------------------------------------------------
@@ -904,6 +1016,11 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
         lines = [s.box.render_line_score(b), ""]
         if b.over:
             lines.append(self._result_line([t.name for t in s.teams]))
+        elif s.step == "set_lineups":
+            lines.append("The managers are setting their starting lineups (each is shown once "
+                         "both are set).")
+            if s.pending is not None:
+                lines.append(self._decision_text())
         else:
             bt, ft = b.half, 1 - b.half
             half = "Top" if b.half == 0 else "Bottom"

@@ -28,7 +28,10 @@ def scene(env, describe_play) -> Scene:
                     for r in b.bases)
     at_bat = count = ""
     notes: tuple[str, ...] = ()
-    if not b.over:
+    if not b.over and s.step == "set_lineups":     # no lineup is shown until both are set
+        at_bat = "The managers are setting their starting lineups"
+        notes = (f"{s.level.capitalize()} game, {'DH' if s.dh else 'no DH'}",)
+    elif not b.over:
         batter = s.card(bt, s.batter_index)
         ob = "a pitcher batting" if isinstance(batter, PitcherCard) else f"On-Base {batter.on_base}"
         p = s.pitcher[ft]

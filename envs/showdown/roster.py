@@ -128,6 +128,10 @@ def _team_facts(team: Team) -> _TeamFacts:
 def _started(state: GameState, team: int) -> frozenset[int]:
     """Who started the game for ``team``: its starting lineup and its starting pitcher
     (worked out once per team, DH rule and starter)."""
+    if state.lineup_setting == "manager":       # the lineup its manager set (lineup.py)
+        picks = state.lineup_picks[team]
+        n = len(FIELD_POSITIONS)
+        return frozenset(picks[:n + int(state.dh)]) | {state.starter[team]}
     memo = _team_memo(_STARTED, state.teams[team])
     key = (state.dh, state.starter[team])
     known = memo.get(key)

@@ -60,6 +60,14 @@ them from the game so far; a view that carried them would make the sample exact)
   pitching line for each pitcher, the team's runs on its leadoff man's line), an empty
   play log.
 
+**The managers' lineups** (``lineups="manager"``): while they are set, the observing
+manager's own picks are copied from the view; the other manager's are drawn: when the home
+manager picks, the away manager's whole lineup (set but not yet shown) is drawn pick by pick,
+each pick uniformly among the legal ones (so not uniformly among whole lineups); when the
+other manager is still picking (the view holds no decision), he is at his first pick. Once
+both are set, both teams' picks are in the view and copied (they decide who started, which
+the pinch-hitter rule reads).
+
 **Set-up** (``setup``, from :func:`public_setup`): the env's public options, a dict with
 ``level``, ``teams`` (away, home :class:`~.cards.Team`), ``innings``, ``max_innings``,
 ``decks`` (the two :class:`~.strategy.Deck` given, or None) and ``card_set`` (or None); the
@@ -75,7 +83,7 @@ from typing import Any, Callable
 
 from ..core.dice import Dice
 from ..core.scorebook import BoxScore, PlayLog
-from . import cardplay, roster, rules, windows
+from . import cardplay, lineup, roster, rules, windows
 from .actions import PLAYER, ask, choose_player
 from .cards import PitcherCard
 from .state import GameState, new_at_bat
@@ -93,7 +101,8 @@ def public_setup(env: Any) -> dict[str, Any]:
     knows them): level, teams, innings, max_innings, decks and card set."""
     game = env.unwrapped
     return {"level": game.level, "teams": game.teams, "innings": game.innings,
-            "max_innings": game.max_innings, "decks": game.decks, "card_set": game.card_set}
+            "max_innings": game.max_innings, "decks": game.decks, "card_set": game.card_set,
+            "lineups": game.lineups}
 
 
 def sample_state(view: ShowdownView, rng: random.Random,
@@ -111,7 +120,9 @@ def sample_state(view: ShowdownView, rng: random.Random,
     if view.card_set is None:
         decks = None
     dice = Dice(rng.getrandbits(63))
-    if view.pitcher < 0:
+    if view.pitcher < 0 and view.lineup_setting == "manager":
+        state = _setting_lineups(view, dice, setup, decks, rng)
+    elif view.pitcher < 0:
         state = _before_play(view, dice, setup, decks)
     else:
         state = _in_play(view, dice, setup, decks, rng)
@@ -133,6 +144,28 @@ def _before_play(view: ShowdownView, dice: Dice, setup: dict, decks) -> GameStat
     return state
 
 
+def _setting_lineups(view: ShowdownView, dice: Dice, setup: dict, decks,
+                     rng: random.Random) -> GameState:
+    """Advanced Game Setup 4: own lineup picks from the view, the other manager's drawn (the
+    module docstring)."""
+    state = lineup.new_game(view.teams, dice, lineups="manager", level=view.level, dh=view.dh,
+                            starter=1, innings=view.innings,
+                            max_innings=setup.get("max_innings"), decks=decks,
+                            card_set=view.card_set if decks else None,
+                            relief_streak=[list(s) for s in view.relief_streak])
+    me, other = view.seat, 1 - view.seat
+    state.starter = list(view.starters)
+    state.pending = None
+    state.lineup_picks = [[], []]
+    state.lineup_picks[me] = list(view.lineup_picks[me])
+    if other == 0 and view.decision is not None:    # the away lineup is set, not yet shown
+        while (pick := lineup.next_pick(state, 0)) is not None:
+            state.lineup_picks[0].append(rng.choice(pick[2]))
+    state.step = "set_lineups"
+    rules.run(state)
+    return state
+
+
 # ================================================================== a game under way
 
 def _in_play(view: ShowdownView, dice: Dice, setup: dict, decks, rng: random.Random) -> GameState:
@@ -144,6 +177,8 @@ def _in_play(view: ShowdownView, dice: Dice, setup: dict, decks, rng: random.Ran
                            relief_streak=[list(s) for s in view.relief_streak])
     _copy_board(state, view)
     _copy_rosters(state, view)
+    state.lineup_setting = view.lineup_setting
+    state.lineup_picks = [list(view.lineup_picks[0]), list(view.lineup_picks[1])]
     _rebuild_pitchers(state, view)
     _rebuild_batted(state, view)
     _rebuild_books(state, view)

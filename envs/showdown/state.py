@@ -180,6 +180,13 @@ class GameState(ScoreboardGame):
     # a series (series=N): per team and roster index, the games in a row each reliever or
     # closer pitched just before this one (empty lists in a single game)
     relief_streak: list[list[int]] = field(default_factory=lambda: [[], []])
+    # who sets the starting lineups: "file" (the team files' batting orders) or "manager"
+    # (each manager picks them before the game, lineup.py); with "manager", per team the
+    # picks so far in the order they are asked: the players at C, 1B, ..., RF, the DH (with
+    # one), then the batting order's nine, first to ninth (the starting pitcher among them
+    # without a DH)
+    lineup_setting: str = "file"
+    lineup_picks: list[list[int]] = field(default_factory=lambda: [[], []])
 
     @property
     def cards_on(self) -> bool:

@@ -78,6 +78,12 @@ class ShowdownView(HalfInningView):
     * ``relief_streak``: in a series, per team and roster player, the games in a row he
       pitched in relief just before this one (at two, his IP starts at 0 in the expert
       game); empty in a single game
+    * ``lineup_setting``: who set the starting lineups, "file" (the team files) or
+      "manager" (the managers, ``lineups="manager"``); ``lineup_picks``: per team, the
+      lineup picks (lineup.py: the players at C ... RF, the DH, the batting order): the
+      observing manager's own always, the other's only once both lineups are set (empty
+      with the files' lineups). While the lineups are set ``lineups`` and ``positions``
+      are empty and ``batter`` is -1.
     * ``teams``: both teams' cards
     """
 
@@ -138,6 +144,8 @@ class ShowdownView(HalfInningView):
     stealers: tuple[int, ...] = ()
     pitcher_slots: tuple[int, int] = (-1, -1)
     relief_streak: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    lineup_setting: str = "file"
+    lineup_picks: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     # -- conveniences (batting, batting_team, fielding_team: HalfInningView) ------------
     def card(self, team: int, k: int) -> HitterCard | PitcherCard:
@@ -215,6 +223,16 @@ def _card_fields(state: GameState, seat: int) -> dict:
                 window=state.window, stealers=state.ab.stealers)
 
 
+def _lineup_picks(state: GameState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Own lineup picks; the other manager's once both lineups are set (Advanced Game Setup
+    5, "Tell your opponent what your starting lineup is": not before)."""
+    picks = state.lineup_picks
+    if not (picks[0] or picks[1]):
+        return ((), ())
+    hidden = state.step == "set_lineups"
+    return tuple(tuple(picks[t]) if t == seat or not hidden else () for t in (0, 1))
+
+
 def view_of(state: GameState, seat: int) -> ShowdownView:
     b = state.board
     pending = state.pending
@@ -229,7 +247,7 @@ def view_of(state: GameState, seat: int) -> ShowdownView:
         decision=pending.kind if mine else None, subject=pending.subject if mine else -1,
         legal=pending.legal if mine else (),
         inning=b.inning, half=b.half, outs=b.outs, runs=(b.runs[0], b.runs[1]),
-        bases=b.bases, batter=state.batter_index, pitcher=p,
+        bases=b.bases, batter=state.batter_index if state.lineup[b.half] else -1, pitcher=p,
         pitchers=(state.pitcher[0], state.pitcher[1]),
         lineups=(tuple(state.lineup[0]), tuple(state.lineup[1])),
         positions=(tuple(state.pos[0]), tuple(state.pos[1])),
@@ -256,4 +274,5 @@ def view_of(state: GameState, seat: int) -> ShowdownView:
         **_card_fields(state, seat),
         pitcher_slots=(state.pitcher_slot[0], state.pitcher_slot[1]),
         relief_streak=(tuple(state.relief_streak[0]), tuple(state.relief_streak[1])),
+        lineup_setting=state.lineup_setting, lineup_picks=_lineup_picks(state, seat),
         ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0))
