@@ -378,7 +378,14 @@ class ShowdownHeuristic(TablesHeuristic):
             field = 0 if position == "C" else fielding_at(card, position, expert)
             return value[k] + self.fielding_weight * field
 
-        return best_assignment(pool, positions, score) or {}
+        # the assignment is exact over its players; the three best at each open position
+        # are enough for it (a pool of 13 or more hitters would cost seconds a pick)
+        keep = set()
+        for position in positions:
+            scored = [(score(k, position), k) for k in pool]
+            keep.update(k for v, k in sorted(((v, k) for v, k in scored if v is not None),
+                                             reverse=True)[:3])
+        return best_assignment([k for k in pool if k in keep], positions, score) or {}
 
     def _value_lineup_position(self, view):
         plan = self._lineup_field_plan(view)
