@@ -683,6 +683,7 @@ def configure(parser: args.Parser) -> None:
         default = f.default if f.default is not dataclasses.MISSING else None
         kind = f.metadata.get("type")
         help_ = flags.help_for(f.metadata["help"], kind, f.metadata.get("shown", default))
+        default = None if default == "" else default      # argparse would type a text default
         if f.type in ("bool", bool):
             parser.add_argument(name, dest=f.name, action="store_true", help=help_)
         elif "choices" in f.metadata:
