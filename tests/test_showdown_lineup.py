@@ -13,7 +13,6 @@ import pytest
 import helpers
 from dugout.agents import make_agent
 from dugout.agents.play import play_game
-from dugout.agents.search import SearchAgent
 from dugout.agents.showdown import ShowdownHeuristic
 from dugout.envs import make
 from dugout.envs.core.dice import Dice, ScriptedDice
@@ -508,12 +507,11 @@ def test_the_heuristics_lineup_beats_a_random_lineup():
     wins = 0
     for g in range(n):
         seats = ("away", "home") if g % 2 == 0 else ("home", "away")
-        result = play_game(env, {seats[0]: ShowdownHeuristic(pinch_margin=99.0),
+        play_game(env, {seats[0]: ShowdownHeuristic(pinch_margin=99.0),
                                  seats[1]: RandomLineup(g, pinch_margin=99.0)}, g // 2)
         runs = env.unwrapped.state_.board.runs
         winner = "away" if runs[0] > runs[1] else "home"
         wins += winner == seats[0]
-        del result
     p = wins / n
     low = p - 1.96 * math.sqrt(p * (1 - p) / n)
     assert low > 0.5, (wins, n)
@@ -533,5 +531,4 @@ def test_the_heuristic_sets_the_rulebooks_batting_order():
     assert s.pos[AWAY][-1] == "P"
     names = {s.card(AWAY, k).name for k in s.lineup[AWAY] if k >= 0}
     assert not names & {"Jason Giambi", "Kenny Lofton", "John Olerud", "Enrique Wilson"}
-    env.step(env.unwrapped.state_.pending.legal[0])
-    assert isinstance(SearchAgent, type)
+    assert not any(n.startswith("Weak Hitter") for n in names)
