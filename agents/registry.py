@@ -6,8 +6,9 @@
 
 Names: ``random`` (every env), ``heuristic`` (the ruleset's rulebook heuristic), for each
 yes/no decision kind K of the ruleset ``always-K`` and ``never-K``, the ruleset's own
-extra managers (That's Baseball's exact ``solver``), and ``ppo:PATH`` (a trained
-manager's checkpoint folder, :class:`dugout.agents.policy.PolicyAgent`).
+extra managers (That's Baseball's exact ``solver``), ``pretrained`` (the trained manager
+dugout ships for the env, where it ships one: :mod:`dugout.agents.pretrained`), and
+``ppo:PATH`` (a trained manager's checkpoint folder, :class:`dugout.agents.policy.PolicyAgent`).
 
 **Adding a ruleset.** Its agents module defines ``MANAGERS``, a :class:`Managers` record
 (heuristic, always/never baseline, yes/no kinds, value tables, win expectancy, extra
@@ -105,7 +106,17 @@ def _load(env_id: str) -> dict[str, Factory]:
                 _register_ruleset(env_id, managers(env_id))
             if env_id in SOLO_MANAGER_MODULES:
                 _register_solo(env_id, importlib.import_module(SOLO_MANAGER_MODULES[env_id]).MANAGERS)
+            _register_pretrained(env_id)
         return _REGISTRY.setdefault(env_id, {})
+
+
+def _register_pretrained(env_id: str) -> None:
+    """``pretrained``, where dugout ships a trained manager for ``env_id``
+    (:mod:`dugout.agents.pretrained`: its folders' meta.json are read, torch is not imported
+    until one is made)."""
+    from .pretrained import PretrainedAgent, entries_for
+    if entries_for(env_id):
+        register(env_id, "pretrained", lambda seed: PretrainedAgent(env_id, seed=seed))
 
 
 def _register_ruleset(env_id: str, record: Managers) -> None:
@@ -215,6 +226,10 @@ def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = No
                                  f"{', '.join(known)}, or ppo:PATH for a trained manager")
             if ref.kind == "search":
                 make_agent(env_id, ref)          # an unknown or bad setting, named
+            if ref.name == "pretrained":         # options it was not trained on, named
+                check = getattr(make_agent(env_id, ref), "check_options", None)
+                if check is not None:            # (a user's own "pretrained" may not have it)
+                    check(env_kwargs)
             continue
         if text not in loaded:
             from ..envs import make

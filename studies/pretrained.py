@@ -1,0 +1,568 @@
+"""Build the pretrained managers dugout ships (``make_agent(env_id, "pretrained")``): train
+each by its recipe, measure it, and write its folder and model card.
+
+    dugout pretrained                                   # every entry: train, measure, write
+    dugout pretrained --entries showdown --timesteps 300000
+    dugout pretrained --entries grand_slam --checkpoint runs/exit/model   # ship a checkpoint
+    dugout pretrained --entries pokemon_baseball --measure-only --games 400
+    dugout pretrained --entries showdown --measure-only --markdown docs/managers.md
+
+(``python -m dugout.studies.pretrained`` is the same.) Each entry of :data:`ENTRIES` is one
+ruleset and option set (MLB Showdown's advanced game and its expert game with decks are two
+entries) with its recipe: the trainer and the ruleset's best known settings
+(:mod:`dugout.train.configs`, the heuristic as a teacher that stays on where that is the
+recipe; That's Baseball's batched trainer taught by the exact solver), at the entry's
+timesteps (``--timesteps`` overrides them). ``--checkpoint PATH`` ships an existing
+checkpoint folder instead of training (another trainer's, e.g. expert iteration's: the same
+``meta.json`` + ``policy.pt``); it must have been trained on the entry's env and options.
+
+For each entry the script writes into ``--out`` (the package's own
+``dugout/agents/pretrained`` by default) a folder ``<entry>/`` holding
+
+    meta.json          the checkpoint's meta, with ``pretrained``: the entry, the env's
+                       options it was trained on and the options it covers
+    policy.pt          the actor's weights, tensors only
+    measurements.json  every figure measured, with the command and the date
+    MODEL_CARD.md      the card, written from measurements.json (:func:`card_text`)
+
+The measurements: seat-swapped tournaments against random and the heuristic (``--games``
+games each, the 95% interval over pairs), against the search manager with
+``--search-games`` (0, the default, leaves it out: a search game costs up to a minute);
+That's Baseball's exact gap to the optimal manager in each seat (the solver's tables);
+Bottom of the 9th's duel's exact exploitability in each seat; the Manager Challenge's mean
+Manager Points over ``--campaigns`` campaigns beside the heuristic's and random's on the
+same seeds. ``--markdown FILE`` writes the table of every manager in ``--out`` into the
+file's generated block (the docs' table: never edited by hand). Training runs go into ``--work`` (``runs/pretrained/<entry>``); only the two
+safe files of the run's final checkpoint are shipped, never ``model.zip``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..cli import args
+from ._generated import GeneratedBlock
+
+__all__ = ["Entry", "ENTRIES", "configure", "check", "run", "main", "card_text", "build_entry",
+           "measure_entry", "default_out", "markdown_block", "shipped_measurements",
+           "check_checkpoint_fits"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A shipped manager: the folder ``name``, its env and the options it is trained on, its
+    trainer (``ppo``: :mod:`dugout.train.ppo` with the ruleset's configs; ``vector``:
+    :mod:`dugout.train.vector_ppo`; ``challenge``: :mod:`dugout.train.single`), the
+    timesteps of the shipped run and the settings over the trainer's defaults."""
+    name: str
+    title: str
+    env_id: str
+    options: dict[str, Any]
+    trainer: str
+    timesteps: int
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+#: The entries, in the order they are built (the cheap ones first).
+ENTRIES: dict[str, Entry] = {e.name: e for e in [
+    Entry("thats_baseball", "That's Baseball", "thats_baseball_v0", {}, "vector", 8_000_000,
+          {"net_arch": (128, 128)}),
+    Entry("grand_slam", "Harry's Grand Slam", "grand_slam_v0", {}, "ppo", 300_000),
+    Entry("pokemon_baseball", "Pokemon Baseball", "pokemon_baseball_v0", {}, "ppo", 300_000),
+    Entry("bottom_ninth", "Bottom of the 9th (duel)", "bottom_ninth_v0", {}, "ppo", 300_000),
+    Entry("showdown", "MLB Showdown (advanced)", "showdown_v0", {}, "ppo", 300_000),
+    Entry("manager_challenge", "The Manager Challenge", "manager_challenge_v0", {}, "challenge",
+          200_000),
+    Entry("showdown_expert", "MLB Showdown (expert, decks)", "showdown_v0",
+          {"level": "expert", "decks": "default"}, "ppo", 100_000),
+]}
+#: Options a pretrained manager plays under whatever their value: the game's cut-offs,
+#: which end a game early and change nothing a manager sees before.
+COVERED = ("max_innings", "max_decisions")
+CARD = "MODEL_CARD.md"
+MEASUREMENTS = "measurements.json"
+#: The first pair's seed of the measuring tournaments (apart from the training's own).
+SEED = 0
+
+
+def default_out() -> Path:
+    """The package's folder of pretrained managers (the source tree's, when editable)."""
+    from ..agents import pretrained
+    return Path(pretrained.__file__).resolve().parent
+
+
+# -- training ----------------------------------------------------------------------------------
+def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
+    """Train ``entry`` by its recipe into ``work/<entry>``; the checkpoint folder."""
+    out = work / entry.name
+    if out.exists():
+        shutil.rmtree(out)
+    if entry.trainer == "vector":
+        from ..train.vector_ppo import VectorSettings, train
+        train(VectorSettings(total_timesteps=timesteps, seed=seed, out=str(out), **entry.overrides))
+    elif entry.trainer == "challenge":
+        from ..train.single import SingleSettings, train_single
+        train_single(SingleSettings(env=entry.env_id, total_timesteps=timesteps, seed=seed,
+                                    out=str(out), env_options=dict(entry.options), progress=False,
+                                    **entry.overrides))
+    else:
+        from ..train.ppo import Settings, train
+        train(Settings.for_env(entry.env_id, total_timesteps=timesteps, seed=seed, out=str(out),
+                               env_options=dict(entry.options), progress=False, **entry.overrides))
+    return out / "model"
+
+
+def _recipe(meta: dict[str, Any], entry: Entry, source: str) -> dict[str, Any]:
+    """What made the checkpoint, from its meta: the trainer and its settings (the run's
+    folder left out)."""
+    settings = {k: v for k, v in (meta.get("settings") or {}).items()
+                if k not in ("out", "progress", "resume")}
+    return {"source": source, "trainer": meta.get("trainer", entry.trainer if source == "trained"
+                                                  else "unknown"),
+            "timesteps": meta.get("timesteps"), "settings": settings}
+
+
+def _trained_options(meta: dict[str, Any]) -> dict[str, Any]:
+    return dict(meta.get("env_options", (meta.get("settings") or {}).get("env_options")) or {})
+
+
+def check_checkpoint_fits(entry: Entry, path: str | Path) -> dict[str, Any]:
+    """``path`` as a checkpoint for ``entry``: it loads (meta.json and tensors only), was made
+    for the entry's env, and under the entry's options (a ``ValueError`` naming what
+    differs). Its meta."""
+    from ..agents.policy import PolicyAgent, check_fits
+    from ..agents.pretrained import options_differ
+    from ..envs import make
+    agent = PolicyAgent.load(path, env_id=entry.env_id)
+    differ = options_differ(entry.env_id, entry.options, _trained_options(agent.meta))
+    if differ:
+        raise ValueError(f"{path} was not trained on the options of the entry {entry.name}: it has "
+                         f"{differ.replace('but it was trained with', 'the entry plays')}")
+    check_fits(agent, str(path), entry.env_id, make(entry.env_id, **entry.options), entry.options)
+    return agent.meta
+
+
+def _write_half(source: Path, target: Path) -> None:
+    """The checkpoint's tensors stored as float16 (half the bytes; ``PolicyAgent`` plays them
+    as float32): read with ``weights_only``, as every checkpoint is."""
+    import torch
+    state = torch.load(source, map_location="cpu", weights_only=True)
+    torch.save({k: v.to(torch.float16).contiguous() for k, v in state.items()}, target)
+
+
+def build_entry(entry: Entry, folder: Path, checkpoint: str | Path, source: str) -> dict[str, Any]:
+    """Copy the checkpoint's two safe files into ``folder`` (its meta rewritten: no machine
+    paths, the ``pretrained`` record added); the recipe it records."""
+    from ..agents.policy import META, WEIGHTS
+    checkpoint = Path(checkpoint)
+    meta = json.loads((checkpoint / META).read_text())
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.iterdir():
+        if stale.is_file():
+            stale.unlink()
+    _write_half(checkpoint / WEIGHTS, folder / WEIGHTS)
+    meta["run"] = f"pretrained/{entry.name}"
+    if isinstance(meta.get("settings"), dict):
+        meta["settings"] = {k: v for k, v in meta["settings"].items() if k not in ("out",)}
+    meta["env_options"] = _trained_options(meta)
+    meta["pretrained"] = {"entry": entry.name, "env_options": dict(entry.options),
+                          "covered_options": list(COVERED)}
+    (folder / META).write_text(json.dumps(meta, indent=2) + "\n")
+    return _recipe(meta, entry, source)
+
+
+# -- measuring ---------------------------------------------------------------------------------
+_KEPT = ("games", "a_score", "a_score_low", "a_score_high", "verdict", "a_run_diff",
+         "a_away_win_rate", "a_home_win_rate")
+
+
+def _matchup(entry: Entry, folder: Path, opponent: str, games: int) -> dict[str, Any]:
+    from ..evaluate.tournament import run_tournament
+    t0 = time.perf_counter()
+    result = run_tournament(entry.env_id, [f"ppo:{folder}", opponent], games, seed=SEED,
+                            workers=1, env_kwargs=dict(entry.options), bootstrap=0)
+    summary = result.matchups[0].summary()
+    return {"opponent": opponent, **{k: summary[k] for k in _KEPT},
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def _gap(folder: Path) -> dict[str, Any]:
+    """That's Baseball: the exact gap to the optimal manager in each seat (default teams)."""
+    from ..agents.policy import PolicyAgent
+    from ..agents.solvers.thats_baseball.evaluation import gap_to_optimal
+    from ..agents.solvers.thats_baseball.solution import solve
+    solution = solve("sample", "reds", innings=9)
+    gap = gap_to_optimal(solution, PolicyAgent.load(folder, env_id="thats_baseball_v0"))
+    return {"teams": ["sample", "reds"], "innings": 9, "game_value": solution.game_value,
+            "win_as_away": gap.away, "win_as_home": gap.home,
+            "gap_as_away": gap.gap_away, "gap_as_home": gap.gap_home,
+            "command": f"dugout solve thats_baseball --agents ppo:PATH"}
+
+
+def _exploitability(folder: Path) -> dict[str, Any]:
+    """Bottom of the 9th's duel: the exact exploitability in each seat (default teams)."""
+    from ..agents.policy import PolicyAgent
+    from ..agents.solvers.bottom_ninth.evaluation import exploitability
+    from ..agents.solvers.bottom_ninth.solution import solve
+    solution = solve(teams="default")
+    e = exploitability(solution, PolicyAgent.load(folder, env_id="bottom_ninth_v0"))
+    return {"game_value": e.game_value, "pitching_vs_equilibrium": e.pitcher_vs_equilibrium,
+            "pitching_vs_best_response": e.pitcher_vs_best,
+            "batting_vs_equilibrium": e.batter_vs_equilibrium,
+            "batting_vs_best_response": e.batter_vs_best,
+            "exploitability_pitching": e.as_pitcher, "exploitability_batting": e.as_batter,
+            "command": "dugout solve bottom_ninth --agents ppo:PATH"}
+
+
+def _interval(values: list[float]) -> tuple[float, float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / max(n - 1, 1))
+    half = 1.959963984540054 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def _campaigns(entry: Entry, folder: Path, campaigns: int) -> dict[str, Any]:
+    """The Manager Challenge: mean Manager Points of the manager, the heuristic and random on
+    the same ``campaigns`` seeds, with 95% intervals, and the paired differences."""
+    from ..agents import make_agent
+    from ..agents.manager_challenge import play_campaign
+    from ..envs import make
+    env = make(entry.env_id, **entry.options)
+    seeds = range(SEED, SEED + campaigns)
+    rows = {}
+    for name in (f"ppo:{folder}", "heuristic", "random"):
+        agent = make_agent(entry.env_id, name, 0)
+        rows["pretrained" if name.startswith("ppo:") else name] = [
+            play_campaign(env, agent, s) for s in seeds]
+    out: dict[str, Any] = {"campaigns": campaigns}
+    for name, results in rows.items():
+        mp, low, high = _interval([r["mp"] for r in results])
+        out[name] = {"mp": mp, "mp_low": low, "mp_high": high,
+                     "wins": sum(r["wins"] for r in results) / campaigns}
+    for other in ("heuristic", "random"):
+        d, low, high = _interval([a["mp"] - b["mp"] for a, b in zip(rows["pretrained"], rows[other])])
+        out[f"minus_{other}"] = {"mp": d, "mp_low": low, "mp_high": high}
+    return out
+
+
+def measure_entry(entry: Entry, folder: Path, games: int, search_games: int,
+                  campaigns: int) -> dict[str, Any]:
+    """Every figure of ``entry``'s card, measured on the checkpoint in ``folder``."""
+    from ..agents.policy import WEIGHTS
+    figures: dict[str, Any] = {"weights_bytes": (folder / WEIGHTS).stat().st_size}
+    if entry.env_id == "manager_challenge_v0":
+        figures["challenge"] = _campaigns(entry, folder, campaigns)
+        return figures
+    figures["matchups"] = [_matchup(entry, folder, opponent, games)
+                           for opponent in ("random", "heuristic")]
+    figures["search"] = _matchup(entry, folder, "search", search_games) if search_games else None
+    if entry.env_id == "thats_baseball_v0":
+        figures["gap"] = _gap(folder)
+    if entry.env_id == "bottom_ninth_v0" and entry.options.get("mode", "duel") == "duel":
+        figures["exploitability"] = _exploitability(folder)
+    return figures
+
+
+# -- the card ----------------------------------------------------------------------------------
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _verdict(m: dict[str, Any]) -> str:
+    if m["a_score_low"] > 0.5:
+        return f"better than {m['opponent']}"
+    if m["a_score_high"] < 0.5:
+        return f"worse than {m['opponent']}"
+    return "no significant difference"
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    if not options:
+        return "the env's defaults (no option given)"
+    return ", ".join(f"`{k}={json.dumps(v)}`" for k, v in options.items())
+
+
+def card_text(m: dict[str, Any]) -> str:
+    """The model card of a pretrained manager, written from its measurements (the JSON
+    :func:`run` writes beside it): the same JSON always gives the same card."""
+    recipe = m["recipe"]
+    lines = [f"# Pretrained manager: {m['title']} (`{m['env_id']}`)", "",
+             f"*Written by `dugout pretrained` from `{MEASUREMENTS}` beside it; do not edit by "
+             f"hand: run the command again.*", "",
+             f"Play it as `make_agent(\"{m['env_id']}\", \"pretrained\")` or `--agents pretrained`.",
+             "", "## What it was trained on", "",
+             f"- env: `{m['env_id']}`",
+             f"- options: {_options_text(m['env_options'])}",
+             f"- also covered (options that may take any value): "
+             f"{', '.join(f'`{k}`' for k in m['covered_options'])}",
+             "- any other option, or another value of these, is refused with an error naming the "
+             "option", "", "## Recipe", ""]
+    if recipe["source"] == "trained":
+        lines.append(f"Trained by `dugout pretrained` with the `{recipe['trainer']}` trainer for "
+                     f"{recipe['timesteps']:,} timesteps.")
+    else:
+        lines.append(f"An existing checkpoint shipped as it is (trainer `{recipe['trainer']}`, "
+                     f"{recipe['timesteps']:,} timesteps).")
+    keys = ("net_arch", "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
+            "ent_coef", "shaping", "teacher", "teacher_coef", "teacher_fraction", "opponent", "seed",
+            "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings")
+    shown = [f"`{k}={json.dumps(recipe['settings'][k])}`" for k in keys if k in recipe["settings"]]
+    if shown:
+        lines += ["", "Settings: " + ", ".join(shown) + "."]
+    lines += ["", "The command that made it:", "", "```bash", m["command"], "```",
+              "", f"Measured {m['date']}; weights {m['weights_bytes'] / 1024:.0f} KiB (stored as float16, "
+              f"played as float32: every figure below is of the weights as shipped).", "",
+              "## Scores", ""]
+    if "challenge" in m:
+        c = m["challenge"]
+        lines += [f"Mean Manager Points over the same {c['campaigns']:,} campaigns (seeds "
+                  f"{SEED} to {SEED + c['campaigns'] - 1}), 95% intervals:", "",
+                  "| manager | Manager Points (95% interval) | wins a campaign |",
+                  "|---|---|---:|"]
+        for name in ("pretrained", "heuristic", "random"):
+            r = c[name]
+            lines.append(f"| {name} | {r['mp']:.1f} ({r['mp_low']:.1f} to {r['mp_high']:.1f}) | "
+                         f"{r['wins']:.2f} |")
+        lines.append("")
+        for other in ("heuristic", "random"):
+            d = c[f"minus_{other}"]
+            word = ("more than the" if d["mp_low"] > 0 else "fewer than the" if d["mp_high"] < 0
+                    else "no significant difference from the")
+            lines.append(f"- against {other} on the same campaigns: {d['mp']:+.1f} Manager Points "
+                         f"({d['mp_low']:+.1f} to {d['mp_high']:+.1f}): {word} {other}"
+                         + ("" if word.startswith("no") else "'s") + ".")
+        return "\n".join(lines) + "\n"
+    lines += ["Seat-swapped tournaments (every seed played twice, the seats swapped; the interval is "
+              "95% over pairs):", "",
+              "| opponent | games | score (95% interval) | verdict | as away | as home | run diff/game |",
+              "|---|---:|---|---|---:|---:|---:|"]
+    rows = list(m["matchups"]) + ([m["search"]] if m.get("search") else [])
+    for r in rows:
+        lines.append(f"| {r['opponent']} | {r['games']:,} | {_pct(r['a_score'])} "
+                     f"({_pct(r['a_score_low'])}-{_pct(r['a_score_high'])}) | {_verdict(r)} | "
+                     f"{_pct(r['a_away_win_rate'])} | {_pct(r['a_home_win_rate'])} | "
+                     f"{r['a_run_diff']:+.2f} |")
+    if not m.get("search"):
+        lines += ["", "Against the search manager: not measured (a search game costs up to a minute; "
+                  "`dugout pretrained --search-games N` adds the row)."]
+    heuristic = next(r for r in m["matchups"] if r["opponent"] == "heuristic")
+    word = (_verdict(heuristic).replace("no significant difference",
+                                        "not significantly different from the heuristic")
+            .replace("than heuristic", "than the heuristic"))
+    lines += ["", f"Against the heuristic it is **{word}** ({_pct(heuristic['a_score'])} in "
+              f"{heuristic['games']:,} games)."]
+    if "gap" in m:
+        g = m["gap"]
+        lines += ["", "## Gap to optimal (exact)", "",
+                  f"Against the optimal manager (the exact solver, {g['teams'][0]} at "
+                  f"{g['teams'][1]}, {g['innings']} innings; game value {g['game_value']:.6f}, the "
+                  f"home side's win probability), in percentage points of win probability given "
+                  f"away (`{g['command']}`):", "",
+                  "| seat | win probability | gap to optimal |", "|---|---:|---:|",
+                  f"| away | {g['win_as_away']:.5f} | {100 * g['gap_as_away']:.3f} |",
+                  f"| home | {g['win_as_home']:.5f} | {100 * g['gap_as_home']:.3f} |"]
+    if "exploitability" in m:
+        e = m["exploitability"]
+        lines += ["", "## Exploitability (exact)", "",
+                  f"The duel solved (game value {e['game_value']:.4f}, the batting side's win "
+                  f"probability); what a best response gains over the game value against this "
+                  f"manager, played greedily as tournaments play it (`{e['command']}`):", "",
+                  "| seat | vs equilibrium | vs best response | exploitability |",
+                  "|---|---:|---:|---:|",
+                  f"| pitching (away) | {e['pitching_vs_equilibrium']:.4f} | "
+                  f"{e['pitching_vs_best_response']:.4f} | {e['exploitability_pitching']:.4f} |",
+                  f"| batting (home) | {e['batting_vs_equilibrium']:.4f} | "
+                  f"{e['batting_vs_best_response']:.4f} | {e['exploitability_batting']:.4f} |"]
+    return "\n".join(lines) + "\n"
+
+
+# -- the docs' table ----------------------------------------------------------------------------
+MARKDOWN_BEGIN = "<!-- generated by dugout pretrained -->"
+MARKDOWN_END = "<!-- end of dugout pretrained's block -->"
+BLOCK = GeneratedBlock(MARKDOWN_BEGIN, MARKDOWN_END, "# Pretrained managers")
+
+
+def _score_cell(m: dict[str, Any], opponent: str) -> str:
+    if "challenge" in m:
+        d = m["challenge"][f"minus_{opponent}"]
+        return f"{d['mp']:+.1f} MP ({d['mp_low']:+.1f} to {d['mp_high']:+.1f})"
+    r = next(r for r in m["matchups"] if r["opponent"] == opponent)
+    return f"{_pct(r['a_score'])} ({_pct(r['a_score_low'])}-{_pct(r['a_score_high'])}), {r['games']:,} games"
+
+
+def _exact_cell(m: dict[str, Any]) -> str:
+    if "gap" in m:
+        g = m["gap"]
+        return (f"gap to optimal {100 * g['gap_as_away']:.2f} (away), {100 * g['gap_as_home']:.2f} "
+                f"(home) points")
+    if "exploitability" in m:
+        e = m["exploitability"]
+        return (f"exploitability {e['exploitability_pitching']:.3f} (pitching), "
+                f"{e['exploitability_batting']:.3f} (batting)")
+    return ""
+
+
+def markdown_block(measured: Sequence[dict[str, Any]]) -> str:
+    """The docs' table of the shipped managers (one row each, from its measurements, in
+    :data:`ENTRIES`' order), markers included."""
+    order = list(ENTRIES)
+    rows = sorted(measured, key=lambda m: order.index(m["entry"]) if m["entry"] in order else 99)
+    lines = [MARKDOWN_BEGIN,
+             "*Generated by `dugout pretrained --markdown` from each manager's `measurements.json`; "
+             "do not edit by hand. Seat-swapped games, 95% intervals over pairs; the Manager "
+             "Challenge's figures are Manager Points a campaign more than the other manager on "
+             "the same campaigns.*", "",
+             "| manager | env, options | recipe | against random | against the heuristic | exact |",
+             "|---|---|---|---|---|---|"]
+    for m in rows:
+        r = m["recipe"]
+        lines.append(f"| `{m['entry']}` | `{m['env_id']}`, {_options_text(m['env_options'])} | "
+                     f"{r['trainer']}, {r['timesteps']:,} timesteps | {_score_cell(m, 'random')} | "
+                     f"{_score_cell(m, 'heuristic')} | {_exact_cell(m)} |")
+    lines.append(MARKDOWN_END)
+    return "\n".join(lines)
+
+
+def shipped_measurements(out: Path) -> list[dict[str, Any]]:
+    """The measurements of every manager built in ``out``."""
+    return [json.loads(p.read_text()) for p in sorted(out.glob(f"*/{MEASUREMENTS}"))]
+
+
+# -- the command line --------------------------------------------------------------------------
+def configure(parser: args.Parser) -> None:
+    """``dugout pretrained``'s flags."""
+    parser.add_argument("--entries", nargs="+", choices=list(ENTRIES), default=list(ENTRIES),
+                        metavar="ENTRY", help=f"which managers (default all): {', '.join(ENTRIES)}")
+    parser.add_argument("--timesteps", type=args.count(1, args.MAX_TIMESTEPS, "timesteps"),
+                        metavar="N", help="train each entry for N timesteps (default: the entry's "
+                                          "own: " + ", ".join(f"{e.name} {e.timesteps:,}"
+                                                              for e in ENTRIES.values()) + ")")
+    parser.add_argument("--checkpoint", type=args.in_dir, metavar="PATH",
+                        help="ship this checkpoint folder (meta.json + policy.pt) instead of "
+                             "training; one entry only, of the checkpoint's env and options")
+    parser.add_argument("--measure-only", action="store_true",
+                        help="measure the managers already in --out again and rewrite their cards")
+    parser.add_argument("--games", type=args.count(4, args.MAX_GAMES, "games a matchup", even=True),
+                        default=400, metavar="N",
+                        help="games against random and against the heuristic, an even number "
+                             "(seat-swapped pairs) from 4 (default 400)")
+    parser.add_argument("--search-games", type=args.integer(0, args.MAX_GAMES, "games", even=True),
+                        default=0, metavar="N",
+                        help="games against the search manager, an even number; 0 leaves it out "
+                             "(default 0)")
+    parser.add_argument("--campaigns", type=args.count(2, args.MAX_GAMES, "campaigns"), default=200,
+                        metavar="N", help="the Manager Challenge's campaigns a manager (default 200)")
+    parser.add_argument("--seed", type=args.seed, default=0,
+                        help=f"the training runs' seed, from 0 to {args.MAX_SEED} (default 0)")
+    parser.add_argument("--out", type=args.out_dir, default=None,
+                        help="where the managers' folders go (default: the package's "
+                             "dugout/agents/pretrained)")
+    parser.add_argument("--work", type=args.out_dir, default=Path("runs") / "pretrained",
+                        help="where the training runs go (default runs/pretrained)")
+    parser.add_argument("--markdown", metavar="FILE", type=args.out_file, nargs="+",
+                        help="also write the table of every manager in --out into each FILE (its "
+                             "generated block replaced, or added at its end)")
+
+
+def check(ns: argparse.Namespace) -> None:
+    """Flags that must agree: ``--checkpoint`` ships one entry, fits it, and does not train;
+    ``--measure-only`` needs every chosen entry already built in ``--out``."""
+    from ..agents.policy import CheckpointError
+    ns.out = Path(ns.out) if ns.out is not None else default_out()
+    if len(set(ns.entries)) != len(ns.entries):
+        raise args.UsageError("--entries", "--entries: an entry is given twice")
+    if ns.search_games == 2:
+        raise args.UsageError("--search-games", "--search-games: 0, or at least 4 (two pairs)")
+    if ns.checkpoint is not None:
+        if ns.measure_only:
+            raise args.UsageError("--checkpoint", "--checkpoint and --measure-only: choose one")
+        if ns.timesteps is not None:
+            raise args.UsageError("--timesteps", "--timesteps trains; --checkpoint ships a "
+                                                 "checkpoint as it is: choose one")
+        if len(ns.entries) != 1:
+            raise args.UsageError("--checkpoint", "--checkpoint ships one entry: give one "
+                                                  "--entries ENTRY")
+        try:
+            check_checkpoint_fits(ENTRIES[ns.entries[0]], ns.checkpoint)
+        except (CheckpointError, ValueError) as error:
+            raise args.UsageError("--checkpoint", f"--checkpoint: {error}") from None
+    for path in ns.markdown or ():
+        try:
+            BLOCK.check(path)
+        except ValueError as error:
+            raise args.UsageError("--markdown", f"--markdown {path}: {error}") from None
+    if ns.measure_only:
+        if ns.timesteps is not None:
+            raise args.UsageError("--timesteps", "--timesteps trains; --measure-only does not")
+        for name in ns.entries:
+            if not (ns.out / name / "meta.json").is_file() or not (ns.out / name / MEASUREMENTS).is_file():
+                raise args.UsageError("--measure-only", f"--measure-only: {ns.out / name} holds no "
+                                                        f"built manager")
+
+
+def _command(ns: argparse.Namespace, entry: Entry) -> str:
+    parts = ["dugout pretrained", "--entries", entry.name]
+    if ns.checkpoint is not None:
+        parts += ["--checkpoint", "PATH"]
+    elif ns.timesteps is not None:
+        parts += ["--timesteps", str(ns.timesteps)]
+    for flag, value, default in (("--games", ns.games, 400), ("--search-games", ns.search_games, 0),
+                                 ("--campaigns", ns.campaigns, 200), ("--seed", ns.seed, 0)):
+        if value != default:
+            parts += [flag, str(value)]
+    return " ".join(parts)
+
+
+def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Build each entry: train it (or take ``--checkpoint``, or keep it with
+    ``--measure-only``), measure it, write its folder and card; the measurements by entry."""
+    written = {}
+    for name in ns.entries:
+        entry = ENTRIES[name]
+        folder = ns.out / name
+        t0 = time.perf_counter()
+        if ns.measure_only:
+            old = json.loads((folder / MEASUREMENTS).read_text())
+            recipe, command, train_seconds = old["recipe"], old["command"], old.get("train_seconds")
+        else:
+            if ns.checkpoint is not None:
+                checkpoint, source = Path(ns.checkpoint), "checkpoint"
+            else:
+                print(f"{name}: training ({ns.timesteps or entry.timesteps:,} timesteps)",
+                      file=sys.stderr, flush=True)
+                checkpoint = _train(entry, ns.timesteps or entry.timesteps, ns.seed, Path(ns.work))
+                source = "trained"
+            recipe = build_entry(entry, folder, checkpoint, source)
+            command, train_seconds = _command(ns, entry), round(time.perf_counter() - t0, 1)
+        print(f"{name}: measuring", file=sys.stderr, flush=True)
+        figures = measure_entry(entry, folder, ns.games, ns.search_games, ns.campaigns)
+        measurements = {"entry": name, "title": entry.title, "env_id": entry.env_id,
+                        "env_options": dict(entry.options), "covered_options": list(COVERED),
+                        "recipe": recipe, "command": command, "train_seconds": train_seconds,
+                        "date": datetime.date.today().isoformat(), **figures}
+        (folder / MEASUREMENTS).write_text(json.dumps(measurements, indent=2, sort_keys=True) + "\n")
+        (folder / CARD).write_text(card_text(measurements))
+        written[name] = measurements
+        print(f"{name}: written to {folder}", file=sys.stderr, flush=True)
+    for path in ns.markdown or ():
+        BLOCK.write(Path(path), markdown_block(shipped_measurements(ns.out)))
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+    """``python -m dugout.studies.pretrained``: the same as ``dugout pretrained``."""
+    return args.invoke("dugout pretrained", configure, check, run, argv, __doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
