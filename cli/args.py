@@ -36,7 +36,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from ..envs.core.errors import DugoutError
 
-__all__ = ["Parser", "UsageError", "build", "parse", "invoke", "ArgType", "integer", "count", "seed", "workers", "real",
+__all__ = ["Parser", "UsageError", "build", "parse", "invoke", "ArgType", "integer", "count", "games_or_none", "seed", "workers", "real",
            "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
            "env_id", "env_option", "env_options", "check_out_dir", "check_out_file", "write_json",
            "MAX_SEED", "MAX_GAMES",
@@ -137,6 +137,21 @@ def count(lo: int = 1, hi: int = MAX_GAMES, what: str = "a whole number",
           even: bool = False) -> ArgType:
     """A positive count with a documented limit: games, resamples, iterations."""
     return integer(lo, hi, what, even)
+
+
+def games_or_none(what: str, hi: int = MAX_GAMES) -> ArgType:
+    """Games of an optional match: 0 (none) or an even number from 4 (two seat-swapped
+    pairs, a tournament's least) to ``hi``."""
+    rule = f"0 (none) or an even number from 4 to {hi} ({what})"
+
+    def convert(text: str) -> int:
+        value = _whole(text, rule)
+        if value != 0 and not (4 <= value <= hi and value % 2 == 0):
+            _refuse(rule, text)
+        return value
+
+    return ArgType("even number", convert, ["x", "1.5", "", "-1", "2", "5", str(hi + 2)],
+                   limit=f"0, or an even number, 4 to {hi:,}")
 
 
 #: A seed: 0 to 2**32 - 1.

@@ -28,6 +28,11 @@
    * Pokemon Baseball, one game of the built-in Harbor Lights at the Summit Rams: random,
      the rulebook heuristic and its always/never steal baselines.
 
+   Beside each round robin, the search manager (``search``, its default budget) plays the
+   heuristic for ``--search-games`` games (20 by default: it takes a few seconds a game, so
+   this shows it at work rather than measuring it; ``dugout strength`` does that), in
+   ``OUT/<env id>/search``.
+
    The rules of each (the env's options, ``ENV_OPTIONS``: the envs' defaults spelt
    out, e.g. Showdown's advanced game with the 2004 Yankees at the Red Sox) go to the
    tournament as ``--env-option``/``--teams`` would and are written in every report.
@@ -83,6 +88,10 @@ ENV_OPTIONS: dict[str, dict[str, Any]] = {
     "bottom_ninth_v0": {"mode": "duel", "teams": "default"},
     "pokemon_baseball_v0": {"teams": ["harbor", "summit"]},
 }
+#: The search manager's match on each ruleset (``--search-games`` games): it plays a few
+#: seconds a game, so it meets the heuristic only, beside the round robin.
+SEARCH_MATCH = ("search", "heuristic")
+SEARCH_GAMES = 20
 TITLES = {"thats_baseball_v0": "That's Baseball", "grand_slam_v0": "Harry's Grand Slam Baseball",
           "showdown_v0": "MLB Showdown (advanced game, 2004 Yankees at Red Sox)",
           "bottom_ninth_v0": "Bottom of the 9th (the duel, built-in cards)",
@@ -198,6 +207,11 @@ def configure(parser: args.Parser) -> None:
                                            f"{args.MAX_RESAMPLES:,} (default 1000)")
     parser.add_argument("--envs", nargs="+", default=list(LINEUPS), choices=list(LINEUPS),
                         help="rulesets to play (default: all)")
+    parser.add_argument("--search-games", type=args.games_or_none("games of the search"),
+                        default=SEARCH_GAMES,
+                        help=f"games of the search manager (its default budget) against the "
+                             f"heuristic on each ruleset, 0 or an even number from 4 to "
+                             f"{args.MAX_GAMES:,}; 0: none (default {SEARCH_GAMES}: a few seconds a game)"),
 
 
 def check(ns: argparse.Namespace) -> None:
@@ -220,6 +234,8 @@ def check(ns: argparse.Namespace) -> None:
         try:
             check_env_options(env_id, ENV_OPTIONS[env_id], f"ENV_OPTIONS[{env_id!r}]")
             check_agents(env_id, [a for a in LINEUPS[env_id] if a != TRAINED], ENV_OPTIONS[env_id])
+            if ns.search_games:
+                check_agents(env_id, list(SEARCH_MATCH), ENV_OPTIONS[env_id])
         except (ValueError, DugoutError) as error:
             raise args.UsageError("--envs", f"{env_id}: {error}") from None
 
@@ -234,7 +250,8 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
                   if ns.timesteps else None)
     trained_at = time.perf_counter()
 
-    summary: dict[str, Any] = {"out": str(out), "training": None, "tournaments": {}}
+    summary: dict[str, Any] = {"out": str(out), "training": None, "tournaments": {},
+                               "search": {}}
     if checkpoint is not None:
         summary["training"] = json.loads((out / "training" / "summary.json").read_text())
     trained = None if checkpoint is None else str(AgentRef("ppo", arg=str(checkpoint)))
@@ -251,6 +268,13 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
                             title=f"{TITLES[env_id]} ({env_id})", env_kwargs=ENV_OPTIONS[env_id])
         summary["tournaments"][env_id] = json.loads((out / env_id / "results.json").read_text())
         summary["tournaments"][env_id]["seconds"] = result.seconds
+        if ns.search_games:
+            result = tournament(env_id, list(SEARCH_MATCH), ns.search_games, seed=ns.seed,
+                                workers=ns.workers, out=out / env_id / "search",
+                                bootstrap=ns.bootstrap, env_kwargs=ENV_OPTIONS[env_id],
+                                title=f"{TITLES[env_id]}: the search manager ({env_id})")
+            match = json.loads((out / env_id / "search" / "results.json").read_text())
+            summary["search"][env_id] = {**match["matchups"][0], "seconds": result.seconds}
     seconds = time.perf_counter() - started
     summary["seconds"] = {"training": trained_at - started, "total": seconds}
     (out / "summary.md").write_text(_top_summary(summary, ns))
@@ -288,6 +312,15 @@ def _top_summary(summary: dict[str, Any], ns: argparse.Namespace) -> str:
         lines.append(f"* [{TITLES[env_id]}]({env_id}/summary.md), {rules}: {', '.join(d['labels'])}; "
                      f"{d['games']:,} games in {d['seconds']:.0f} s; best rated: {best['agent']} "
                      f"({best['elo']:+.0f} Elo, {best['low']:+.0f} to {best['high']:+.0f}).")
+    if summary["search"]:
+        lines += ["", "## The search manager", "",
+                  f"`search` (its default budget) against `heuristic`, {ns.search_games:,} "
+                  f"seat-swapped games a ruleset: its score with a 95% interval. So few games "
+                  f"show it playing, not which is stronger; `dugout strength` measures that.", ""]
+        for env_id, m in summary["search"].items():
+            lines.append(f"* [{TITLES[env_id]}]({env_id}/search/summary.md): "
+                         f"{100 * m['a_score']:.1f}% ({100 * m['a_score_low']:.1f}-"
+                         f"{100 * m['a_score_high']:.1f}%) in {m['seconds']:.0f} s.")
     return "\n".join(lines) + "\n"
 
 

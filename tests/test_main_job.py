@@ -9,7 +9,7 @@ import pytest
 from dugout.studies.pipeline import MARKER, main
 
 QUICK = ["--timesteps", "128", "--games", "4", "--crn-games", "4", "--workers", "1",
-         "--bootstrap", "20", "--seed", "3"]
+         "--bootstrap", "20", "--seed", "3", "--search-games", "4"]
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +39,20 @@ def test_main_job_trains_then_plays_every_ruleset(main_job, capsys):
     pk = summary["tournaments"]["pokemon_baseball_v0"]
     assert pk["labels"] == ["random", "heuristic", "always-steal", "never-steal"]
     assert len(pk["matchups"]) == 6
+
+
+def test_main_job_plays_the_search_manager_against_the_heuristic(main_job):
+    """Beside each round robin, ``--search-games`` games of ``search`` against ``heuristic``,
+    with their report and a line each in the summary."""
+    from dugout.studies.pipeline import LINEUPS
+    out, summary = main_job
+    assert set(summary["search"]) == set(LINEUPS)
+    for env_id, m in summary["search"].items():
+        assert (m["a"], m["b"], m["games"]) == ("search", "heuristic", 4)
+        assert 0 <= m["a_score_low"] <= m["a_score"] <= m["a_score_high"] <= 1
+        assert (out / env_id / "search" / "summary.md").exists()
+    top = (out / "summary.md").read_text()
+    assert "## The search manager" in top and "showdown_v0/search/summary.md" in top
 
 
 def test_main_job_records_the_rules_it_played_and_trained_under(main_job):
