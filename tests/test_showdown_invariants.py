@@ -38,7 +38,8 @@ from collections import Counter
 import pytest
 
 from dugout.envs.core import Dice
-from dugout.envs.showdown import rules
+from dugout.envs.showdown import lineup, rules
+from dugout.envs.showdown.actions import LINEUP_KINDS
 from dugout.envs.showdown.cards import FIELD_POSITIONS, PitcherCard, builtin_team_names, load_team
 from dugout.envs.showdown.strategy import deck_card_set, load_card_set, load_deck
 
@@ -80,7 +81,9 @@ def random_game(seed, level, decks=None, options=None):
     if None not in pair:              # a deck on one side only plays without cards, as the env does
         card_set = load_card_set("hooks" if "hooks" in {deck_card_set(d) for d in pair} else None)
         cards = dict(decks=tuple(load_deck(d, card_set) for d in pair), card_set=card_set)
-    state = rules.new_game((TEAMS[away], TEAMS[home]), Dice(seed), level=level, dh=dh, **cards)
+    lineups = (options or {}).get("lineups", "file")
+    state = lineup.new_game((TEAMS[away], TEAMS[home]), Dice(seed), lineups=lineups, level=level,
+                            dh=dh, **cards)
     return state, rng
 
 
@@ -157,6 +160,13 @@ def check_decision(state, level, left):
     d = state.pending
     assert d is not None and not b.over
     expert = level == "expert"
+    if d.kind in LINEUP_KINDS:        # lineups="manager": before the first pitch, away first
+        assert lineup.setting_lineups(state) and b.inning == 1 and not state.log.plays
+        assert d.actor == (0 if not lineup.picks_complete(state, 0) else 1)
+        kind, subject, players = lineup.next_pick(state, d.actor)
+        assert (d.kind, d.subject, d.legal) == (kind, subject,
+                                                tuple(rules.PLAYER + k for k in players))
+        return
     assert d.kind in (EXPERT_KEEPS | set(rules.EXPERT_KINDS) - (set() if state.cards_on else CARD_KINDS)
                       if expert else rules.DECISION_KINDS)
     if state.cards_on:
@@ -388,6 +398,11 @@ def random_game_checks(options, monkeypatch):
 
     def done():
         n = games[0]
+        if options.get("lineups") == "manager":     # each manager set his lineup (the DH too
+            assert kinds["lineup_position"] and kinds["batting_order"], kinds   # under AL rules)
+            assert kinds["lineup_dh"] if options.get("dh") is not False else not kinds["lineup_dh"]
+            for kind in LINEUP_KINDS:
+                kinds.pop(kind, None)
         assert tally["away"] and tally["home"] and tally["walkoff"] and tally["extra"], tally
         assert at_bats.count > 50 * n
         # the basic game ends on the home manager's choice of starter, the advanced game on
