@@ -82,7 +82,7 @@ def random_game(seed, level, decks=None, options=None):
         card_set = load_card_set("hooks" if "hooks" in {deck_card_set(d) for d in pair} else None)
         cards = dict(decks=tuple(load_deck(d, card_set) for d in pair), card_set=card_set)
     lineups = (options or {}).get("lineups", "file")
-    state = lineup.new_game((TEAMS[away], TEAMS[home]), Dice(seed), lineups=lineups, level=level,
+    state = rules.new_game((TEAMS[away], TEAMS[home]), Dice(seed), lineups=lineups, level=level,
                             dh=dh, **cards)
     return state, rng
 

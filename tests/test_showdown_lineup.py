@@ -33,7 +33,7 @@ def teams(*names_or_dicts):
 
 
 def new(pair=("nya2004", "sea2004"), level="advanced", dh=True, dice=None, starter=1):
-    return lineup.new_game(teams(*pair), dice or Dice(0), lineups="manager", level=level,
+    return rules.new_game(teams(*pair), dice or Dice(0), lineups="manager", level=level,
                            dh=dh, starter=starter)
 
 
@@ -279,7 +279,7 @@ def test_the_files_lineups_picked_by_hand_play_the_files_game():
     dice, same plays): the option changes who sets the lineup, nothing else."""
     for level in ("advanced", "expert"):
         a = rules.new_game(teams("nya2004", "sea2004"), Dice(5), level=level, dh=True)
-        b = lineup.new_game(teams("nya2004", "sea2004"), Dice(5), lineups="manager", level=level,
+        b = rules.new_game(teams("nya2004", "sea2004"), Dice(5), lineups="manager", level=level,
                             dh=True)
         for t in (0, 1):
             file = b.teams[t].lineups["dh"]

@@ -73,13 +73,13 @@ def test_sample_matches_the_view_and_plays_on(options):
         seen_kinds.add(state.pending.kind)
         for seat in (0, 1):
             _check_sample(state, seat, setup, seed=len(seen_kinds) + seat)
-    assert len(seen_kinds) >= (1 if options["level"] == "basic" else 3)
+    assert len(seen_kinds) >= (1 if options.get("level") == "basic" else 3)
 
 
 #: the expert game's heuristic manager first builds the expert value tables (about ten
 #: seconds): its games run in the full tier only
 HEURISTIC_CASES = [pytest.param(o, id=helpers.case_id(ENV_ID, o),
-                                marks=[pytest.mark.full] if o["level"] == "expert" else [])
+                                marks=[pytest.mark.full] if o.get("level") == "expert" else [])
                    for o in OPTION_SETS]
 
 

@@ -63,7 +63,7 @@ def test_every_nl_view_of_random_games_is_rebuilt_and_plays_on(i):
 
 #: the expert heuristic builds its value tables first (about ten seconds): full tier only
 HEURISTIC_CASES = [pytest.param(o, id=helpers.case_id(ENV_ID, o),
-                                marks=[pytest.mark.full] if o["level"] == "expert" else [])
+                                marks=[pytest.mark.full] if o.get("level") == "expert" else [])
                    for o in NL_SETS]
 
 

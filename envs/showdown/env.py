@@ -789,7 +789,7 @@ class ShowdownEnv(BaseballAECEnv, name="showdown_v0", actions=rules.ACTIONS, obs
             if carry is not None:
                 series = {"relief_streak": carry["relief_streak"],
                           "rotation": tuple(carry["rotation"])}
-        return lineup.new_game(self.teams, self._dice(seed), lineups=self.lineups,
+        return rules.new_game(self.teams, self._dice(seed), lineups=self.lineups,
                                level=self.level, dh=self.dh,
                               starter=self.starter, innings=self.innings,
                               max_innings=self.max_innings, decks=self.decks,

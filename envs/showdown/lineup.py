@@ -18,28 +18,26 @@ that the lineup can always be completed (:func:`position_choices`); a pick with 
 option is made by the rules (it is no choice). Neither manager sees anything of the other's
 lineup until both are set; then both are public (RULES.md, "The managers' lineups").
 
-The rules here are small functions named after them; :func:`new_game` starts such a game.
-The decisions are installed in the engine's tables (``rules.RULES``, ``rules.CHOICES``)
-when this module is imported, which importing the package does (``checks.py`` imports it).
+The rules here are small functions named after them; ``rules.new_game(...,
+lineups="manager")`` starts such a game, and the engine's tables (``rules.RULES``,
+``rules.CHOICES``) send the ``set_lineups`` step and the lineup decisions here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import roster, rules
+from . import roster
 from .actions import LINEUP_KINDS, PLAYER, ask, choose_player
 from .cards import FIELD_POSITIONS, HitterCard, PitcherCard, Team
-from .state import GameState
+from .state import LINEUP_SETTINGS, GameState
 
-__all__ = ["LINEUP_SETTINGS", "LINEUP_KINDS", "new_game", "may_start", "qualifies_at",
+__all__ = ["LINEUP_SETTINGS", "LINEUP_KINDS", "may_start", "qualifies_at",
            "picks_needed", "position_choices", "designated_hitter_choices",
            "batting_order_choices", "next_pick", "picks_complete", "setting_lineups",
            "starting_nine", "set_lineups_step", "choose_lineup_pick", "reveal_lineups",
            "starting_players", "check_picks", "option_labels"]
 
-#: Who sets the starting lineups: the team files ("file", the default) or the managers.
-LINEUP_SETTINGS = ("file", "manager")
 _SPOTS = 9
 
 
@@ -196,58 +194,6 @@ def starting_players(state: GameState, t: int) -> frozenset[int]:
     return frozenset(starting_nine(state, t, state.lineup_picks[t])) | {state.starter[t]}
 
 
-# ================================================================== a new game
-
-def new_game(teams: tuple[Team, Team], dice: Any, *, lineups: str = "file", level: str = "advanced",
-             dh: bool | None = None, starter: int | None = None, innings: int = 9,
-             max_innings: int | None = None, decks: Any = None, card_set: Any = None,
-             rotation: tuple[int, int] | None = None,
-             relief_streak: list[list[int]] | None = None) -> GameState:
-    """``rules.new_game`` with the lineups set by the team files (``lineups="file"``) or by
-    the managers (``"manager"``: the game waits on the away manager's first lineup pick;
-    advanced and expert games)."""
-    options = dict(level=level, dh=dh, starter=starter, innings=innings,
-                   max_innings=max_innings, decks=decks, card_set=card_set,
-                   rotation=rotation, relief_streak=relief_streak)
-    if lineups not in LINEUP_SETTINGS:
-        raise ValueError(f"lineups must be one of {LINEUP_SETTINGS}, got {lineups!r}")
-    if lineups == "file":
-        return rules.new_game(teams, dice, **options)
-    if level == "basic":
-        raise ValueError("lineups='manager' is for the advanced and expert games (the basic "
-                         "game's lineups come from the team files)")
-    # rules.new_game sets the lineups from the files and plays on; a game stopped before
-    # its first rule (play=False needs a starter, rolled here as Advanced Game Setup 2
-    # rolls it) is set up the same way, then its lineups are emptied for the managers
-    if rotation is not None:
-        options["starter"] = 1          # (play=False asks for one; the rotation decides)
-    elif starter is None:
-        dice.set_stream(0, 0)
-        options["starter"] = roster.rotation_spot(dice.roll("rotation", sides=20)) + 1
-    state = rules.new_game(teams, dice, **options, play=False)
-    return _to_manager_lineups(state)
-
-
-def _to_manager_lineups(state: GameState) -> GameState:
-    """A game set up with the files' lineups (``rules.new_game(..., play=False)``: the
-    starters on the mound, the lineups' batting lines, the decks shuffled) taken back to
-    Advanced Game Setup 4: no lineup, nobody on the mound or in the books yet."""
-    from ..core.scorebook import BoxScore
-    state.lineup_setting = "manager"
-    state.lineup_picks = [[], []]
-    state.box = BoxScore([t.name for t in state.teams], [[], []])
-    for t in (0, 1):
-        state.lineup[t], state.pos[t] = [], []
-        state.pitcher[t] = -1
-        state.pitcher_slot[t] = -1
-        state.used[t] = [False] * roster.ROSTER
-        state.box_line[t], state.pitch_line[t] = {}, {}
-        state.decks[t], state.hands[t] = [], []
-    state.step = "set_lineups"
-    rules.run(state)
-    return state
-
-
 # ================================================================== checks and words
 
 def check_picks(state: GameState) -> None:
@@ -329,11 +275,3 @@ def option_labels(state: GameState, decision: Any) -> dict[int, str]:
             out[a] = (f"{card.name} bats {decision.subject + 1} (On-Base {card.on_base}, "
                       f"Speed {card.speed})")
     return out
-
-
-# ================================================================== the engine's tables
-# rules.py's tables list the rules by step and the choices by kind; the lineup's are added
-# here (the same functions every time this module is imported).
-rules.RULES.setdefault("set_lineups", set_lineups_step)
-for _kind in LINEUP_KINDS:
-    rules.CHOICES.setdefault(_kind, choose_lineup_pick)

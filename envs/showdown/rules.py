@@ -63,14 +63,14 @@ from ..core.scorebook import BoxScore, Outcome, PlayLog
 from . import cardplay, expert, windows
 from .actions import (ACTIONS, ALL_KINDS, CARD, DECISION_KINDS, EXPERT_KINDS, N_ACTIONS, PASS,
                       PLAYER, SEND_BOTH, SEND_LEAD, THROW_LEAD, THROW_TRAIL, WINDOWS, YES,
-                      action_labels, ask, choose_player)
+                      LINEUP_KINDS, action_labels, ask, choose_player)
 from .cards import FIELD_POSITIONS, INFIELD, OUT_RESULTS, OUTFIELD, PitcherCard, Team
 from .plays import (charge_inning, charge_runs, face_batter, log_play, note_play, roll_swing,
                     score_runs, walk)
 from .roster import (ROSTER, bullpen, can_remove_starter, change_pitcher, pinch_hit,
                      pinch_hitter_options, rotation_spot, set_lineups, starters_of,
                      starters_take_the_mound, take_the_field)
-from .state import LEVELS, GameState, Throw, new_at_bat
+from .state import LEVELS, LINEUP_SETTINGS, GameState, Throw, new_at_bat
 from .strategy import CardSet, Deck
 
 __all__ = ["GameState", "new_game", "start_half_inning", "apply_action", "run", "option_labels",
@@ -126,7 +126,7 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
              max_innings: int | None = None, play: bool = True,
              decks: tuple[Deck, Deck] | None = None, card_set: CardSet | None = None,
              rotation: tuple[int, int] | None = None,
-             relief_streak: list[list[int]] | None = None) -> GameState:
+             relief_streak: list[list[int]] | None = None, lineups: str = "file") -> GameState:
     """A game at its first decision.
 
     ``level`` is "basic", "advanced" or "expert" (the advanced rules without the icons'
@@ -145,9 +145,20 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
     team's rotation spot (``rotation``, 1-4 per team, in place of ``starter`` or the roll)
     and ``relief_streak``: per team and roster index, the games in a row each reliever or
     closer pitched just before this one (two or more: his IP starts at 0 in the expert game).
+
+    ``lineups`` is "file" (each team file's lineup, the default) or "manager" (the advanced
+    and expert games: each manager sets his lineup as decisions before the first pitch,
+    Advanced Game Setup 4-5, :mod:`.lineup`; the game waits on the away manager's first pick).
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    if lineups not in LINEUP_SETTINGS:
+        raise ValueError(f"lineups must be one of {LINEUP_SETTINGS}, got {lineups!r}")
+    if lineups == "manager" and level == "basic":
+        raise ValueError("lineups='manager' is for the advanced and expert games (the basic "
+                         "game's lineups come from the team files)")
+    if lineups == "manager" and not play:
+        raise ValueError("play=False sets a game up with the team files' lineups")
     if (decks is None) != (card_set is None) or (decks is not None and level != "expert"):
         raise ValueError("strategy cards need level='expert', two decks and their card set")
     if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)
@@ -168,7 +179,7 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
         icons_left=[starting_icons(t) if level != "expert" else [{} for _ in t.players]
                     for t in teams],
         twenty_inning=[0, 0], relief_ace_inning=[0, 0], responsible={},
-        box_line=[{}, {}], pitch_line=[{}, {}])
+        box_line=[{}, {}], pitch_line=[{}, {}], lineup_setting=lineups)
     if decks is not None:
         state.card_set = card_set
         state.decks_given = [decks[0].cards(), decks[1].cards()]
@@ -178,6 +189,8 @@ def new_game(teams: tuple[Team, Team], dice: Dice | ScriptedDice, *, level: str 
         set_lineups(state, None, rotation)
     else:
         setup(state, starter)
+    if lineups == "manager":
+        managers_set_lineups(state)
     if play:
         run(state)
         return state
@@ -197,6 +210,25 @@ def setup(state: GameState, spot: int | None) -> None:
         state.dice.set_stream(0, 0)
         spot = rotation_spot(state.dice.roll("rotation", sides=20)) + 1
     set_lineups(state, spot)
+
+
+def managers_set_lineups(state: GameState) -> None:
+    """Advanced Game Setup 4, "both of you can change your starting lineups": the team files'
+    lineups give way to the managers' picks (the starters stay the rotation's)."""
+    state.lineup, state.pos, state.pitcher_slot = [[], []], [[], []], [-1, -1]
+    state.lineup_picks = [[], []]
+    state.step = "set_lineups"
+
+
+def set_lineups_step(state: GameState) -> None:
+    """The managers' lineup picks, away first, then both lineups shown (:mod:`.lineup`)."""
+    from . import lineup
+    lineup.set_lineups_step(state)
+
+
+def choose_lineup_pick(state: GameState, decision: Decision, action: int) -> None:
+    from . import lineup
+    lineup.choose_lineup_pick(state, decision, action)
 
 
 def choose_starter_step(state: GameState) -> None:
@@ -1013,6 +1045,7 @@ def finish_play(state: GameState) -> None:
 # windows' (windows.py) among them.
 
 RULES: dict[str, Callable[[GameState], None]] = {
+    "set_lineups": set_lineups_step,
     "choose_starter": choose_starter_step,
     "play_ball": play_ball,
     "start_half": start_half,
@@ -1069,5 +1102,6 @@ CHOICES: dict[str, Callable[[GameState, Decision, int], None]] = {
     "sacrifice_bunt": expert.choose_sacrifice_bunt,
     "play_card": windows.choose_play_card,
     "catcher_throw": windows.choose_catcher_throw,
+    **{kind: choose_lineup_pick for kind in LINEUP_KINDS},
 }
 

@@ -148,7 +148,7 @@ def _setting_lineups(view: ShowdownView, dice: Dice, setup: dict, decks,
                      rng: random.Random) -> GameState:
     """Advanced Game Setup 4: own lineup picks from the view, the other manager's drawn (the
     module docstring)."""
-    state = lineup.new_game(view.teams, dice, lineups="manager", level=view.level, dh=view.dh,
+    state = rules.new_game(view.teams, dice, lineups="manager", level=view.level, dh=view.dh,
                             starter=1, innings=view.innings,
                             max_innings=setup.get("max_innings"), decks=decks,
                             card_set=view.card_set if decks else None,

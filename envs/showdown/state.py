@@ -28,10 +28,12 @@ from ..core.state import PlainState, SavedAs, codec
 from .cards import HitterCard, PitcherCard, Team, fielding_at, team_from_dict, team_to_dict
 from .strategy import CardSet, card_set_from_dict, card_set_to_dict
 
-__all__ = ["LEVELS", "GameState", "AtBat", "Throw", "new_at_bat", "check_loaded_games_with"]
+__all__ = ["LEVELS", "LINEUP_SETTINGS", "GameState", "AtBat", "Throw", "new_at_bat", "check_loaded_games_with"]
 
 #: The game's levels: one engine with switches.
 LEVELS = ("basic", "advanced", "expert")
+#: Who sets the starting lineups: the team files, or the managers (``lineups="manager"``).
+LINEUP_SETTINGS = ("file", "manager")
 
 
 class Throw(NamedTuple):
