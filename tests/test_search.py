@@ -196,12 +196,27 @@ def test_every_ruleset_registers_its_search():
 
 
 def test_a_rollout_manager_must_read_the_view(tmp_path):
+    """A trained manager (ppo:PATH) plays the rollouts through ViewPolicy (the view encoded as
+    its observation); a manager that decides from the observation vector alone is refused."""
     from cli_table import checkpoint
+    from dugout.agents.policy import ViewPolicy
     env = helpers.make("thats_baseball_v0", {})
     checkpoint("thats_baseball_v0", int(env.observation_space("away")["observation"].shape[0]),
                int(env.action_space("away").n))(tmp_path)
+    agent = make_agent("thats_baseball_v0", f"search:rollout=ppo:{tmp_path / 'run'}")
+    assert isinstance(agent.rollout, ViewPolicy)
+
+    class ObservationOnly:
+        needs_view = False
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation, view=None):
+            return 0
+
     with pytest.raises(ValueError, match="decides from the observation vector"):
-        make_agent("thats_baseball_v0", f"search:rollout=ppo:{tmp_path / 'run'}")
+        SearchAgent(managers("thats_baseball_v0").search, ObservationOnly())
 
 
 # -- the choice --------------------------------------------------------------------------------
