@@ -5,7 +5,7 @@ each by its recipe, measure it, and write its folder and model card.
     dugout pretrained --entries showdown --timesteps 300000
     dugout pretrained --entries grand_slam --checkpoint runs/exit/model   # ship a checkpoint
     dugout pretrained --entries pokemon_baseball --measure-only --games 400
-    dugout pretrained --entries showdown --measure-only --markdown docs/managers.md
+    dugout pretrained --cards-only --markdown docs/managers.md   # the cards and docs' table again
 
 (``python -m dugout.studies.pretrained`` is the same.) Each entry of :data:`ENTRIES` is one
 ruleset and option set (MLB Showdown's advanced game and its expert game with decks are two
@@ -274,6 +274,17 @@ def measure_entry(entry: Entry, folder: Path, games: int, search_games: int,
 
 
 # -- the card ----------------------------------------------------------------------------------
+#: How the card names each trainer (a checkpoint's meta ``trainer``, or the entry's).
+TRAINERS = {"ppo": "MaskablePPO self-play (`dugout train`)",
+            "vector_ppo": "batched masked PPO (`dugout train vector`)",
+            "vector": "batched masked PPO (`dugout train vector`)",
+            "challenge": "MaskablePPO (`dugout train challenge`)"}
+
+
+def _trainer(name: str) -> str:
+    return TRAINERS.get(name, f"`{name}`")
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -308,11 +319,11 @@ def card_text(m: dict[str, Any]) -> str:
              "- any other option, or another value of these, is refused with an error naming the "
              "option", "", "## Recipe", ""]
     if recipe["source"] == "trained":
-        lines.append(f"Trained by `dugout pretrained` with the `{recipe['trainer']}` trainer for "
+        lines.append(f"Trained by `dugout pretrained` with {_trainer(recipe['trainer'])} for "
                      f"{recipe['timesteps']:,} timesteps.")
     else:
-        lines.append(f"An existing checkpoint shipped as it is (trainer `{recipe['trainer']}`, "
-                     f"{recipe['timesteps']:,} timesteps).")
+        lines.append(f"An existing checkpoint shipped as it is (trainer: "
+                     f"{_trainer(recipe['trainer'])}, {recipe['timesteps']:,} timesteps).")
     keys = ("net_arch", "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
             "ent_coef", "shaping", "teacher", "teacher_coef", "teacher_fraction", "opponent", "seed",
             "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings")
@@ -427,7 +438,8 @@ def markdown_block(measured: Sequence[dict[str, Any]]) -> str:
     for m in rows:
         r = m["recipe"]
         lines.append(f"| `{m['entry']}` | `{m['env_id']}`, {_options_text(m['env_options'])} | "
-                     f"{r['trainer']}, {r['timesteps']:,} timesteps | {_score_cell(m, 'random')} | "
+                     f"{_trainer(r['trainer'])}, {r['timesteps']:,} timesteps | "
+                     f"{_score_cell(m, 'random')} | "
                      f"{_score_cell(m, 'heuristic')} | {_exact_cell(m)} |")
     lines.append(MARKDOWN_END)
     return "\n".join(lines)
@@ -452,6 +464,9 @@ def configure(parser: args.Parser) -> None:
                              "training; one entry only, of the checkpoint's env and options")
     parser.add_argument("--measure-only", action="store_true",
                         help="measure the managers already in --out again and rewrite their cards")
+    parser.add_argument("--cards-only", action="store_true",
+                        help="write the cards of the managers already in --out again from their "
+                             "measurements.json, measuring nothing")
     parser.add_argument("--games", type=args.count(4, args.MAX_GAMES, "games a matchup", even=True),
                         default=400, metavar="N",
                         help="games against random and against the heuristic, an even number "
@@ -476,7 +491,8 @@ def configure(parser: args.Parser) -> None:
 
 def check(ns: argparse.Namespace) -> None:
     """Flags that must agree: ``--checkpoint`` ships one entry, fits it, and does not train;
-    ``--measure-only`` needs every chosen entry already built in ``--out``."""
+    ``--measure-only`` and ``--cards-only`` need every chosen entry already built in
+    ``--out``, and neither trains."""
     from ..agents.policy import CheckpointError
     ns.out = Path(ns.out) if ns.out is not None else default_out()
     if len(set(ns.entries)) != len(ns.entries):
@@ -484,8 +500,6 @@ def check(ns: argparse.Namespace) -> None:
     if ns.search_games == 2:
         raise args.UsageError("--search-games", "--search-games: 0, or at least 4 (two pairs)")
     if ns.checkpoint is not None:
-        if ns.measure_only:
-            raise args.UsageError("--checkpoint", "--checkpoint and --measure-only: choose one")
         if ns.timesteps is not None:
             raise args.UsageError("--timesteps", "--timesteps trains; --checkpoint ships a "
                                                  "checkpoint as it is: choose one")
@@ -501,13 +515,18 @@ def check(ns: argparse.Namespace) -> None:
             BLOCK.check(path)
         except ValueError as error:
             raise args.UsageError("--markdown", f"--markdown {path}: {error}") from None
-    if ns.measure_only:
+    if ns.measure_only and ns.cards_only:
+        raise args.UsageError("--cards-only", "--cards-only and --measure-only: choose one")
+    for flag, given in (("--measure-only", ns.measure_only), ("--cards-only", ns.cards_only)):
+        if not given:
+            continue
         if ns.timesteps is not None:
-            raise args.UsageError("--timesteps", "--timesteps trains; --measure-only does not")
+            raise args.UsageError("--timesteps", f"--timesteps trains; {flag} does not")
+        if ns.checkpoint is not None:
+            raise args.UsageError("--checkpoint", f"--checkpoint and {flag}: choose one")
         for name in ns.entries:
             if not (ns.out / name / "meta.json").is_file() or not (ns.out / name / MEASUREMENTS).is_file():
-                raise args.UsageError("--measure-only", f"--measure-only: {ns.out / name} holds no "
-                                                        f"built manager")
+                raise args.UsageError(flag, f"{flag}: {ns.out / name} holds no built manager")
 
 
 def _command(ns: argparse.Namespace, entry: Entry) -> str:
@@ -525,11 +544,16 @@ def _command(ns: argparse.Namespace, entry: Entry) -> str:
 
 def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """Build each entry: train it (or take ``--checkpoint``, or keep it with
-    ``--measure-only``), measure it, write its folder and card; the measurements by entry."""
+    ``--measure-only``), measure it, write its folder and card (``--cards-only``: the card
+    alone, from the measurements); the measurements by entry."""
     written = {}
     for name in ns.entries:
         entry = ENTRIES[name]
         folder = ns.out / name
+        if ns.cards_only:
+            written[name] = json.loads((folder / MEASUREMENTS).read_text())
+            (folder / CARD).write_text(card_text(written[name]))
+            continue
         t0 = time.perf_counter()
         if ns.measure_only:
             old = json.loads((folder / MEASUREMENTS).read_text())

@@ -97,7 +97,7 @@ def _folder(entry: Entry) -> Path:
 @lru_cache(maxsize=None)
 def _defaults(env_id: str) -> dict[str, Any]:
     from ...envs.registry import spec
-    params = inspect.signature(spec(env_id).env_class.__init__).parameters
+    params = inspect.signature(spec(env_id, kind=None).env_class.__init__).parameters
     return {n: p.default for n, p in params.items() if p.default is not inspect.Parameter.empty}
 
 

@@ -1,0 +1,164 @@
+"""The pretrained managers dugout ships (``make_agent(env_id, "pretrained")``,
+``dugout.agents.pretrained``): every one loads with torch alone from its two safe files,
+plays whole games of its env with legal actions, matches its card, and refuses a game of
+options it was not trained on, naming the option."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from dugout.agents import agent_names, make_agent, register
+from dugout.agents.registry import check_agents
+from dugout.agents.manager_challenge import play_campaign
+from dugout.agents.play import play_game
+from dugout.agents.pretrained import (PretrainedAgent, PretrainedOptionsError, entries,
+                                      entries_for, options_differ)
+from dugout.agents.pretrained import _folder as folder_of
+from dugout.envs import ENV_IDS, env_ids, make
+from dugout.studies.pretrained import CARD, ENTRIES, MEASUREMENTS, card_text
+
+SHIPPED = {e.name: e for e in entries()}
+TWO_PLAYER = [e for e in ENV_IDS if e != "manager_challenge_v0"]
+
+
+def test_every_env_ships_a_pretrained_manager_and_the_registry_lists_it():
+    assert {e.env_id for e in SHIPPED.values()} == set(env_ids("all"))   # the Challenge too
+    assert set(SHIPPED) <= set(ENTRIES)
+    for env_id in env_ids("all"):
+        assert "pretrained" in agent_names(env_id)
+        assert entries_for(env_id)[0].options == {}, "the first is the env's defaults' manager"
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_each_folder_holds_only_safe_small_files_read_as_tensors(name):
+    folder = folder_of(SHIPPED[name])
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["meta.json", "policy.pt", CARD, MEASUREMENTS])
+    state = torch.load(folder / "policy.pt", map_location="cpu", weights_only=True)
+    assert state and all(isinstance(v, torch.Tensor) for v in state.values())
+
+
+def test_the_shipped_weights_stay_small():
+    total = sum(p.stat().st_size for e in SHIPPED.values() for p in folder_of(e).iterdir())
+    assert total < 1.5 * 2**20, f"{total / 2**20:.2f} MiB of pretrained managers"
+
+
+def test_importing_and_loading_them_needs_torch_only():
+    code = ("import sys\n"
+            "from dugout.agents import make_agent\n"
+            "from dugout.envs import env_ids\n"
+            "agents = [make_agent(e, 'pretrained') for e in env_ids('all')]\n"
+            "assert all(a.actor is not None for a in agents)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('stable_baselines3', 'sb3_contrib')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_its_meta_and_its_card_say_what_its_measurements_hold(name):
+    entry = SHIPPED[name]
+    folder = folder_of(entry)
+    meta = json.loads((folder / "meta.json").read_text())
+    measured = json.loads((folder / MEASUREMENTS).read_text())
+    assert meta["env_id"] == measured["env_id"] == ENTRIES[name].env_id
+    assert meta["pretrained"]["env_options"] == measured["env_options"] == ENTRIES[name].options
+    assert meta["pretrained"]["covered_options"] == measured["covered_options"]
+    assert not options_differ(meta["env_id"], measured["env_options"], meta["env_options"])
+    assert (folder / CARD).read_text() == card_text(measured)
+    assert "/" not in meta["run"].replace("pretrained/", "") and not meta["run"].startswith("/")
+    assert measured["weights_bytes"] == (folder / "policy.pt").stat().st_size
+    if measured["env_id"] != "manager_challenge_v0":
+        assert {m["opponent"] for m in measured["matchups"]} == {"random", "heuristic"}
+        assert all(m["games"] >= 100 for m in measured["matchups"])
+
+
+def test_the_cards_carry_the_exact_figures_of_the_solvers():
+    tb = json.loads((folder_of(SHIPPED["thats_baseball"]) / MEASUREMENTS).read_text())["gap"]
+    assert 0 <= tb["gap_as_away"] < 1 and 0 <= tb["gap_as_home"] < 1
+    b9 = json.loads((folder_of(SHIPPED["bottom_ninth"]) / MEASUREMENTS).read_text())
+    assert b9["exploitability"]["exploitability_pitching"] >= -1e-9
+
+
+@pytest.mark.parametrize("env_id", TWO_PLAYER)
+def test_it_plays_whole_games_of_its_env_with_legal_actions(env_id):
+    env = make(env_id)                    # env(): an illegal action would end the game
+    agent = make_agent(env_id, "pretrained", seed=1)
+    other = make_agent(env_id, "random", seed=2)
+    for seed, seats in ((3, {"away": agent, "home": other}), (4, {"away": other, "home": agent})):
+        result = play_game(env, seats, seed)           # raises on an illegal action
+        assert result.winner in ("away", "home", None)
+        assert sum(result.decisions.values()) > 0
+
+
+def test_it_plays_a_whole_manager_challenge_campaign():
+    env = make("manager_challenge_v0")
+    result = play_campaign(env, make_agent("manager_challenge_v0", "pretrained", 0), 5)
+    assert not result["illegal"] and len(result["results"]) == 6
+
+
+def test_an_option_it_was_not_trained_on_is_refused_at_the_set_up_naming_it():
+    env = make("thats_baseball_v0", innings=7)
+    agent = make_agent("thats_baseball_v0", "pretrained")
+    with pytest.raises(PretrainedOptionsError, match=r"innings=7, but it was trained with innings=9"):
+        play_game(env, {"away": agent, "home": make_agent("thats_baseball_v0", "random")}, 1)
+
+
+def test_showdown_of_another_level_is_refused_before_any_game_naming_the_level():
+    with pytest.raises(PretrainedOptionsError, match=r"level='basic', but it was trained with "
+                                                     r"level='advanced'"):
+        check_agents("showdown_v0", ["pretrained", "heuristic"], {"level": "basic"})
+    env = make("showdown_v0", level="basic")
+    with pytest.raises(PretrainedOptionsError, match="level"):
+        play_game(env, {"away": make_agent("showdown_v0", "pretrained"),
+                        "home": make_agent("showdown_v0", "random")}, 1)
+
+
+def test_a_series_is_refused_though_its_set_up_shows_no_series():
+    agent = make_agent("showdown_v0", "pretrained")
+    with pytest.raises(PretrainedOptionsError, match="series=3"):
+        agent.check_options({"series": 3})
+
+
+def test_a_cut_off_is_covered_and_the_defaults_written_out_are_the_same_game():
+    check_agents("thats_baseball_v0", ["pretrained"], {"max_innings": 12})
+    check_agents("thats_baseball_v0", ["pretrained"], {"teams": ["sample", "reds"], "innings": 9})
+    env = make("thats_baseball_v0", max_innings=12)
+    play_game(env, {"away": make_agent("thats_baseball_v0", "pretrained"),
+                    "home": make_agent("thats_baseball_v0", "random")}, 2)
+
+
+def test_showdowns_expert_game_plays_its_own_manager_or_is_refused():
+    expert = {"level": "expert", "decks": "default"}
+    agent = make_agent("showdown_v0", "pretrained")
+    if "showdown_expert" in SHIPPED:
+        agent.check_options(expert)
+        assert agent.entry.name == "showdown_expert"
+        env = make("showdown_v0", **expert)
+        play_game(env, {"away": agent, "home": make_agent("showdown_v0", "random")}, 1)
+        agent.check_options({})
+        assert agent.entry.name == "showdown"
+    else:
+        with pytest.raises(PretrainedOptionsError, match="decks=.default.*level=.expert."):
+            agent.check_options(expert)
+
+
+def test_an_env_without_a_pretrained_manager_is_refused():
+    with pytest.raises(ValueError, match="no pretrained manager ships for nope_v0"):
+        PretrainedAgent("nope_v0")
+    register("pretrained_test_league_v0", "random", lambda seed: None)
+    assert "pretrained" not in agent_names("pretrained_test_league_v0")
+    with pytest.raises(ValueError, match="unknown agent 'pretrained' for pretrained_test_league_v0"):
+        make_agent("pretrained_test_league_v0", "pretrained")
+
+
+def test_the_docs_table_is_the_one_the_measurements_give():
+    from pathlib import Path
+    from dugout.studies.pretrained import BLOCK, default_out, markdown_block, shipped_measurements
+    page = Path(__file__).resolve().parents[1] / "docs" / "managers.md"
+    assert BLOCK.current(page).rstrip("\n") == markdown_block(shipped_measurements(default_out()))
