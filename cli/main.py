@@ -111,7 +111,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
        "search against the heuristic on every ruleset: the README's table",
        example=["--games", "4", "--cases", "grand_slam", "--agents", "search:sims=1,batch=1", "heuristic"]),
     _c("pretrained", "dugout.studies.pretrained",
-       "train, measure and write the shipped pretrained managers and their model cards",
+       "train, measure and write the shipped pretrained managers, with model cards",
        example=["--entries", "grand_slam", "--games", "4"]),
     _c("bench scaling", "dugout.studies.bench_scaling",
        "how tournaments scale with workers on Ray", example=["--games", "4"],

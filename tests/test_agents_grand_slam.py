@@ -175,7 +175,8 @@ TINY_SEARCH = "search:sims=2,batch=1"
 def test_every_agent_plays_whole_games_without_an_illegal_action():
     env = grand_slam_v0.env()
     names = agent_names(ENV)
-    assert set(names) == {"random", "heuristic", "always-pinch_hitter", "never-pinch_hitter", "search"}
+    assert set(names) == {"random", "heuristic", "always-pinch_hitter", "never-pinch_hitter", "search",
+                         "pretrained"}
     names = [TINY_SEARCH if n == "search" else n for n in names]     # the search: a small budget
     for i, a in enumerate(names):
         b = names[(i + 1) % len(names)]

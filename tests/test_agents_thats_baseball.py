@@ -184,7 +184,7 @@ def test_every_agent_plays_whole_games_without_an_illegal_action():
     env = thats_baseball_v0.env()
     names = agent_names(ENV)
     assert {"random", "heuristic", "always-steal", "never-steal", "search"} <= set(names)
-    assert len(names) == 4 + 2 * len(YES_NO_KINDS)      # random, heuristic, solver, search, baselines
+    assert len(names) == 5 + 2 * len(YES_NO_KINDS)      # random, heuristic, solver, search, pretrained, baselines
     names = ["search:sims=2,batch=1" if n == "search" else n for n in names]   # a small budget
     games, per_pair = 0, n_games(40, 10)
     for i, a in enumerate(names):

@@ -971,12 +971,12 @@ def test_the_agent_registry_serves_the_challenge():
     are known, and a checkpoint is checked against the challenge's env."""
     from dugout.agents.registry import SOLO_MANAGER_MODULES, agent_names, check_agents, make_agent
     assert SOLO_MANAGER_MODULES == {"manager_challenge_v0": "dugout.agents.manager_challenge"}
-    assert agent_names("manager_challenge_v0") == ["heuristic", "random", "search"]
+    assert agent_names("manager_challenge_v0") == ["heuristic", "pretrained", "random", "search"]
     assert isinstance(make_agent("manager_challenge_v0", "heuristic"), ChallengeHeuristic)
     assert isinstance(make_agent("manager_challenge_v0", "random", seed=4), ChallengeRandom)
     assert check_agents("manager_challenge_v0", ["random", "heuristic"]) == {}
     with pytest.raises(ValueError, match=r"unknown agent 'steal' for manager_challenge_v0; "
-                                         r"known: heuristic, random, search, or ppo:PATH"):
+                                         r"known: heuristic, pretrained, random, search, or ppo:PATH"):
         check_agents("manager_challenge_v0", ["heuristic", "steal"])
     with pytest.raises(ValueError, match=r"unknown agent 'never-steal' for manager_challenge_v0"):
         make_agent("manager_challenge_v0", "never-steal")
