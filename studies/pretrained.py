@@ -126,9 +126,36 @@ def _recipe(meta: dict[str, Any], entry: Entry, source: str) -> dict[str, Any]:
     folder left out)."""
     settings = {k: v for k, v in (meta.get("settings") or {}).items()
                 if k not in ("out", "progress", "resume")}
-    return {"source": source, "trainer": meta.get("trainer", entry.trainer if source == "trained"
-                                                  else "unknown"),
-            "timesteps": meta.get("timesteps"), "settings": settings}
+    trainer = meta.get("trainer", meta.get("algo", entry.trainer if source == "trained"
+                                            else "unknown"))
+    recipe = {"source": source, "trainer": trainer, "timesteps": meta.get("timesteps"),
+              "settings": settings}
+    if trainer == "exit":
+        recipe["made_by"] = _exit_command(entry, settings)
+    return recipe
+
+
+#: ``dugout train exit``'s flags a card's command spells out
+_EXIT_FLAGS = ("rounds", "games", "sims", "horizon", "rollout", "opponent", "target", "temperature",
+               "replay", "epochs", "batch_size", "learning_rate", "val_share", "eval_games", "seed")
+
+
+def _exit_command(entry: Entry, settings: dict[str, Any]) -> str:
+    """The expert-iteration run that made a checkpoint, as a command (into runs/exit_<entry>):
+    the flags whose value is not the default, and the run's size."""
+    import dataclasses as dc
+    from ..train.exit import ExitSettings
+    defaults = {f.name: f.default for f in dc.fields(ExitSettings)}
+    parts = ["dugout train exit", "--env", entry.env_id]
+    for key in _EXIT_FLAGS:
+        value = settings.get(key, defaults[key])
+        if value is not None and (value != defaults[key] or key in ("rounds", "games", "sims")):
+            parts += [f"--{key.replace('_', '-')}", str(value)]
+    if settings.get("net_arch") and list(settings["net_arch"]) != list(defaults["net_arch"]):
+        parts += ["--net-arch", *map(str, settings["net_arch"])]
+    for key, value in (settings.get("env_options") or {}).items():
+        parts += ["--env-option", f"{key}={json.dumps(value)}"]
+    return " ".join(parts + ["--out", f"runs/exit_{entry.name}"])
 
 
 def _trained_options(meta: dict[str, Any]) -> dict[str, Any]:
@@ -170,6 +197,11 @@ def build_entry(entry: Entry, folder: Path, checkpoint: str | Path, source: str)
         if stale.is_file():
             stale.unlink()
     _write_half(checkpoint / WEIGHTS, folder / WEIGHTS)
+    run_folder = meta.get("run")
+    if isinstance(run_folder, str) and run_folder:      # no machine path in what ships (e.g.
+        for key, value in list(meta.items()):           # expert iteration's rollout=ppo:PATH)
+            if isinstance(value, str) and run_folder in value:
+                meta[key] = value.replace(run_folder, "<run>")
     meta["run"] = f"pretrained/{entry.name}"
     if isinstance(meta.get("settings"), dict):
         meta["settings"] = {k: v for k, v in meta["settings"].items() if k not in ("out",)}
@@ -278,7 +310,8 @@ def measure_entry(entry: Entry, folder: Path, games: int, search_games: int,
 TRAINERS = {"ppo": "MaskablePPO self-play (`dugout train`)",
             "vector_ppo": "batched masked PPO (`dugout train vector`)",
             "vector": "batched masked PPO (`dugout train vector`)",
-            "challenge": "MaskablePPO (`dugout train challenge`)"}
+            "challenge": "MaskablePPO (`dugout train challenge`)",
+            "exit": "expert iteration (`dugout train exit`)"}
 
 
 def _trainer(name: str) -> str:
@@ -326,11 +359,14 @@ def card_text(m: dict[str, Any]) -> str:
                      f"{_trainer(recipe['trainer'])}, {recipe['timesteps']:,} timesteps).")
     keys = ("net_arch", "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
             "ent_coef", "shaping", "teacher", "teacher_coef", "teacher_fraction", "opponent", "seed",
-            "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings")
+            "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings",
+            "rounds", "games", "sims", "rollout", "target", "replay", "epochs")
     shown = [f"`{k}={json.dumps(recipe['settings'][k])}`" for k in keys if k in recipe["settings"]]
     if shown:
         lines += ["", "Settings: " + ", ".join(shown) + "."]
-    lines += ["", "The command that made it:", "", "```bash", m["command"], "```",
+    made_by = [recipe["made_by"]] if recipe.get("made_by") else []
+    lines += ["", "The commands that made it:" if made_by else "The command that made it:", "",
+              "```bash", *made_by, m["command"], "```",
               "", f"Measured {m['date']}; weights {m['weights_bytes'] / 1024:.0f} KiB (stored as float16, "
               f"played as float32: every figure below is of the weights as shipped).", "",
               "## Scores", ""]
@@ -568,6 +604,8 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
                 source = "trained"
             recipe = build_entry(entry, folder, checkpoint, source)
             command, train_seconds = _command(ns, entry), round(time.perf_counter() - t0, 1)
+            if recipe.get("made_by"):          # the folder its own command writes
+                command = command.replace("PATH", f"runs/exit_{entry.name}/model")
         print(f"{name}: measuring", file=sys.stderr, flush=True)
         figures = measure_entry(entry, folder, ns.games, ns.search_games, ns.campaigns)
         measurements = {"entry": name, "title": entry.title, "env_id": entry.env_id,

@@ -162,3 +162,32 @@ def test_the_docs_table_is_the_one_the_measurements_give():
     from dugout.studies.pretrained import BLOCK, default_out, markdown_block, shipped_measurements
     page = Path(__file__).resolve().parents[1] / "docs" / "managers.md"
     assert BLOCK.current(page).rstrip("\n") == markdown_block(shipped_measurements(default_out()))
+
+
+def test_an_expert_iteration_checkpoint_ships_without_machine_paths_and_with_its_command(tmp_path):
+    """``--checkpoint`` of an expert-iteration run: the shipped meta names no folder of the
+    machine that made it (the run, its rounds' rollout=ppo:PATH), and the recipe gives the
+    ``dugout train exit`` command that makes it again (its non-default flags and its size)."""
+    from dugout.agents.policy import build_actor
+    from dugout.studies.pretrained import build_entry
+    run = "/some/where/exit_run"
+    ckpt = tmp_path / "model"
+    ckpt.mkdir()
+    env = make("grand_slam_v0")
+    obs, n = env.observation_space("away")["observation"].shape[0], env.action_space("away").n
+    (ckpt / "meta.json").write_text(json.dumps({
+        "env_id": "grand_slam_v0", "env_options": {}, "run": run, "algo": "exit", "round": 1,
+        "expert": f"search:sims=2,rollout=ppo:{run}/checkpoints/round_000",
+        "settings": {"algo": "exit", "env": "grand_slam_v0", "rounds": 2, "games": 4, "sims": 2,
+                     "net_arch": [4], "epochs": 20, "seed": 3, "out": run, "env_options": {}},
+        "obs_size": int(obs), "n_actions": int(n), "net_arch": [4], "activation": "Tanh",
+        "timesteps": 99}))
+    torch.save(build_actor(int(obs), [4], "Tanh", int(n)).state_dict(), ckpt / "policy.pt")
+    recipe = build_entry(ENTRIES["grand_slam"], tmp_path / "gs", ckpt, "checkpoint")
+    shipped = (tmp_path / "gs" / "meta.json").read_text()
+    assert "/some/where" not in shipped and "rollout=ppo:<run>/checkpoints" in shipped
+    assert recipe["trainer"] == "exit"
+    assert recipe["made_by"] == ("dugout train exit --env grand_slam_v0 --rounds 2 --games 4 "
+                                 "--sims 2 --seed 3 --net-arch 4 --out runs/exit_grand_slam")
+    from dugout.agents.policy import PolicyAgent            # an ordinary checkpoint folder
+    assert PolicyAgent.load(tmp_path / "gs", env_id="grand_slam_v0").meta["run"] == "pretrained/grand_slam"
