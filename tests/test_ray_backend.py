@@ -696,3 +696,27 @@ def test_nothing_imports_ray_unless_the_ray_backend_is_used():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           cwd=ROOT)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_expert_iteration_on_ray_is_identical_to_one_worker(ray_session, tmp_path):
+    """Expert iteration's rounds on Ray (round 1's search rolls out with round 0's network,
+    read from the run folder): the same data, weights and curve as on one process."""
+    import dataclasses
+    import numpy as np
+    import torch
+    from dugout.train import exit as exit_
+    base = exit_.ExitSettings(env="grand_slam_v0", rounds=2, games=4, sims=2, net_arch=(8,),
+                              epochs=2, batch_size=64, eval_games=4, seed=3,
+                              out=str(tmp_path / "one"))
+    one = exit_.train(base)
+    on_ray = exit_.train(dataclasses.replace(base, backend="ray", out=str(tmp_path / "ray")))
+    for r in range(2):
+        a, _ = exit_.load_data(exit_.data_file(one, r))
+        b, _ = exit_.load_data(exit_.data_file(on_ray, r))
+        assert all(np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f") for k in a)
+        wa = torch.load(exit_.checkpoint_folder(one, r) / "policy.pt", weights_only=True)
+        wb = torch.load(exit_.checkpoint_folder(on_ray, r) / "policy.pt", weights_only=True)
+        assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    keep = ("vs_heuristic", "val_accuracy", "samples")
+    assert [{k: row[k] for k in keep} for row in exit_.read_curve(one)] == \
+        [{k: row[k] for k in keep} for row in exit_.read_curve(on_ray)]
