@@ -16,17 +16,14 @@
 2. **Tournaments** (:mod:`dugout.evaluate.tournament`), ``--games`` games a matchup in
    seat-swapped pairs on ``--workers`` processes:
 
-   * That's Baseball: random, the rulebook heuristic, the trained manager and the exact
-     solver, plus a common-random-numbers check of the trained manager (or random)
-     against the heuristic;
-   * Harry's Grand Slam Baseball: random, the rulebook heuristic and its always/never
-     pinch-hitter baselines (the trained manager plays That's Baseball only);
-   * MLB Showdown, advanced game: random, the rulebook heuristic and its always/never
-     send-runners baselines;
-   * Bottom of the 9th, the duel (one half inning, the built-in cards): random, the
-     rulebook heuristic (mixed stare-down) and its always/never pitching-change baselines;
-   * Pokemon Baseball, one game of the built-in Harbor Lights at the Summit Rams: random,
-     the rulebook heuristic and its always/never steal baselines.
+   * That's Baseball: random, the rulebook heuristic, the manager trained in step 1, the
+     pretrained manager dugout ships and the exact solver, plus a common-random-numbers
+     check of the trained manager (or random) against the heuristic;
+   * Harry's Grand Slam Baseball, MLB Showdown's advanced game, Bottom of the 9th's duel
+     (one half inning, the built-in cards) and Pokemon Baseball (one game of the built-in
+     Harbor Lights at the Summit Rams): random, the rulebook heuristic and the pretrained
+     manager (``pretrained``, :mod:`dugout.agents.pretrained`; the trained manager plays
+     That's Baseball only).
 
    Beside each round robin, the search manager (``search``, its default budget) plays the
    heuristic for ``--search-games`` games (20 by default: it takes a few seconds a game, so
@@ -72,11 +69,11 @@ TRAIN_ENV = "thats_baseball_v0"
 #: none was).
 TRAINED = "{ppo}"
 LINEUPS = {
-    "thats_baseball_v0": ["random", "heuristic", TRAINED, "solver"],
-    "grand_slam_v0": ["random", "heuristic", "always-pinch_hitter", "never-pinch_hitter"],
-    "showdown_v0": ["random", "heuristic", "always-send_runners", "never-send_runners"],
-    "bottom_ninth_v0": ["random", "heuristic", "always-pitching_change", "never-pitching_change"],
-    "pokemon_baseball_v0": ["random", "heuristic", "always-steal", "never-steal"],
+    "thats_baseball_v0": ["random", "heuristic", TRAINED, "pretrained", "solver"],
+    "grand_slam_v0": ["random", "heuristic", "pretrained"],
+    "showdown_v0": ["random", "heuristic", "pretrained"],
+    "bottom_ninth_v0": ["random", "heuristic", "pretrained"],
+    "pokemon_baseball_v0": ["random", "heuristic", "pretrained"],
 }
 #: The rules each ruleset is played under (the env's options, as ``--env-option`` and
 #: ``--teams`` give them to ``python -m dugout.evaluate``): each env's defaults, spelt out
