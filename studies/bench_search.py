@@ -141,11 +141,7 @@ def check(ns: argparse.Namespace) -> None:
             check_agents(env_id, [ns.agent], options)
         except ValueError as error:
             raise args.UsageError("--agent", f"--agent: {error}") from None
-    if ns.markdown is not None:
-        try:
-            BLOCK.check(ns.markdown)
-        except ValueError as error:
-            raise args.UsageError("--markdown", f"--markdown {ns.markdown}: {error}") from None
+    BLOCK.check_flag(ns.markdown)
 
 
 COLUMNS = ("ruleset", "s/game", "heuristic s/game", "decisions/game", "searched/game",

@@ -293,11 +293,7 @@ def configure(parser: args.Parser) -> None:
 
 def check(ns: argparse.Namespace) -> None:
     """A ``--markdown`` file that exists must hold the block whole, or not at all."""
-    for path in ns.markdown or ():
-        try:
-            BLOCK.check(path)
-        except ValueError as error:
-            raise args.UsageError("--markdown", f"--markdown {path}: {error}") from None
+    BLOCK.check_flag(ns.markdown)
 
 
 def _pct(x: float) -> str:

@@ -237,7 +237,7 @@ def _gap(folder: Path) -> dict[str, Any]:
     return {"teams": ["sample", "reds"], "innings": 9, "game_value": solution.game_value,
             "win_as_away": gap.away, "win_as_home": gap.home,
             "gap_as_away": gap.gap_away, "gap_as_home": gap.gap_home,
-            "command": f"dugout solve thats_baseball --agents ppo:PATH"}
+            "command": "dugout solve thats_baseball --agents ppo:PATH"}
 
 
 def _exploitability(folder: Path) -> dict[str, Any]:
@@ -546,11 +546,7 @@ def check(ns: argparse.Namespace) -> None:
             check_checkpoint_fits(ENTRIES[ns.entries[0]], ns.checkpoint)
         except (CheckpointError, ValueError) as error:
             raise args.UsageError("--checkpoint", f"--checkpoint: {error}") from None
-    for path in ns.markdown or ():
-        try:
-            BLOCK.check(path)
-        except ValueError as error:
-            raise args.UsageError("--markdown", f"--markdown {path}: {error}") from None
+    BLOCK.check_flag(ns.markdown)
     if ns.measure_only and ns.cards_only:
         raise args.UsageError("--cards-only", "--cards-only and --measure-only: choose one")
     for flag, given in (("--measure-only", ns.measure_only), ("--cards-only", ns.cards_only)):

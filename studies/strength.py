@@ -108,11 +108,7 @@ def check(ns: argparse.Namespace) -> None:
             check_agents(env_id, ns.agents, options)
         except ValueError as error:
             raise args.UsageError("--agents", f"--agents: {label}: {error}") from None
-    for path in ns.markdown or ():
-        try:
-            BLOCK.check(path)
-        except ValueError as error:
-            raise args.UsageError("--markdown", f"--markdown {path}: {error}") from None
+    BLOCK.check_flag(ns.markdown)
 
 
 _KEPT = ("a", "b", "games", "a_score", "a_score_low", "a_score_high", "verdict", "a_run_diff", "seconds")
