@@ -419,6 +419,27 @@ class ViewPolicy:
     def reset(self, seed: int | None = None) -> None:
         self.policy.reset(seed)
 
+    def observe_setup(self, setup: Any) -> None:
+        """The game's public set-up, passed to the wrapped manager if it reads one (a
+        pretrained manager picks its network by the game's options, or refuses them); a
+        network it picked anew is the one played from then on."""
+        hook = getattr(self.policy, "observe_setup", None)
+        if hook is None:
+            return
+        actor = self.policy.actor
+        hook(setup)
+        if self.policy.actor is not actor:
+            self.meta = self.policy.meta
+            self.n_actions = int(self.meta["n_actions"])
+            self._layers = self._numpy_layers(self.policy.actor)
+
+    def check_options(self, options: Any) -> None:
+        """The wrapped manager's check of a game's options, where it has one (a pretrained
+        manager refuses options it was not trained on)."""
+        check = getattr(self.policy, "check_options", None)
+        if check is not None:
+            check(options)
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """The network's logits for one observation vector (no mask)."""
         x = np.asarray(observation, dtype=np.float32)

@@ -224,8 +224,11 @@ def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = No
             if ref.name not in known:
                 raise ValueError(f"unknown agent {text!r} for {env_id}; known: "
                                  f"{', '.join(known)}, or ppo:PATH for a trained manager")
-            if ref.kind == "search":
-                make_agent(env_id, ref)          # an unknown or bad setting, named
+            if ref.kind == "search":             # an unknown or bad setting, named; a
+                search = make_agent(env_id, ref)     # rollout manager refusing the options
+                check = getattr(getattr(search, "rollout", None), "check_options", None)
+                if check is not None:
+                    check(env_kwargs)
             if ref.name == "pretrained":         # options it was not trained on, named
                 check = getattr(make_agent(env_id, ref), "check_options", None)
                 if check is not None:            # (a user's own "pretrained" may not have it)

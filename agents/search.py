@@ -285,6 +285,9 @@ class SearchAgent(ViewAgent):
         The settings the reference did not give take the ruleset's budget for such a game
         (``SearchSpec.budget``)."""
         self.setup = setup
+        hook = getattr(self.rollout, "observe_setup", None)    # (a pretrained rollout manager
+        if hook is not None:                                   # picks its network, or refuses)
+            hook(setup)
         budget = self.spec.budget(setup) if self.spec.budget is not None else None
         if budget:
             values = {k: v for k, v in budget.items() if k not in self.given}

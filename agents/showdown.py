@@ -385,7 +385,9 @@ class ShowdownHeuristic(TablesHeuristic):
             scored = [(score(k, position), k) for k in pool]
             keep.update(k for v, k in sorted(((v, k) for v, k in scored if v is not None),
                                              reverse=True)[:3])
-        return best_assignment([k for k in pool if k in keep], positions, score) or {}
+        # (the three best at each position nearly always fill it; if not, the whole pool)
+        return (best_assignment([k for k in pool if k in keep], positions, score)
+                or best_assignment(pool, positions, score) or {})
 
     def _value_lineup_position(self, view):
         plan = self._lineup_field_plan(view)

@@ -42,6 +42,7 @@ import argparse
 import datetime
 import json
 import math
+import re
 import shutil
 import sys
 import time
@@ -104,7 +105,10 @@ def default_out() -> Path:
 def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
     """Train ``entry`` by its recipe into ``work/<entry>``; the checkpoint folder."""
     out = work / entry.name
-    if out.exists():
+    if out.exists():                # an earlier training run of the entry's (or nothing)
+        if any(out.iterdir()) and not (out / "model" / "meta.json").is_file():
+            raise SystemExit(f"dugout pretrained: {out} is not an earlier training run; "
+                             f"choose another --work or remove it")
         shutil.rmtree(out)
     if entry.trainer == "vector":
         from ..train.vector_ppo import VectorSettings, train
@@ -178,36 +182,62 @@ def check_checkpoint_fits(entry: Entry, path: str | Path) -> dict[str, Any]:
     return agent.meta
 
 
-def _write_half(source: Path, target: Path) -> None:
-    """The checkpoint's tensors stored as float16 (half the bytes; ``PolicyAgent`` plays them
-    as float32): read with ``weights_only``, as every checkpoint is."""
-    import torch
-    state = torch.load(source, map_location="cpu", weights_only=True)
-    torch.save({k: v.to(torch.float16).contiguous() for k, v in state.items()}, target)
+def _strip_run_folder(meta: dict[str, Any]) -> None:
+    """The run's folder, in every form a trainer wrote it (as given, absolute, resolved),
+    replaced by ``<run>`` in the meta's texts (expert iteration's rollout=ppo:PATH)."""
+    run = meta.get("run")
+    if not isinstance(run, str) or not run:
+        return
+    forms = sorted({run, str(Path(run).absolute()), str(Path(run).resolve())}, key=len,
+                   reverse=True)
+    for key, value in list(meta.items()):
+        if isinstance(value, str):
+            for form in forms:
+                value = value.replace(form, "<run>")
+            meta[key] = value
+
+
+def _refuse_machine_paths(meta: Any, file: Path) -> None:
+    """A ``ValueError`` when any text of ``meta`` (searched through) still names an absolute
+    path: the package ships nothing that names the machine it was built on."""
+    if isinstance(meta, str):
+        if _ABSOLUTE.search(meta):
+            raise ValueError(f"{file}: {meta!r} names a folder of this machine; the shipped meta "
+                             f"may not")
+    elif isinstance(meta, dict):
+        for value in meta.values():
+            _refuse_machine_paths(value, file)
+    elif isinstance(meta, list):
+        for value in meta:
+            _refuse_machine_paths(value, file)
+
+
+#: An absolute path in a text: /x/... at its start or after a space, '=' or ':' (ppo:/x/...),
+#: or a drive letter's C:\
+_ABSOLUTE = re.compile(r"(^|[\s=:])/[^/\s]+/|\b[A-Za-z]:\\")
 
 
 def build_entry(entry: Entry, folder: Path, checkpoint: str | Path, source: str) -> dict[str, Any]:
     """Copy the checkpoint's two safe files into ``folder`` (its meta rewritten: no machine
     paths, the ``pretrained`` record added); the recipe it records."""
+    import torch
     from ..agents.policy import META, WEIGHTS
     checkpoint = Path(checkpoint)
     meta = json.loads((checkpoint / META).read_text())
-    folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.iterdir():
-        if stale.is_file():
-            stale.unlink()
-    _write_half(checkpoint / WEIGHTS, folder / WEIGHTS)
-    run_folder = meta.get("run")
-    if isinstance(run_folder, str) and run_folder:      # no machine path in what ships (e.g.
-        for key, value in list(meta.items()):           # expert iteration's rollout=ppo:PATH)
-            if isinstance(value, str) and run_folder in value:
-                meta[key] = value.replace(run_folder, "<run>")
+    state = torch.load(checkpoint / WEIGHTS, map_location="cpu", weights_only=True)  # (before
+    _strip_run_folder(meta)                             # the folder is emptied: it may be it)
     meta["run"] = f"pretrained/{entry.name}"
     if isinstance(meta.get("settings"), dict):
         meta["settings"] = {k: v for k, v in meta["settings"].items() if k not in ("out",)}
     meta["env_options"] = _trained_options(meta)
     meta["pretrained"] = {"entry": entry.name, "env_options": dict(entry.options),
                           "covered_options": list(COVERED)}
+    _refuse_machine_paths(meta, checkpoint / META)
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.iterdir():
+        if stale.is_file():
+            stale.unlink()
+    torch.save({k: v.to(torch.float16).contiguous() for k, v in state.items()}, folder / WEIGHTS)
     (folder / META).write_text(json.dumps(meta, indent=2) + "\n")
     return _recipe(meta, entry, source)
 
@@ -318,6 +348,15 @@ def _trainer(name: str) -> str:
     return TRAINERS.get(name, f"`{name}`")
 
 
+def _length(recipe: dict[str, Any]) -> str:
+    """How long it trained, in the trainer's terms: timesteps, or expert iteration's rounds."""
+    if recipe["trainer"] == "exit":
+        st = recipe["settings"]
+        return (f"{st.get('rounds')} rounds of {st.get('games')} search games "
+                f"({recipe['timesteps']:,} decisions learned in the last)")
+    return f"{recipe['timesteps']:,} timesteps"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -353,10 +392,10 @@ def card_text(m: dict[str, Any]) -> str:
              "option", "", "## Recipe", ""]
     if recipe["source"] == "trained":
         lines.append(f"Trained by `dugout pretrained` with {_trainer(recipe['trainer'])} for "
-                     f"{recipe['timesteps']:,} timesteps.")
+                     f"{_length(recipe)}.")
     else:
         lines.append(f"An existing checkpoint shipped as it is (trainer: "
-                     f"{_trainer(recipe['trainer'])}, {recipe['timesteps']:,} timesteps).")
+                     f"{_trainer(recipe['trainer'])}, {_length(recipe)}).")
     keys = ("net_arch", "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
             "ent_coef", "shaping", "teacher", "teacher_coef", "teacher_fraction", "opponent", "seed",
             "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings",
@@ -474,7 +513,7 @@ def markdown_block(measured: Sequence[dict[str, Any]]) -> str:
     for m in rows:
         r = m["recipe"]
         lines.append(f"| `{m['entry']}` | `{m['env_id']}`, {_options_text(m['env_options'])} | "
-                     f"{_trainer(r['trainer'])}, {r['timesteps']:,} timesteps | "
+                     f"{_trainer(r['trainer'])}, {_length(r)} | "
                      f"{_score_cell(m, 'random')} | "
                      f"{_score_cell(m, 'heuristic')} | {_exact_cell(m)} |")
     lines.append(MARKDOWN_END)
@@ -542,6 +581,10 @@ def check(ns: argparse.Namespace) -> None:
         if len(ns.entries) != 1:
             raise args.UsageError("--checkpoint", "--checkpoint ships one entry: give one "
                                                   "--entries ENTRY")
+        if Path(ns.checkpoint).resolve() == (ns.out / ns.entries[0]).resolve():
+            raise args.UsageError("--checkpoint", f"--checkpoint: {ns.checkpoint} is the entry's "
+                                                  f"own folder in --out; --measure-only measures "
+                                                  f"it again")
         try:
             check_checkpoint_fits(ENTRIES[ns.entries[0]], ns.checkpoint)
         except (CheckpointError, ValueError) as error:

@@ -30,6 +30,13 @@ def _grand_slam_sizes() -> tuple[int, int]:
 
 _OBS, _ACTIONS = _grand_slam_sizes()
 
+
+def _own_folder(tmp):
+    """A built Grand Slam entry in ``{tmp}/out``, given again as its own --checkpoint."""
+    checkpoint("grand_slam_v0", _OBS, _ACTIONS)(tmp)
+    (tmp / "out").mkdir()
+    (tmp / "run").rename(tmp / "out" / "grand_slam")
+
 # the base argument list (the command's example) is: --entries grand_slam --games 4
 ROWS = [
     Row("pretrained", ("--entries", "grand_slam", "grand_slam"), "--entries", "given twice"),
@@ -46,6 +53,8 @@ ROWS = [
         "choose one", checkpoint("grand_slam_v0", _OBS, _ACTIONS)),
     Row("pretrained", ("--checkpoint", "{tmp}/run", "--measure-only"), "--checkpoint", "choose one",
         checkpoint("grand_slam_v0", _OBS, _ACTIONS)),
+    Row("pretrained", ("--checkpoint", "{tmp}/out/grand_slam", "--out", "{tmp}/out"), "--checkpoint",
+        "own folder in --out", _own_folder),
     Row("pretrained", ("--measure-only", "--timesteps", "100"), "--timesteps",
         "--measure-only does not"),
     Row("pretrained", ("--measure-only", "--out", "{tmp}/empty"), "--measure-only",

@@ -164,20 +164,26 @@ def test_the_docs_table_is_the_one_the_measurements_give():
     assert BLOCK.current(page).rstrip("\n") == markdown_block(shipped_measurements(default_out()))
 
 
-def test_an_expert_iteration_checkpoint_ships_without_machine_paths_and_with_its_command(tmp_path):
+@pytest.mark.parametrize("relative", [False, True])
+def test_an_expert_iteration_checkpoint_ships_without_machine_paths_and_with_its_command(
+        tmp_path, monkeypatch, relative):
     """``--checkpoint`` of an expert-iteration run: the shipped meta names no folder of the
     machine that made it (the run, its rounds' rollout=ppo:PATH), and the recipe gives the
     ``dugout train exit`` command that makes it again (its non-default flags and its size)."""
     from dugout.agents.policy import build_actor
     from dugout.studies.pretrained import build_entry
     run = "/some/where/exit_run"
+    if relative:             # --out runs/exit_run: the meta's run as given, its rounds resolved
+        monkeypatch.chdir(tmp_path)
+        run = "runs/exit_run"
     ckpt = tmp_path / "model"
     ckpt.mkdir()
     env = make("grand_slam_v0")
     obs, n = env.observation_space("away")["observation"].shape[0], env.action_space("away").n
     (ckpt / "meta.json").write_text(json.dumps({
         "env_id": "grand_slam_v0", "env_options": {}, "run": run, "algo": "exit", "round": 1,
-        "expert": f"search:sims=2,rollout=ppo:{run}/checkpoints/round_000",
+        "expert": f"search:sims=2,rollout=ppo:{tmp_path / run if relative else run}"
+                  f"/checkpoints/round_000",
         "settings": {"algo": "exit", "env": "grand_slam_v0", "rounds": 2, "games": 4, "sims": 2,
                      "net_arch": [4], "epochs": 20, "seed": 3, "out": run, "env_options": {}},
         "obs_size": int(obs), "n_actions": int(n), "net_arch": [4], "activation": "Tanh",
@@ -185,9 +191,58 @@ def test_an_expert_iteration_checkpoint_ships_without_machine_paths_and_with_its
     torch.save(build_actor(int(obs), [4], "Tanh", int(n)).state_dict(), ckpt / "policy.pt")
     recipe = build_entry(ENTRIES["grand_slam"], tmp_path / "gs", ckpt, "checkpoint")
     shipped = (tmp_path / "gs" / "meta.json").read_text()
-    assert "/some/where" not in shipped and "rollout=ppo:<run>/checkpoints" in shipped
+    assert "/some/where" not in shipped and str(tmp_path) not in shipped
+    assert "rollout=ppo:<run>/checkpoints" in shipped
     assert recipe["trainer"] == "exit"
     assert recipe["made_by"] == ("dugout train exit --env grand_slam_v0 --rounds 2 --games 4 "
                                  "--sims 2 --seed 3 --net-arch 4 --out runs/exit_grand_slam")
     from dugout.agents.policy import PolicyAgent            # an ordinary checkpoint folder
     assert PolicyAgent.load(tmp_path / "gs", env_id="grand_slam_v0").meta["run"] == "pretrained/grand_slam"
+
+
+def test_a_meta_that_still_names_a_machine_folder_is_not_shipped(tmp_path):
+    """A path the run's folder does not explain (here a teacher's checkpoint elsewhere) stops
+    the build before anything is written."""
+    from dugout.agents.policy import build_actor
+    from dugout.studies.pretrained import build_entry
+    ckpt = tmp_path / "model"
+    ckpt.mkdir()
+    env = make("grand_slam_v0")
+    obs, n = env.observation_space("away")["observation"].shape[0], env.action_space("away").n
+    (ckpt / "meta.json").write_text(json.dumps({
+        "env_id": "grand_slam_v0", "env_options": {}, "run": "runs/x", "trainer": "ppo",
+        "settings": {"teacher": "ppo:/elsewhere/teacher/model"}, "obs_size": int(obs),
+        "n_actions": int(n), "net_arch": [4], "activation": "Tanh", "timesteps": 9}))
+    torch.save(build_actor(int(obs), [4], "Tanh", int(n)).state_dict(), ckpt / "policy.pt")
+    with pytest.raises(ValueError, match="names a folder of this machine"):
+        build_entry(ENTRIES["grand_slam"], tmp_path / "gs", ckpt, "checkpoint")
+    assert not (tmp_path / "gs").exists()
+
+
+def test_options_that_are_not_rules_are_never_refused():
+    """How the env is driven (its rendering, what an illegal action does) is no rule of the
+    game: a pretrained manager plays under any value of them."""
+    assert check_agents("grand_slam_v0", ["pretrained", "heuristic"],
+                        {"render_mode": "ansi", "illegal_action": "lose"}) is not None
+
+
+def test_a_pretrained_rollout_manager_refuses_and_picks_as_the_pretrained_manager_does():
+    """``search:rollout=pretrained``: the search's rollouts play the pretrained network, which
+    refuses a game it was not trained on before any game (check_agents), and in a game of
+    the expert Showdown entry's options plays that entry's network (the game's set-up,
+    passed on by the search)."""
+    from dugout.agents.play import tell_setup
+    with pytest.raises(PretrainedOptionsError, match="innings=7"):
+        check_agents("thats_baseball_v0", ["search:sims=2,batch=1,rollout=pretrained"], {"innings": 7})
+    options = {"level": "expert", "decks": "default"}
+    check_agents("showdown_v0", ["search:sims=2,batch=1,rollout=pretrained"], options)
+    search = make_agent("showdown_v0", "search:sims=2,batch=1,horizon=1,rollout=pretrained")
+    env = make("showdown_v0", **options)
+    env.reset(seed=1)
+    search.reset(1)
+    tell_setup(env, [search])
+    expert = PretrainedAgent("showdown_v0")
+    expert.observe_setup(env.unwrapped.public_setup())
+    assert search.rollout.meta["obs_size"] == expert.meta["obs_size"]
+    view = env.unwrapped.view(env.agent_selection)
+    assert len(search.rollout.encode(view)) == search.rollout.meta["obs_size"]

@@ -373,7 +373,7 @@ def test_a_save_mid_lineup_round_trips_and_a_tampered_one_is_refused():
 
 def _home_picking(pick_away, seed=6, level="advanced"):
     env = make("showdown_v0", level=level, lineups="manager", teams=("nya2004", "sea2004"),
-               dh=True).unwrapped
+               dh=True, render_mode="ansi").unwrapped
     env.reset(seed=seed)
     rng = random.Random(pick_away)
     while env.state_.pending.actor == AWAY and env.state_.step == "set_lineups":
@@ -399,6 +399,7 @@ def test_an_unfinished_or_unshown_lineup_never_reaches_the_other_manager():
         assert np.array_equal(a.observe("home")["observation"], b.observe("home")["observation"])
         assert np.array_equal(a.observe("home")["action_mask"], b.observe("home")["action_mask"])
         assert a.infos["home"] == b.infos["home"]
+        assert a.render() == b.render()
         if len(a.state_.pending.legal) > 1 and checked < 2:
             va, vb = a.view("home"), b.view("home")
             assert search_a.act(a.observe("home"), va) == search_b.act(b.observe("home"), vb)

@@ -43,10 +43,13 @@ from typing import Any, Mapping
 from ..policy import META, CheckpointError, PolicyAgent
 
 __all__ = ["PretrainedAgent", "PretrainedOptionsError", "entries", "entries_for", "options_differ",
-           "COVERED"]
+           "COVERED", "NOT_RULES"]
 
 #: Options a pretrained manager plays under whatever their value (a game's cut-offs).
 COVERED = ("max_innings", "max_decisions")
+#: Options that say how the env is driven, not the game (rendering, what an illegal action
+#: does, scripted dice): never compared.
+NOT_RULES = ("render_mode", "illegal_action", "dice")
 _FILES = ExitStack()          # keeps as_file()'s extracted copies (a zipped install) alive
 
 
@@ -159,7 +162,7 @@ def options_differ(env_id: str, trained: Mapping[str, Any], given: Mapping[str, 
     defaults = _defaults(env_id)
     found = []
     for key in sorted(set(trained) | set(given)):
-        if key in covered:
+        if key in covered or key in NOT_RULES:
             continue
         want, got = trained.get(key, defaults.get(key)), given.get(key, defaults.get(key))
         if _plain(want) == _plain(got):
