@@ -157,10 +157,11 @@ def test_an_env_without_a_pretrained_manager_is_refused():
         make_agent("pretrained_test_league_v0", "pretrained")
 
 
-def test_the_docs_table_is_the_one_the_measurements_give():
+@pytest.mark.parametrize("page", ["docs/managers.md", "README.md"])
+def test_the_docs_table_is_the_one_the_measurements_give(page):
     from pathlib import Path
     from dugout.studies.pretrained import BLOCK, default_out, markdown_block, shipped_measurements
-    page = Path(__file__).resolve().parents[1] / "docs" / "managers.md"
+    page = Path(__file__).resolve().parents[1] / page
     assert BLOCK.current(page).rstrip("\n") == markdown_block(shipped_measurements(default_out()))
 
 
