@@ -206,10 +206,24 @@ def test_bad_settings_are_refused_by_name(spec, says):
 
 
 def test_a_rollout_manager_must_read_the_view(tmp_path):
-    """A trained manager decides from the observation vector, which a rollout's campaign does
-    not have: refused by name."""
+    """A trained manager (ppo:PATH) plays a rollout's campaign through ViewPolicy (the view
+    encoded as its observation); a manager that decides from the observation vector alone,
+    which a rollout's campaign does not have, is refused by name."""
     from cli_table import checkpoint
+    from dugout.agents.policy import ViewPolicy
     env = manager_challenge_v0.env()
     checkpoint(ENV_ID, int(env.observation_space.shape[0]), int(env.action_space.n))(tmp_path)
+    agent = make_agent(ENV_ID, f"search:rollout=ppo:{tmp_path / 'run'}")
+    assert isinstance(agent.rollout, ViewPolicy)
+
+    class ObservationOnly:
+        needs_view = False
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation, view=None):
+            return 0
+
     with pytest.raises(ValueError, match="decides from the observation vector"):
-        make_agent(ENV_ID, f"search:rollout=ppo:{tmp_path / 'run'}")
+        ChallengeSearchAgent(ObservationOnly())

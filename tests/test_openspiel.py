@@ -352,7 +352,8 @@ OPTION_VALUES = {
                   (("hooks", "small_ball"), {"level": "expert"})],
         "card_set": [(lambda: _data(showdown, "data", "strategy", "cards.json"),
                       {"level": "expert", "decks": "default"})],
-        "max_decisions": [500], "series": [3, {"games": 3}, {"best_of": 5}]},
+        "max_decisions": [500], "series": [3, {"games": 3}, {"best_of": 5}],
+        "lineups": ["manager", ("manager", {"level": "expert", "dh": False})]},
     "bottom_ninth_v0": {
         "mode": ["game"], "teams": ["choose", {"batters": ["b02", "b04", "b06", "b08", "b10",
                                                             "b12"], "pitchers": ["p02", "p06"]}],

@@ -28,7 +28,7 @@ def test_algo_sb3_is_the_default_trainer():
 
 
 @pytest.mark.parametrize("argv, says", [
-    (("--algo", "tianshou"), "--algo must be sb3 or rllib, got 'tianshou'"),
+    (("--algo", "tianshou"), "--algo must be one of sb3, rllib, exit, got 'tianshou'"),
     (("--algo",), "--algo needs a value"),
     (("--algo", "rllib", "--league-size", "0"),
      "--league-size: must be a whole number from 1 to 100 (frozen snapshot slots), got '0'"),

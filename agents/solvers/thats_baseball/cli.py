@@ -125,13 +125,22 @@ def _lineup(team: str, flag: str) -> tuple[int, ...]:
         raise args.UsageError(flag, f"{flag} {team}: {error}") from None
 
 
+def _pretrained_plays(options: dict) -> bool:
+    """Whether a shipped pretrained manager was trained on a game of these options (read
+    from the folders' meta, without torch)."""
+    from ...pretrained import entries_for, options_differ
+    return any(not options_differ(ENV, e.options, options, e.covered) for e in entries_for(ENV))
+
+
 def check(ns: argparse.Namespace) -> None:
     """The teams, the managers and the output path, before the solve: ``ns.lineups``,
     ``ns.agents`` (their texts), ``ns.loaded`` (the trained managers) and ``ns.notes``."""
     ns.lineups = (_lineup(ns.away, "--away"), _lineup(ns.home, "--home"))
-    if ns.agents is None:
-        ns.agents = [AgentRef.parse(n) for n in agent_names(ENV) if n != "solver"]
-    ns.loaded = check_managers(ENV, ns.agents, {"teams": [ns.away, ns.home], "innings": ns.innings})
+    options = {"teams": [ns.away, ns.home], "innings": ns.innings}
+    if ns.agents is None:             # every manager that plays this game (the pretrained
+        ns.agents = [AgentRef.parse(n) for n in agent_names(ENV)     # one: if trained on it)
+                     if n != "solver" and (n != "pretrained" or _pretrained_plays(options))]
+    ns.loaded = check_managers(ENV, ns.agents, options)
     ns.agents = [str(ref) for ref in ns.agents]
     ns.notes = [f"note: {name}: {note}" for name, agent in ns.loaded.items()
                 if (note := _trained_elsewhere(agent, ns.away, ns.home, ns.innings))]
