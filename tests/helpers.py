@@ -624,3 +624,15 @@ def play_comparing(env, rules, seed: int, choose: Callable[[Any, Any], int],
 
     play_out(env.game, rules, policy, on_rule=lambda state: compare(env), check=True)
     compare(env)
+
+
+class ObservationOnly:
+    """A manager that decides from the observation vector alone, never reading the view (a
+    search refuses it as its rollout manager: a rollout's world has no observation)."""
+    needs_view = False
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, view=None):
+        return 0

@@ -24,7 +24,7 @@ from dugout.envs import manager_challenge_v0
 from dugout.envs.bottom_ninth.challenge_sample import public_setup
 from dugout.envs.core.dice import Dice
 
-from helpers import dumps, games
+from helpers import ObservationOnly, dumps, games
 
 ENV_ID = "manager_challenge_v0"
 TINY = "search:sims=2,batch=1"
@@ -215,15 +215,6 @@ def test_a_rollout_manager_must_read_the_view(tmp_path):
     checkpoint(ENV_ID, int(env.observation_space.shape[0]), int(env.action_space.n))(tmp_path)
     agent = make_agent(ENV_ID, f"search:rollout=ppo:{tmp_path / 'run'}")
     assert isinstance(agent.rollout, ViewPolicy)
-
-    class ObservationOnly:
-        needs_view = False
-
-        def reset(self, seed=None):
-            pass
-
-        def act(self, observation, view=None):
-            return 0
 
     with pytest.raises(ValueError, match="decides from the observation vector"):
         ChallengeSearchAgent(ObservationOnly())

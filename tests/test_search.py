@@ -206,17 +206,8 @@ def test_a_rollout_manager_must_read_the_view(tmp_path):
     agent = make_agent("thats_baseball_v0", f"search:rollout=ppo:{tmp_path / 'run'}")
     assert isinstance(agent.rollout, ViewPolicy)
 
-    class ObservationOnly:
-        needs_view = False
-
-        def reset(self, seed=None):
-            pass
-
-        def act(self, observation, view=None):
-            return 0
-
     with pytest.raises(ValueError, match="decides from the observation vector"):
-        SearchAgent(managers("thats_baseball_v0").search, ObservationOnly())
+        SearchAgent(managers("thats_baseball_v0").search, helpers.ObservationOnly())
 
 
 # -- the choice --------------------------------------------------------------------------------
