@@ -36,7 +36,7 @@ __all__ = ["LINEUP_SETTINGS", "LINEUP_KINDS", "may_start", "qualifies_at",
            "picks_needed", "position_choices", "designated_hitter_choices",
            "batting_order_choices", "next_pick", "picks_complete", "setting_lineups",
            "starting_nine", "set_lineups_step", "choose_lineup_pick", "reveal_lineups",
-           "starting_players", "check_picks", "option_labels"]
+           "check_picks", "option_labels"]
 
 _SPOTS = 9
 
@@ -186,12 +186,6 @@ def reveal_lineups(state: GameState) -> None:
                 lineup.append(k)
                 pos.append("DH" if k not in picks[:n] else FIELD_POSITIONS[picks.index(k)])
         state.lineup[t], state.pos[t] = lineup, pos
-
-
-def starting_players(state: GameState, t: int) -> frozenset[int]:
-    """Who starts for team ``t`` (its picked lineup and its starting pitcher): "all players
-    who start the game must bat at least once before a pinch hitter can bat for them"."""
-    return frozenset(starting_nine(state, t, state.lineup_picks[t])) | {state.starter[t]}
 
 
 # ================================================================== checks and words
