@@ -11,8 +11,9 @@ each by its recipe, measure it, and write its folder and model card.
 ruleset and option set (MLB Showdown's advanced game and its expert game with decks are two
 entries) with its recipe: the trainer and the ruleset's best known settings
 (:mod:`dugout.train.configs`, the heuristic as a teacher that stays on where that is the
-recipe; That's Baseball's batched trainer taught by the exact solver), at the entry's
-timesteps (``--timesteps`` overrides them). ``--checkpoint PATH`` ships an existing
+recipe), at the entry's timesteps (``--timesteps`` overrides them); That's Baseball's is
+distilled from the exact solver (``dugout train distill``: its epochs over every solved
+state, which ``--timesteps`` does not change). ``--checkpoint PATH`` ships an existing
 checkpoint folder instead of training (another trainer's, e.g. expert iteration's: the same
 ``meta.json`` + ``policy.pt``); it must have been trained on the entry's env and options.
 
@@ -62,7 +63,8 @@ __all__ = ["Entry", "ENTRIES", "configure", "check", "run", "main", "card_text",
 class Entry:
     """A shipped manager: the folder ``name``, its env and the options it is trained on, its
     trainer (``ppo``: :mod:`dugout.train.ppo` with the ruleset's configs; ``vector``:
-    :mod:`dugout.train.vector_ppo`; ``challenge``: :mod:`dugout.train.single`), the
+    :mod:`dugout.train.vector_ppo`; ``challenge``: :mod:`dugout.train.single`; ``distill``:
+    :mod:`dugout.train.distill`, the exact solver's policy learned, no timesteps), the
     timesteps of the shipped run and the settings over the trainer's defaults."""
     name: str
     title: str
@@ -75,8 +77,8 @@ class Entry:
 
 #: The entries, in the order they are built (the cheap ones first).
 ENTRIES: dict[str, Entry] = {e.name: e for e in [
-    Entry("thats_baseball", "That's Baseball", "thats_baseball_v0", {}, "vector", 8_000_000,
-          {"net_arch": (128, 128)}),
+    Entry("thats_baseball", "That's Baseball", "thats_baseball_v0", {}, "distill", 0,
+          {"net_arch": (128, 128), "epochs": 12}),
     Entry("grand_slam", "Harry's Grand Slam", "grand_slam_v0", {}, "ppo", 300_000),
     Entry("pokemon_baseball", "Pokemon Baseball", "pokemon_baseball_v0", {}, "ppo", 300_000),
     Entry("bottom_ninth", "Bottom of the 9th (duel)", "bottom_ninth_v0", {}, "ppo", 300_000),
@@ -110,7 +112,11 @@ def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
             raise SystemExit(f"dugout pretrained: {out} is not an earlier training run; "
                              f"choose another --work or remove it")
         shutil.rmtree(out)
-    if entry.trainer == "vector":
+    if entry.trainer == "distill":
+        from ..train.distill import DistillSettings, train as distill
+        distill(DistillSettings(env=entry.env_id, seed=seed, out=str(out / "model"),
+                                **entry.overrides))
+    elif entry.trainer == "vector":
         from ..train.vector_ppo import VectorSettings, train
         train(VectorSettings(total_timesteps=timesteps, seed=seed, out=str(out), **entry.overrides))
     elif entry.trainer == "challenge":
@@ -136,6 +142,11 @@ def _recipe(meta: dict[str, Any], entry: Entry, source: str) -> dict[str, Any]:
               "settings": settings}
     if trainer == "exit":
         recipe["made_by"] = _exit_command(entry, settings)
+    if trainer == "distill":
+        recipe["made_by"] = _distill_command(entry, settings)
+        recipe["made_in"] = f"runs/distill_{entry.name}"
+        recipe["samples"] = (meta.get("fit") or {}).get("train_rows")
+        recipe["dataset"] = meta.get("dataset")
     return recipe
 
 
@@ -160,6 +171,26 @@ def _exit_command(entry: Entry, settings: dict[str, Any]) -> str:
     for key, value in (settings.get("env_options") or {}).items():
         parts += ["--env-option", f"{key}={json.dumps(value)}"]
     return " ".join(parts + ["--out", f"runs/exit_{entry.name}"])
+
+
+#: ``dugout train distill``'s flags a card's command spells out
+_DISTILL_FLAGS = ("epochs", "batch_size", "learning_rate", "activation", "val_share", "sample", "seed")
+
+
+def _distill_command(entry: Entry, settings: dict[str, Any]) -> str:
+    """The distillation that made a checkpoint, as a command (into runs/distill_<entry>): the
+    flags whose value is not the default, and the epochs."""
+    import dataclasses as dc
+    from ..train.distill import DistillSettings
+    defaults = {f.name: f.default for f in dc.fields(DistillSettings)}
+    parts = ["dugout train distill", "--env", entry.env_id]
+    for key in _DISTILL_FLAGS:
+        value = settings.get(key, defaults[key])
+        if value is not None and (value != defaults[key] or key == "epochs"):
+            parts += [f"--{key.replace('_', '-')}", str(value)]
+    if settings.get("net_arch") and list(settings["net_arch"]) != list(defaults["net_arch"]):
+        parts += ["--net-arch", *map(str, settings["net_arch"])]
+    return " ".join(parts + ["--out", f"runs/distill_{entry.name}"])
 
 
 def _trained_options(meta: dict[str, Any]) -> dict[str, Any]:
@@ -341,7 +372,8 @@ TRAINERS = {"ppo": "MaskablePPO self-play (`dugout train`)",
             "vector_ppo": "batched masked PPO (`dugout train vector`)",
             "vector": "batched masked PPO (`dugout train vector`)",
             "challenge": "MaskablePPO (`dugout train challenge`)",
-            "exit": "expert iteration (`dugout train exit`)"}
+            "exit": "expert iteration (`dugout train exit`)",
+            "distill": "distillation of the exact solver (`dugout train distill`)"}
 
 
 def _trainer(name: str) -> str:
@@ -349,7 +381,12 @@ def _trainer(name: str) -> str:
 
 
 def _length(recipe: dict[str, Any]) -> str:
-    """How long it trained, in the trainer's terms: timesteps, or expert iteration's rounds."""
+    """How long it trained, in the trainer's terms: timesteps, expert iteration's rounds, or
+    distillation's epochs over the solver's states."""
+    if recipe["trainer"] == "distill":
+        samples = recipe.get("samples")
+        return (f"{recipe['settings'].get('epochs')} epochs over "
+                f"{f'{samples:,}' if isinstance(samples, int) else 'the'} solved states")
     if recipe["trainer"] == "exit":
         st = recipe["settings"]
         return (f"{st.get('rounds')} rounds of {st.get('games')} search games "
@@ -399,10 +436,15 @@ def card_text(m: dict[str, Any]) -> str:
     keys = ("net_arch", "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
             "ent_coef", "shaping", "teacher", "teacher_coef", "teacher_fraction", "opponent", "seed",
             "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings",
-            "rounds", "games", "sims", "rollout", "target", "replay", "epochs")
+            "rounds", "games", "sims", "rollout", "target", "replay", "epochs", "activation",
+            "sample")
     shown = [f"`{k}={json.dumps(recipe['settings'][k])}`" for k in keys if k in recipe["settings"]]
     if shown:
         lines += ["", "Settings: " + ", ".join(shown) + "."]
+    if isinstance(recipe.get("dataset"), dict):
+        d = recipe["dataset"]
+        lines += ["", "Data: " + "; ".join(f"{k}: {d[k]}" for k in ("rows", "obs", "target", "weight")
+                                             if k in d) + "."]
     made_by = [recipe["made_by"]] if recipe.get("made_by") else []
     lines += ["", "The commands that made it:" if made_by else "The command that made it:", "",
               "```bash", *made_by, m["command"], "```",
@@ -533,7 +575,9 @@ def configure(parser: args.Parser) -> None:
     parser.add_argument("--timesteps", type=args.count(1, args.MAX_TIMESTEPS, "timesteps"),
                         metavar="N", help="train each entry for N timesteps (default: the entry's "
                                           "own: " + ", ".join(f"{e.name} {e.timesteps:,}"
-                                                              for e in ENTRIES.values()) + ")")
+                                                              for e in ENTRIES.values()
+                                                              if e.trainer != "distill")
+                                          + "; a distilled entry trains its epochs)")
     parser.add_argument("--checkpoint", type=args.in_dir, metavar="PATH",
                         help="ship this checkpoint folder (meta.json + policy.pt) instead of "
                              "training; one entry only, of the checkpoint's env and options")
@@ -636,6 +680,11 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
         else:
             if ns.checkpoint is not None:
                 checkpoint, source = Path(ns.checkpoint), "checkpoint"
+            elif entry.trainer == "distill":
+                print(f"{name}: distilling the exact solver ({entry.overrides.get('epochs')} "
+                      f"epochs)", file=sys.stderr, flush=True)
+                checkpoint = _train(entry, 0, ns.seed, Path(ns.work))
+                source = "trained"
             else:
                 print(f"{name}: training ({ns.timesteps or entry.timesteps:,} timesteps)",
                       file=sys.stderr, flush=True)
@@ -644,7 +693,8 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
             recipe = build_entry(entry, folder, checkpoint, source)
             command, train_seconds = _command(ns, entry), round(time.perf_counter() - t0, 1)
             if recipe.get("made_by"):          # the folder its own command writes
-                command = command.replace("PATH", f"runs/exit_{entry.name}/model")
+                command = command.replace("PATH", recipe.get("made_in",
+                                                             f"runs/exit_{entry.name}/model"))
         print(f"{name}: measuring", file=sys.stderr, flush=True)
         figures = measure_entry(entry, folder, ns.games, ns.search_games, ns.campaigns)
         measurements = {"entry": name, "title": entry.title, "env_id": entry.env_id,
