@@ -24,6 +24,15 @@ loaded. Every problem with a checkpoint is a :class:`CheckpointError` naming the
 ``load`` refuses, with a clear error, a checkpoint made for another env (when ``env_id``
 is given) and a missing or damaged one; ``act`` refuses an observation of another size.
 
+**How it plays** (``meta.json``'s optional ``play``): ``"greedy"`` (or no ``play``) plays the
+most likely legal action, as trained managers always have; ``"sample"`` draws from the
+policy's distribution over the legal actions with the manager's own generator (seeded by
+``seed`` and ``reset(seed)``; nothing of the game's dice reaches it), for a network taught a
+mixed strategy (``dugout train distill`` of an equilibrium that mixes, Bottom of the 9th's
+stare-down). :meth:`PolicyAgent.load` plays the checkpoint's mode unless ``deterministic``
+is given; exact evaluators value a sampling manager by its probabilities
+(``action_probabilities_batch``), not by one draw. Any other ``play`` is refused by name.
+
 **A trained manager that reads the view** (:class:`ViewPolicy`): the same network, fed
 the observation its ruleset encodes from the manager's view (the env class's
 ``encode_view``: ``env.observe(seat)["observation"]`` is ``encode_view(env.view(seat))``)
@@ -47,12 +56,15 @@ import numpy as np
 from ..envs.core.datafile import read_json_file
 from ..envs.core.errors import DataError
 
-__all__ = ["PolicyAgent", "read_meta", "CheckpointError", "META", "WEIGHTS", "MODEL",
+__all__ = ["PolicyAgent", "read_meta", "CheckpointError", "META", "WEIGHTS", "MODEL", "PLAY_MODES",
+           "plays_greedily",
            "ACTIVATIONS", "build_actor", "actor_from_model", "env_sizes", "check_fits", "ViewPolicy"]
 
 META = "meta.json"
 WEIGHTS = "policy.pt"
 MODEL = "model.zip"          # SB3's save: only `--resume` reads it, never PolicyAgent
+#: A checkpoint's ``play`` modes: the most likely legal action, or a draw from the policy.
+PLAY_MODES = ("greedy", "sample")
 ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "SiLU", "GELU", "Sigmoid")
 
 
@@ -136,6 +148,10 @@ def _check_fields(meta: dict[str, Any], file: Path, env_id: str | None, path, po
         if not _positive_int(field(key)):
             raise CheckpointError(f"{file}: field {key!r} must be a positive integer, "
                                   f"got {_short(meta[key])}")
+    if "play" in meta and (not isinstance(meta["play"], str) or meta["play"] not in PLAY_MODES):
+        raise CheckpointError(f"{file}: field 'play' must be one of {', '.join(map(repr, PLAY_MODES))} "
+                              f"(how the manager plays: the most likely action, or a draw from "
+                              f"the policy), got {_short(meta['play'])}")
     if not policy:
         return
     arch = field("net_arch")
@@ -151,12 +167,19 @@ def _check_fields(meta: dict[str, Any], file: Path, env_id: str | None, path, po
 def read_meta(path: str | os.PathLike, env_id: str | None = None, *,
               policy: bool = True) -> dict[str, Any]:
     """The checkpoint's ``meta.json``, checked: a JSON object with ``env_id`` (``env_id``
-    when given), positive ``obs_size`` and ``n_actions`` and, with ``policy``, the actor's
-    ``net_arch`` and ``activation``. Any problem is a :class:`CheckpointError`."""
+    when given), positive ``obs_size`` and ``n_actions``, ``play`` one of :data:`PLAY_MODES`
+    where present and, with ``policy``, the actor's ``net_arch`` and ``activation``. Any
+    problem is a :class:`CheckpointError`."""
     folder = _folder(path)
     meta = _read_json(folder, path)
     _check_fields(meta, folder / META, env_id, path, policy)
     return meta
+
+
+def plays_greedily(meta: Mapping[str, Any]) -> bool:
+    """Whether a checkpoint of (checked) ``meta`` plays its most likely action by default:
+    ``play`` absent or ``"greedy"``; ``"sample"`` draws from the policy."""
+    return meta.get("play", "greedy") == "greedy"
 
 
 # -- the actor network ---------------------------------------------------------------------------
@@ -262,7 +285,9 @@ class PolicyAgent:
     n_actions)`` logits (:func:`build_actor`'s network); :meth:`load` reads one from a
     checkpoint, :meth:`from_model` copies an in-memory SB3 model's.
     ``deterministic=True`` (the default) plays the most likely legal action;
-    ``False`` samples from the policy with the agent's own seeded generator.
+    ``False`` samples from the policy with the agent's own generator, seeded by ``seed``
+    and by ``reset(seed)`` (:meth:`load` takes the checkpoint's ``play`` mode when
+    ``deterministic`` is not given).
     """
 
     needs_view = False
@@ -280,16 +305,20 @@ class PolicyAgent:
         self.name = name or f"ppo:{meta.get('run', 'policy')}"
 
     @classmethod
-    def load(cls, path: str | os.PathLike, env_id: str | None = None, deterministic: bool = True,
-             seed: int | None = None) -> PolicyAgent:
+    def load(cls, path: str | os.PathLike, env_id: str | None = None,
+             deterministic: bool | None = None, seed: int | None = None) -> PolicyAgent:
         """The manager in checkpoint folder ``path`` (safe for any folder: reads only
-        ``meta.json`` and the tensors of ``policy.pt``, never ``model.zip``)."""
+        ``meta.json`` and the tensors of ``policy.pt``, never ``model.zip``). It plays as
+        the checkpoint's ``play`` says (greedily when absent) unless ``deterministic`` is
+        given: ``True`` the most likely legal action, ``False`` a draw from the policy."""
         folder = _folder(path)
         meta = read_meta(path, env_id, policy=False)
         _check_weights_file(folder / WEIGHTS)          # before the fields an old checkpoint lacks
         _check_fields(meta, folder / META, env_id, path, policy=True)
         actor = _load_weights(folder / WEIGHTS, meta)
-        return cls(actor, meta, deterministic, seed, name=f"ppo:{folder}")
+        if deterministic is None:
+            deterministic = plays_greedily(meta)
+        return cls(actor, meta, bool(deterministic), seed, name=f"ppo:{folder}")
 
     @classmethod
     def from_model(cls, model, meta: Mapping[str, Any] | None = None, deterministic: bool = True,
@@ -367,6 +396,13 @@ class ViewPolicy:
     observation is not read). A search's rollouts play such a manager
     (``search:rollout=ppo:PATH``); its choice is :class:`PolicyAgent`'s at the same decision.
 
+    A sampling manager (the wrapped policy's ``deterministic`` false: a checkpoint whose
+    ``play`` is ``"sample"``) samples here too: a network taught a mixed strategy played
+    greedily in the rollouts would be another, exploitable, manager. It draws with a
+    generator of its own, seeded by ``seed`` and by ``reset(seed)`` (a search reseeds its
+    rollout manager in every cell), as :class:`PolicyAgent` draws, so the same seed and
+    the same decisions give the same choices as that manager's.
+
     The layers run in numpy (float32, as torch does; a decision costs a few microseconds
     where a torch call costs tens), except for an activation numpy lacks (``GELU``), which
     runs the torch module. A view that encodes to another size than the network takes is a
@@ -374,7 +410,7 @@ class ViewPolicy:
 
     needs_view = True
 
-    def __init__(self, policy: PolicyAgent, env_id: str | None = None):
+    def __init__(self, policy: PolicyAgent, env_id: str | None = None, seed: int | None = None):
         from ..envs.registry import spec
         if not isinstance(policy, PolicyAgent):
             raise TypeError(f"ViewPolicy wraps a PolicyAgent, not {type(policy).__name__}")
@@ -390,6 +426,13 @@ class ViewPolicy:
         self.name = f"view:{policy.name}"
         self.n_actions = int(policy.meta["n_actions"])
         self._layers = self._numpy_layers(policy.actor)
+        self.rng = np.random.default_rng(seed)
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether it plays the most likely legal action (else it samples): the wrapped
+        policy's mode."""
+        return self.policy.deterministic
 
     @classmethod
     def load(cls, path: str | os.PathLike, env_id: str | None = None) -> ViewPolicy:
@@ -418,6 +461,8 @@ class ViewPolicy:
 
     def reset(self, seed: int | None = None) -> None:
         self.policy.reset(seed)
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
 
     def observe_setup(self, setup: Any) -> None:
         """The game's public set-up, passed to the wrapped manager if it reads one (a
@@ -458,9 +503,23 @@ class ViewPolicy:
                 x = act(x)
         return x
 
-    def decide(self, view: Any) -> int:
-        """The network's most likely legal action at ``view``'s decision."""
+    def probabilities(self, view: Any) -> np.ndarray:
+        """The policy's distribution over all the actions at ``view``'s decision (zero on
+        the illegal ones)."""
         legal = list(view.legal)
+        logits = self.logits(self.encode(view)).astype(np.float64)
+        probs = np.zeros(self.n_actions)
+        z = logits[legal] - logits[legal].max()
+        probs[legal] = np.exp(z) / np.exp(z).sum()
+        return probs
+
+    def decide(self, view: Any) -> int:
+        """The network's most likely legal action at ``view``'s decision, or a draw from its
+        distribution over the legal actions for a sampling manager."""
+        legal = list(view.legal)
+        if not self.deterministic:        # (a draw even when one action is legal, as PolicyAgent's)
+            probs = self.probabilities(view)
+            return int(self.rng.choice(probs.size, p=probs))
         if len(legal) == 1:
             return int(legal[0])
         logits = self.logits(self.encode(view))

@@ -19,6 +19,12 @@ on, wherever the options show:
   hands a manager after each reset (:func:`dugout.agents.play.tell_setup`);
 * the observation's size, checked at every decision (:class:`PolicyAgent`).
 
+**It plays as its checkpoint says** (``meta.json``'s ``play``, :mod:`dugout.agents.policy`):
+most shipped managers play their network's most likely legal action (``"greedy"``, or no
+``play``); Bottom of the 9th's, distilled from the duel's mixed equilibrium, samples its
+network's distribution (``"sample"``) with its own generator, seeded by ``seed`` and
+``reset(seed)``. ``deterministic`` overrides the mode for every entry.
+
 An env with several pretrained managers (MLB Showdown: the advanced game, and the expert
 game with decks) plays the one trained on the game's options: ``observe_setup`` and
 ``check_options`` pick it; before either, the one trained on the env's defaults plays.
@@ -184,9 +190,10 @@ def options_differ(env_id: str, trained: Mapping[str, Any], given: Mapping[str, 
 class PretrainedAgent(PolicyAgent):
     """A shipped manager of ``env_id``: a :class:`PolicyAgent` that refuses games of options
     it was not trained on (:meth:`check_options`, :meth:`observe_setup`), and, where the env
-    has several, plays the one trained on the game's options."""
+    has several, plays the one trained on the game's options, in that entry's ``play`` mode
+    (greedy or sampling) unless ``deterministic`` is given."""
 
-    def __init__(self, env_id: str, seed: int | None = None, deterministic: bool = True):
+    def __init__(self, env_id: str, seed: int | None = None, deterministic: bool | None = None):
         self.env_id = env_id
         self.choices = entries_for(env_id)
         if not self.choices:
@@ -197,7 +204,10 @@ class PretrainedAgent(PolicyAgent):
                                   "pip install 'dugout-baseball[train]' (or torch alone)")
         self._loaded: dict[str, PolicyAgent] = {}
         first = self._load(self.choices[0])
-        super().__init__(first.actor, first.meta, deterministic, seed, name="pretrained")
+        self._mode_given = deterministic is not None
+        super().__init__(first.actor, first.meta,
+                         first.deterministic if deterministic is None else bool(deterministic),
+                         seed, name="pretrained")
         self.entry = self.choices[0]
 
     def _load(self, entry: Entry) -> PolicyAgent:
@@ -209,6 +219,8 @@ class PretrainedAgent(PolicyAgent):
         if entry is not self.entry:
             agent = self._load(entry)
             self.actor, self.meta, self.entry = agent.actor, agent.meta, entry
+            if not self._mode_given:
+                self.deterministic = agent.deterministic
 
     def _trained(self, entry: Entry) -> str:
         from ...envs.options import describe_options
