@@ -21,6 +21,7 @@ from dugout.agents.solvers.thats_baseball.reached import state_index
 from dugout.agents.solvers.thats_baseball.solution import solve
 from dugout.cli.main import run_command
 from dugout.envs import make
+from dugout.envs.thats_baseball.env import OBS
 from dugout.train.distill import DistillSettings, distill_envs, evaluate_fit, fit, train
 
 #: the quick tier's game: one inning (then extra innings), solved with targets, costs and reach
@@ -113,12 +114,23 @@ def test_each_observation_is_the_envs_at_that_state_of_seeded_games(tables):
     for where in seen:
         states[where] = True
     data = D.dataset(tables=tables, states=states)
-    assert len(data["obs"]) == len(seen)
-    for obs, mask, index in zip(data["obs"], data["mask"], data["index"]):
+    own = data["raised"] == 0
+    assert own.sum() == (~own).sum() == len(seen)
+    for obs, mask, index in zip(data["obs"][own], data["mask"][own], data["index"][own]):
         env_obs, env_mask = seen[tuple(int(i) for i in index)]
         assert np.array_equal(obs, env_obs)
         assert np.array_equal(mask, env_mask.astype(bool))
     assert {int(s) for s in data["seat"]} == {0, 1}
+    # each state's second row: both teams' runs raised alike, nothing else changed
+    score = OBS.offset["score"]
+    for row in np.flatnonzero(own):
+        k, raised = int(data["raised"][row + 1]), data["obs"][row + 1]
+        assert 1 <= k <= D.RAISE_MAX
+        assert np.array_equal(np.delete(raised, [score, score + 1]),
+                              np.delete(data["obs"][row], [score, score + 1]))
+        assert np.allclose(raised[score:score + 2], data["obs"][row][score:score + 2] + k / 10)
+        for key in ("target", "weight", "index", "mask"):
+            assert np.array_equal(data[key][row + 1], data[key][row])
 
 
 def test_a_network_learns_a_slice_and_beats_always_passing(rows):
@@ -137,7 +149,8 @@ def test_a_network_learns_a_slice_and_beats_always_passing(rows):
     assert figures["val_accuracy"] > right[val].mean() + 0.3
     assert figures["val_accuracy"] > 0.8 and figures["val_weighted_accuracy"] > 0.95
     assert figures["val_mean_cost"] < base_cost / 3
-    assert figures["val_rows"] == int(round(0.2 * len(first)))
+    assert figures["val_rows"] == 2 * int(round(0.2 * len(first) / 2))   # states, both rows
+    assert figures["raised_accuracy"] > 0.8
 
 
 def test_the_command_writes_a_checkpoint_that_plays_as_ppo_and_ships_as_the_entry(
@@ -150,7 +163,7 @@ def test_the_command_writes_a_checkpoint_that_plays_as_ppo_and_ships_as_the_entr
     meta = json.loads((out / "meta.json").read_text())
     assert meta["trainer"] == "distill" and meta["play"] == D.PLAY == "greedy"
     assert meta["dataset"] == D.describe() and meta["settings"]["epochs"] == 1
-    assert meta["fit"]["rows"] == 3000 and "val_accuracy" in json.loads((out / "fit.json").read_text())
+    assert meta["fit"]["rows"] == 6000 and "val_accuracy" in json.loads((out / "fit.json").read_text())
     agent = make_agent("thats_baseball_v0", f"ppo:{out}", 0)
     result = play_game(make("thats_baseball_v0"), {"away": agent,
                                                    "home": make_agent("thats_baseball_v0", "random")}, 5)

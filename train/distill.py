@@ -12,7 +12,8 @@ there costs (``weight``, mean about 1). The actor of :func:`dugout.agents.policy
 legal actions only (an illegal action's logit is masked out): ``--epochs`` passes of Adam over
 the rows in shuffled minibatches of ``--batch-size``, the learning rate falling from
 ``--learning-rate`` to 0 along a cosine. Rows that weigh 0 (every action worth the same)
-teach nothing and are left out. A random ``--val-share`` of the rows is held out.
+teach nothing and are left out. A random ``--val-share`` of the states is held out (with
+their rows of raised scores, where the dataset has them).
 
 It reports, on the training and the held-out rows: the accuracy (the network's most likely
 legal action is one the solver plays), the weighted accuracy, and the mean cost of its choice
@@ -91,7 +92,7 @@ class DistillSettings:
         "help": f"hidden layer sizes, 1 to {flags.MAX_LAYERS} of them", "type": flags.LAYER})
     activation: str = field(default="Tanh", metadata={
         "help": "the hidden layers' activation", "choices": ("Tanh", "ReLU", "ELU", "SiLU")})
-    epochs: int = field(default=12, metadata={"help": "passes over the rows", "type": flags.EPOCHS})
+    epochs: int = field(default=6, metadata={"help": "passes over the rows", "type": flags.EPOCHS})
     batch_size: int = field(default=1024, metadata={"help": "rows a minibatch", "type": flags.BATCH})
     learning_rate: float = field(default=3e-3, metadata={
         "help": "Adam's first learning rate (it falls to 0 along a cosine)",
@@ -126,13 +127,18 @@ class DistillSettings:
 
 
 # -- the fit -------------------------------------------------------------------------------------
-def _split(n: int, share: float, seed: int) -> np.ndarray:
-    """A random ``share`` of ``n`` rows held out (a boolean mask)."""
-    val = np.zeros(n, bool)
+def _split(data: dict[str, np.ndarray], share: float, seed: int) -> np.ndarray:
+    """A random ``share`` of the states held out (a boolean mask over the rows): a state's
+    rows with raised scores (``raised`` above 0, after its own row) go with it."""
+    raised = data.get("raised")
+    state = (np.cumsum(raised == 0) - 1 if raised is not None
+             else np.arange(len(data["mask"])))
+    n = int(state[-1]) + 1 if len(state) else 0
+    held = np.zeros(n, bool)
     k = int(round(share * n))
     if k:
-        val[np.random.default_rng([seed, 1]).choice(n, size=k, replace=False)] = True
-    return val
+        held[np.random.default_rng([seed, 1]).choice(n, size=k, replace=False)] = True
+    return held[state]
 
 
 def fit(data: dict[str, np.ndarray], s: DistillSettings, say=None):
@@ -143,7 +149,7 @@ def fit(data: dict[str, np.ndarray], s: DistillSettings, say=None):
     torch.manual_seed(s.seed)
     torch.set_num_threads(s.threads)
     n, width = data["mask"].shape
-    val = _split(n, s.val_share, s.seed)
+    val = _split(data, s.val_share, s.seed)
     rows = np.flatnonzero(~val & (data["weight"] > 0))
     actor = build_actor(data["obs"].shape[1], list(s.net_arch), s.activation, width)
     x = torch.as_tensor(data["obs"][rows], dtype=torch.float32)
@@ -214,9 +220,12 @@ def evaluate_fit(actor, data: dict[str, np.ndarray], val: np.ndarray) -> dict[st
         if cost is not None:
             out[f"{name}_mean_cost"] = float(cost[part].mean())
             out[f"{name}_weighted_cost"] = float((weight * cost)[part].sum() / weight[part].sum())
+    own = data["raised"] == 0 if "raised" in data else np.ones(len(choice), bool)
+    if "raised" in data and (~own).any():
+        out["raised_accuracy"] = round(float(right[~own].mean()), 6)
     if cost is not None and "reach" in data:
         for seat in (0, 1):
-            here = data["seat"] == seat
+            here = (data["seat"] == seat) & own
             out[f"reach_cost_seat{seat}"] = float((data["reach"][here] * cost[here]).sum())
     return out
 
@@ -269,6 +278,8 @@ def _summary(f: dict[str, Any], out: Path) -> str:
             if f"{name}_mean_cost" in f:
                 text += f", mean cost of its choice {f[f'{name}_mean_cost']:.3g}"
             parts.append(text)
+    if "raised_accuracy" in f:
+        parts.append(f"accuracy at raised scores {100 * f['raised_accuracy']:.2f}%")
     if "reach_cost_seat0" in f:
         parts.append(f"reach x cost (a first-order gap estimate): away {f['reach_cost_seat0']:.3g}, "
                      f"home {f['reach_cost_seat1']:.3g}")
