@@ -78,7 +78,7 @@ class Entry:
 #: The entries, in the order they are built (the cheap ones first).
 ENTRIES: dict[str, Entry] = {e.name: e for e in [
     Entry("thats_baseball", "That's Baseball", "thats_baseball_v0", {}, "distill", 0,
-          {"net_arch": (128, 128), "epochs": 12}),
+          {"net_arch": (128, 128), "epochs": 6}),
     Entry("grand_slam", "Harry's Grand Slam", "grand_slam_v0", {}, "ppo", 300_000),
     Entry("pokemon_baseball", "Pokemon Baseball", "pokemon_baseball_v0", {}, "ppo", 300_000),
     Entry("bottom_ninth", "Bottom of the 9th (duel)", "bottom_ninth_v0", {}, "ppo", 300_000),
