@@ -386,7 +386,8 @@ def _length(recipe: dict[str, Any]) -> str:
     if recipe["trainer"] == "distill":
         samples = recipe.get("samples")
         return (f"{recipe['settings'].get('epochs')} epochs over "
-                f"{f'{samples:,}' if isinstance(samples, int) else 'the'} solved states")
+                f"{f'{samples:,} rows of' if isinstance(samples, int) else ''} the exact "
+                f"solver's states")
     if recipe["trainer"] == "exit":
         st = recipe["settings"]
         return (f"{st.get('rounds')} rounds of {st.get('games')} search games "
@@ -438,7 +439,8 @@ def card_text(m: dict[str, Any]) -> str:
             "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings",
             "rounds", "games", "sims", "rollout", "target", "replay", "epochs", "activation",
             "sample")
-    shown = [f"`{k}={json.dumps(recipe['settings'][k])}`" for k in keys if k in recipe["settings"]]
+    shown = [f"`{k}={json.dumps(recipe['settings'][k])}`" for k in keys if k in recipe["settings"]
+             and not (k == "sample" and recipe["settings"][k] is None)]
     if shown:
         lines += ["", "Settings: " + ", ".join(shown) + "."]
     if isinstance(recipe.get("dataset"), dict):
@@ -497,8 +499,8 @@ def card_text(m: dict[str, Any]) -> str:
                   f"home side's win probability), in percentage points of win probability given "
                   f"away (`{g['command']}`):", "",
                   "| seat | win probability | gap to optimal |", "|---|---:|---:|",
-                  f"| away | {g['win_as_away']:.5f} | {100 * g['gap_as_away']:.3f} |",
-                  f"| home | {g['win_as_home']:.5f} | {100 * g['gap_as_home']:.3f} |"]
+                  f"| away | {g['win_as_away']:.5f} | {100 * g['gap_as_away']:.4f} |",
+                  f"| home | {g['win_as_home']:.5f} | {100 * g['gap_as_home']:.4f} |"]
     if "exploitability" in m:
         e = m["exploitability"]
         lines += ["", "## Exploitability (exact)", "",
@@ -531,7 +533,7 @@ def _score_cell(m: dict[str, Any], opponent: str) -> str:
 def _exact_cell(m: dict[str, Any]) -> str:
     if "gap" in m:
         g = m["gap"]
-        return (f"gap to optimal {100 * g['gap_as_away']:.2f} (away), {100 * g['gap_as_home']:.2f} "
+        return (f"gap to optimal {100 * g['gap_as_away']:.4f} (away), {100 * g['gap_as_home']:.4f} "
                 f"(home) points")
     if "exploitability" in m:
         e = m["exploitability"]

@@ -172,7 +172,7 @@ def test_the_command_writes_a_checkpoint_that_plays_as_ppo_and_ships_as_the_entr
     assert recipe["trainer"] == "distill" and recipe["samples"] == meta["fit"]["train_rows"]
     assert recipe["made_by"] == ("dugout train distill --env thats_baseball_v0 --epochs 1 "
                                  "--sample 3000 --net-arch 16 --out runs/distill_thats_baseball")
-    assert _length(recipe) == f"1 epochs over {recipe['samples']:,} solved states"
+    assert _length(recipe) == f"1 epochs over {recipe['samples']:,} rows of the exact solver's states"
     shipped = (tmp_path / "tb" / "meta.json").read_text()
     assert str(tmp_path) not in shipped
     state = torch.load(tmp_path / "tb" / "policy.pt", weights_only=True)
