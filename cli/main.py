@@ -141,7 +141,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
 
 def _train_algo(argv: list[str]) -> list[str]:
     """``dugout train --algo NAME ...`` as the trainer's own subcommand (``sb3``: ``train``,
-    ``rllib``: ``train rllib``, ``exit``: ``train exit``; :data:`dugout.train.__main__.ALGOS`,
+    ``rllib``: ``train rllib``, ``exit``: ``train exit``, ``distill``: ``train distill``; :data:`dugout.train.__main__.ALGOS`,
     what ``python -m dugout.train --algo`` reads); other argument lists as they are."""
     if not argv or argv[0] != "train" or not any(a == "--algo" or a.startswith("--algo=") for a in argv):
         return argv

@@ -1,5 +1,5 @@
-"""``python -m dugout.train --algo {sb3,rllib}``: the switch between MaskablePPO (the default)
-and RLlib league self-play (:mod:`dugout.train.rllib`), and the RLlib path's errors where
+"""``python -m dugout.train --algo {sb3,rllib,exit,distill}``: the switch between MaskablePPO (the
+default), RLlib league self-play (:mod:`dugout.train.rllib`), expert iteration and distillation, and the RLlib path's errors where
 Ray is not installed (the main venv; RLlib training itself is tested in tests/test_rllib.py,
 in .venv-rllib)."""
 
@@ -25,10 +25,12 @@ def test_algo_sb3_is_the_default_trainer():
     assert default.stdout == sb3.stdout and "--total-timesteps" in sb3.stdout
     rllib = _train("--algo=rllib", "--help")
     assert rllib.returncode == 0 and "--league-size" in rllib.stdout and "--snapshot-every" in rllib.stdout
+    distill = _train("--algo", "distill", "--help")
+    assert distill.returncode == 0 and "--val-share" in distill.stdout
 
 
 @pytest.mark.parametrize("argv, says", [
-    (("--algo", "tianshou"), "--algo must be one of sb3, rllib, exit, got 'tianshou'"),
+    (("--algo", "tianshou"), "--algo must be one of sb3, rllib, exit, distill, got 'tianshou'"),
     (("--algo",), "--algo needs a value"),
     (("--algo", "rllib", "--league-size", "0"),
      "--league-size: must be a whole number from 1 to 100 (frozen snapshot slots), got '0'"),

@@ -4,7 +4,8 @@
 league of past snapshots on Ray RLlib, :mod:`dugout.train.rllib`, ``--algo rllib``, the
 ``rllib`` extra) and of ``dugout train exit`` (expert iteration: the search manager's
 choices teach a network, which then plays the search's rollouts, :mod:`dugout.train.exit`,
-``--algo exit``). ``--algo`` is read here and the other arguments go to the chosen
+``--algo exit``) and of ``dugout train distill`` (a network learns an exact solver's policy
+at every state, :mod:`dugout.train.distill`, ``--algo distill``). ``--algo`` is read here and the other arguments go to the chosen
 trainer's ``main``."""
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import sys
 from typing import Any, Sequence
 
 #: ``--algo``: the module of each trainer
-ALGOS = {"sb3": "dugout.train.ppo", "rllib": "dugout.train.rllib", "exit": "dugout.train.exit"}
+ALGOS = {"sb3": "dugout.train.ppo", "rllib": "dugout.train.rllib", "exit": "dugout.train.exit",
+         "distill": "dugout.train.distill"}
 
 
 def _refuse(message: str) -> None:
