@@ -674,7 +674,8 @@ def _search_exploitability(blank, agent=None):
 def test_a_tiny_search_is_evaluated_where_duels_go_the_same_twice(blank):
     agent = make_agent("bottom_ninth_v0", "search:sims=2,batch=2", 0)
     first_tables, counts, first = _search_exploitability(blank, agent)
-    assert agent.setup == {"mode": "duel", "teams": "given", "draft": False}
+    assert agent.setup == {"mode": "duel", "teams": "given", "draft": False, "extra_innings": False,
+                           "support": False, "dealt": False}
     for table, count in zip(first_tables, counts):
         assert 0 < table.queries <= count                # a forced pitch is not asked
     second_tables, _, second = _search_exploitability(blank)

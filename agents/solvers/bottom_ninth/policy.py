@@ -35,8 +35,11 @@ from .model import Duel
 __all__ = ["PolicyTable", "policy_table", "PUBLIC_SETUP", "where_of"]
 
 #: The public set-up of a solved duel, as a manager that asks for it is told
-#: (:func:`dugout.envs.bottom_ninth.sample.public_setup`): the duel, its teams given, no draft.
-PUBLIC_SETUP = {"mode": "duel", "teams": "given", "draft": False}
+#: (:func:`dugout.envs.bottom_ninth.sample.public_setup`, every part of it: a pretrained
+#: manager compares them all with its game's): the duel, its teams given, no draft, no
+#: tenth inning, no support cards, not dealt.
+PUBLIC_SETUP = {"mode": "duel", "teams": "given", "draft": False, "extra_innings": False,
+                "support": False, "dealt": False}
 
 
 @dataclass
