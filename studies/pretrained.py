@@ -81,7 +81,9 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in [
           {"net_arch": (128, 128), "epochs": 6}),
     Entry("grand_slam", "Harry's Grand Slam", "grand_slam_v0", {}, "ppo", 300_000),
     Entry("pokemon_baseball", "Pokemon Baseball", "pokemon_baseball_v0", {}, "ppo", 300_000),
-    Entry("bottom_ninth", "Bottom of the 9th (duel)", "bottom_ninth_v0", {}, "ppo", 300_000),
+    Entry("bottom_ninth", "Bottom of the 9th (duel)", "bottom_ninth_v0", {}, "distill", 0,
+          {"net_arch": (256, 256), "epochs": 60, "batch_size": 256, "learning_rate": 1e-3,
+           "val_share": 0.0}),
     Entry("showdown", "MLB Showdown (advanced)", "showdown_v0", {}, "ppo", 300_000),
     Entry("manager_challenge", "The Manager Challenge", "manager_challenge_v0", {}, "challenge",
           200_000),
@@ -139,7 +141,7 @@ def _recipe(meta: dict[str, Any], entry: Entry, source: str) -> dict[str, Any]:
     trainer = meta.get("trainer", meta.get("algo", entry.trainer if source == "trained"
                                             else "unknown"))
     recipe = {"source": source, "trainer": trainer, "timesteps": meta.get("timesteps"),
-              "settings": settings}
+              "settings": settings, "play": meta.get("play", "greedy")}
     if trainer == "exit":
         recipe["made_by"] = _exit_command(entry, settings)
     if trainer == "distill":
@@ -506,7 +508,7 @@ def card_text(m: dict[str, Any]) -> str:
         lines += ["", "## Exploitability (exact)", "",
                   f"The duel solved (game value {e['game_value']:.4f}, the batting side's win "
                   f"probability); what a best response gains over the game value against this "
-                  f"manager, played greedily as tournaments play it (`{e['command']}`):", "",
+                  f"manager, {_how_played(m)} (`{e['command']}`):", "",
                   "| seat | vs equilibrium | vs best response | exploitability |",
                   "|---|---:|---:|---:|",
                   f"| pitching (away) | {e['pitching_vs_equilibrium']:.4f} | "
@@ -514,6 +516,15 @@ def card_text(m: dict[str, Any]) -> str:
                   f"| batting (home) | {e['batting_vs_equilibrium']:.4f} | "
                   f"{e['batting_vs_best_response']:.4f} | {e['exploitability_batting']:.4f} |"]
     return "\n".join(lines) + "\n"
+
+
+def _how_played(m: dict[str, Any]) -> str:
+    """How the exact evaluation plays the manager: its most likely action, or its mix."""
+    recipe = m["recipe"]
+    if recipe.get("play", (recipe.get("dataset") or {}).get("play")) == "sample":
+        return ("sampling its policy (`\"play\": \"sample\"` in its meta) as tournaments play it: "
+                "the exact evaluation takes its probabilities")
+    return "played greedily as tournaments play it"
 
 
 # -- the docs' table ----------------------------------------------------------------------------
