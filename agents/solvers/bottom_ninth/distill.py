@@ -58,6 +58,7 @@ from ....envs.bottom_ninth.env import encode_view
 from ....envs.core.decisions import action_mask
 from .agent import EquilibriumAgent
 from .evaluation import ASKED_KINDS
+from .induction import layer_matrices
 from .model import Duel
 from .policy import policy_table, where_of
 from .solution import Solution, cached_solution
@@ -84,11 +85,7 @@ def stare_down_matrices(solution: Solution) -> np.ndarray:
     d = solution.duel
     out = np.full((d.n_states, 4, 4), np.nan)
     for layer in d.layers:
-        w = (solution.values[layer.refs] * layer.weights).sum(axis=-1)
-        m = np.empty((len(layer.states), 4, 4))
-        for pit, slot, rows in layer.groups:
-            g = d.graphs[slot, pit]
-            m[rows] = np.transpose(g.evaluate(w[rows])[g.roots], (2, 0, 1))
+        m = layer_matrices(d, layer, solution.values)
         m[~layer.legal.astype(bool)] = np.nan
         out[layer.states] = m
     return out

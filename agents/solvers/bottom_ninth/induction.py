@@ -110,6 +110,20 @@ def _follow(duel: Duel, layer: Layer, fixed_seats: set[int], sol_v: np.ndarray) 
     return out
 
 
+def layer_matrices(duel: Duel, layer: Layer, V: np.ndarray, follow=None) -> np.ndarray:
+    """The payoff matrices of a layer's stare-downs (``states x 4 pitches x 4 guesses``, the
+    batting side's win probability after each pair), read off the values ``V`` of the states
+    the pitch can lead to; ``follow`` (by group) fixes a seat's later choices in the pitch's
+    graph."""
+    w = (V[layer.refs] * layer.weights).sum(axis=-1)
+    m = np.empty((len(layer.states), 4, 4))
+    for gi, (pit, slot, rows) in enumerate(layer.groups):
+        g = duel.graphs[slot, pit]
+        vals = g.evaluate(w[rows], follow=(follow or {}).get(gi))
+        m[rows] = np.transpose(vals[g.roots], (2, 0, 1))
+    return m
+
+
 def _solve_layer(duel: Duel, layer: Layer, V: np.ndarray, plays, fixed_seats, solution,
                  X, Y, tol: float) -> int:
     """Solve one layer; a looping layer by the secant method on ``T(v) - v`` per state (the
@@ -122,13 +136,8 @@ def _solve_layer(duel: Duel, layer: Layer, V: np.ndarray, plays, fixed_seats, so
     def T(v_now: np.ndarray | None):
         if v_now is not None:
             V[idx] = v_now
-        w = (V[layer.refs] * layer.weights).sum(axis=-1)
-        m = np.empty((len(idx), 4, 4))
-        for gi, (pit, slot, rows) in enumerate(layer.groups):
-            g = duel.graphs[slot, pit]
-            vals = g.evaluate(w[rows], follow=follow.get(gi))
-            m[rows] = np.transpose(vals[g.roots], (2, 0, 1))
-        return _stare_down(m, layer.legal, idx, plays, solution)
+        return _stare_down(layer_matrices(duel, layer, V, follow), layer.legal, idx, plays,
+                           solution)
 
     if not layer.loops:
         v, x, y = T(None)
