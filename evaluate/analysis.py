@@ -31,7 +31,15 @@ mean and standard error, the choice made and the best option, and:
 * ``beyond_noise``: whether the cost is more than :data:`NOISE_Z` (2) paired standard
   errors, i.e. the choice was shown worse than the best, not merely estimated so;
 * ``win``: the deciding seat's chance of winning after its choice (the chosen option's
-  mean); the other seat's is ``1 - win``.
+  mean); the other seat's is ``1 - win``;
+* ``held_out`` and ``held_out_se`` (when asked for, else None): the cost priced again on
+  fresh worlds. The best option is the one whose estimate came out highest, so ``cost``,
+  read off the same worlds, is biased upwards (the winner's curse: with many options
+  within noise of each other, some come out ahead by luck, and a report adds those lucky
+  margins over hundreds of decisions). The held-out cost is the best-named option's mean
+  minus the choice's over a second, independent set of worlds (:func:`held_out_seed`):
+  an unbiased estimate of what following the search's pick instead would have gained,
+  which may come out below 0. It is 0 where the choice was the best.
 
 The estimates are those of the search's rollout manager playing on (the heuristic by
 default): a cost says "the best option was worth this much more, if both sides then play
@@ -50,7 +58,8 @@ games (each seed twice, the manager away then home, the managers seeded by role 
 :func:`dugout.agents.play.play_pair` seeds them), every decision of the manager is
 analysed; for each decision kind, the mean cost per decision with its 95% interval (over
 decisions), how often the choice was beyond noise worse than the best, and the cost per
-game with its 95% interval (over games), ranked by cost per game. The games are played on
+game with its 95% interval (over games), ranked by cost per game; with ``held_out``, the
+held-out cost per game too, by kind and in all (twice the search). The games are played on
 a :mod:`backend <dugout.evaluate.backends>` (``workers`` processes); each game is seeded
 on its own, so the report is the same for any number of workers.
 
@@ -76,7 +85,7 @@ from ..envs import make
 
 __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "DecisionReport",
            "analyse_game", "analyse_position", "analyse_saved", "load_saved", "decision_report",
-           "evaluate_decision",
+           "evaluate_decision", "held_out_seed",
            "decision_seed", "game_text", "position_text", "report_text", "plot_win_probability", "PlotError",
            "NOISE_Z", "DEFAULT_SEARCH"]
 
@@ -87,6 +96,8 @@ NOISE_Z = 2.0
 #: rollout played to the end of the game (a result, not a win-expectancy table's estimate).
 DEFAULT_SEARCH = "search"
 _Z95 = 1.959963984540054
+#: Mixed into a decision's seed for its held-out worlds.
+_HELD_OUT_KEY = 0x68656C64
 
 
 # -- the records ----------------------------------------------------------------------------------
@@ -119,6 +130,8 @@ class DecisionRecord:
     cost_se: float
     beyond_noise: bool
     worlds: int
+    held_out: float | None = None
+    held_out_se: float | None = None
 
     @property
     def win(self) -> float:
@@ -266,12 +279,20 @@ def _situation(view: Any) -> tuple[int, int, int, tuple[int, int]]:
     return int(view.inning), int(view.half), int(view.outs), (int(score[0]), int(score[1]))
 
 
+def held_out_seed(seed: int) -> int:
+    """The seed of a decision's held-out worlds: a stream apart from ``seed``'s."""
+    state = np.random.SeedSequence([int(seed), _HELD_OUT_KEY]).generate_state(2)
+    return int(state[0]) << 32 | int(state[1])
+
+
 def evaluate_decision(searcher: Any, view: Any, labels: Sequence[str], chosen: int, seed: int,
-                      step: int, seat: str, kind: str) -> DecisionRecord:
+                      step: int, seat: str, kind: str, held_out: bool = False) -> DecisionRecord:
     """Search ``view``'s decision with ``searcher`` (a search manager told the game's public
     set-up), every option in every world (no race), reset to ``seed``, and record it with the
     choice ``chosen``, the decision's ``step``, ``seat`` and ``kind``; reads the view, its
-    ``labels`` and the searcher's public set-up, nothing else."""
+    ``labels`` and the searcher's public set-up, nothing else. ``held_out``: price the choice
+    against the best again on fresh worlds (:func:`held_out_seed`), an estimate free of the
+    winner's curse (see the module docstring)."""
     searcher.reset(seed)
     ev = searcher.evaluate(view, race=False)
     options = tuple(Option(a, labels[a] if a < len(labels) else str(a), ev.estimates[a].mean,
@@ -282,9 +303,16 @@ def evaluate_decision(searcher: Any, view: Any, labels: Sequence[str], chosen: i
     else:
         cost, se = _paired(ev.values[best], ev.values[chosen])
         cost = max(cost, 0.0)          # the best has the highest mean: only rounding is below 0
+    fresh, fresh_se = None, None
+    if held_out:
+        fresh, fresh_se = 0.0, 0.0
+        if best != chosen:
+            searcher.reset(held_out_seed(seed))
+            again = searcher.evaluate(view, race=False)
+            fresh, fresh_se = _paired(again.values[best], again.values[chosen])
     inning, half, outs, score = _situation(view)
     return DecisionRecord(step, seat, kind, inning, half, outs, score, options, int(chosen),
-                          int(best), cost, se, _beyond(cost, se), ev.worlds)
+                          int(best), cost, se, _beyond(cost, se), ev.worlds, fresh, fresh_se)
 
 
 def _searcher(env_id: str, search: str, env) -> Any:
@@ -314,13 +342,15 @@ def _check_seats(seats: Sequence[str]) -> tuple[str, ...]:
 def analyse_game(env_id: str, env_kwargs: Mapping[str, Any] | None, agents: Mapping[str, Any],
                  seed: int, search: str = DEFAULT_SEARCH, seats: Sequence[str] = SEATS,
                  search_seed: int = 0, agent_seeds: Mapping[str, int] | None = None,
-                 progress: Callable[[DecisionRecord], None] | None = None) -> GameAnalysis:
+                 progress: Callable[[DecisionRecord], None] | None = None,
+                 held_out: bool = False) -> GameAnalysis:
     """Replay the game ``agents`` (``{"away": ref, "home": ref}``, references or agent
     objects) play on ``seed`` under ``env_kwargs``, seeded as
     :func:`~dugout.agents.play.play_game` seeds them (``agent_seeds`` by seat, default
     ``2 * seed`` away and ``2 * seed + 1`` home), and analyse every decision of ``seats``
-    with more than one legal action with the search ``search`` (see the module docstring).
-    ``progress(record)`` is called after each analysed decision."""
+    with more than one legal action with the search ``search`` (see the module docstring;
+    ``held_out``: each cost priced again on fresh worlds). ``progress(record)`` is called
+    after each analysed decision."""
     seats = _check_seats(seats)
     if set(agents) != set(SEATS):
         raise ValueError(f"agents must be keyed 'away' and 'home', got {sorted(agents)}")
@@ -356,7 +386,7 @@ def analyse_game(env_id: str, env_kwargs: Mapping[str, Any] | None, agents: Mapp
             if agent in seats:
                 record = evaluate_decision(searcher, view, labels, int(action),
                                    decision_seed(search_seed, seed, step), step, agent,
-                                   info["decision"]["kind"])
+                                   info["decision"]["kind"], held_out)
                 records.append(record)
                 if progress is not None:
                     progress(record)
@@ -451,6 +481,9 @@ class KindCost:
     per_game: float               # cost per game
     per_game_low: float           # its 95% interval, over games
     per_game_high: float
+    held_out: float | None = None           # the held-out cost per game (None: not priced)
+    held_out_low: float | None = None       # its 95% interval, over games
+    held_out_high: float | None = None
 
     @property
     def beyond_rate(self) -> float:
@@ -476,6 +509,9 @@ class DecisionReport:
     per_game_high: float
     beyond_noise: int
     wins: float                   # the manager's wins, a game cut off counting 1/2
+    held_out: float | None = None           # the held-out cost per game (None: not priced)
+    held_out_low: float | None = None       # its 95% interval, over games
+    held_out_high: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -485,13 +521,15 @@ class DecisionReport:
 
 
 def _report_game(env_id: str, env_kwargs: dict[str, Any], away: str, home: str, seed: int,
-                 agent_seeds: dict[str, int], search: str, seat: str,
-                 search_seed: int) -> tuple[list[tuple[str, float, bool]], str]:
+                 agent_seeds: dict[str, int], search: str, seat: str, search_seed: int,
+                 held_out: bool = False) -> tuple[list[tuple[str, float, bool, float]], str]:
     """One game of a report (a backend's task): the analysed seat's decisions as (kind,
-    cost, beyond noise), and the winner ("" for a game cut off)."""
+    cost, beyond noise, held-out cost: 0 when not priced), and the winner ("" for a game
+    cut off)."""
     game = analyse_game(env_id, env_kwargs, {"away": away, "home": home}, seed, search, (seat,),
-                        search_seed, agent_seeds)
-    return [(r.kind, r.cost, r.beyond_noise) for r in game.records], game.winner or ""
+                        search_seed, agent_seeds, held_out=held_out)
+    return ([(r.kind, r.cost, r.beyond_noise, r.held_out or 0.0) for r in game.records],
+            game.winner or "")
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -507,13 +545,16 @@ def _interval(values: Sequence[float]) -> tuple[float, float, float]:
 def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: str, opponent: str,
                     games: int, seed: int = 0, search: str = DEFAULT_SEARCH, search_seed: int = 0,
                     workers: int | None = None, backend: Any = None,
-                    progress: Callable[[int], None] | None = None) -> DecisionReport:
+                    progress: Callable[[int], None] | None = None,
+                    held_out: bool = False) -> DecisionReport:
     """``manager``'s decisions over ``games`` games against ``opponent`` (even: seeds
     ``seed, seed + 1, ...`` each played twice, the manager away then home, seeded by role
     as :func:`~dugout.agents.play.play_pair` seeds them), each analysed by ``search``:
     the cost by decision kind, ranked by cost per game (see the module docstring). The
     games are played on ``backend`` (a :class:`~dugout.evaluate.backends.Backend`), or on
-    ``workers`` processes; ``progress(games_done)`` as each game is analysed."""
+    ``workers`` processes; ``progress(games_done)`` as each game is analysed. ``held_out``
+    prices each choice again on fresh worlds, at twice the cost: the report's ``held_out``
+    figures (see the module docstring)."""
     from .backends import make_backend
     if not isinstance(games, int) or games < 2 or games % 2:
         raise ValueError(f"a decision report plays seat-swapped pairs: games must be an even "
@@ -523,9 +564,9 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
     for s in range(seed, seed + games // 2):
         role_m, role_o = 4 * s, 4 * s + 1
         tasks.append((env_id, env_kwargs, manager, opponent, s,
-                      {"away": role_m, "home": role_o}, search, "away", search_seed))
+                      {"away": role_m, "home": role_o}, search, "away", search_seed, held_out))
         tasks.append((env_id, env_kwargs, opponent, manager, s,
-                      {"away": role_o, "home": role_m}, search, "home", search_seed))
+                      {"away": role_o, "home": role_m}, search, "home", search_seed, held_out))
     owned = backend is None
     if owned:
         backend = make_backend("process", workers)
@@ -536,21 +577,25 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
     finally:
         if owned:
             backend.close()
-    by_kind: dict[str, list[list[tuple[float, bool]]]] = {}
+    by_kind: dict[str, list[list[tuple[float, bool, float]]]] = {}
     for g, (decisions, _) in enumerate(results):
-        for kind, cost, beyond in decisions:
-            by_kind.setdefault(kind, [[] for _ in results])[g].append((cost, beyond))
+        for kind, cost, beyond, fresh in decisions:
+            by_kind.setdefault(kind, [[] for _ in results])[g].append((cost, beyond, fresh))
     kinds = []
     for kind, per_game in by_kind.items():
-        costs = [c for game in per_game for c, _ in game]
+        costs = [c for game in per_game for c, _, _ in game]
         mean, low, high = _interval(costs)
-        pg, pg_low, pg_high = _interval([sum(c for c, _ in game) for game in per_game])
+        pg, pg_low, pg_high = _interval([sum(c for c, _, _ in game) for game in per_game])
+        fresh = (_interval([sum(f for _, _, f in game) for game in per_game]) if held_out
+                 else (None, None, None))
         kinds.append(KindCost(kind, len(costs), mean, max(low, 0.0), high,
-                              sum(b for game in per_game for _, b in game), pg, max(pg_low, 0.0),
-                              pg_high))
+                              sum(b for game in per_game for _, b, _ in game), pg, max(pg_low, 0.0),
+                              pg_high, *fresh))
     kinds.sort(key=lambda k: (-k.per_game, k.kind))
-    totals = [sum(c for _, c, _ in decisions) for decisions, _ in results]
+    totals = [sum(c for _, c, _, _ in decisions) for decisions, _ in results]
     total, total_low, total_high = _interval(totals)
+    fresh_total = (_interval([sum(f for *_, f in decisions) for decisions, _ in results])
+                   if held_out else (None, None, None))
     wins = 0.0
     for i, (_, winner) in enumerate(results):
         seat = tasks[i][7]
@@ -558,7 +603,7 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
     return DecisionReport(env_id, env_kwargs, str(manager), str(opponent), games, int(seed),
                           str(search), int(search_seed), kinds,
                           sum(len(d) for d, _ in results), total, max(total_low, 0.0), total_high,
-                          sum(k.beyond_noise for k in kinds), wins)
+                          sum(k.beyond_noise for k in kinds), wins, *fresh_total)
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -638,11 +683,19 @@ def report_text(report: DecisionReport) -> str:
              f"the choices gave away {100 * report.per_game:.1f} points of winning chance a game "
              f"(95% interval {100 * report.per_game_low:.1f}-{100 * report.per_game_high:.1f}); "
              f"{report.beyond_noise} choices beyond noise worse than the best", ""]
+    held = report.held_out is not None
+    if held:
+        lines[-1:-1] = [f"priced again on fresh worlds (held out, no winner's curse): "
+                        f"{100 * report.held_out:.1f} points a game (95% interval "
+                        f"{100 * report.held_out_low:.1f} to {100 * report.held_out_high:.1f})"]
     rows = [(k.kind, str(k.decisions), _pct(k.mean_cost), f"{_pct(k.low)}-{_pct(k.high)}",
              f"{k.beyond_noise} ({_pct(k.beyond_rate)})", _pct(k.per_game),
-             f"{_pct(k.per_game_low)}-{_pct(k.per_game_high)}") for k in report.kinds]
+             f"{_pct(k.per_game_low)}-{_pct(k.per_game_high)}")
+            + ((_pct(k.held_out), f"{_pct(k.held_out_low)} to {_pct(k.held_out_high)}")
+               if held else ()) for k in report.kinds]
     lines.append(_table(("decision", "decisions", "mean cost", "95% interval", "beyond noise",
-                         "cost/game", "95% interval"), rows))
+                         "cost/game", "95% interval")
+                        + (("held out/game", "95% interval") if held else ()), rows))
     return "\n".join(lines) + "\n"
 
 

@@ -32,7 +32,8 @@ game (the same game ``replay`` shows) and prices every option of every decision 
 search manager: the costliest decisions, the move list with each seat's chance of winning,
 ``--plot`` its curve, ``--json`` the records; ``--saved FILE`` analyses a saved game's
 pending decision instead; ``--report GAMES`` analyses every decision of the first manager
-over seat-swapped games against the second, by decision kind
+over seat-swapped games against the second, by decision kind, and ``--held-out`` prices
+each choice again on fresh worlds, free of the winner's curse
 (:mod:`dugout.evaluate.analysis`).
 
 The rules: every subcommand takes the env's options. ``--env-option KEY=VALUE`` (repeat
@@ -501,6 +502,9 @@ def configure_analyze(a: args.Parser) -> None:
                         "seat-swapped games against the second, by decision kind")
     a.add_argument("--workers", type=args.workers, default=None,
                    help="with --report: worker processes (default 1; the report is the same)")
+    a.add_argument("--held-out", action="store_true",
+                   help="with --report: price every choice again on fresh worlds, an estimate "
+                        "of the cost free of the winner's curse (twice the search)")
     _rules_flags(a)
 
 
@@ -516,6 +520,9 @@ def check_analyze(ns: argparse.Namespace) -> None:
     elif ns.workers is not None:
         raise args.UsageError("--workers", "--workers plays the games of --report; one game is "
                                            "analysed in this process")
+    elif ns.held_out:
+        raise args.UsageError("--held-out", "--held-out prices the choices of --report's games "
+                                            "again; give --report GAMES")
     if ns.saved is not None and ns.plot is not None:
         raise args.UsageError("--plot", "--plot draws a game's course; a saved position is one "
                                         "decision (--saved)")
@@ -567,7 +574,8 @@ def analyze(ns: argparse.Namespace) -> Any:
             result = analysis.decision_report(ns.env, ns.env_kwargs, ns.agents[0], ns.agents[1],
                                               ns.report, ns.seed, ns.search, ns.search_seed,
                                               workers=ns.workers,
-                                              progress=lambda done: console(done, None))
+                                              progress=lambda done: console(done, None),
+                                              held_out=ns.held_out)
         finally:
             console.close()
         print(analysis.report_text(result))

@@ -49,6 +49,9 @@ ROWS: list[Row] = [
     Row("analyze", ("--teams", "sample", "sample"), "--teams", "no teams"),
     # flags that go together
     Row("analyze", ("--workers", "2"), "--workers", "--report"),
+    Row("analyze", ("--held-out",), "--held-out", "give --report GAMES"),
+    Row("analyze", ("--held-out", "--saved", "{tmp}/game.json"), "--held-out", "--report",
+        _saved_game("grand_slam_v0", 10)),
     Row("analyze", ("--report", "4", "--seat", "away"), "--seat", "one game's analysis"),
     Row("analyze", ("--report", "4", "--plot", "{tmp}/win.png"), "--plot", "one game's analysis"),
     Row("analyze", ("--report", "4", "--saved", "{tmp}/game.json"), "--saved",

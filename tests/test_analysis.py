@@ -17,6 +17,7 @@ analysed once and shared between tests keep the quick tier to seconds.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -245,6 +246,72 @@ def test_a_seeded_decision_report_is_the_same_on_one_worker_and_two():
     assert text.splitlines()[5].startswith(one.kinds[0].kind)
     with pytest.raises(ValueError, match="even"):
         decision_report(env_id, options, manager, opponent, 3, search=TINY)
+
+
+# -- the held-out cost ----------------------------------------------------------------------------
+def test_the_held_out_cost_prices_the_choice_again_on_fresh_worlds():
+    """With ``held_out`` every record is the one analysed without it, plus the choice priced
+    on a second set of worlds: 0 where the choice was the best; elsewhere the paired
+    difference of the best-named option and the choice over worlds drawn from
+    :func:`held_out_seed` of the decision's seed, which may be below 0."""
+    env_id, options, away, home = CASES[0]
+    plain = analyse_game(env_id, options, {"away": away, "home": home}, SEED, TINY, ("away",))
+    held = analyse_game(env_id, options, {"away": away, "home": home}, SEED, TINY, ("away",),
+                        held_out=True)
+    assert all(r.held_out is None for r in plain)
+    priced = 0
+    for p, h in zip(plain, held, strict=True):
+        assert dataclasses.replace(h, held_out=None, held_out_se=None) == p
+        if h.chosen == h.best:
+            assert (h.held_out, h.held_out_se) == (0.0, 0.0)
+            continue
+        priced += 1
+        env = _replay_to(env_id, options, {"away": away, "home": home}, SEED, h.step)
+        view = env.unwrapped.view("away")
+        searcher = analysis._searcher(env_id, TINY, env)
+        searcher.reset(analysis.held_out_seed(decision_seed(0, SEED, h.step)))
+        again = searcher.evaluate(view, race=False)
+        d = np.subtract(again.values[h.best], again.values[h.chosen])
+        assert h.held_out == pytest.approx(d.mean())
+    assert priced > 0
+
+
+def test_the_held_out_cost_is_free_of_the_winners_curse():
+    """The heuristic against itself in Grand Slam: most of its choices are within noise of
+    the search's best, so their in-sample cost is the winner's curse (the highest of noisy
+    estimates). Priced again on fresh worlds, the same choices cost less, and some come out
+    below 0: the sum of what they gave away on the same worlds is well above the held-out
+    one."""
+    records = [r for seed in (1, 2) for r in analyse_game(
+        "grand_slam_v0", {}, {"away": "heuristic", "home": "heuristic"}, seed,
+        "search:sims=4,batch=4", held_out=True) if r.chosen != r.best]
+    assert len(records) > 20
+    assert any(r.held_out < 0 for r in records)
+    assert sum(r.held_out for r in records) < 0.6 * sum(r.cost for r in records)
+
+
+def test_a_held_out_report_adds_the_held_out_cost_by_kind_and_in_all():
+    env_id, options, manager, opponent = CASES[0]
+    plain = decision_report(env_id, options, manager, opponent, 2, seed=1, search=TINY)
+    held = decision_report(env_id, options, manager, opponent, 2, seed=1, search=TINY,
+                           held_out=True)
+    assert plain.held_out is None and all(k.held_out is None for k in plain.kinds)
+    strip = dict(held_out=None, held_out_low=None, held_out_high=None)
+    assert dataclasses.replace(held, kinds=[dataclasses.replace(k, **strip) for k in held.kinds],
+                               **strip).to_dict() == plain.to_dict()
+    games = [analyse_game(env_id, options, {"away": manager, "home": opponent}, 1, TINY,
+                          ("away",), agent_seeds={"away": 4, "home": 5}, held_out=True),
+             analyse_game(env_id, options, {"away": opponent, "home": manager}, 1, TINY,
+                          ("home",), agent_seeds={"away": 5, "home": 4}, held_out=True)]
+    records = [r for g in games for r in g]
+    assert held.held_out == pytest.approx(sum(r.held_out for r in records) / 2)
+    assert held.held_out_low <= held.held_out <= held.held_out_high
+    for k in held.kinds:
+        assert k.held_out == pytest.approx(sum(r.held_out for r in records if r.kind == k.kind) / 2)
+    assert sum(k.held_out for k in held.kinds) == pytest.approx(held.held_out)
+    text = analysis.report_text(held)
+    assert "held out" in text.splitlines()[1 + 1] and "held out/game" in text
+    assert "held out" not in analysis.report_text(plain)
 
 
 # -- output ---------------------------------------------------------------------------------------
