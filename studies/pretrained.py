@@ -84,6 +84,8 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in [
     Entry("bottom_ninth", "Bottom of the 9th (duel)", "bottom_ninth_v0", {}, "distill", 0,
           {"net_arch": (256, 256), "epochs": 60, "batch_size": 256, "learning_rate": 1e-3,
            "val_share": 0.0}),
+    Entry("bottom_ninth_longer", "Bottom of the 9th (Longer Game)", "bottom_ninth_v0",
+          {"mode": "game"}, "ppo", 600_000),
     Entry("showdown", "MLB Showdown (advanced)", "showdown_v0", {}, "ppo", 300_000),
     Entry("manager_challenge", "The Manager Challenge", "manager_challenge_v0", {}, "challenge",
           200_000),

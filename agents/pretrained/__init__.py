@@ -26,7 +26,7 @@ network's distribution (``"sample"``) with its own generator, seeded by ``seed``
 ``reset(seed)``. ``deterministic`` overrides the mode for every entry.
 
 An env with several pretrained managers (MLB Showdown: the advanced game, and the expert
-game with decks) plays the one trained on the game's options: ``observe_setup`` and
+game with decks; Bottom of the 9th: the duel, and the Longer Game) plays the one trained on the game's options: ``observe_setup`` and
 ``check_options`` pick it; before either, the one trained on the env's defaults plays.
 
 Importing this module needs neither torch nor sb3-contrib (the registry lists
