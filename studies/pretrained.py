@@ -85,7 +85,7 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in [
           {"net_arch": (256, 256), "epochs": 60, "batch_size": 256, "learning_rate": 1e-3,
            "val_share": 0.0}),
     Entry("bottom_ninth_longer", "Bottom of the 9th (Longer Game)", "bottom_ninth_v0",
-          {"mode": "game"}, "ppo", 600_000),
+          {"mode": "game"}, "ppo", 1_500_000, {"eval_every": 100_000}),
     Entry("showdown", "MLB Showdown (advanced)", "showdown_v0", {}, "ppo", 300_000),
     Entry("manager_challenge", "The Manager Challenge", "manager_challenge_v0", {}, "challenge",
           200_000),
