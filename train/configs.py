@@ -43,9 +43,9 @@ decisions, the weight falling from 1 to 0 over the run; the heuristic never play
 600,000 timesteps, 49.5% (48.8-50.1%) against the heuristic in 4,000 seat-swapped games,
 no significant difference, and 71.3% (70.2-72.4%) against random; 1,012 timesteps/s, as
 fast as without it. ``--teacher none`` gives the 43.9% settings above. The shipped
-pretrained manager (``dugout pretrained --entries showdown``) keeps the teacher on, as the
-duel's and Pokemon's defaults do (``teacher_coef=10, teacher_fraction=10``), with a (128,
-128) net for 1,500,000 timesteps: 50.0% (49.6-50.4%) against the heuristic and 72.1%
+pretrained manager (``dugout pretrained --entries showdown``) keeps the teacher on at the
+duel's default weight (``teacher_coef=10, teacher_fraction=10``; Pokemon's keeps it on at
+5), with a (128, 128) net for 1,500,000 timesteps: 50.0% (49.6-50.4%) against the heuristic and 72.1%
 (71.0-73.2%) against random in 4,000 seat-swapped games (at 300,000 timesteps with the
 default settings it was 49.1%, 48.4-49.8%).
 
