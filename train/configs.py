@@ -45,9 +45,9 @@ no significant difference, and 71.3% (70.2-72.4%) against random; 1,012 timestep
 fast as without it. ``--teacher none`` gives the 43.9% settings above. The shipped
 pretrained manager (``dugout pretrained --entries showdown``) keeps the teacher on at the
 duel's default weight (``teacher_coef=10, teacher_fraction=10``; Pokemon's keeps it on at
-5), with a (128, 128) net for 1,500,000 timesteps: 50.0% (49.6-50.4%) against the heuristic and 72.1%
-(71.0-73.2%) against random in 4,000 seat-swapped games (at 300,000 timesteps with the
-default settings it was 49.1%, 48.4-49.8%).
+5), with a (128, 128) net for 1,500,000 timesteps: 50.0% (49.6-50.4%) against the
+heuristic and 72.1% (71.0-73.2%) against random in 4,000 seat-swapped games (at 300,000
+timesteps with the default settings it was 49.1%, 48.4-49.8%).
 
 Pokemon Baseball (the env's default teams). The generic settings learn to beat random but
 not the heuristic: at 300,000 timesteps, 6.5% (5.8-7.2%) against the heuristic and 77.8%
