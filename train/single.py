@@ -4,11 +4,19 @@ manager_challenge_v0 ...`` comes here (the two-player rulesets go to :mod:`.ppo`
 
     dugout train challenge --timesteps 200000
     dugout train challenge --env-option level=veteran --env-option reward=win
+    dugout train challenge --teacher heuristic --teacher-coef 10 --teacher-fraction 10
 
 (``python -m dugout.train --env manager_challenge_v0 ...`` is the same command.) Every flag
 is checked before anything is trained, a bad one is one line naming it, exit status 2:
 each number against its limit (``--help`` shows them), the options by building the env,
 ``--out`` a folder that can be written and holds no run.
+
+``--teacher heuristic`` makes the challenge's rulebook heuristic a teacher, as in the
+two-player trainer (:func:`dugout.train.ppo.taught_ppo`): at each decision of the rollout
+the heuristic's choice from the same observation and view is kept (:class:`Taught`), and
+each update ends with an epoch that lowers ``-weight * log pi(heuristic's choice)``, the
+weight falling linearly from ``--teacher-coef`` to 0 at ``--teacher-fraction`` of the run.
+The teacher never plays: the campaigns are the policy's.
 
 A run writes into ``--out`` (``runs/manager_challenge_v0`` by default): ``settings.json``,
 ``model/`` (meta.json + policy.pt + model.zip; ``PolicyAgent.load`` it), ``checkpoints/<steps>/``,
@@ -35,6 +43,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+
 from ..cli import args
 from ..envs.core.errors import DugoutError
 from . import flags
@@ -48,6 +58,8 @@ MAX_SEED = (args.MAX_SEED - (flags.MAX_ENVS - 1)) // 1000
 #: single-agent env id -> the Gymnasium class path
 SINGLE_AGENT_ENVS = {"manager_challenge_v0": "dugout.envs.bottom_ninth.challenge:ManagerChallengeEnv"}
 _RESERVED = ("render_mode", "illegal_action", "dice")
+#: the single-agent trainer's teachers (the env's rulebook heuristic, or none)
+TEACHERS = ("none", "heuristic")
 
 
 @dataclass
@@ -68,6 +80,9 @@ class SingleSettings:
     ent_coef: float = 0.01
     eval_every: int = 25_000
     eval_campaigns: int = 200
+    teacher: str = "none"
+    teacher_coef: float = 1.0
+    teacher_fraction: float = 1.0
     progress: bool = True
 
     def __post_init__(self) -> None:
@@ -77,6 +92,10 @@ class SingleSettings:
                      "eval_campaigns"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
+        from .ppo import check_teacher
+        check_teacher("heuristic", self.teacher_fraction, self.teacher_coef)
         for key in self.env_options:
             if key in _RESERVED:
                 raise ValueError(f"env option {key!r} cannot be given for training")
@@ -94,6 +113,39 @@ def _build(env_id: str, env_options: dict[str, Any]):
 
 def make_env(s: SingleSettings):
     return _build(s.env, s.env_options)
+
+
+class Taught(gym.Wrapper):
+    """A single-agent env with its teacher beside it: :meth:`teacher_action` is the
+    teacher's choice for the observation the policy is about to act on (what
+    :func:`dugout.train.ppo.taught_ppo` records), from the manager's own observation and
+    view; -1 once the campaign is over. The teacher never plays a move."""
+
+    def __init__(self, env: gym.Env, teacher) -> None:
+        super().__init__(env)
+        self.teacher = teacher
+        self._last: tuple[Any, dict] | None = None
+        self._over = False
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        self.teacher.reset(kwargs.get("seed"))
+        self._last, self._over = (obs, info), False
+        return obs, info
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self._last, self._over = (obs, info), terminated or truncated
+        return obs, reward, terminated, truncated, info
+
+    def teacher_action(self) -> int:
+        if self._last is None:
+            raise RuntimeError("teacher_action() before reset()")
+        if self._over:
+            return -1
+        obs, info = self._last
+        view = self.env.unwrapped.view() if getattr(self.teacher, "needs_view", False) else None
+        return int(self.teacher.act({"observation": obs, "action_mask": info["action_mask"]}, view))
 
 
 def evaluate_manager(s: SingleSettings, agent, campaigns: int, seed: int = 10_000_000) -> dict[str, float]:
@@ -137,15 +189,24 @@ def train_single(s: SingleSettings) -> Path:
     def one(i: int):
         def build():
             env = Monitor(make_env(s))
+            if s.teacher != "none":
+                env = Taught(env, ChallengeHeuristic())
             env.reset(seed=s.seed * 1000 + i)
             return env
         return build
 
     vec = DummyVecEnv([one(i) for i in range(s.n_envs)])
-    model = MaskablePPO("MlpPolicy", vec, learning_rate=s.learning_rate, n_steps=s.n_steps,
+    algo = MaskablePPO
+    if s.teacher != "none":
+        from .ppo import taught_ppo
+        algo = taught_ppo()
+    model = algo("MlpPolicy", vec, learning_rate=s.learning_rate, n_steps=s.n_steps,
                         batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma,
                         gae_lambda=s.gae_lambda, ent_coef=s.ent_coef,
                         policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed, device="cpu", verbose=0)
+    if s.teacher != "none":
+        model.teacher_coef, model.teacher_fraction = s.teacher_coef, s.teacher_fraction
+        model.teacher_total = s.total_timesteps
     meta = {"env_id": s.env, "env_options": s.env_options, "run": str(out), "settings": settings}
 
     def checkpoint(n: int) -> None:
@@ -164,15 +225,17 @@ def train_single(s: SingleSettings) -> Path:
         def __init__(self):
             super().__init__()
             self.next_eval = s.eval_every
+            self.last = 0                       # the timesteps of the last checkpoint
 
         def _on_step(self) -> bool:
             if self.num_timesteps >= self.next_eval:
                 checkpoint(self.num_timesteps)
+                self.last = self.num_timesteps
                 self.next_eval += s.eval_every
             return True
 
         def _on_training_end(self) -> None:
-            if self.num_timesteps + s.n_envs > self.next_eval - s.eval_every:
+            if self.num_timesteps > self.last:      # the final policy, unless just checkpointed
                 checkpoint(self.num_timesteps)
 
     model.learn(total_timesteps=s.total_timesteps, callback=Progress(), progress_bar=s.progress)
@@ -227,6 +290,8 @@ _FLAGS: dict[str, tuple[Any, str]] = {
     "gamma": (flags.GAMMA, "discount"),
     "gae_lambda": (flags.GAE_LAMBDA, "GAE lambda"),
     "ent_coef": (flags.ENTROPY, "entropy bonus"),
+    "teacher_coef": (flags.TEACHER_COEF, flags.TEACHER_COEF_HELP),
+    "teacher_fraction": (flags.TEACHER_FRACTION, flags.TEACHER_FRACTION_HELP),
     "net_arch": (flags.LAYER, f"hidden layer sizes of policy and value nets, 1 to "
                               f"{flags.MAX_LAYERS} of them"),
     "out": (args.out_dir, "output folder"),
@@ -250,6 +315,10 @@ def configure(parser: args.Parser) -> None:
                             nargs="+" if name == "net_arch" else None,
                             metavar="N" if name == "total_timesteps" else None,
                             help=flags.help_for(text, kind, shown))
+    parser.add_argument("--teacher", choices=TEACHERS, default=d["teacher"].default,
+                        help="a manager whose choices the network also learns, with a weight "
+                             "falling from --teacher-coef to 0 at --teacher-fraction of the run "
+                             "(default none)")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                         help="show a progress bar (default: shown)")
 
@@ -266,7 +335,8 @@ def check(ns: argparse.Namespace) -> None:
         _build(ns.env, options)
     except (DugoutError, ValueError, TypeError) as error:
         raise args.UsageError("--env-option", f"--env-option: {error}") from None
-    settings = SingleSettings(env=ns.env, env_options=options, progress=ns.progress, **values)
+    settings = SingleSettings(env=ns.env, env_options=options, progress=ns.progress,
+                              teacher=ns.teacher, **values)
     out = flags.check_out(settings.out)
     if (out / "model").exists():
         raise args.UsageError("--out", f"{out} already holds a run; choose another --out")
