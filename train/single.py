@@ -225,18 +225,16 @@ def train_single(s: SingleSettings) -> Path:
         def __init__(self):
             super().__init__()
             self.next_eval = s.eval_every
-            self.last = 0                       # the timesteps of the last checkpoint
 
         def _on_step(self) -> bool:
-            if self.num_timesteps >= self.next_eval:
+            # the run's last step is followed by its last update: the end's checkpoint has it
+            if s.total_timesteps > self.num_timesteps >= self.next_eval:
                 checkpoint(self.num_timesteps)
-                self.last = self.num_timesteps
                 self.next_eval += s.eval_every
             return True
 
         def _on_training_end(self) -> None:
-            if self.num_timesteps > self.last:      # the final policy, unless just checkpointed
-                checkpoint(self.num_timesteps)
+            checkpoint(self.num_timesteps)
 
     model.learn(total_timesteps=s.total_timesteps, callback=Progress(), progress_bar=s.progress)
     plot_learning_curve(out)
