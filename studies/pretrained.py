@@ -92,7 +92,9 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in [
     Entry("manager_challenge", "The Manager Challenge", "manager_challenge_v0", {}, "challenge",
           200_000),
     Entry("showdown_expert", "MLB Showdown (expert, decks)", "showdown_v0",
-          {"level": "expert", "decks": "default"}, "ppo", 100_000),
+          {"level": "expert", "decks": "default"}, "ppo", 1_000_000,
+          {"eval_every": 100_000, "net_arch": (128, 128), "teacher_coef": 10.0,
+           "teacher_fraction": 10.0}),
 ]}
 #: Options a pretrained manager plays under whatever their value: the game's cut-offs,
 #: which end a game early and change nothing a manager sees before.
@@ -148,6 +150,9 @@ def _recipe(meta: dict[str, Any], entry: Entry, source: str) -> dict[str, Any]:
               "settings": settings, "play": meta.get("play", "greedy")}
     if trainer == "exit":
         recipe["made_by"] = _exit_command(entry, settings)
+    if trainer == "challenge" and source == "checkpoint":
+        recipe["made_by"] = _challenge_command(entry, settings)
+        recipe["made_in"] = f"runs/challenge_{entry.name}/model"
     if trainer == "distill":
         recipe["made_by"] = _distill_command(entry, settings)
         recipe["made_in"] = f"runs/distill_{entry.name}"
@@ -197,6 +202,31 @@ def _distill_command(entry: Entry, settings: dict[str, Any]) -> str:
     if settings.get("net_arch") and list(settings["net_arch"]) != list(defaults["net_arch"]):
         parts += ["--net-arch", *map(str, settings["net_arch"])]
     return " ".join(parts + ["--out", f"runs/distill_{entry.name}"])
+
+
+#: ``dugout train challenge``'s flags a card's command spells out
+_CHALLENGE_FLAGS = ("total_timesteps", "seed", "n_envs", "n_steps", "batch_size", "n_epochs",
+                    "learning_rate", "gamma", "gae_lambda", "ent_coef", "teacher", "teacher_coef",
+                    "teacher_fraction", "eval_every", "eval_campaigns")
+
+
+def _challenge_command(entry: Entry, settings: dict[str, Any]) -> str:
+    """The Manager Challenge run that made a checkpoint, as a command (into
+    runs/challenge_<entry>): the flags whose value is not the default, and the timesteps."""
+    import dataclasses as dc
+    from ..train.single import SingleSettings
+    defaults = {f.name: f.default for f in dc.fields(SingleSettings)}
+    parts = ["dugout train challenge"]
+    for key in _CHALLENGE_FLAGS:
+        value = settings.get(key, defaults[key])
+        if value is not None and (value != defaults[key] or key == "total_timesteps"):
+            flag = "--timesteps" if key == "total_timesteps" else f"--{key.replace('_', '-')}"
+            parts += [flag, str(value)]
+    if settings.get("net_arch") and list(settings["net_arch"]) != list(defaults["net_arch"]):
+        parts += ["--net-arch", *map(str, settings["net_arch"])]
+    for key, value in (settings.get("env_options") or {}).items():
+        parts += ["--env-option", f"{key}={json.dumps(value)}"]
+    return " ".join(parts + ["--out", f"runs/challenge_{entry.name}"])
 
 
 def _trained_options(meta: dict[str, Any]) -> dict[str, Any]:

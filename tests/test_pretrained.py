@@ -217,6 +217,30 @@ def test_an_expert_iteration_checkpoint_ships_without_machine_paths_and_with_its
     assert PolicyAgent.load(tmp_path / "gs", env_id="grand_slam_v0").meta["run"] == "pretrained/grand_slam"
 
 
+def test_a_manager_challenge_checkpoint_ships_with_the_command_that_made_it(tmp_path):
+    """``--checkpoint`` of a ``dugout train challenge`` run: the recipe names the trainer and
+    gives the command that trains it again (its non-default flags and its size); the shipped
+    folder names no folder of this machine and plays a campaign."""
+    from dugout.agents.manager_challenge import play_campaign
+    from dugout.agents.policy import PolicyAgent
+    from dugout.studies.pretrained import build_entry
+    from dugout.train.single import SingleSettings, train_single
+    run = train_single(SingleSettings(total_timesteps=512, n_steps=64, n_envs=2, batch_size=64,
+                                      net_arch=(8,), teacher="heuristic", teacher_coef=10.0,
+                                      eval_every=10**9, eval_campaigns=1, progress=False,
+                                      out=str(tmp_path / "run")))
+    recipe = build_entry(ENTRIES["manager_challenge"], tmp_path / "mc", run / "model", "checkpoint")
+    assert recipe["trainer"] == "challenge"
+    assert recipe["made_by"] == ("dugout train challenge --timesteps 512 --n-envs 2 --n-steps 64 "
+                                 "--batch-size 64 --teacher heuristic --teacher-coef 10.0 "
+                                 "--eval-every 1000000000 --eval-campaigns 1 --net-arch 8 "
+                                 "--out runs/challenge_manager_challenge")
+    assert recipe["made_in"] == "runs/challenge_manager_challenge/model"
+    assert str(tmp_path) not in (tmp_path / "mc" / "meta.json").read_text()
+    agent = PolicyAgent.load(tmp_path / "mc", env_id="manager_challenge_v0")
+    assert play_campaign(make("manager_challenge_v0"), agent, 3)["illegal"] == ""
+
+
 def test_a_meta_that_still_names_a_machine_folder_is_not_shipped(tmp_path):
     """A path the run's folder does not explain (here a teacher's checkpoint elsewhere) stops
     the build before anything is written."""

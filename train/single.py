@@ -207,7 +207,8 @@ def train_single(s: SingleSettings) -> Path:
     if s.teacher != "none":
         model.teacher_coef, model.teacher_fraction = s.teacher_coef, s.teacher_fraction
         model.teacher_total = s.total_timesteps
-    meta = {"env_id": s.env, "env_options": s.env_options, "run": str(out), "settings": settings}
+    meta = {"env_id": s.env, "env_options": s.env_options, "run": str(out), "settings": settings,
+            "trainer": "challenge"}
 
     def checkpoint(n: int) -> None:
         agent = PolicyAgent.from_model(model, {"env_id": s.env}, name="learner")
