@@ -634,15 +634,15 @@ def configure(parser: args.Parser) -> None:
                         help="write the cards of the managers already in --out again from their "
                              "measurements.json, measuring nothing")
     parser.add_argument("--games", type=args.count(4, args.MAX_GAMES, "games a matchup", even=True),
-                        default=400, metavar="N",
+                        default=_MEASURING["--games"], metavar="N",
                         help="games against random and against the heuristic, an even number "
                              "(seat-swapped pairs) from 4 (default 400)")
     parser.add_argument("--search-games", type=args.integer(0, args.MAX_GAMES, "games", even=True),
-                        default=0, metavar="N",
+                        default=_MEASURING["--search-games"], metavar="N",
                         help="games against the search manager, an even number; 0 leaves it out "
                              "(default 0)")
-    parser.add_argument("--campaigns", type=args.count(2, args.MAX_GAMES, "campaigns"), default=200,
-                        metavar="N", help="the Manager Challenge's campaigns a manager (default 200)")
+    parser.add_argument("--campaigns", type=args.count(2, args.MAX_GAMES, "campaigns"),
+                        default=_MEASURING["--campaigns"], metavar="N", help="the Manager Challenge's campaigns a manager (default 200)")
     parser.add_argument("--seed", type=args.seed, default=0,
                         help=f"the training runs' seed, from 0 to {args.MAX_SEED} (default 0)")
     parser.add_argument("--out", type=args.out_dir, default=None,
@@ -695,17 +695,38 @@ def check(ns: argparse.Namespace) -> None:
                 raise args.UsageError(flag, f"{flag}: {ns.out / name} holds no built manager")
 
 
+#: the flags of ``dugout pretrained`` that say how a manager is measured (and their defaults)
+_MEASURING = {"--games": 400, "--search-games": 0, "--campaigns": 200}
+
+
 def _command(ns: argparse.Namespace, entry: Entry) -> str:
     parts = ["dugout pretrained", "--entries", entry.name]
     if ns.checkpoint is not None:
         parts += ["--checkpoint", "PATH"]
     elif ns.timesteps is not None:
         parts += ["--timesteps", str(ns.timesteps)]
-    for flag, value, default in (("--games", ns.games, 400), ("--search-games", ns.search_games, 0),
-                                 ("--campaigns", ns.campaigns, 200), ("--seed", ns.seed, 0)):
+    for flag, default in (*_MEASURING.items(), ("--seed", 0)):
+        value = getattr(ns, flag[2:].replace("-", "_"))
         if value != default:
             parts += [flag, str(value)]
     return " ".join(parts)
+
+
+def _remeasured(command: str, ns: argparse.Namespace) -> str:
+    """A built manager's command, measured again with ``--measure-only``: its training as it
+    was, its measuring flags today's (those not at their default)."""
+    words, kept = command.split(), []
+    while words:
+        word = words.pop(0)
+        if word in _MEASURING and words:
+            words.pop(0)
+            continue
+        kept.append(word)
+    for flag, default in _MEASURING.items():
+        value = getattr(ns, flag[2:].replace("-", "_"))
+        if value != default:
+            kept += [flag, str(value)]
+    return " ".join(kept)
 
 
 def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
@@ -723,7 +744,8 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
         t0 = time.perf_counter()
         if ns.measure_only:
             old = json.loads((folder / MEASUREMENTS).read_text())
-            recipe, command, train_seconds = old["recipe"], old["command"], old.get("train_seconds")
+            recipe, train_seconds = old["recipe"], old.get("train_seconds")
+            command = _remeasured(old["command"], ns)
         else:
             if ns.checkpoint is not None:
                 checkpoint, source = Path(ns.checkpoint), "checkpoint"

@@ -287,3 +287,19 @@ def test_a_pretrained_rollout_manager_refuses_and_picks_as_the_pretrained_manage
     assert search.rollout.meta["obs_size"] == expert.meta["obs_size"]
     view = env.unwrapped.view(env.agent_selection)
     assert len(search.rollout.encode(view)) == search.rollout.meta["obs_size"]
+
+
+def test_measuring_again_keeps_the_training_and_writes_todays_measuring_flags():
+    """``--measure-only`` rewrites a manager's command: how it was trained (its entry, its
+    checkpoint, its timesteps, its seed) stays, the measuring flags are the ones just used."""
+    import argparse
+    from dugout.studies.pretrained import _remeasured
+    ns = argparse.Namespace(games=4000, search_games=0, campaigns=200)
+    assert _remeasured("dugout pretrained --entries showdown", ns) == \
+        "dugout pretrained --entries showdown --games 4000"
+    assert _remeasured("dugout pretrained --entries grand_slam --checkpoint runs/x/model --games 400 "
+                       "--search-games 20 --seed 3", ns) == \
+        "dugout pretrained --entries grand_slam --checkpoint runs/x/model --seed 3 --games 4000"
+    ns = argparse.Namespace(games=400, search_games=0, campaigns=4000)
+    assert _remeasured("dugout pretrained --entries manager_challenge --games 4000", ns) == \
+        "dugout pretrained --entries manager_challenge --campaigns 4000"
