@@ -128,7 +128,7 @@ ROWS = [
     Row("train challenge", ("--n-steps", "1", "--n-envs", "1"), "--n-steps", "at least 2"),
     Row("train challenge", ("--net-arch", "-5"), "--net-arch", "from 1 to 4096"),
     Row("train challenge", ("--learning-rate", "-1"), "--learning-rate", "more than 0"),
-    Row("train challenge", ("--teacher", "solver"), "--teacher", "choose from 'none', 'heuristic'"),
+    Row("train challenge", ("--teacher", "solver"), "--teacher", "invalid choice: 'solver'"),
     Row("train challenge", ("--teacher-coef", "-1"), "--teacher-coef", "at least 0"),
     Row("train challenge", ("--teacher-fraction", "0"), "--teacher-fraction", "more than 0"),
     # dugout train rllib

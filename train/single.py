@@ -201,9 +201,9 @@ def train_single(s: SingleSettings) -> Path:
         from .ppo import taught_ppo
         algo = taught_ppo()
     model = algo("MlpPolicy", vec, learning_rate=s.learning_rate, n_steps=s.n_steps,
-                        batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma,
-                        gae_lambda=s.gae_lambda, ent_coef=s.ent_coef,
-                        policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed, device="cpu", verbose=0)
+                 batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma,
+                 gae_lambda=s.gae_lambda, ent_coef=s.ent_coef,
+                 policy_kwargs={"net_arch": list(s.net_arch)}, seed=s.seed, device="cpu", verbose=0)
     if s.teacher != "none":
         model.teacher_coef, model.teacher_fraction = s.teacher_coef, s.teacher_fraction
         model.teacher_total = s.total_timesteps
