@@ -12,7 +12,7 @@ each number against its limit (``--help`` shows them), the options by building t
 ``--out`` a folder that can be written and holds no run.
 
 ``--teacher heuristic`` makes the challenge's rulebook heuristic a teacher, as in the
-two-player trainer (:func:`dugout.train.ppo.taught_ppo`): at each decision of the rollout
+two-player trainer (:func:`dugout.train.teacher.taught_ppo`): at each decision of the rollout
 the heuristic's choice from the same observation and view is kept (:class:`Taught`), and
 each update ends with an epoch that lowers ``-weight * log pi(heuristic's choice)``, the
 weight falling linearly from ``--teacher-coef`` to 0 at ``--teacher-fraction`` of the run.
@@ -94,7 +94,7 @@ class SingleSettings:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.teacher not in TEACHERS:
             raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
-        from .ppo import check_teacher
+        from .teacher import check_teacher
         check_teacher("heuristic", self.teacher_fraction, self.teacher_coef)
         for key in self.env_options:
             if key in _RESERVED:
@@ -118,7 +118,7 @@ def make_env(s: SingleSettings):
 class Taught(gym.Wrapper):
     """A single-agent env with its teacher beside it: :meth:`teacher_action` is the
     teacher's choice for the observation the policy is about to act on (what
-    :func:`dugout.train.ppo.taught_ppo` records), from the manager's own observation and
+    :func:`dugout.train.teacher.taught_ppo` records), from the manager's own observation and
     view; -1 once the campaign is over. The teacher never plays a move."""
 
     def __init__(self, env: gym.Env, teacher) -> None:
@@ -198,7 +198,7 @@ def train_single(s: SingleSettings) -> Path:
     vec = DummyVecEnv([one(i) for i in range(s.n_envs)])
     algo = MaskablePPO
     if s.teacher != "none":
-        from .ppo import taught_ppo
+        from .teacher import taught_ppo
         algo = taught_ppo()
     model = algo("MlpPolicy", vec, learning_rate=s.learning_rate, n_steps=s.n_steps,
                  batch_size=s.batch_size, n_epochs=s.n_epochs, gamma=s.gamma,
