@@ -167,22 +167,31 @@ _EXIT_FLAGS = ("rounds", "games", "sims", "horizon", "rollout", "opponent", "tar
                "replay", "epochs", "batch_size", "learning_rate", "val_share", "eval_games", "seed")
 
 
-def _exit_command(entry: Entry, settings: dict[str, Any]) -> str:
-    """The expert-iteration run that made a checkpoint, as a command (into runs/exit_<entry>):
-    the flags whose value is not the default, and the run's size."""
+def _run_command(prog: str, settings_class: type, settings: dict[str, Any], keys: tuple[str, ...],
+                 size: tuple[str, ...], out: str, env_options: bool = True) -> str:
+    """The training run that made a checkpoint, as a command into ``out``: ``prog``, each
+    flag of ``keys`` whose value is not the settings class's default, the ``size`` flags
+    always, a non-default net, and the env's options."""
     import dataclasses as dc
-    from ..train.exit import ExitSettings
-    defaults = {f.name: f.default for f in dc.fields(ExitSettings)}
-    parts = ["dugout train exit", "--env", entry.env_id]
-    for key in _EXIT_FLAGS:
+    defaults = {f.name: f.default for f in dc.fields(settings_class)}
+    parts = [prog]
+    for key in keys:
         value = settings.get(key, defaults[key])
-        if value is not None and (value != defaults[key] or key in ("rounds", "games", "sims")):
-            parts += [f"--{key.replace('_', '-')}", str(value)]
+        if value is not None and (value != defaults[key] or key in size):
+            flag = "--timesteps" if key == "total_timesteps" else f"--{key.replace('_', '-')}"
+            parts += [flag, str(value)]
     if settings.get("net_arch") and list(settings["net_arch"]) != list(defaults["net_arch"]):
         parts += ["--net-arch", *map(str, settings["net_arch"])]
-    for key, value in (settings.get("env_options") or {}).items():
+    for key, value in ((settings.get("env_options") or {}).items() if env_options else ()):
         parts += ["--env-option", f"{key}={json.dumps(value)}"]
-    return " ".join(parts + ["--out", f"runs/exit_{entry.name}"])
+    return " ".join(parts + ["--out", out])
+
+
+def _exit_command(entry: Entry, settings: dict[str, Any]) -> str:
+    """The expert-iteration run that made a checkpoint (into runs/exit_<entry>)."""
+    from ..train.exit import ExitSettings
+    return _run_command(f"dugout train exit --env {entry.env_id}", ExitSettings, settings, _EXIT_FLAGS,
+                        ("rounds", "games", "sims"), f"runs/exit_{entry.name}")
 
 
 #: ``dugout train distill``'s flags a card's command spells out
@@ -190,19 +199,10 @@ _DISTILL_FLAGS = ("epochs", "batch_size", "learning_rate", "activation", "val_sh
 
 
 def _distill_command(entry: Entry, settings: dict[str, Any]) -> str:
-    """The distillation that made a checkpoint, as a command (into runs/distill_<entry>): the
-    flags whose value is not the default, and the epochs."""
-    import dataclasses as dc
+    """The distillation that made a checkpoint (into runs/distill_<entry>)."""
     from ..train.distill import DistillSettings
-    defaults = {f.name: f.default for f in dc.fields(DistillSettings)}
-    parts = ["dugout train distill", "--env", entry.env_id]
-    for key in _DISTILL_FLAGS:
-        value = settings.get(key, defaults[key])
-        if value is not None and (value != defaults[key] or key == "epochs"):
-            parts += [f"--{key.replace('_', '-')}", str(value)]
-    if settings.get("net_arch") and list(settings["net_arch"]) != list(defaults["net_arch"]):
-        parts += ["--net-arch", *map(str, settings["net_arch"])]
-    return " ".join(parts + ["--out", f"runs/distill_{entry.name}"])
+    return _run_command(f"dugout train distill --env {entry.env_id}", DistillSettings, settings,
+                        _DISTILL_FLAGS, ("epochs",), f"runs/distill_{entry.name}", env_options=False)
 
 
 #: ``dugout train challenge``'s flags a card's command spells out
@@ -212,22 +212,10 @@ _CHALLENGE_FLAGS = ("total_timesteps", "seed", "n_envs", "n_steps", "batch_size"
 
 
 def _challenge_command(entry: Entry, settings: dict[str, Any]) -> str:
-    """The Manager Challenge run that made a checkpoint, as a command (into
-    runs/challenge_<entry>): the flags whose value is not the default, and the timesteps."""
-    import dataclasses as dc
+    """The Manager Challenge run that made a checkpoint (into runs/challenge_<entry>)."""
     from ..train.single import SingleSettings
-    defaults = {f.name: f.default for f in dc.fields(SingleSettings)}
-    parts = ["dugout train challenge"]
-    for key in _CHALLENGE_FLAGS:
-        value = settings.get(key, defaults[key])
-        if value is not None and (value != defaults[key] or key == "total_timesteps"):
-            flag = "--timesteps" if key == "total_timesteps" else f"--{key.replace('_', '-')}"
-            parts += [flag, str(value)]
-    if settings.get("net_arch") and list(settings["net_arch"]) != list(defaults["net_arch"]):
-        parts += ["--net-arch", *map(str, settings["net_arch"])]
-    for key, value in (settings.get("env_options") or {}).items():
-        parts += ["--env-option", f"{key}={json.dumps(value)}"]
-    return " ".join(parts + ["--out", f"runs/challenge_{entry.name}"])
+    return _run_command("dugout train challenge", SingleSettings, settings, _CHALLENGE_FLAGS,
+                        ("total_timesteps",), f"runs/challenge_{entry.name}")
 
 
 def _trained_options(meta: dict[str, Any]) -> dict[str, Any]:
@@ -643,7 +631,8 @@ def configure(parser: args.Parser) -> None:
                         help="games against the search manager, an even number; 0 leaves it out "
                              "(default 0)")
     parser.add_argument("--campaigns", type=args.count(2, args.MAX_GAMES, "campaigns"),
-                        default=_MEASURING["--campaigns"], metavar="N", help="the Manager Challenge's campaigns a manager (default 200)")
+                        default=_MEASURING["--campaigns"], metavar="N",
+                        help="the Manager Challenge's campaigns a manager (default 200)")
     parser.add_argument("--seed", type=args.seed, default=0,
                         help=f"the training runs' seed, from 0 to {args.MAX_SEED} (default 0)")
     parser.add_argument("--out", type=args.out_dir, default=None,
