@@ -8,6 +8,13 @@ the batting side scores from each situation (outs, runners, balls, strikes) foll
 exactly from a linear system over the 288 situations (:func:`win_table`). It is what a
 Ball, a Strike, a Foul or Contact is worth now, and so what every ability use is worth.
 
+**The game's table.** The same chain with the runs counted gives the whole distribution of
+a half inning's runs from each situation (:func:`run_distribution`), and from it the
+Longer Game's chance of winning by inning, half, outs, runners, count and score, with
+walk-offs and extra innings (:func:`game_tables`, :func:`game_win_expectancy`; the duel's
+tenth inning likewise). It is what :func:`win_expectancy` reads outside the plain duel: the
+search scores a cut-off rollout by it, and reward shaping uses it as its potential.
+
 **The heuristic** (:class:`BottomNinthHeuristic`) reads only its manager's view:
 
 * **Stare-down.** The pitch and the guess are a simultaneous 4 x 4 matrix game (the
@@ -58,9 +65,11 @@ from ..envs.bottom_ninth.view import BottomNinthView, view_of
 from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
 from .search import SearchSettings, SearchSpec, Simultaneous
 from .base import AlwaysNever, Managers, ViewAgent
+from .value_tables import ValueTables
 from .matrix_game import solve_games
 
 __all__ = ["BottomNinthHeuristic", "BottomNinthAlwaysNever", "win_table", "win_expectancy",
+           "run_distribution", "game_tables", "game_win_expectancy", "outcomes_runs", "MAX_RUNS",
            "grant_value", "stare_down_matrix", "YES_NO_KINDS", "MANAGERS"]
 
 #: The yes/no decisions of the baselines: change the pitcher (or keep him), and in the longer
@@ -138,6 +147,75 @@ def p_safe(speed: int = 0, fielding: int = 0) -> float:
     return win / (win + lose) if win + lose else 0.5
 
 
+
+
+def _move_n(bases: int, play) -> tuple[int, int]:
+    """Base running on a bitmask (the core's rules): the runners left and the runs scored."""
+    after, scored = play(tuple(_RUNNERS[i] if bases >> i & 1 else None for i in range(3)))
+    return sum(1 << i for i, r in enumerate(after) if r is not None), len(scored)
+
+
+def outcomes_runs(outs: int, bases: int, balls: int, strikes: int, result: str, crushed: bool,
+                  safe: float, out_rule: str) -> list[tuple[float, int, int, int, int, int]]:
+    """The duel heuristic's :func:`~dugout.agents.bottom_ninth.outcomes` with the runs
+    counted: ``(probability, outs, bases, balls, strikes, runs)`` (all runs score on a home
+    run; a walk-off counts only what it needs, which the table's "at least" already does)."""
+    if result == "ball":
+        if balls < 3:
+            return [(1.0, outs, bases, balls + 1, strikes, 0)]
+        walked, runs = _move_n(bases, lambda b: force_advance(b, "batter"))
+        return [(1.0, outs, walked, 0, 0, runs)]
+    if result == "strike":
+        return ([(1.0, outs, bases, balls, strikes + 1, 0)] if strikes < 2
+                else [(1.0, outs + 1, bases, 0, 0, 0)])
+    if result == "foul":
+        return [(1.0, outs, bases, balls, min(strikes + 1, 2), 0)]
+    single = _move_n(bases, lambda b: advance_all(b, 1, "batter"))
+    if crushed:
+        double = _move_n(bases, lambda b: advance_all(b, 2, "batter"))
+        homer = 1 + bin(bases).count("1")
+        return [(4 / 6, outs, single[0], 0, 0, single[1]), (1 / 6, outs, double[0], 0, 0, double[1]),
+                (5 / 36, outs, 0, 0, 0, homer), (1 / 36, outs + 1, bases, 0, 0, 0)]
+    if out_rule == "batter" or bases == 0:
+        out = (outs + 1, bases, 0)
+    else:
+        lead = _move_n(bases, lambda b: advance_all(remove_runner(b, occupied(b)[-1]), 1, "batter"))
+        out = (outs + 1, lead[0], lead[1])
+    return [(safe, outs, single[0], 0, 0, single[1]), (1 - safe, out[0], out[1], 0, 0, out[2])]
+
+
+@lru_cache(maxsize=1024)
+def _chain(faces: tuple, out_rule: str, safe: float, crush: tuple) -> tuple[np.ndarray, list]:
+    """The pitch-by-pitch chain of one half inning (blank cards but for ``safe`` and
+    ``crush``): the inverse of ``I - P`` over the moves that score no run and leave the inning
+    on (the same whatever the runs needed), and every other move ``(state, probability, outs,
+    bases, balls, strikes, runs)``."""
+    total = sum(c for _, c in faces)
+    ev: dict[tuple[str, bool], float] = {}
+    for f, c in faces:
+        for control in _SIDES:
+            for swing in _SIDES:
+                r = rules.swing_result(f, swing, control)
+                key = (r, r == "contact" and f == "S" and swing in crush)
+                ev[key] = ev.get(key, 0.0) + c / total / 36
+    n = 3 * 8 * 4 * 3
+    a = np.eye(n)
+    moves = []
+    for outs in range(3):
+        for bases in range(8):
+            for balls in range(4):
+                for strikes in range(3):
+                    i = _index(outs, bases, balls, strikes)
+                    for (result, crushed), w in ev.items():
+                        for p, o, bs, bl, st, runs in outcomes_runs(outs, bases, balls, strikes, result,
+                                                                    crushed, safe, out_rule):
+                            if runs == 0 and o < 3:
+                                a[i, _index(o, bs, bl, st)] -= w * p
+                            else:
+                                moves.append((i, w * p, o, bs, bl, st, runs))
+    return np.linalg.inv(a), moves
+
+
 @lru_cache(maxsize=16)
 def win_table(faces: tuple[tuple[str, int], ...] = tuple(rules.DEFAULT_FACES.items()),
               out_rule: str = "lead_runner") -> np.ndarray:
@@ -177,22 +255,101 @@ def win_table(faces: tuple[tuple[str, int], ...] = tuple(rules.DEFAULT_FACES.ite
     return np.linalg.solve(a, b).reshape(3, 8, 4, 3)
 
 
+
+# -- the Longer Game's table: the runs of a half inning, and the game's win expectancy --------
+#: run counts a half inning's distribution tells apart (the last bin: this many less one, or more)
+MAX_RUNS = 24
+_RUN_COUNTS = np.arange(MAX_RUNS)
+
+
+@lru_cache(maxsize=16)
+def run_distribution(faces: tuple[tuple[str, int], ...] = tuple(rules.DEFAULT_FACES.items()),
+                     out_rule: str = "lead_runner") -> np.ndarray:
+    """``P[outs, bases, balls, strikes, r]``: the chance that the batting side scores exactly
+    ``r`` more runs before the third out (the last bin ``MAX_RUNS - 1`` or more), blank cards:
+    the exact solution of :func:`win_table`'s chain with the runs counted (``1 - P[..., 0]``
+    is that table)."""
+    inv, moves = _chain(faces, out_rule, p_safe(), (6,))
+    dist = np.zeros((inv.shape[0], MAX_RUNS))
+    for r in range(MAX_RUNS - 1):
+        b = np.zeros(inv.shape[0])
+        for i, wp, o, bs, bl, st, runs in moves:
+            if runs <= r:                   # the half ends on this play, or goes on with r - runs to score
+                b[i] += wp * (runs == r) if o >= 3 else wp * dist[_index(o, bs, bl, st), r - runs]
+        dist[:, r] = inv @ b
+    dist[:, -1] = np.maximum(1.0 - dist[:, :-1].sum(axis=1), 0.0)
+    return dist.reshape(3, 8, 4, 3, MAX_RUNS)
+
+
+@lru_cache(maxsize=64)
+def game_tables(faces: tuple[tuple[str, int], ...] = tuple(rules.DEFAULT_FACES.items()),
+                out_rule: str = "lead_runner", innings: int = 3) -> ValueTables:
+    """The Longer Game's win expectancy by inning, half, outs, bases and score, blank cards:
+    :class:`~dugout.agents.value_tables.ValueTables` (regulation innings, walk-offs, extra
+    innings until decided) solved from :func:`run_distribution` at the start of a plate
+    appearance, the same for both teams."""
+    start = run_distribution(faces, out_rule)[:, :, 0, 0]
+    inputs = {"ruleset": "bottom_ninth", "mode": "game", "cards": "blank",
+              "faces": [list(f) for f in faces], "out_rule": out_rule}
+    return ValueTables.from_probabilities(inputs, np.stack([start, start]), innings)
+
+
+def _half_over(view: BottomNinthView, home_leads: np.ndarray) -> np.ndarray:
+    """Home's chance of winning once the view's half inning is over, by the home lead it
+    ends with: the Longer Game's tables; the duel's tenth inning (option ``extra_innings``)
+    is played once, a tie after it cut off (worth 1/2, as the search scores a game without
+    a winner)."""
+    faces, out_rule = _faces(view), getattr(view, "out_rule", "lead_runner")
+    if view.mode == "game":
+        return game_tables(faces, out_rule, view.innings).win_expectancies(
+            view.inning, view.half, 3, 0, home_leads)
+    start = run_distribution(faces, out_rule)[0, 0, 0, 0]
+
+    def after_tenth(leads):
+        return np.where(leads > 0, 1.0, np.where(leads < 0, 0.0, 0.5))
+
+    def after_top(leads):                   # home bats the bottom of the tenth
+        return after_tenth(leads[:, None] + _RUN_COUNTS[None, :]) @ start
+    if view.inning > view.innings:
+        return after_tenth(home_leads) if view.half == 1 else after_top(home_leads)
+    tie = float(start @ after_top(-_RUN_COUNTS))             # the tenth from a tied start
+    return np.where(home_leads > 0, 1.0, np.where(home_leads < 0, 0.0, tie))
+
+
+def game_win_expectancy(view: BottomNinthView) -> float:
+    """Home's chance of winning a Longer Game, or a duel with its tenth inning, from the
+    view's situation, blank cards: the runs still to score this half inning
+    (:func:`run_distribution` at the outs, runners and count) and what each final lead of
+    the half is worth (:func:`game_tables`)."""
+    dist = run_distribution(_faces(view), getattr(view, "out_rule", "lead_runner"))[
+        min(view.outs, 2), _bases(view.runners), view.balls, view.strikes]
+    lead = view.runs[1] - view.runs[0]
+    leads = lead + _RUN_COUNTS if view.half == 1 else lead - _RUN_COUNTS
+    return float(dist @ _half_over(view, leads))
+
 def _bases(runners) -> int:
     return sum(1 << i for i, r in enumerate(runners) if r)
 
 
-def _table_for(view: BottomNinthView) -> np.ndarray:
+def _faces(view: BottomNinthView) -> tuple[tuple[str, int], ...]:
     faces = getattr(view, "pitch_faces", None)
-    faces = tuple(rules.DEFAULT_FACES.items()) if faces is None else tuple(faces)
-    return win_table(faces, getattr(view, "out_rule", "lead_runner"))
+    return tuple(rules.DEFAULT_FACES.items()) if faces is None else tuple(faces)
+
+
+def _table_for(view: BottomNinthView) -> np.ndarray:
+    return win_table(_faces(view), getattr(view, "out_rule", "lead_runner"))
 
 
 def win_expectancy(view: BottomNinthView) -> float:
-    """The viewing manager's chance of winning, read off :func:`win_table` at the view's
-    situation (the batting side's chance of the run it needs, blank cards; in the longer
-    game the chance of a run this half inning, as a potential for reward shaping)."""
+    """The viewing manager's chance of winning at the view's situation, blank cards: in the
+    duel the batting side's chance of the run it needs (:func:`win_table`); in the Longer
+    Game, and in a duel that plays its tenth inning, the game's (:func:`game_win_expectancy`).
+    What the search scores a cut-off rollout by, and a potential for reward shaping."""
     if view.over:
         raise ValueError("win_expectancy of a finished game: read the result instead")
+    if view.mode == "game" or view.extra_innings:
+        home = game_win_expectancy(view)
+        return home if view.seat == 1 else 1.0 - home
     batting = float(_table_for(view)[min(view.outs, 2), _bases(view.runners), view.balls,
                                      view.strikes])
     return batting if view.batting else 1.0 - batting
@@ -647,10 +804,10 @@ def _no_value_tables(teams, innings):
 
 
 def _search_budget(setup: dict) -> dict | None:
-    """The search's default budget for a Longer Game: its rollouts play every pitch of both
-    sides to the end of three innings or more, so 8 worlds (in rounds of 4) keep a game of
-    search near a minute on one core; the duel keeps the ruleset's 16."""
-    return {"sims": 8, "batch": 4} if setup.get("mode") == "game" else None
+    """The search's default budget for a Longer Game: its rollouts are cut off two half
+    innings on and scored by the game's table (:func:`game_win_expectancy`); the duel keeps
+    the ruleset's 16 worlds played to the end (one half inning, or two with its tenth)."""
+    return {"sims": 8, "batch": 4, "horizon": 2} if setup.get("mode") == "game" else None
 
 
 def _search_view(state, seat: int, root: BottomNinthView) -> BottomNinthView:
@@ -699,5 +856,4 @@ MANAGERS = Managers(
     value_tables=_no_value_tables, win_expectancy=win_expectancy,
     extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"},
     search=SearchSpec("dugout.envs.bottom_ninth.sample", "dugout.envs.bottom_ninth.rules", _search_view,
-                      SearchSettings(sims=16, batch=8, horizon=0), truncates=False,
-                      budget=_search_budget, simultaneous=STARE_DOWN))
+                      SearchSettings(sims=16, batch=8, horizon=0), budget=_search_budget, simultaneous=STARE_DOWN))

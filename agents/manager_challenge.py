@@ -40,8 +40,7 @@ from ..envs.bottom_ninth import rules
 from ..envs.bottom_ninth.rules import swing_result
 from ..envs.bottom_ninth.challenge import ChallengeView
 from ..envs.bottom_ninth.solo_cards import EFFECT_PITCHES
-from ..envs.core.bases import advance_all, force_advance, occupied, remove_runner
-from .bottom_ninth import (_SIDES, BottomNinthHeuristic, _grants_value, _index, _Pitch, card_power,
+from .bottom_ninth import (BottomNinthHeuristic, _chain, _grants_value, _Pitch, card_power, outcomes_runs,
                            situation, stare_down_matrix)
 from .challenge_search import ChallengeSearchAgent
 from .play import tell_setup
@@ -56,76 +55,6 @@ CARD_VALUE, LOW_DECK = 0.004, 4
 
 #: the most runs the table tells apart (more needed are priced as this many)
 MAX_NEED = 8
-_RUNNERS = ("r1", "r2", "r3")
-
-
-def _move_n(bases: int, play) -> tuple[int, int]:
-    """Base running on a bitmask (the core's rules): the runners left and the runs scored."""
-    after, scored = play(tuple(_RUNNERS[i] if bases >> i & 1 else None for i in range(3)))
-    return sum(1 << i for i, r in enumerate(after) if r is not None), len(scored)
-
-
-def outcomes_runs(outs: int, bases: int, balls: int, strikes: int, result: str, crushed: bool,
-                  safe: float, out_rule: str) -> list[tuple[float, int, int, int, int, int]]:
-    """The duel heuristic's :func:`~dugout.agents.bottom_ninth.outcomes` with the runs
-    counted: ``(probability, outs, bases, balls, strikes, runs)`` (all runs score on a home
-    run; a walk-off counts only what it needs, which the table's "at least" already does)."""
-    if result == "ball":
-        if balls < 3:
-            return [(1.0, outs, bases, balls + 1, strikes, 0)]
-        walked, runs = _move_n(bases, lambda b: force_advance(b, "batter"))
-        return [(1.0, outs, walked, 0, 0, runs)]
-    if result == "strike":
-        return ([(1.0, outs, bases, balls, strikes + 1, 0)] if strikes < 2
-                else [(1.0, outs + 1, bases, 0, 0, 0)])
-    if result == "foul":
-        return [(1.0, outs, bases, balls, min(strikes + 1, 2), 0)]
-    single = _move_n(bases, lambda b: advance_all(b, 1, "batter"))
-    if crushed:
-        double = _move_n(bases, lambda b: advance_all(b, 2, "batter"))
-        homer = 1 + bin(bases).count("1")
-        return [(4 / 6, outs, single[0], 0, 0, single[1]), (1 / 6, outs, double[0], 0, 0, double[1]),
-                (5 / 36, outs, 0, 0, 0, homer), (1 / 36, outs + 1, bases, 0, 0, 0)]
-    if out_rule == "batter" or bases == 0:
-        out = (outs + 1, bases, 0)
-    else:
-        lead = _move_n(bases, lambda b: advance_all(remove_runner(b, occupied(b)[-1]), 1, "batter"))
-        out = (outs + 1, lead[0], lead[1])
-    return [(safe, outs, single[0], 0, 0, single[1]), (1 - safe, out[0], out[1], 0, 0, out[2])]
-
-
-@lru_cache(maxsize=1024)
-def _chain(faces: tuple, out_rule: str, safe: float, crush: tuple) -> tuple[np.ndarray, list]:
-    """The pitch-by-pitch chain of one half inning (blank cards but for ``safe`` and
-    ``crush``): the inverse of ``I - P`` over the moves that score no run and leave the inning
-    on (the same whatever the runs needed), and every other move ``(state, probability, outs,
-    bases, balls, strikes, runs)``."""
-    total = sum(c for _, c in faces)
-    ev: dict[tuple[str, bool], float] = {}
-    for f, c in faces:
-        for control in _SIDES:
-            for swing in _SIDES:
-                r = swing_result(f, swing, control)
-                key = (r, r == "contact" and f == "S" and swing in crush)
-                ev[key] = ev.get(key, 0.0) + c / total / 36
-    n = 3 * 8 * 4 * 3
-    a = np.eye(n)
-    moves = []
-    for outs in range(3):
-        for bases in range(8):
-            for balls in range(4):
-                for strikes in range(3):
-                    i = _index(outs, bases, balls, strikes)
-                    for (result, crushed), w in ev.items():
-                        for p, o, bs, bl, st, runs in outcomes_runs(outs, bases, balls, strikes, result,
-                                                                    crushed, safe, out_rule):
-                            if runs == 0 and o < 3:
-                                a[i, _index(o, bs, bl, st)] -= w * p
-                            else:
-                                moves.append((i, w * p, o, bs, bl, st, runs))
-    return np.linalg.inv(a), moves
-
-
 @lru_cache(maxsize=1024)
 def need_table(faces: tuple, out_rule: str, safe: float, crush: tuple, extra: int) -> np.ndarray:
     """``T[need - 1, outs, bases, balls, strikes]``: the home team's chance of winning the

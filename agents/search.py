@@ -145,8 +145,8 @@ class SearchSpec:
       view copies from the env: a Pokemon series' games left, the roster statistics);
     * ``settings``: the ruleset's default settings (:class:`SearchSettings`);
     * ``truncates``: whether the ruleset's ``win_expectancy(view)`` is a game's chance of
-      winning at any situation, so a rollout may stop at a horizon (Bottom of the 9th's is
-      a half inning's chance of a run: its rollouts play to the end, ``horizon`` 0);
+      winning at any situation, so a rollout may stop at a horizon (the Manager Challenge
+      has none: its rollouts play to the end, ``horizon`` 0);
     * ``budget(setup)``: the settings the ruleset's default takes for a game of this public
       set-up (a dict, e.g. a smaller ``sims`` for a game whose rollouts are long), or None:
       a search applies them when it is told the set-up, to every setting its reference did

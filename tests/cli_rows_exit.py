@@ -1,6 +1,5 @@
 """The bad-argument table's rows for ``dugout train exit`` (expert iteration): what its
-types cannot generate. An env without self-play (the Manager Challenge), a search setting the
-ruleset refuses (a horizon where there is no game table), flags that do not go together, a
+types cannot generate. An env without self-play (the Manager Challenge), flags that do not go together, a
 folder that holds another run (this trainer's or ``dugout train``'s), one to ``--resume``
 that holds none or holds a run with other settings, and Ray where it is not installed.
 """
@@ -36,8 +35,6 @@ def empty(tmp: Path) -> None:
 
 ROWS = [
     Row("train exit", ("--env", "manager_challenge_v0"), "--env", "single-agent game"),
-    Row("train exit", ("--env", "bottom_ninth_v0", "--horizon", "1"), "--horizon",
-        "no win-expectancy table"),
     Row("train exit", ("--temperature", "0.1"), "--temperature", "--target soft's"),
     Row("train exit", ("--eval-search-games", "2"), "--eval-search-games", "0 or at least 4"),
     Row("train exit", ("--eval-games", "5"), "--eval-games", "an even number"),

@@ -3,13 +3,15 @@ solver, the heuristic's mixed stare-down, and the heuristic against random from 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 
 from dugout.agents import agent_names, make_agent
-from dugout.agents.bottom_ninth import BottomNinthHeuristic, win_expectancy, win_table
+from dugout.agents.bottom_ninth import (MAX_RUNS, BottomNinthHeuristic, game_tables, game_win_expectancy,
+                                       run_distribution, win_expectancy, win_table)
 from dugout.agents.matrix_game import solve_games
 from dugout.agents.play import play_game
 from dugout.agents.random_agent import RandomAgent
@@ -17,6 +19,7 @@ from dugout.envs import make
 from dugout.envs.bottom_ninth import rules
 
 from test_bottom_ninth_cards import blank_cards
+from test_bottom_ninth_game import blank_data
 
 ENV = "bottom_ninth_v0"
 
@@ -67,6 +70,83 @@ def test_win_expectancy_is_the_viewing_managers():
     assert win_expectancy(a) == pytest.approx(1 - win_expectancy(h))
     assert win_expectancy(h) == pytest.approx(float(win_table()[0, 0, 0, 0]))
 
+
+
+# -- the Longer Game's table --------------------------------------------------------------------
+def test_run_distribution_is_the_win_tables_chain_with_the_runs_counted():
+    d = run_distribution()
+    assert d.shape == (3, 8, 4, 3, MAX_RUNS) and (d >= 0).all()
+    assert np.allclose(d.sum(axis=-1), 1.0, atol=1e-12)
+    assert np.allclose(1.0 - d[..., 0], win_table(), atol=1e-12)       # a run at all: the duel's table
+    assert d[..., -1].max() < 1e-6                                     # the open-ended last bin is dust
+    runs = (d * np.arange(MAX_RUNS)).sum(axis=-1)
+    assert (runs[0] > runs[1]).all() and (runs[1] > runs[2]).all()    # outs cost runs
+    assert (runs[:, 7] > runs[:, 0]).all()                             # runners bring them in
+    assert not np.allclose(run_distribution(out_rule="batter"), d)
+
+
+def test_the_game_tables_are_the_regulation_game_of_that_distribution():
+    """Both teams draw their runs from the same distribution, so the game is even at the
+    start and a tied extra inning is even; a lead is worth more the later it is held; in the
+    bottom of the last inning, home behind by one with the bases loaded and two out has the
+    chance of two runs or more, and of exactly one times a tied extra inning's value."""
+    t = game_tables(innings=3)
+    assert t.win_expectancy(1, 0, 0, 0, 0) == pytest.approx(0.5, abs=1e-9)
+    assert t.extra_tie == pytest.approx(0.5, abs=1e-9)
+    assert t.win_expectancy(3, 0, 0, 0, 1) > t.win_expectancy(2, 0, 0, 0, 1) > t.win_expectancy(1, 0, 0, 0, 1) > 0.5
+    d = run_distribution()[2, 7, 0, 0]
+    expect = d[2:].sum() + d[1] * t.extra_tie
+    assert t.win_expectancy(3, 1, 2, 7, -1) == pytest.approx(expect, abs=1e-9)
+
+
+def test_game_win_expectancy_reads_the_count_and_the_viewing_seat():
+    env = make(ENV, mode="game")
+    env.reset(seed=3)
+    home, away = env.unwrapped.view("home"), env.unwrapped.view("away")
+    assert win_expectancy(home) == pytest.approx(0.5, abs=1e-9)
+    assert win_expectancy(home) + win_expectancy(away) == pytest.approx(1.0)
+    assert game_win_expectancy(home) == game_win_expectancy(away)
+    ahead = dataclasses.replace(home, runs=(0, 2), inning=2)                 # top of the 2nd
+    loaded = dataclasses.replace(ahead, runners=(True, True, True))
+    three_balls = dataclasses.replace(loaded, balls=3)                      # a walk scores one
+    assert win_expectancy(ahead) > win_expectancy(loaded) > win_expectancy(three_balls)
+    assert win_expectancy(ahead) > 0.5
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("options", [dict(mode="game"), dict(extra_innings=True, teams="default")],
+                         ids=["longer_game", "duel_with_its_tenth"])
+def test_game_win_expectancy_predicts_blank_card_games(options):
+    """With blank cards nothing a manager chooses changes a pitch, so random managers play
+    the tables' game, and the home side's win expectancy W at a decision predicts the result
+    R (1 a home win, 1/2 a tie cut off after the duel's tenth, 0 a loss) without bias:
+    E[R - W] = 0 at every decision, so each game's sum of R - W over the decisions it
+    samples (1 in 20, a coin that does not look ahead), below and above W = 1/2 apart, has
+    mean 0: within four standard errors over 3,000 games (a sum, not a mean: a game's
+    number of samples depends on how it goes, and a mean over them would be biased)."""
+    env = make(ENV, cards=blank_data(), **options)        # the built-in set, blank
+    n = 3000
+    sums = np.zeros((n, 2))
+    for seed in range(n):
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        seen: list[float] = []
+        for name in env.agent_iter():
+            _, reward, termination, truncation, _ = env.last()
+            if termination or truncation:
+                if name == "home":
+                    result = (reward + 1) / 2
+                env.step(None)
+                continue
+            if rng.random() < 0.05:
+                seen.append(game_win_expectancy(env.unwrapped.view(name)))
+            env.step(int(rng.choice(np.flatnonzero(env.observe(name)["action_mask"]))))
+        for w in seen:
+            sums[seed, int(w >= 0.5)] += result - w
+    for high in (0, 1):
+        g = sums[:, high]
+        assert np.count_nonzero(g) > n // 10
+        assert abs(g.mean()) < 4 * g.std(ddof=1) / math.sqrt(n), (high, g.mean())
 
 # -- the matrix game ----------------------------------------------------------------------------
 def solve_matrix_game(m, rows):

@@ -28,7 +28,8 @@ def table(direction=(), location=(), both=()):
     return {"direction": list(direction), "location": list(location), "both": list(both)}
 
 
-def blank_set(batting=None, mvp=None):
+def blank_data(batting=None, mvp=None) -> dict:
+    """The built-in set's data with every ability and trait removed, every Ace High & Inside."""
     data = json.loads(BUILTIN_PATH.read_text())
     for b in data["batters"]:
         b["stare_down"], b["mvp"], b["traits"] = table(), list(mvp or []), []
@@ -36,7 +37,11 @@ def blank_set(batting=None, mvp=None):
         p["stare_down"], p["traits"] = table(), []
         p["ace"] = {"direction": "inside", "location": "high", "ability": []}
         p["batting"] = batting or table()
-    return load_cards(data)
+    return data
+
+
+def blank_set(batting=None, mvp=None):
+    return load_cards(blank_data(batting, mvp))
 
 
 def new(rolls, **kw):

@@ -23,8 +23,8 @@ from dugout.agents.registry import managers
 from dugout.agents.search import SearchAgent, SearchSettings, _beats, parse_options
 
 #: Every ruleset the search plays, with each option set. The quick tier plays Bottom of the
-#: 9th's Longer Game over one inning (its rollouts play every pitch of both sides to the
-#: end: three innings of them make a whole game of search cost minutes).
+#: 9th's Longer Game over one inning (a whole game of search there plays some 160 decisions
+#: of rollouts, a minute in the quick tier's budget).
 SEARCHED = [(env_id, options if helpers.FULL or options.get("mode") != "game" else {**options, "innings": 1})
             for env_id, options in helpers.cases() if env_id != "manager_challenge_v0"]
 TINY = "search:sims=4,batch=2,horizon=1"
@@ -256,12 +256,25 @@ def test_a_search_overrides_a_bad_rollout_manager():
     assert overridden >= 1 and kept >= 1, (overridden, kept)
 
 
-def test_a_ruleset_without_a_game_table_plays_rollouts_to_the_end():
-    """Bottom of the 9th's win expectancy is a half inning's chance of a run, no game's
-    chance of winning: a rollout there cannot be cut off and scored by it."""
-    assert make_agent("bottom_ninth_v0", "search").settings.horizon == 0
-    with pytest.raises(ValueError, match="horizon must be 0"):
-        make_agent("bottom_ninth_v0", "search:horizon=2")
+def test_the_longer_game_cuts_its_rollouts_off_and_scores_them_by_its_table():
+    """A Longer Game's rollout cut off a half inning on is scored by the game's win
+    expectancy (a chance strictly between 0 and 1 at the next half's start); one played to
+    the end by the result (0, 1/2 or 1). (The Manager Challenge, with no game table, refuses
+    a horizon: tests/test_challenge_search.py.)"""
+    env = helpers.make("bottom_ninth_v0", {"mode": "game"}, raw=True)
+    rng = random.Random(5)
+    name, _ = next((a, acts) for a, acts in _decision_points(env, 2, 40, rng)
+                   if env.view(a).decision not in ("pitch", "guess"))
+    view = env.view(name)
+    for horizon in (1, 0):
+        agent = make_agent("bottom_ninth_v0", f"search:sims=4,batch=4,horizon={horizon}", seed=0)
+        tell_setup(env, [agent])
+        values = [v for vs in agent.evaluate(view, race=False).values.values() for v in vs]
+        assert len(values) == 4 * len(view.legal)
+        if horizon:
+            assert all(0 < v < 1 for v in values) and len(set(values)) > 1, values
+        else:
+            assert set(values) <= {0.0, 0.5, 1.0}, values
 
 
 def test_a_search_tournament_gives_the_same_games_on_one_worker_and_two():
@@ -277,14 +290,14 @@ def test_the_longer_games_default_budget_follows_its_setup_and_yields_to_a_given
     env.reset(seed=0)
     default = make_agent("bottom_ninth_v0", "search")
     tell_setup(env, [default])
-    assert (default.settings.sims, default.settings.batch) == (8, 4)
-    given = make_agent("bottom_ninth_v0", "search:sims=2")
+    assert (default.settings.sims, default.settings.batch, default.settings.horizon) == (8, 4, 2)
+    given = make_agent("bottom_ninth_v0", "search:sims=2,horizon=0")
     tell_setup(env, [given])
-    assert (given.settings.sims, given.settings.batch) == (2, 2)
+    assert (given.settings.sims, given.settings.batch, given.settings.horizon) == (2, 2, 0)
     duel = helpers.make("bottom_ninth_v0", {})
     duel.reset(seed=0)
     tell_setup(duel, [default])
-    assert (default.settings.sims, default.settings.batch) == (16, 8)
+    assert (default.settings.sims, default.settings.batch, default.settings.horizon) == (16, 8, 0)
 
 
 # -- simultaneous decisions: Bottom of the 9th's stare-down as a matrix game -------------------

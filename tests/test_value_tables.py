@@ -195,6 +195,35 @@ def test_win_expectancy_of_a_one_inning_game_with_extra_innings():
     assert t.win_expectancy(1, 1, 0, 0, 1) == 1.0
 
 
+
+def test_exact_distributions_give_the_closed_form_and_refuse_what_needs_samples(tmp_path):
+    """``from_probabilities`` takes the distributions themselves (Bottom of the 9th's are
+    exact): the one-inning game's closed form to rounding, the same tables as counts in
+    those proportions; no samples to show or save; a distribution that is not one is
+    refused by name."""
+    p, q = 0.3, 0.45
+    probs = np.zeros((2, 3, 8, 2))
+    probs[0], probs[1] = [1 - p, p], [1 - q, q]
+    t = ValueTables.from_probabilities({"test": True}, probs, innings=1)
+    x = (1 - p) * q / (p + q - 2 * p * q)
+    assert t.win_expectancy(1, 0, 0, 0, 0) == pytest.approx(x, abs=1e-12)
+    assert t.win_expectancy(1, 1, 0, 0, -1) == pytest.approx(q * x, abs=1e-12)
+    np.testing.assert_allclose(t.we, _tables_from([1 - p, p], [1 - q, q], innings=1).we, atol=1e-9)
+    with pytest.raises(ValueError, match="exact run distributions"):
+        t.visits(0)
+    with pytest.raises(ValueError, match="exact run distributions"):
+        t.save(tmp_path / "t.json")
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(ValueError, match="shape"):
+        ValueTables.from_probabilities({}, probs[0])
+    bad = probs.copy()
+    bad[1, 2, 7] = [0.5, 0.4]
+    with pytest.raises(ValueError, match="summing to 1"):
+        ValueTables.from_probabilities({}, bad)
+    bad[1, 2, 7] = [1.5, -0.5]
+    with pytest.raises(ValueError, match="from 0"):
+        ValueTables.from_probabilities({}, bad)
+
 def test_win_expectancy_of_a_two_inning_game_by_enumeration():
     p, q = 0.3, 0.45
     t = _tables_from([1 - p, p], [1 - q, q], innings=2)

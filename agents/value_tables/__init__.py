@@ -117,19 +117,53 @@ class ValueTables:
     ruleset's turn has several (Harry's game: ``"field"``, after the batting manager's
     card and before the fielding manager's). They give win expectancy at that moment
     (``win_expectancy(..., phase="field")``); the game itself is solved with ``counts``.
+
+    A ruleset whose half inning is a small Markov chain computes the distributions exactly
+    instead (:meth:`from_probabilities`; Bottom of the 9th's Longer Game).
     """
 
     def __init__(self, inputs: dict[str, Any], counts: np.ndarray, innings: int = 9,
                  max_diff: int = 20, phases: dict[str, np.ndarray] | None = None):
-        self.innings = _innings(innings)
-        self.inputs = dict(inputs)
+        innings = _innings(innings)                      # checked before the counts
         self.counts = self._check(counts, "counts")
         self.phases = {k: self._check(v, f"phase {k!r}") for k, v in (phases or {}).items()}
+        self._start(inputs, self._probs(self.counts), innings, max_diff)
+
+    @classmethod
+    def from_probabilities(cls, inputs: dict[str, Any], probs: np.ndarray, innings: int = 9,
+                           max_diff: int = 20) -> ValueTables:
+        """Tables from exact run distributions, for a ruleset that computes them rather than
+        samples them: ``probs[team, outs, bases, r]``, each (team, outs, bases) summing to 1
+        (the last bin holds that many runs or more). They hold no samples: :meth:`visits`
+        and saving refuse them; a ``ValueError`` names a shape or a distribution that is
+        wrong."""
+        innings = _innings(innings)
+        probs = np.asarray(probs, dtype=float)
+        if probs.ndim != 4 or probs.shape[:3] != (2, 3, 8):
+            raise ValueError(f"probs must have shape (2, 3, 8, runs), got {probs.shape}")
+        if not np.isfinite(probs).all() or (probs < 0).any() \
+                or not np.allclose(probs.sum(axis=-1), 1.0, rtol=0.0, atol=1e-9):
+            raise ValueError("probs must be run distributions: finite, from 0, each (team, outs, "
+                             "bases) summing to 1")
+        tables = cls.__new__(cls)
+        tables.counts, tables.phases = None, {}
+        tables._start(inputs, probs, innings, max_diff)
+        return tables
+
+    def _start(self, inputs: dict[str, Any], probs: np.ndarray, innings: int, max_diff: int) -> None:
+        self.innings = _innings(innings)
+        self.inputs = dict(inputs)
         self.max_diff = int(max_diff)
-        self.probs = self._probs(self.counts)
-        runs = np.arange(self.counts.shape[-1])
+        self.probs = probs
+        runs = np.arange(probs.shape[-1])
         self.re = (self.probs * runs).sum(axis=-1)          # (team, outs, bases)
         self._solve()
+
+    def _sampled(self, what: str) -> np.ndarray:
+        if self.counts is None:
+            raise ValueError(f"{what}: these tables come from exact run distributions "
+                             f"(ValueTables.from_probabilities), not from samples")
+        return self.counts
 
     @staticmethod
     def _check(counts, what: str) -> np.ndarray:
@@ -161,14 +195,14 @@ class ValueTables:
 
     def visits(self, team: int) -> np.ndarray:
         """Samples behind each cell of :meth:`re24`."""
-        return self.counts[team].sum(axis=-1)
+        return self._sampled("visits")[team].sum(axis=-1)
 
     # -- win expectancy ----------------------------------------------------------------
     def _solve(self) -> None:
         n, dmax = self.innings, self.max_diff
         diffs = np.arange(-dmax, dmax + 1)
         nd = diffs.size
-        runs = np.arange(self.counts.shape[-1])
+        runs = np.arange(self.probs.shape[-1])
         p = [self.probs[t].reshape(24, -1) for t in (0, 1)]
         # where the home lead lands after r runs, for the away (-) and home (+) halves
         land = {0: np.clip(diffs[:, None] - runs[None, :], -dmax, dmax) + dmax,
@@ -275,7 +309,7 @@ class ValueTables:
     # -- saving ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT_VERSION, "inputs": self.inputs, "innings": self.innings,
-                "max_diff": self.max_diff, "counts": self.counts.tolist(),
+                "max_diff": self.max_diff, "counts": self._sampled("saving").tolist(),
                 "phases": {k: v.tolist() for k, v in self.phases.items()}}
 
     @classmethod
