@@ -43,7 +43,10 @@ alike in every cell of a world), and draws its action from the **equilibrium mix
 estimated zero-sum game (:func:`dugout.agents.matrix_game.solve_games`) with its own
 generator. No race and no fallback to the rollout manager's choice there: the mix is the
 answer. :meth:`SearchAgent.action_probabilities` (a search of such a ruleset only) gives the
-mix to an exact evaluator.
+mix to an exact evaluator. With ``simultaneous=rollout`` the search spends nothing there and
+plays the rollout manager's own mix (the heuristic's equilibrium of its priced game): a
+matrix game estimated from a few worlds a cell is noisy enough to be read, and it costs a
+rollout per cell.
 
 **Options** (``search:key=value,...``, checked by :func:`parse_options`; each has a default):
 
@@ -59,7 +62,9 @@ mix to an exact evaluator.
   after which it is scored by the ruleset's win expectancy
   (:attr:`dugout.agents.base.Managers.win_expectancy`) from the state reached;
 * ``z``: the margin, in standard errors of a paired difference, for leaving the race and
-  for overriding the rollout manager.
+  for overriding the rollout manager;
+* ``simultaneous``: at a simultaneous decision, ``matrix`` to play the estimated matrix
+  game's equilibrium mix, or ``rollout`` to play the rollout manager's choice unsearched.
 
 **Seeding.** ``reset(seed)`` seeds the search's own generator; each decision draws its worlds
 from it. The same seed, view and set-up give the same decision, whatever the live game hides
@@ -81,7 +86,12 @@ from .base import ViewAgent
 from .matrix_game import solve_games
 
 __all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Simultaneous", "UnsampledView", "Estimate", "Evaluation",
-           "parse_options", "DEFAULTS"]
+           "parse_options", "DEFAULTS", "SIMULTANEOUS"]
+
+
+#: How a search plays a simultaneous decision: the estimated matrix game's equilibrium mix, or
+#: the rollout manager's own choice, unsearched.
+SIMULTANEOUS = ("matrix", "rollout")
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,7 @@ class SearchSettings:
     rollout: str = "heuristic"
     horizon: int = 2
     z: float = 2.0
+    simultaneous: str = "matrix"
 
     def __post_init__(self):
         for name in ("sims", "batch"):
@@ -105,6 +116,9 @@ class SearchSettings:
                              f"got {self.horizon!r}")
         if not isinstance(self.z, (int, float)) or not math.isfinite(self.z) or self.z < 0:
             raise ValueError(f"search: z must be a finite number >= 0, got {self.z!r}")
+        if self.simultaneous not in SIMULTANEOUS:
+            raise ValueError(f"search: simultaneous must be one of {', '.join(SIMULTANEOUS)}, got "
+                             f"{self.simultaneous!r}")
         if not isinstance(self.rollout, str) or not self.rollout or self.rollout.startswith("search"):
             raise ValueError(f"search: rollout must name another registered manager, got "
                              f"{self.rollout!r}")
@@ -302,6 +316,9 @@ class SearchAgent(ViewAgent):
         if len(view.legal) == 1:
             self.last = None
             return view.legal[0]
+        if self._unsearched(view):
+            self.last = None
+            return self._base(view, tuple(view.legal))
         try:
             self.last = self.evaluate(view)
         except UnsampledView:
@@ -325,7 +342,12 @@ class SearchAgent(ViewAgent):
         search's generator as :meth:`decide` does."""
         if view is None:
             raise ValueError(f"{self.name}: action_probabilities() needs the manager's view")
-        if len(view.legal) > 1 and self._simultaneous(view) is not None:
+        if len(view.legal) > 1 and self._unsearched(view):
+            self.last = None
+            probabilities = getattr(self.rollout, "action_probabilities", None)
+            if probabilities is not None:
+                return dict(probabilities(observation, view))
+        elif len(view.legal) > 1 and self._simultaneous(view) is not None:
             self.last = self.evaluate(view)
             return dict(self.last.mix)
         return {self.act(observation, view): 1.0}
@@ -365,6 +387,11 @@ class SearchAgent(ViewAgent):
         """The ruleset's :class:`Simultaneous` for ``view``'s decision kind, or None."""
         table = self.spec.simultaneous
         return table.get(view.decision) if table else None
+
+    def _unsearched(self, view: Any) -> bool:
+        """Whether ``view``'s decision is simultaneous and left to the rollout manager
+        (``simultaneous=rollout``)."""
+        return self.settings.simultaneous == "rollout" and self._simultaneous(view) is not None
 
     def _matrix_game(self, view: Any, game: Simultaneous, base: int, seed: int,
                      sims: int) -> Evaluation:

@@ -32,9 +32,12 @@ TINY = "search:sims=4,batch=2,horizon=1"
 
 def tiny(env_id: str, sims: int = 4, batch: int = 2) -> str:
     """A small budget for ``env_id``: rollouts cut off after a half inning where the ruleset
-    can score a cut-off rollout, else played to the end."""
-    cut = ",horizon=1" if managers(env_id).search.truncates else ""
-    return f"search:sims={sims},batch={batch}{cut}"
+    can score a cut-off rollout, else played to the end; simultaneous decisions searched
+    (whatever a ruleset's default budget says)."""
+    spec = managers(env_id).search
+    cut = ",horizon=1" if spec.truncates else ""
+    both = ",simultaneous=matrix" if spec.simultaneous else ""
+    return f"search:sims={sims},batch={batch}{cut}{both}"
 
 
 def _ids(case):
@@ -164,6 +167,7 @@ def test_a_search_without_the_setup_says_how_to_give_it():
     ("search:horizon=-1", "horizon must be 0"),
     ("search:z=nan", "z must be a finite number"),
     ("search:z=x", "z must be a number"),
+    ("search:simultaneous=both", "simultaneous must be one of matrix, rollout, got 'both'"),
     ("search:depth=3", "unknown option 'depth'"),
     ("search:rollout=search", "rollout must name another registered manager"),
     ("search:rollout=nobody", "search: rollout: unknown agent 'nobody'"),
@@ -290,14 +294,17 @@ def test_the_longer_games_default_budget_follows_its_setup_and_yields_to_a_given
     env.reset(seed=0)
     default = make_agent("bottom_ninth_v0", "search")
     tell_setup(env, [default])
-    assert (default.settings.sims, default.settings.batch, default.settings.horizon) == (8, 4, 2)
-    given = make_agent("bottom_ninth_v0", "search:sims=2,horizon=0")
+    s = default.settings
+    assert (s.sims, s.batch, s.horizon, s.simultaneous) == (16, 8, 2, "rollout")
+    given = make_agent("bottom_ninth_v0", "search:sims=2,horizon=0,simultaneous=matrix")
     tell_setup(env, [given])
-    assert (given.settings.sims, given.settings.batch, given.settings.horizon) == (2, 2, 0)
+    s = given.settings
+    assert (s.sims, s.batch, s.horizon, s.simultaneous) == (2, 2, 0, "matrix")
     duel = helpers.make("bottom_ninth_v0", {})
     duel.reset(seed=0)
     tell_setup(duel, [default])
-    assert (default.settings.sims, default.settings.batch, default.settings.horizon) == (16, 8, 0)
+    s = default.settings
+    assert (s.sims, s.batch, s.horizon, s.simultaneous) == (16, 8, 0, "matrix")
 
 
 # -- simultaneous decisions: Bottom of the 9th's stare-down as a matrix game -------------------
@@ -413,6 +420,33 @@ def test_a_stare_down_draw_is_reproducible_and_the_matrix_shared_by_twins(kind):
     assert mine.act(env.observe(name), view) == a and mine.last.mix == e.mix
     assert mine.seed == 3
 
+
+
+@pytest.mark.parametrize("kind", ["pitch", "guess"])
+def test_simultaneous_rollout_leaves_the_stare_down_to_the_rollout_manager(kind):
+    """``simultaneous=rollout``: at the stare-down the search draws no world and plays as
+    its rollout manager does (the heuristic's mix, for the exact evaluators too); a
+    decision that is not simultaneous is still searched."""
+    env, name = _stare_down(kind, seed=2)
+    view, obs = env.view(name), env.observe(name)
+    search = _searcher(env, name, "search:sims=2,batch=2,simultaneous=rollout", seed=9)
+    heuristic = make_agent("bottom_ninth_v0", "heuristic")
+    heuristic.reset(9)                                                # seeded as the search's rollouts
+    state = search._rng.getstate()
+    assert search.action_probabilities(obs, view) == heuristic.action_probabilities(obs, view)
+    assert search.act(obs, view) == heuristic.act(obs, view)          # the same draws, the same seed
+    assert search._rng.getstate() == state and search.last is None
+    matrix = _searcher(env, name, "search:sims=2,batch=2", seed=9)
+    matrix.act(obs, view)
+    assert matrix.last is not None and matrix.last.matrix is not None
+    for other in env.agent_iter():                                    # on to a decision of another kind
+        v = env.view(other)
+        if len(v.legal) > 1 and v.decision not in ("pitch", "guess"):
+            search.act(env.observe(other), v)
+            assert search.last is not None and search.last.worlds > 0
+            return
+        env.step(heuristic.act(env.observe(other), v))
+    raise AssertionError("no other decision in the duel")
 
 def test_only_a_search_with_simultaneous_decisions_says_how_it_plays():
     """action_probabilities (what the exact evaluators read as a mixed strategy) only where

@@ -230,10 +230,15 @@ def data_file(out: Path, r: int) -> Path:
 def expert_ref(s: ExitSettings, r: int) -> str:
     """The search manager that plays round ``r`` (``search:sims=...``): round 0's and
     ``--rollout heuristic``'s roll out with the heuristic, a later round's with the previous
-    round's network (its checkpoint's absolute path)."""
+    round's network (its checkpoint's absolute path). A simultaneous decision is searched
+    as its matrix game whatever the ruleset's default budget says (every decision a
+    target)."""
+    from ..agents.registry import managers
     parts = [f"sims={s.sims}"]
     if s.horizon is not None:
         parts.append(f"horizon={s.horizon}")
+    if managers(s.env).search.simultaneous:
+        parts.append("simultaneous=matrix")
     if r > 0 and s.rollout == "network":
         parts.append(f"rollout=ppo:{checkpoint_folder(Path(s.out).resolve(), r - 1)}")
     return "search:" + ",".join(parts)
