@@ -147,8 +147,6 @@ def p_safe(speed: int = 0, fielding: int = 0) -> float:
     return win / (win + lose) if win + lose else 0.5
 
 
-
-
 def _move_n(bases: int, play) -> tuple[int, int]:
     """Base running on a bitmask (the core's rules): the runners left and the runs scored."""
     after, scored = play(tuple(_RUNNERS[i] if bases >> i & 1 else None for i in range(3)))
@@ -255,7 +253,6 @@ def win_table(faces: tuple[tuple[str, int], ...] = tuple(rules.DEFAULT_FACES.ite
     return np.linalg.solve(a, b).reshape(3, 8, 4, 3)
 
 
-
 # -- the Longer Game's table: the runs of a half inning, and the game's win expectancy --------
 #: run counts a half inning's distribution tells apart (the last bin: this many less one, or more)
 MAX_RUNS = 24
@@ -326,6 +323,7 @@ def game_win_expectancy(view: BottomNinthView) -> float:
     lead = view.runs[1] - view.runs[0]
     leads = lead + _RUN_COUNTS if view.half == 1 else lead - _RUN_COUNTS
     return float(dist @ _half_over(view, leads))
+
 
 def _bases(runners) -> int:
     return sum(1 << i for i, r in enumerate(runners) if r)
@@ -799,8 +797,10 @@ class BottomNinthAlwaysNever(AlwaysNever, BottomNinthHeuristic):
 
 
 def _no_value_tables(teams, innings):
-    raise ValueError("bottom_ninth_v0 has no run-expectancy tables by inning: its table is the "
-                     "duel's win chance by outs, runners and count, dugout.agents.bottom_ninth.win_table()")
+    raise ValueError("bottom_ninth_v0 has no run-expectancy tables of its teams: its tables are "
+                     "blank-card ones, the duel's win chance by outs, runners and count "
+                     "(dugout.agents.bottom_ninth.win_table()) and the Longer Game's "
+                     "(dugout.agents.bottom_ninth.game_tables())")
 
 
 def _search_budget(setup: dict) -> dict | None:
