@@ -295,16 +295,16 @@ def test_the_longer_games_default_budget_follows_its_setup_and_yields_to_a_given
     default = make_agent("bottom_ninth_v0", "search")
     tell_setup(env, [default])
     s = default.settings
-    assert (s.sims, s.batch, s.horizon, s.simultaneous) == (16, 8, 2, "rollout")
-    given = make_agent("bottom_ninth_v0", "search:sims=2,horizon=0,simultaneous=matrix")
+    assert (s.sims, s.batch, s.horizon, s.simultaneous, s.z) == (16, 8, 2, "rollout", 3.0)
+    given = make_agent("bottom_ninth_v0", "search:sims=2,horizon=0,simultaneous=matrix,z=2")
     tell_setup(env, [given])
     s = given.settings
-    assert (s.sims, s.batch, s.horizon, s.simultaneous) == (2, 2, 0, "matrix")
+    assert (s.sims, s.batch, s.horizon, s.simultaneous, s.z) == (2, 2, 0, "matrix", 2.0)
     duel = helpers.make("bottom_ninth_v0", {})
     duel.reset(seed=0)
     tell_setup(duel, [default])
     s = default.settings
-    assert (s.sims, s.batch, s.horizon, s.simultaneous) == (16, 8, 0, "matrix")
+    assert (s.sims, s.batch, s.horizon, s.simultaneous, s.z) == (16, 8, 0, "matrix", 2.0)
 
 
 # -- simultaneous decisions: Bottom of the 9th's stare-down as a matrix game -------------------
