@@ -151,7 +151,8 @@ class ValueTables:
         return tables
 
     def _start(self, inputs: dict[str, Any], probs: np.ndarray, innings: int, max_diff: int) -> None:
-        self.innings = _innings(innings)
+        """Set the tables up from run distributions (``innings`` already checked) and solve."""
+        self.innings = innings
         self.inputs = dict(inputs)
         self.max_diff = int(max_diff)
         self.probs = probs
