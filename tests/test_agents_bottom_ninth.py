@@ -71,7 +71,6 @@ def test_win_expectancy_is_the_viewing_managers():
     assert win_expectancy(h) == pytest.approx(float(win_table()[0, 0, 0, 0]))
 
 
-
 # -- the Longer Game's table --------------------------------------------------------------------
 def test_run_distribution_is_the_win_tables_chain_with_the_runs_counted():
     d = run_distribution()
