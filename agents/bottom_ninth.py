@@ -90,63 +90,6 @@ def _index(outs: int, bases: int, balls: int, strikes: int) -> int:
 _RUNNERS = ("on first", "on second", "on third")
 
 
-def _move(bases: int, play) -> tuple[int, bool]:
-    """Base running on a bitmask of runners (bit 0 first base), by the core's own rules
-    (``play`` takes and returns core bases): the runners left, and whether a run scored."""
-    after, scored = play(tuple(_RUNNERS[i] if bases >> i & 1 else None for i in range(3)))
-    return sum(1 << i for i, r in enumerate(after) if r is not None), bool(scored)
-
-
-def _lead_out(bases: tuple) -> tuple[tuple, list]:
-    """The lead runner is thrown out, the others and the batter advance one (out_rule lead_runner)."""
-    return advance_all(remove_runner(bases, occupied(bases)[-1]), 1, "batter")
-
-
-def outcomes(outs: int, bases: int, balls: int, strikes: int, result: str, crushed: bool,
-             safe: float, out_rule: str) -> list[tuple[float, int, int, int, int, bool]]:
-    """What the engine does after a pitch's result (blank cards): ``(probability, outs,
-    bases, balls, strikes, run scored)`` for each way it can go (Crushed and the run phase
-    are chance; ``safe`` is the runner's chance in the run phase)."""
-    if result == "ball":
-        if balls < 3:
-            return [(1.0, outs, bases, balls + 1, strikes, False)]
-        walked, run = _move(bases, lambda b: force_advance(b, "batter"))
-        return [(1.0, outs, walked, 0, 0, run)]
-    if result == "strike":
-        return ([(1.0, outs, bases, balls, strikes + 1, False)] if strikes < 2
-                else [(1.0, outs + 1, bases, 0, 0, False)])
-    if result == "foul":                   # a foul with two strikes leaves the count
-        return [(1.0, outs, bases, balls, min(strikes + 1, 2), False)]
-    single = _move(bases, lambda b: advance_all(b, 1, "batter"))
-    if crushed:                            # 1-4 single, 5 double, 6 a home run unless caught
-        double = _move(bases, lambda b: advance_all(b, 2, "batter"))
-        return [(4 / 6, outs, single[0], 0, 0, single[1]), (1 / 6, outs, double[0], 0, 0, double[1]),
-                (5 / 36, outs, 0, 0, 0, True), (1 / 36, outs + 1, bases, 0, 0, False)]
-    if out_rule == "batter" or bases == 0:
-        out = (outs + 1, bases, False)
-    else:
-        out = (outs + 1, *_move(bases, _lead_out))
-    return [(safe, outs, single[0], 0, 0, single[1]), (1 - safe, out[0], out[1], 0, 0, out[2])]
-
-
-def p_safe(speed: int = 0, fielding: int = 0) -> float:
-    """The base-path run phase: rounds of one roll each (Swing + Speed, Control + Fielding,
-    shown 1-6), 5 or 6 a success; one success wins, both the higher (ties to the runner),
-    neither rolls again. The runner's chance."""
-    def shown(roll: int, by: int) -> int:
-        return max(1, min(6, roll + by))
-    win = lose = 0
-    for b in _SIDES:
-        for p in _SIDES:
-            sb, sp = shown(b, speed), shown(p, fielding)
-            ok_b, ok_p = sb >= 5, sp >= 5
-            if ok_b and (not ok_p or sb >= sp):
-                win += 1
-            elif ok_p:
-                lose += 1
-    return win / (win + lose) if win + lose else 0.5
-
-
 def _move_n(bases: int, play) -> tuple[int, int]:
     """Base running on a bitmask (the core's rules): the runners left and the runs scored."""
     after, scored = play(tuple(_RUNNERS[i] if bases >> i & 1 else None for i in range(3)))
@@ -155,9 +98,10 @@ def _move_n(bases: int, play) -> tuple[int, int]:
 
 def outcomes_runs(outs: int, bases: int, balls: int, strikes: int, result: str, crushed: bool,
                   safe: float, out_rule: str) -> list[tuple[float, int, int, int, int, int]]:
-    """The duel heuristic's :func:`~dugout.agents.bottom_ninth.outcomes` with the runs
-    counted: ``(probability, outs, bases, balls, strikes, runs)`` (all runs score on a home
-    run; a walk-off counts only what it needs, which the table's "at least" already does)."""
+    """What the engine does after a pitch's result (blank cards): ``(probability, outs,
+    bases, balls, strikes, runs scored)`` for each way it can go (Crushed and the run phase
+    are chance; ``safe`` is the runner's chance in the run phase; all runs score on a home
+    run, where a walk-off counts only what it needs: the tables' "at least" reads it so)."""
     if result == "ball":
         if balls < 3:
             return [(1.0, outs, bases, balls + 1, strikes, 0)]
@@ -180,6 +124,33 @@ def outcomes_runs(outs: int, bases: int, balls: int, strikes: int, result: str, 
         lead = _move_n(bases, lambda b: advance_all(remove_runner(b, occupied(b)[-1]), 1, "batter"))
         out = (outs + 1, lead[0], lead[1])
     return [(safe, outs, single[0], 0, 0, single[1]), (1 - safe, out[0], out[1], 0, 0, out[2])]
+
+
+def outcomes(outs: int, bases: int, balls: int, strikes: int, result: str, crushed: bool,
+             safe: float, out_rule: str) -> list[tuple[float, int, int, int, int, bool]]:
+    """:func:`outcomes_runs` with whether a run scored in place of how many (the duel's
+    one-run table)."""
+    return [(p, o, bs, bl, st, runs > 0)
+            for p, o, bs, bl, st, runs in outcomes_runs(outs, bases, balls, strikes, result, crushed,
+                                                        safe, out_rule)]
+
+
+def p_safe(speed: int = 0, fielding: int = 0) -> float:
+    """The base-path run phase: rounds of one roll each (Swing + Speed, Control + Fielding,
+    shown 1-6), 5 or 6 a success; one success wins, both the higher (ties to the runner),
+    neither rolls again. The runner's chance."""
+    def shown(roll: int, by: int) -> int:
+        return max(1, min(6, roll + by))
+    win = lose = 0
+    for b in _SIDES:
+        for p in _SIDES:
+            sb, sp = shown(b, speed), shown(p, fielding)
+            ok_b, ok_p = sb >= 5, sp >= 5
+            if ok_b and (not ok_p or sb >= sp):
+                win += 1
+            elif ok_p:
+                lose += 1
+    return win / (win + lose) if win + lose else 0.5
 
 
 @lru_cache(maxsize=1024)

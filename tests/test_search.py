@@ -421,7 +421,6 @@ def test_a_stare_down_draw_is_reproducible_and_the_matrix_shared_by_twins(kind):
     assert mine.seed == 3
 
 
-
 @pytest.mark.parametrize("kind", ["pitch", "guess"])
 def test_simultaneous_rollout_leaves_the_stare_down_to_the_rollout_manager(kind):
     """``simultaneous=rollout``: at the stare-down the search draws no world and plays as
@@ -447,6 +446,7 @@ def test_simultaneous_rollout_leaves_the_stare_down_to_the_rollout_manager(kind)
             return
         env.step(heuristic.act(env.observe(other), v))
     raise AssertionError("no other decision in the duel")
+
 
 def test_only_a_search_with_simultaneous_decisions_says_how_it_plays():
     """action_probabilities (what the exact evaluators read as a mixed strategy) only where
