@@ -16,7 +16,9 @@ KEY=VALUE`` (repeat it) sets one of the env's options (``level=veteran``, ``rewa
 the env is built once with them before any campaign, and ``render_mode``,
 ``illegal_action`` and ``dice`` are the harness's own and refused. Intervals are 95%:
 normal for the mean MP (from the sample's standard deviation), Wilson for each band's
-share.
+share; each manager after the first is also compared with the first on the same campaigns,
+its Manager Points a campaign minus the first's with a normal 95% interval over campaigns
+(paired, so much narrower than the two means' intervals).
 """
 
 from __future__ import annotations
@@ -35,10 +37,10 @@ from ..cli import args
 from ..envs import make
 from ..envs.core.errors import DugoutError
 from .backends import make_backend
-from .stats import wilson_interval
+from .stats import mean_interval, wilson_interval
 
-__all__ = ["play_campaigns", "play_chunk", "agent_ref", "summarize", "table", "configure",
-           "check", "run", "main"]
+__all__ = ["play_campaigns", "play_chunk", "agent_ref", "summarize", "paired_difference", "table",
+           "differences", "configure", "check", "run", "main"]
 
 ENV_ID = "manager_challenge_v0"
 
@@ -67,18 +69,33 @@ def play_chunk(name: str, options: dict[str, Any], seeds: Sequence[int]) -> list
 
 
 def play_campaigns(name: str, campaigns: int, seed: int = 0, options: dict | None = None,
-                   workers: int = 1, chunk: int = 250) -> list[dict[str, Any]]:
+                   workers: int = 1, chunk: int | None = None,
+                   backend: str = "process") -> list[dict[str, Any]]:
     """``campaigns`` campaigns of manager ``name`` from seeds ``seed``, ``seed + 1``, ...,
-    in chunks of ``chunk`` seeds played on ``workers`` processes
-    (:meth:`dugout.evaluate.backends.Backend.map`); in seed order and the same whatever
+    in chunks of ``chunk`` seeds (by default four chunks a worker, at most 250 seeds each)
+    played on ``workers`` workers of ``backend`` (``"process"`` or ``"ray"``,
+    :meth:`dugout.evaluate.backends.Backend.map`); in seed order and the same whatever
     ``workers`` is (each campaign is played from its own seed)."""
     options = dict(options or {})
     seeds = list(range(seed, seed + campaigns))
+    if chunk is None:
+        chunk = min(250, max(1, math.ceil(campaigns / (4 * (workers or 1)))))
     parts = [(name, options, seeds[i:i + chunk]) for i in range(0, len(seeds), chunk)]
-    with make_backend("process", workers) as backend:
-        rows = backend.map(play_chunk, parts,
-                           describe=lambda i: f"{name}'s campaigns from seed {parts[i][2][0]}")
+    with make_backend(backend, workers) as pool:
+        rows = pool.map(play_chunk, parts,
+                        describe=lambda i: f"{name}'s campaigns from seed {parts[i][2][0]}")
     return [r for part in rows for r in part]
+
+
+def paired_difference(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """A's Manager Points a campaign minus B's, over campaigns played from the same seeds
+    (``a[k]`` and ``b[k]`` from one seed: common random numbers), with its normal 95%
+    interval over the campaigns: ``{"mp": mean, "mp_low": low, "mp_high": high}``."""
+    if len(a) != len(b) or not a:
+        raise ValueError(f"paired campaigns: {len(a)} and {len(b)} campaigns; the same seeds, "
+                         f"at least one, are needed")
+    mean, low, high = mean_interval([x["mp"] - y["mp"] for x, y in zip(a, b)])
+    return {"mp": mean, "mp_low": low, "mp_high": high}
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -162,16 +179,37 @@ def _checked_agent(ref: Any, options: dict[str, Any]) -> str:
     return name
 
 
+def differences(rows: dict[str, list[dict[str, Any]]]) -> str:
+    """A line per manager after the first: its Manager Points a campaign minus the first
+    manager's on the same campaigns (:func:`paired_difference`), and whether the interval
+    leaves 0; empty for one manager."""
+    names = list(rows)
+    lines = []
+    for name in names[1:]:
+        d = paired_difference(rows[name], rows[names[0]])
+        verdict = (f"{name} better" if d["mp_low"] > 0 else f"{names[0]} better"
+                   if d["mp_high"] < 0 else "no significant difference")
+        lines.append(f"{name} minus {names[0]}: {d['mp']:+.2f} MP a campaign "
+                     f"({d['mp_low']:+.2f} to {d['mp_high']:+.2f}) on the same campaigns: {verdict}")
+    return "\n".join(lines)
+
+
 def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """Every manager's campaigns; print the table (and write ``--json``); the summaries."""
-    results = {}
+    """Every manager's campaigns; print the table and each manager's paired difference from
+    the first (and write ``--json``); the summaries, each after the first with its
+    ``minus_first`` difference."""
+    results, rows = {}, {}
     for name in ns.agents:
         t = time.perf_counter()
-        results[name] = summarize(play_campaigns(name, ns.campaigns, ns.seed, ns.options,
-                                                 ns.workers))
+        rows[name] = play_campaigns(name, ns.campaigns, ns.seed, ns.options, ns.workers)
+        results[name] = summarize(rows[name])
         results[name]["seconds"] = round(time.perf_counter() - t, 1)
         print(f"{name}: {ns.campaigns} campaigns in {results[name]['seconds']} s", file=sys.stderr)
+    for name in ns.agents[1:]:
+        results[name]["minus_first"] = paired_difference(rows[name], rows[ns.agents[0]])
     print(table(results))
+    if len(rows) > 1:
+        print(differences(rows))
     if ns.json:
         Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
         with open(ns.json, "w", encoding="utf-8") as f:
