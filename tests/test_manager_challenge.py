@@ -965,6 +965,59 @@ def test_evaluation_cli_same_numbers_with_workers(tmp_path):
         mc.main(["--agents", "nobody", "--campaigns", "2"])
 
 
+def test_campaigns_spread_over_every_worker():
+    """By default each worker gets four chunks (at most 250 seeds each): 8 campaigns on two
+    workers are not played by one process alone; the campaigns are those of one worker."""
+    from dugout.evaluate import manager_challenge as mc
+    chunks = []
+
+    class Pool:
+        def __init__(self, backend, workers):
+            assert (backend, workers) == ("process", 2)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def map(self, fn, parts, describe):
+            chunks.extend(len(p[2]) for p in parts)
+            return [fn(*p) for p in parts]
+
+    original = mc.make_backend
+    mc.make_backend = Pool
+    try:
+        two = mc.play_campaigns("heuristic", 8, seed=1, workers=2)
+    finally:
+        mc.make_backend = original
+    assert chunks == [1] * 8
+    assert two == mc.play_campaigns("heuristic", 8, seed=1, workers=1)
+
+
+def test_managers_are_compared_on_the_same_campaigns(capsys):
+    """``dugout challenge`` prints each manager's Manager Points minus the first's, paired
+    over the same seeds: the mean of the campaign-by-campaign differences (so the
+    difference of the two means) with the interval of those differences, narrower than
+    either mean's; a manager against itself differs by exactly 0."""
+    from dugout.evaluate import manager_challenge as mc
+    from dugout.evaluate.stats import mean_interval
+    results = mc.main(["--agents", "heuristic", "random", "--campaigns", "40", "--seed", "7"])
+    out = capsys.readouterr().out
+    heuristic = mc.play_campaigns("heuristic", 40, seed=7)
+    random = mc.play_campaigns("random", 40, seed=7)
+    mean, low, high = mean_interval([r["mp"] - h["mp"] for r, h in zip(random, heuristic)])
+    d = results["random"]["minus_first"]
+    assert (d["mp"], d["mp_low"], d["mp_high"]) == (mean, low, high)
+    assert d["mp"] == pytest.approx(results["random"]["mp"] - results["heuristic"]["mp"])
+    assert "minus_first" not in results["heuristic"]
+    assert d["mp_high"] < 0 and f"random minus heuristic: {mean:+.2f} MP a campaign" in out
+    assert out.rstrip().endswith("on the same campaigns: heuristic better")
+    assert mc.paired_difference(heuristic, heuristic) == {"mp": 0.0, "mp_low": 0.0, "mp_high": 0.0}
+    with pytest.raises(ValueError, match="40 and 39 campaigns; the same seeds"):
+        mc.paired_difference(heuristic, random[:39])
+
+
 def test_the_agent_registry_serves_the_challenge():
     """``make_agent``, ``agent_names`` and ``check_agents`` know the challenge's managers as
     they know a ruleset's (``random`` is the challenge's own); an unknown name says which

@@ -47,6 +47,31 @@ def test_a_row_is_the_tournaments_result():
         {k: again[k] for k in ("a_score", "a_score_low", "a_score_high", "a_run_diff", "verdict")}
 
 
+def test_the_manager_challenge_row_compares_the_same_campaigns(tmp_path, capsys):
+    """The solo case has no seats: both managers play the campaigns of the same seeds, and
+    the row is A's Manager Points a campaign minus B's (paired), with both means; it sits
+    in the table beside the tournaments' rows, in campaigns."""
+    from dugout.evaluate import manager_challenge as mc
+    page = tmp_path / "page.md"
+    rows = strength.main(["--agents", "random", "heuristic", "--games", "20", "--seed", "3",
+                          "--cases", "manager_challenge", "--markdown", str(page)])
+    row = rows["manager_challenge"]
+    a, b = mc.play_campaigns("random", 20, seed=3), mc.play_campaigns("heuristic", 20, seed=3)
+    d = mc.paired_difference(a, b)
+    assert (row["a_mp_diff"], row["a_mp_diff_low"], row["a_mp_diff_high"]) == \
+        (d["mp"], d["mp_low"], d["mp_high"])
+    assert row["a_mp"] == sum(r["mp"] for r in a) / 20 and row["b_mp"] == sum(r["mp"] for r in b) / 20
+    assert row["games"] == 20 and row["verdict"] == "heuristic better"
+    line = next(x for x in page.read_text().splitlines() if x.startswith("| Bottom of the 9th (Manager"))
+    assert f"| 20 campaigns | {d['mp']:+.2f} MP ({d['mp_low']:+.2f} to {d['mp_high']:+.2f}); " in line
+    assert _rows(page)["manager_challenge"]["a_mp"] == row["a_mp"]
+    same = strength.measure_challenge({}, ["heuristic", "random"], 4)
+    assert same["a"] == "heuristic" and same["a_mp_diff"] > 0
+    twins = strength.measure_challenge({}, ["heuristic", "heuristic"], 4)
+    assert twins["verdict"] == "every campaign the same"
+    capsys.readouterr()
+
+
 def test_bench_search_counts_the_searchs_decisions(tmp_path, capsys):
     page = tmp_path / "search.md"
     figures = bench_search.main(["--agent", "search:sims=2", "--games", "2", "--cases", "grand_slam",
