@@ -7,7 +7,9 @@
 (``python -m dugout.studies.bench_search`` is the same.) For each ruleset (and MLB Showdown's
 expert game with decks, Bottom of the 9th's Longer Game) it plays ``--games`` games of the
 search manager (``--agent``) against the heuristic, the seats alternating, and times every
-``act`` of both managers in the same games. It prints, per ruleset:
+``act`` of both managers in the same games; in the Manager Challenge, a solo campaign, a
+"game" is a campaign of six, which the search and the heuristic each play from the same
+seed, one after the other. It prints, per ruleset:
 
 * the search's seconds a game (its own decisions only: what a nine-inning game of search
   costs one core, beside the heuristic's);
@@ -82,6 +84,7 @@ def measure(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
     """Time ``games`` games of ``agent`` against the heuristic on ``env_id`` with ``options``
     (seats alternating, game seeds from ``seed``): the figures the module docstring lists."""
     from ..agents import make_agent
+    from ..agents.manager_challenge import play_campaign
     from ..agents.play import play_game
     from ..envs import make
     env = make(env_id, **options)
@@ -89,6 +92,10 @@ def measure(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
     heuristic = _Timed(make_agent(env_id, "heuristic"))
     start = time.perf_counter()
     for g in range(games):
+        if env_id == _strength.CHALLENGE:       # solo: each plays the campaign, one after the other
+            for solo in (search, heuristic):
+                play_campaign(env, solo, seed + g)
+            continue
         seats = {"away": search, "home": heuristic} if g % 2 == 0 else {"away": heuristic, "home": search}
         play_game(env, seats, seed + g)
     wall = time.perf_counter() - start

@@ -84,3 +84,12 @@ def test_bench_search_counts_the_searchs_decisions(tmp_path, capsys):
     assert text.count(bench_search.MARKDOWN_BEGIN) == 1 and "| Grand Slam |" in text
     assert "dugout bench search --agent search:sims=2 --games 2 --cases grand_slam" in text
     capsys.readouterr()
+
+
+def test_bench_search_times_the_manager_challenges_campaigns():
+    """The solo case: a "game" is a campaign, played by the search and by the heuristic
+    from the same seed; both managers' decisions are counted, the search's searched."""
+    r = bench_search.measure("manager_challenge_v0", {}, "search:sims=1", 1, seed=4)
+    assert r["games"] == 1 and r["decisions_per_game"] > 6
+    assert 0 < r["searched_per_game"] <= r["decisions_per_game"]
+    assert r["heuristic_seconds_per_game"] > 0 and r["rollouts_per_s"] > 0
