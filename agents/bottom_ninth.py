@@ -454,15 +454,48 @@ def _uses(effect: Effect, face: str, control: int, swing: int | None):
             yield lambda p: p.value(effect.to, control, swing, swing)
 
 
+#: ``(id(effects), situation, pitcher) -> (effects, value)``: the effects kept, so an id is
+#: never reused while its entry stands
+_GRANTS: dict[tuple, tuple[Any, float]] = {}
+
+
 def _grants_value(effects, key: tuple, pitcher: bool) -> float:
-    return sum(_grant_value(e, key, pitcher) for e in effects)
+    """The sum of :func:`grant_value` over ``effects``, remembered by the effects' identity
+    (a card's own tuple) and the situation: hashing the frozen effects for the cache of
+    each grant was most of a rollout's stare-down cost."""
+    memo = (id(effects), key, pitcher)
+    hit = _GRANTS.get(memo)
+    if hit is None or hit[0] is not effects:
+        if len(_GRANTS) > 200_000:
+            _GRANTS.clear()
+        hit = _GRANTS[memo] = (effects, sum(_grant_value(e, key, pitcher) for e in effects))
+    return hit[1]
+
+
+#: ``(id(cards), situation, cards and fatigue) -> (cards, matrix)``: the card set kept, so an
+#: id is never reused while its entry stands
+_MATRICES: dict[tuple, tuple[Any, np.ndarray]] = {}
 
 
 def stare_down_matrix(view: BottomNinthView, cards) -> np.ndarray:
     """``M[pitch, guess]``: the batting side's gain in win chance from the abilities each
     pair would award (the batter's table and MVP, less the pitcher's table and Ace), less
-    the fatigue an Ace component costs the pitcher."""
+    the fatigue an Ace component costs the pitcher. Read-only: the same cards, situation
+    and fatigue give the same matrix, remembered."""
     key = situation(view, cards)
+    memo = (id(cards), key, view.batter_card, view.pitcher_card, view.ace, view.fatigue,
+            view.fatigue_rows)
+    hit = _MATRICES.get(memo)
+    if hit is None or hit[0] is not cards:
+        if len(_MATRICES) > 50_000:
+            _MATRICES.clear()
+        m = _stare_down_matrix(view, cards, key)
+        m.flags.writeable = False
+        hit = _MATRICES[memo] = (cards, m)
+    return hit[1]
+
+
+def _stare_down_matrix(view: BottomNinthView, cards, key: tuple) -> np.ndarray:
     batter = cards.card(view.batter_card)
     pitcher = cards.card(view.pitcher_card)
     if isinstance(batter, PitcherCard):     # a pitcher at bat: his batting table, no MVP
@@ -732,7 +765,6 @@ def _exhausted(view: BottomNinthView, pitch: int) -> bool:
             or (view.fatigue[1] >= bottom and (pitch >> 1) == (view.ace >> 1)))
 
 
-@lru_cache(maxsize=4096)
 def _power(cards, index: int) -> float:
     """A card's ability value at a neutral count (0-0, nobody on, no outs), for picking."""
     key = (tuple(rules.DEFAULT_FACES.items()), "lead_runner", 0, 0, 0, 0, 0, 0, (6,))
@@ -752,8 +784,22 @@ def _power(cards, index: int) -> float:
     return value
 
 
+#: ``(id(cards), index) -> (cards, power)``: the card set kept, so an id is never reused while
+#: its entry stands
+_POWERS: dict[tuple[int, int], tuple[Any, float]] = {}
+
+
 def card_power(cards, index: int) -> float:
-    return _power(cards, index)
+    """:func:`_power`, remembered by the card set's identity (hashing a whole frozen card set
+    for a cache, at every pick of a rollout, was a third of the Manager Challenge search's
+    time)."""
+    memo = (id(cards), index)
+    hit = _POWERS.get(memo)
+    if hit is None or hit[0] is not cards:
+        if len(_POWERS) > 100_000:
+            _POWERS.clear()
+        hit = _POWERS[memo] = (cards, _power(cards, index))
+    return hit[1]
 
 
 class BottomNinthAlwaysNever(AlwaysNever, BottomNinthHeuristic):
