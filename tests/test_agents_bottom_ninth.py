@@ -250,6 +250,41 @@ def test_abilities_are_used_when_they_help():
     assert used > 0
 
 
+def test_the_remembered_prices_are_the_card_sets_own():
+    """The heuristic remembers a stare-down's matrix and a card's power by the card set's
+    identity: served again, the same read-only matrix; an equal set that is another object
+    is priced afresh, to the same figures; a set with the same card numbers but no
+    abilities is never served the first set's prices."""
+    import json
+
+    from dugout.agents import bottom_ninth as bn
+    from dugout.envs.bottom_ninth.cards import parse_cards
+    env = make(ENV)
+    env.reset(seed=3)
+    view = env.unwrapped.view("away")
+    cards = view.cards
+    assert view.decision == "pitch" and view.batter_card >= 0 and view.pitcher_card >= 0
+    data = json.loads(cards.source)
+    for card in data["batters"] + data["pitchers"]:
+        card["stare_down"] = {"direction": [], "location": [], "both": []}
+    for batter in data["batters"]:
+        batter["mvp"] = []
+    for pitcher in data["pitchers"]:
+        pitcher["ace"]["ability"] = []
+    twin, blank = parse_cards(json.loads(cards.source), "twin"), parse_cards(data, "blank")
+    m = bn.stare_down_matrix(view, cards)
+    assert not m.flags.writeable and bn.stare_down_matrix(view, cards) is m
+    assert np.array_equal(m, bn._stare_down_matrix(view, cards, bn.situation(view, cards)))
+    again = bn.stare_down_matrix(view, twin)
+    assert again is not m and np.array_equal(again, m)
+    flat = bn.stare_down_matrix(view, blank)
+    assert np.array_equal(flat, bn._stare_down_matrix(view, blank, bn.situation(view, blank)))
+    assert np.abs(m).max() > 0.01 > np.abs(flat).max()          # only the Ace's fatigue is left
+    for i in (view.batter_card, view.pitcher_card):
+        assert bn.card_power(cards, i) == bn._power(cards, i) == bn.card_power(twin, i)
+        assert bn.card_power(blank, i) == bn._power(blank, i) != bn.card_power(cards, i)
+
+
 # -- the heuristic against random, from each seat ------------------------------------------------
 @pytest.mark.full
 @pytest.mark.parametrize("mode, n", [("duel", 600), ("game", 120)])
