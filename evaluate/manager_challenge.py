@@ -39,8 +39,8 @@ from ..envs.core.errors import DugoutError
 from .backends import make_backend
 from .stats import mean_interval, wilson_interval
 
-__all__ = ["play_campaigns", "play_chunk", "agent_ref", "summarize", "paired_difference", "table",
-           "differences", "configure", "check", "run", "main"]
+__all__ = ["play_campaigns", "play_chunk", "agent_ref", "summarize", "paired_difference",
+           "paired_verdict", "table", "differences", "configure", "check", "run", "main"]
 
 ENV_ID = "manager_challenge_v0"
 
@@ -96,6 +96,16 @@ def paired_difference(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) 
                          f"at least one, are needed")
     mean, low, high = mean_interval([x["mp"] - y["mp"] for x, y in zip(a, b)])
     return {"mp": mean, "mp_low": low, "mp_high": high}
+
+
+def paired_verdict(d: dict[str, float], a: str, b: str) -> str:
+    """What a :func:`paired_difference` ``d`` of ``a`` minus ``b`` says: ``a`` or ``b``
+    better when its interval leaves 0, else no significant difference."""
+    if d["mp_low"] > 0:
+        return f"{a} better"
+    if d["mp_high"] < 0:
+        return f"{b} better"
+    return "no significant difference"
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -187,10 +197,9 @@ def differences(rows: dict[str, list[dict[str, Any]]]) -> str:
     lines = []
     for name in names[1:]:
         d = paired_difference(rows[name], rows[names[0]])
-        verdict = (f"{name} better" if d["mp_low"] > 0 else f"{names[0]} better"
-                   if d["mp_high"] < 0 else "no significant difference")
         lines.append(f"{name} minus {names[0]}: {d['mp']:+.2f} MP a campaign "
-                     f"({d['mp_low']:+.2f} to {d['mp_high']:+.2f}) on the same campaigns: {verdict}")
+                     f"({d['mp_low']:+.2f} to {d['mp_high']:+.2f}) on the same campaigns: "
+                     f"{paired_verdict(d, name, names[0])}")
     return "\n".join(lines)
 
 

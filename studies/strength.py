@@ -39,7 +39,7 @@ from typing import Any, Sequence
 from ..cli import args
 from ._generated import GeneratedBlock
 
-__all__ = ["CASES", "measure", "configure", "check", "run", "main", "markdown_block"]
+__all__ = ["CASES", "measure", "measure_challenge", "configure", "check", "run", "main", "markdown_block"]
 
 #: The tournaments: label -> (env id, env options).
 CASES = {
@@ -70,7 +70,8 @@ BLOCK = GeneratedBlock(MARKDOWN_BEGIN, MARKDOWN_END, "# Strength")
 def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: int, seed: int = 0,
             workers: int | None = None, backend: str = "process") -> dict[str, Any]:
     """One tournament of ``agents`` (A, B) on ``env_id`` with ``options``: A's figures
-    (:meth:`dugout.evaluate.tournament.MatchupResult.summary`) and the seconds it took."""
+    (:meth:`dugout.evaluate.tournament.MatchupResult.summary`) and the seconds it took; the
+    Manager Challenge's campaigns instead (:func:`measure_challenge`)."""
     from ..evaluate.tournament import run_tournament
     if env_id == CHALLENGE:
         return measure_challenge(options, agents, games, seed, workers, backend)
@@ -88,17 +89,13 @@ def measure_challenge(options: dict[str, Any], agents: Sequence[str], campaigns:
     same seeds (:func:`dugout.evaluate.manager_challenge.play_campaigns`); A's Manager Points a
     campaign minus B's with its 95% interval over campaigns, each one's mean, the verdict
     and the seconds both took."""
-    from ..evaluate.manager_challenge import paired_difference, play_campaigns
+    from ..evaluate.manager_challenge import paired_difference, paired_verdict, play_campaigns
     start = time.perf_counter()
     a, b = (play_campaigns(str(name), campaigns, seed, options, workers or 1, backend=backend)
             for name in agents)
     d = paired_difference(a, b)
-    if all(x["mp"] == y["mp"] for x, y in zip(a, b)):
-        verdict = "every campaign the same"
-    elif d["mp_low"] > 0 or d["mp_high"] < 0:
-        verdict = f"{agents[0] if d['mp_low'] > 0 else agents[1]} better"
-    else:
-        verdict = "no significant difference"
+    verdict = ("every campaign the same" if all(x["mp"] == y["mp"] for x, y in zip(a, b))
+               else paired_verdict(d, str(agents[0]), str(agents[1])))
     return {"a": str(agents[0]), "b": str(agents[1]), "games": campaigns, "a_mp_diff": d["mp"],
             "a_mp_diff_low": d["mp_low"], "a_mp_diff_high": d["mp_high"],
             "a_mp": sum(r["mp"] for r in a) / campaigns, "b_mp": sum(r["mp"] for r in b) / campaigns,

@@ -1016,6 +1016,9 @@ def test_managers_are_compared_on_the_same_campaigns(capsys):
     assert mc.paired_difference(heuristic, heuristic) == {"mp": 0.0, "mp_low": 0.0, "mp_high": 0.0}
     with pytest.raises(ValueError, match="40 and 39 campaigns; the same seeds"):
         mc.paired_difference(heuristic, random[:39])
+    assert mc.paired_verdict({"mp": 0.4, "mp_low": 0.1, "mp_high": 0.7}, "a", "b") == "a better"
+    assert mc.paired_verdict({"mp": 0.1, "mp_low": -0.2, "mp_high": 0.4}, "a", "b") == \
+        "no significant difference"
 
 
 def test_the_agent_registry_serves_the_challenge():
