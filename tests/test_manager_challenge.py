@@ -965,7 +965,7 @@ def test_evaluation_cli_same_numbers_with_workers(tmp_path):
         mc.main(["--agents", "nobody", "--campaigns", "2"])
 
 
-def test_campaigns_spread_over_every_worker():
+def test_campaigns_spread_over_every_worker(monkeypatch):
     """By default each worker gets four chunks (at most 250 seeds each): 8 campaigns on two
     workers are not played by one process alone; the campaigns are those of one worker."""
     from dugout.evaluate import manager_challenge as mc
@@ -985,12 +985,9 @@ def test_campaigns_spread_over_every_worker():
             chunks.extend(len(p[2]) for p in parts)
             return [fn(*p) for p in parts]
 
-    original = mc.make_backend
-    mc.make_backend = Pool
-    try:
-        two = mc.play_campaigns("heuristic", 8, seed=1, workers=2)
-    finally:
-        mc.make_backend = original
+    monkeypatch.setattr(mc, "make_backend", Pool)
+    two = mc.play_campaigns("heuristic", 8, seed=1, workers=2)
+    monkeypatch.undo()
     assert chunks == [1] * 8
     assert two == mc.play_campaigns("heuristic", 8, seed=1, workers=1)
 
