@@ -54,7 +54,7 @@ gains against the heuristic and against random.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -454,27 +454,32 @@ def _uses(effect: Effect, face: str, control: int, swing: int | None):
             yield lambda p: p.value(effect.to, control, swing, swing)
 
 
-#: ``(id(effects), situation, pitcher) -> (effects, value)``: the effects kept, so an id is
-#: never reused while its entry stands
+# -- prices remembered by the identity of the cards they are made from -----------------------
+#: Each maps ``(id(owner), *inputs)`` to ``(owner, price)``; keeping the owner (a card set,
+#: a card's effects tuple) alive means an id is never reused while its entry stands. Hashing
+#: the frozen cards themselves for a cache was most of a rollout's pricing.
 _GRANTS: dict[tuple, tuple[Any, float]] = {}
+_MATRICES: dict[tuple, tuple[Any, np.ndarray]] = {}
+_MIXES: dict[tuple, tuple[Any, tuple[np.ndarray, np.ndarray]]] = {}
+_POWERS: dict[tuple, tuple[Any, float]] = {}
 
 
-def _grants_value(effects, key: tuple, pitcher: bool) -> float:
-    """The sum of :func:`grant_value` over ``effects``, remembered by the effects' identity
-    (a card's own tuple) and the situation: hashing the frozen effects for the cache of
-    each grant was most of a rollout's stare-down cost."""
-    memo = (id(effects), key, pitcher)
-    hit = _GRANTS.get(memo)
-    if hit is None or hit[0] is not effects:
-        if len(_GRANTS) > 200_000:
-            _GRANTS.clear()
-        hit = _GRANTS[memo] = (effects, sum(_grant_value(e, key, pitcher) for e in effects))
+def _remembered(memo: dict, owner: Any, inputs: tuple, limit: int, make: Callable[[], Any]) -> Any:
+    """``make()``, remembered in ``memo`` for ``owner`` (compared by identity) and
+    ``inputs``; the memo is emptied when it holds more than ``limit`` entries."""
+    key = (id(owner), *inputs)
+    hit = memo.get(key)
+    if hit is None or hit[0] is not owner:
+        if len(memo) > limit:
+            memo.clear()
+        hit = memo[key] = (owner, make())
     return hit[1]
 
 
-#: ``(id(cards), situation, cards and fatigue) -> (cards, matrix)``: the card set kept, so an
-#: id is never reused while its entry stands
-_MATRICES: dict[tuple, tuple[Any, np.ndarray]] = {}
+def _grants_value(effects, key: tuple, pitcher: bool) -> float:
+    """The sum of :func:`grant_value` over ``effects`` (a card's own tuple), remembered."""
+    return _remembered(_GRANTS, effects, (key, pitcher), 200_000,
+                       lambda: sum(_grant_value(e, key, pitcher) for e in effects))
 
 
 def stare_down_matrix(view: BottomNinthView, cards) -> np.ndarray:
@@ -483,19 +488,13 @@ def stare_down_matrix(view: BottomNinthView, cards) -> np.ndarray:
     the fatigue an Ace component costs the pitcher. Read-only: the same cards, situation
     and fatigue give the same matrix, remembered."""
     key = situation(view, cards)
-    memo = (id(cards), key, view.batter_card, view.pitcher_card, view.ace, view.fatigue,
-            view.fatigue_rows)
-    hit = _MATRICES.get(memo)
-    if hit is None or hit[0] is not cards:
-        if len(_MATRICES) > 50_000:
-            _MATRICES.clear()
-        m = _stare_down_matrix(view, cards, key)
-        m.flags.writeable = False
-        hit = _MATRICES[memo] = (cards, m)
-    return hit[1]
+    return _remembered(_MATRICES, cards, (key, view.batter_card, view.pitcher_card, view.ace,
+                                          view.fatigue, view.fatigue_rows), 50_000,
+                       lambda: _stare_down_matrix(view, cards, key))
 
 
 def _stare_down_matrix(view: BottomNinthView, cards, key: tuple) -> np.ndarray:
+    """:func:`stare_down_matrix` computed (read-only)."""
     batter = cards.card(view.batter_card)
     pitcher = cards.card(view.pitcher_card)
     if isinstance(batter, PitcherCard):     # a pitcher at bat: his batting table, no MVP
@@ -515,6 +514,7 @@ def _stare_down_matrix(view: BottomNinthView, cards, key: tuple) -> np.ndarray:
             if p == ace and g != ace:
                 gain -= _grants_value(pitcher.ace_ability, key, True)
             m[p, g] = gain + _fatigue_cost(view, p)
+    m.flags.writeable = False
     return m
 
 
@@ -532,7 +532,6 @@ def _fatigue_cost(view: BottomNinthView, pitch: int) -> float:
 
 
 # -- the heuristic -----------------------------------------------------------------------------
-_MIXES: dict[tuple, tuple[Any, tuple[np.ndarray, np.ndarray]]] = {}
 
 
 @lru_cache(maxsize=8)
@@ -612,18 +611,16 @@ class BottomNinthHeuristic(ViewAgent):
         the same cards, situation and fatigue give the same game)."""
         cards = self.cards(view)
         rows = tuple(p for p in range(4) if not _exhausted(view, p))
-        key = (id(cards), situation(view, cards), view.batter_card, view.pitcher_card, view.ace,
-               view.fatigue, view.fatigue_rows, rows)
-        hit = _MIXES.get(key)
-        if hit is None or hit[0] is not cards:
-            m = stare_down_matrix(view, cards)
-            if len(_MIXES) > 50_000:
-                _MIXES.clear()
+
+        def solve() -> tuple[np.ndarray, np.ndarray]:
             legal = np.zeros(4, dtype=bool)
             legal[list(rows)] = True
-            _, x, y = solve_games(m[None], legal[None])
-            hit = _MIXES[key] = (cards, (x[0], y[0]))
-        return hit[1]
+            _, x, y = solve_games(stare_down_matrix(view, cards)[None], legal[None])
+            return x[0], y[0]
+
+        return _remembered(_MIXES, cards, (situation(view, cards), view.batter_card,
+                                           view.pitcher_card, view.ace, view.fatigue,
+                                           view.fatigue_rows, rows), 50_000, solve)
 
     def stare_down(self, view: BottomNinthView) -> int:
         pitcher_mix, batter_mix = self.mix(view)
@@ -784,22 +781,10 @@ def _power(cards, index: int) -> float:
     return value
 
 
-#: ``(id(cards), index) -> (cards, power)``: the card set kept, so an id is never reused while
-#: its entry stands
-_POWERS: dict[tuple[int, int], tuple[Any, float]] = {}
-
-
 def card_power(cards, index: int) -> float:
-    """:func:`_power`, remembered by the card set's identity (hashing a whole frozen card set
-    for a cache, at every pick of a rollout, was a third of the Manager Challenge search's
-    time)."""
-    memo = (id(cards), index)
-    hit = _POWERS.get(memo)
-    if hit is None or hit[0] is not cards:
-        if len(_POWERS) > 100_000:
-            _POWERS.clear()
-        hit = _POWERS[memo] = (cards, _power(cards, index))
-    return hit[1]
+    """:func:`_power`, remembered for the card set (hashing a whole frozen card set for a
+    cache, at every pick of a rollout, was a third of the Manager Challenge search's time)."""
+    return _remembered(_POWERS, cards, (index,), 100_000, lambda: _power(cards, index))
 
 
 class BottomNinthAlwaysNever(AlwaysNever, BottomNinthHeuristic):

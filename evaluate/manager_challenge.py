@@ -189,17 +189,17 @@ def _checked_agent(ref: Any, options: dict[str, Any]) -> str:
     return name
 
 
-def differences(rows: dict[str, list[dict[str, Any]]]) -> str:
-    """A line per manager after the first: its Manager Points a campaign minus the first
-    manager's on the same campaigns (:func:`paired_difference`), and whether the interval
-    leaves 0; empty for one manager."""
-    names = list(rows)
+def differences(results: dict[str, dict[str, Any]]) -> str:
+    """A line per manager after the first (its summary's ``minus_first``, from
+    :func:`paired_difference`): its Manager Points a campaign minus the first manager's on
+    the same campaigns, and whether the interval leaves 0; empty for one manager."""
+    first, *others = results
     lines = []
-    for name in names[1:]:
-        d = paired_difference(rows[name], rows[names[0]])
-        lines.append(f"{name} minus {names[0]}: {d['mp']:+.2f} MP a campaign "
+    for name in others:
+        d = results[name]["minus_first"]
+        lines.append(f"{name} minus {first}: {d['mp']:+.2f} MP a campaign "
                      f"({d['mp_low']:+.2f} to {d['mp_high']:+.2f}) on the same campaigns: "
-                     f"{paired_verdict(d, name, names[0])}")
+                     f"{paired_verdict(d, name, first)}")
     return "\n".join(lines)
 
 
@@ -217,8 +217,8 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
     for name in ns.agents[1:]:
         results[name]["minus_first"] = paired_difference(rows[name], rows[ns.agents[0]])
     print(table(results))
-    if len(rows) > 1:
-        print(differences(rows))
+    if len(results) > 1:
+        print(differences(results))
     if ns.json:
         Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
         with open(ns.json, "w", encoding="utf-8") as f:
