@@ -38,7 +38,7 @@ from ..envs.core.errors import DugoutError
 
 __all__ = ["Parser", "UsageError", "build", "parse", "invoke", "ArgType", "integer", "count", "games_or_none", "seed", "workers", "real",
            "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
-           "env_id", "env_option", "env_options", "check_out_dir", "check_out_file", "write_json",
+           "env_id", "env_or_challenge", "CHALLENGE_ID", "env_option", "env_options", "check_out_dir", "check_out_file", "write_json",
            "MAX_SEED", "MAX_GAMES",
            "MAX_WORKERS", "MAX_TIMESTEPS", "MAX_INNINGS", "MAX_LAYER", "MAX_RESAMPLES"]
 
@@ -339,6 +339,22 @@ def _env_id(text: str) -> str:
 #: An environment id from ``dugout.envs.ENV_IDS``.
 env_id = ArgType("environment", _env_id, bad=["nope_v0", ""],
                  limit="an id of dugout.envs.ENV_IDS")
+
+#: The Manager Challenge's id, beside the two-manager rulesets' where a command plays both.
+CHALLENGE_ID = "manager_challenge_v0"
+
+
+def _env_or_challenge(text: str) -> str:
+    from ..envs import ENV_IDS
+    if text not in ENV_IDS and text != CHALLENGE_ID:
+        raise argparse.ArgumentTypeError(f"unknown environment {text!r}; known: "
+                                         f"{', '.join((*ENV_IDS, CHALLENGE_ID))}")
+    return text
+
+
+#: An environment id from ``dugout.envs.ENV_IDS``, or the Manager Challenge's.
+env_or_challenge = ArgType("environment", _env_or_challenge, bad=["nope_v0", "", "ManagerChallenge"],
+                           limit=f"an id of dugout.envs.ENV_IDS or {CHALLENGE_ID}")
 
 
 def _env_option(text: str) -> str:

@@ -85,7 +85,7 @@ from ..envs import make
 
 __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "DecisionReport",
            "analyse_game", "analyse_position", "analyse_saved", "load_saved", "decision_report",
-           "evaluate_decision", "held_out_seed",
+           "evaluate_decision", "held_out_seed", "kind_costs", "load_plt",
            "decision_seed", "game_text", "position_text", "report_text", "plot_win_probability", "PlotError",
            "NOISE_Z", "DEFAULT_SEARCH"]
 
@@ -512,6 +512,10 @@ class DecisionReport:
     held_out: float | None = None           # the held-out cost per game (None: not priced)
     held_out_low: float | None = None       # its 95% interval, over games
     held_out_high: float | None = None
+    #: "win": costs in chance of winning (a two-manager game); "mp": in the Manager Points of
+    #: the game in progress, a "game" of the report being a Manager Challenge campaign
+    unit: str = "win"
+    mp: float | None = None                 # the Manager Challenge: Manager Points a campaign
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -577,10 +581,26 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
     finally:
         if owned:
             backend.close()
+    kinds, totals = kind_costs([decisions for decisions, _ in results], held_out)
+    wins = 0.0
+    for i, (_, winner) in enumerate(results):
+        seat = tasks[i][7]
+        wins += 0.5 if winner == "" else float(winner == seat)
+    return DecisionReport(env_id, env_kwargs, str(manager), str(opponent), games, int(seed),
+                          str(search), int(search_seed), kinds, *totals[:5], wins, *totals[5:])
+
+
+def kind_costs(games: Sequence[Sequence[tuple[str, float, bool, float]]], held_out: bool = False
+               ) -> tuple[list[KindCost], tuple]:
+    """The costs of ``games`` (each a list of its analysed decisions as (kind, cost, beyond
+    noise, held-out cost)), by decision kind (ranked by cost per game) and in all: the
+    kinds, and the totals ``(decisions, per_game, per_game_low, per_game_high,
+    beyond_noise, held_out, held_out_low, held_out_high)`` (the held-out figures None
+    unless ``held_out``); a report over games or over the Manager Challenge's campaigns."""
     by_kind: dict[str, list[list[tuple[float, bool, float]]]] = {}
-    for g, (decisions, _) in enumerate(results):
+    for g, decisions in enumerate(games):
         for kind, cost, beyond, fresh in decisions:
-            by_kind.setdefault(kind, [[] for _ in results])[g].append((cost, beyond, fresh))
+            by_kind.setdefault(kind, [[] for _ in games])[g].append((cost, beyond, fresh))
     kinds = []
     for kind, per_game in by_kind.items():
         costs = [c for game in per_game for c, _, _ in game]
@@ -592,18 +612,11 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
                               sum(b for game in per_game for _, b, _ in game), pg, max(pg_low, 0.0),
                               pg_high, *fresh))
     kinds.sort(key=lambda k: (-k.per_game, k.kind))
-    totals = [sum(c for _, c, _, _ in decisions) for decisions, _ in results]
-    total, total_low, total_high = _interval(totals)
-    fresh_total = (_interval([sum(f for *_, f in decisions) for decisions, _ in results])
-                   if held_out else (None, None, None))
-    wins = 0.0
-    for i, (_, winner) in enumerate(results):
-        seat = tasks[i][7]
-        wins += 0.5 if winner == "" else float(winner == seat)
-    return DecisionReport(env_id, env_kwargs, str(manager), str(opponent), games, int(seed),
-                          str(search), int(search_seed), kinds,
-                          sum(len(d) for d, _ in results), total, max(total_low, 0.0), total_high,
-                          sum(k.beyond_noise for k in kinds), wins, *fresh_total)
+    total, total_low, total_high = _interval([sum(c for _, c, _, _ in d) for d in games])
+    fresh_total = (_interval([sum(f for *_, f in d) for d in games]) if held_out
+                   else (None, None, None))
+    return kinds, (sum(len(d) for d in games), total, max(total_low, 0.0), total_high,
+                   sum(k.beyond_noise for k in kinds), *fresh_total)
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -614,6 +627,12 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def _amount(x: float, unit: str = "win") -> str:
+    """A cost or an estimate: a chance of winning as a percentage, Manager Points (``unit``
+    "mp") with two decimals."""
+    return f"{x:.2f}" if unit == "mp" else _pct(x)
 
 
 def _mark(record: DecisionRecord | None) -> str:
@@ -662,40 +681,55 @@ def game_text(game: GameAnalysis, top: int = 10) -> str:
     return "\n".join(lines) + "\n"
 
 
-def position_text(record: DecisionRecord, seat_name: str = "") -> str:
+def position_text(record: DecisionRecord, seat_name: str = "", unit: str = "win") -> str:
     """One analysed position (a saved game's pending decision) as text: the situation, who
-    decides, and every option's chance of winning with its standard error, best first."""
+    decides, and every option's estimate with its standard error, best first: the chance of
+    winning, or (``unit`` "mp", the Manager Challenge) the game's expected Manager Points."""
     who = f"{record.seat}{f' ({seat_name})' if seat_name else ''}"
-    rows = [(o.label, _pct(o.mean), _pct(o.se) if not math.isnan(o.se) else "-",
-             _pct(record.option(record.best).mean - o.mean), "best" if o.action == record.best else "")
+    rows = [(o.label, _amount(o.mean, unit), _amount(o.se, unit) if not math.isnan(o.se) else "-",
+             _amount(record.option(record.best).mean - o.mean, unit),
+             "best" if o.action == record.best else "")
             for o in sorted(record.options, key=lambda o: (-o.mean, o.action))]
+    value = "game MP" if unit == "mp" else "win"
     return (f"{record.situation()}: {who} to decide ({record.kind}), {record.worlds} worlds an "
-            f"option\n" + _table(("option", "win", "se", "behind the best", ""), rows) + "\n")
+            f"option\n" + _table(("option", value, "se", "behind the best", ""), rows) + "\n")
 
 
 def report_text(report: DecisionReport) -> str:
     """A decision report as text: a header, then a row per decision kind, costliest per game
-    first."""
-    wins = f"{report.wins:g} of {report.games} games won"
-    lines = [f"{report.env_id}: where {report.manager} loses most against {report.opponent}, "
-             f"{report.games} seat-swapped games from seed {report.seed} ({wins}); "
-             f"{report.decisions} decisions analysed by {report.search}",
-             f"the choices gave away {100 * report.per_game:.1f} points of winning chance a game "
-             f"(95% interval {100 * report.per_game_low:.1f}-{100 * report.per_game_high:.1f}); "
-             f"{report.beyond_noise} choices beyond noise worse than the best", ""]
+    (per campaign in the Manager Challenge) first."""
+    unit = report.unit
+    a = lambda x: _amount(x, unit)           # noqa: E731
+    if unit == "mp":
+        per, given = "campaign", "Manager Points of their games"
+        lines = [f"{report.env_id}: where {report.manager} loses most, {report.games} campaigns "
+                 f"from seed {report.seed} ({report.mp:.2f} Manager Points a campaign, "
+                 f"{report.wins:g} of {6 * report.games} games won); {report.decisions} decisions "
+                 f"analysed by {report.search}"]
+    else:
+        per, given = "game", "points of winning chance"
+        lines = [f"{report.env_id}: where {report.manager} loses most against {report.opponent}, "
+                 f"{report.games} seat-swapped games from seed {report.seed} ({report.wins:g} of "
+                 f"{report.games} games won); {report.decisions} decisions analysed by {report.search}"]
+    scale = 1 if unit == "mp" else 100
+    fmt = ".2f" if unit == "mp" else ".1f"
+    lines += [f"the choices gave away {scale * report.per_game:{fmt}} {given} a {per} "
+              f"(95% interval {scale * report.per_game_low:{fmt}}-{scale * report.per_game_high:{fmt}}); "
+              f"{report.beyond_noise} choices beyond noise worse than the best", ""]
     held = report.held_out is not None
     if held:
         lines[-1:-1] = [f"priced again on fresh worlds (held out, no winner's curse): "
-                        f"{100 * report.held_out:.1f} points a game (95% interval "
-                        f"{100 * report.held_out_low:.1f} to {100 * report.held_out_high:.1f})"]
-    rows = [(k.kind, str(k.decisions), _pct(k.mean_cost), f"{_pct(k.low)}-{_pct(k.high)}",
-             f"{k.beyond_noise} ({_pct(k.beyond_rate)})", _pct(k.per_game),
-             f"{_pct(k.per_game_low)}-{_pct(k.per_game_high)}")
-            + ((_pct(k.held_out), f"{_pct(k.held_out_low)} to {_pct(k.held_out_high)}")
+                        f"{scale * report.held_out:{fmt}} {'Manager Points' if unit == 'mp' else 'points'} "
+                        f"a {per} (95% interval {scale * report.held_out_low:{fmt}} to "
+                        f"{scale * report.held_out_high:{fmt}})"]
+    rows = [(k.kind, str(k.decisions), a(k.mean_cost), f"{a(k.low)}-{a(k.high)}",
+             f"{k.beyond_noise} ({_pct(k.beyond_rate)})", a(k.per_game),
+             f"{a(k.per_game_low)}-{a(k.per_game_high)}")
+            + ((a(k.held_out), f"{a(k.held_out_low)} to {a(k.held_out_high)}")
                if held else ()) for k in report.kinds]
     lines.append(_table(("decision", "decisions", "mean cost", "95% interval", "beyond noise",
-                         "cost/game", "95% interval")
-                        + (("held out/game", "95% interval") if held else ()), rows))
+                         f"cost/{per}", "95% interval")
+                        + ((f"held out/{per}", "95% interval") if held else ()), rows))
     return "\n".join(lines) + "\n"
 
 
@@ -704,18 +738,25 @@ class PlotError(ImportError):
     """Drawing needs matplotlib, which is not installed."""
 
 
+def load_plt(what: str) -> Any:
+    """matplotlib's ``Figure`` (the Agg backend), or :class:`PlotError` in one line saying
+    that ``what`` needs matplotlib and how to install it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise PlotError(f"{what} needs matplotlib, which is not installed here: "
+                        f"{PLOT_HINT}") from None
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    return Figure
+
+
 def plot_win_probability(game: GameAnalysis, path: str | Path) -> Path:
     """Both seats' chance of winning through ``game`` (after each analysed decision, then
     the result), with the choices beyond noise worse than the best marked; written to
     ``path`` (PNG, or the format of its suffix). Raises :class:`PlotError` in one line
     when matplotlib is missing."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise PlotError(f"the win-probability plot needs matplotlib, which is not installed "
-                        f"here: {PLOT_HINT}") from None
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
+    Figure = load_plt("the win-probability plot")
     curve = game.win_curve()
     steps = [c[0] for c in curve]
     fig = Figure(figsize=(9, 4), dpi=120)

@@ -18,6 +18,7 @@ the analysis of games with the search manager.
         --search search:sims=64 --plot win.png --json game.json
     python -m dugout.evaluate analyze --env grand_slam_v0 --agents heuristic random --report 20 \\
         --workers 2
+    python -m dugout.evaluate analyze --env manager_challenge_v0 --agents heuristic --report 20
 
 ``tournament`` plays a round robin of seat-swapped pairs (:mod:`dugout.evaluate.tournament`),
 prints a row per matchup as it finishes under a progress bar with games per second, then
@@ -34,7 +35,10 @@ search manager: the costliest decisions, the move list with each seat's chance o
 pending decision instead; ``--report GAMES`` analyses every decision of the first manager
 over seat-swapped games against the second, by decision kind, and ``--held-out`` prices
 each choice again on fresh worlds, free of the winner's curse
-(:mod:`dugout.evaluate.analysis`).
+(:mod:`dugout.evaluate.analysis`). With ``--env manager_challenge_v0`` it analyses one
+manager's campaign (``--agents`` names one; ``--seed`` is the campaign's, as ``dugout
+challenge`` plays it), every option priced in the Manager Points of the game in progress,
+and ``--report N`` covers N campaigns (:mod:`dugout.evaluate.challenge_analysis`).
 
 The rules: every subcommand takes the env's options. ``--env-option KEY=VALUE`` (repeat
 it) sets one; VALUE is read as JSON when it parses as JSON (``innings=7``, ``dh=true``,
@@ -92,8 +96,8 @@ class Console:
     """The console while a tournament runs: a progress bar with games per second (tqdm when
     it is installed, a plain line now and then when not) and a row per finished matchup."""
 
-    def __init__(self, total_games: int, label: str, enabled: bool = True):
-        self.total, self.enabled, self.label = total_games, enabled, label
+    def __init__(self, total_games: int, label: str, enabled: bool = True, unit: str = "games"):
+        self.total, self.enabled, self.label, self.unit = total_games, enabled, label, unit
         self.done = 0
         self.start = time.perf_counter()
         self.last_print = 0.0
@@ -101,7 +105,7 @@ class Console:
         if enabled:
             try:
                 from tqdm import tqdm
-                self.bar = tqdm(total=total_games, desc=label, unit="games", file=sys.stderr,
+                self.bar = tqdm(total=total_games, desc=label, unit=unit, file=sys.stderr,
                                 dynamic_ncols=True, smoothing=0.1,
                                 mininterval=0.2 if sys.stderr.isatty() else 10.0)
             except ImportError:
@@ -121,8 +125,8 @@ class Console:
         elif self.enabled and time.perf_counter() - self.last_print > 5:
             self.last_print = time.perf_counter()
             rate = games_done / max(time.perf_counter() - self.start, 1e-9)
-            print(f"{self.label}: {games_done:,}/{self.total:,} games, {rate:.0f} games/s",
-                  file=sys.stderr, flush=True)
+            print(f"{self.label}: {games_done:,}/{self.total:,} {self.unit}, "
+                  f"{rate:.{0 if rate >= 10 else 2}f} {self.unit}/s", file=sys.stderr, flush=True)
         self.done = games_done
         if finished is not None:
             s = finished.summary()
@@ -468,15 +472,17 @@ def run_crn(ns: argparse.Namespace) -> dict[str, Any]:
 def configure_analyze(a: args.Parser) -> None:
     """``dugout analyze``'s flags."""
     from .analysis import DEFAULT_SEARCH
-    a.add_argument("--env", type=args.env_id, default="thats_baseball_v0",
-                   help="environment id (default thats_baseball_v0)")
-    a.add_argument("--agents", nargs=2, type=args.agent_ref, metavar=("AWAY", "HOME"),
-                   default=["heuristic", "heuristic"],
-                   help="the two managers who play the game (default heuristic heuristic); with "
-                        "--report, the manager analysed and his opponent")
+    a.add_argument("--env", type=args.env_or_challenge, default="thats_baseball_v0",
+                   help=f"environment id, or {args.CHALLENGE_ID} for a campaign in Manager Points "
+                        f"(default thats_baseball_v0)")
+    a.add_argument("--agents", nargs="+", type=args.agent_ref, metavar="MANAGER", default=None,
+                   help="the two managers who play the game, AWAY HOME (default heuristic "
+                        "heuristic); with --report, the manager analysed and his opponent. The "
+                        f"{args.CHALLENGE_ID} has one manager (default heuristic)")
     a.add_argument("--seed", type=args.seed, default=0,
                    help="the game's seed (with --report, the first pair's), as replay and "
-                        "tournament take it (default 0)")
+                        "tournament take it; the campaign's seed (with --report, the first "
+                        "campaign's), as dugout challenge takes it (default 0)")
     a.add_argument("--search", type=args.agent_ref, default=DEFAULT_SEARCH,
                    help=f"the search manager that prices every option: search or "
                         f"search:key=value,... (sims, batch, rollout, horizon, z; default "
@@ -496,10 +502,10 @@ def configure_analyze(a: args.Parser) -> None:
                         "the format of its suffix; needs matplotlib)")
     a.add_argument("--json", metavar="FILE", type=args.out_file,
                    help="write the analysis (every record, or the report) as JSON")
-    a.add_argument("--report", metavar="GAMES",
-                   type=args.count(2, args.MAX_GAMES, "seat-swapped games", even=True),
+    a.add_argument("--report", metavar="GAMES", type=args.count(1, args.MAX_GAMES, "games or campaigns"),
                    help="instead of one game: every decision of the first manager over GAMES "
-                        "seat-swapped games against the second, by decision kind")
+                        "seat-swapped games against the second (an even number), by decision "
+                        "kind; in the Manager Challenge, over GAMES campaigns")
     a.add_argument("--workers", type=args.workers, default=None,
                    help="with --report: worker processes (default 1; the report is the same)")
     a.add_argument("--held-out", action="store_true",
@@ -528,18 +534,91 @@ def check_analyze(ns: argparse.Namespace) -> None:
                                         "decision (--saved)")
     if ns.plot is not None:
         args.check_plot_file(Path(ns.plot))
-    _check_rules_and_agents(ns)
+    if ns.env == args.CHALLENGE_ID:
+        _check_campaign_analysis(ns)
+    else:
+        _check_game_analysis(ns)
     search = ns.search
     if search.kind != "search" and str(search) != "search":
         raise args.UsageError("--search", f"--search {search}: the analysis needs the search "
                                           f"manager, search or search:key=value,...")
     ns.search = str(search)
     try:
-        check_agents(ns.env, [ns.search], ns.env_kwargs)
+        if ns.env == args.CHALLENGE_ID:
+            from ..agents.registry import check_agents as check_challenge_agents
+            check_challenge_agents(ns.env, [ns.search], ns.env_kwargs)
+        else:
+            check_agents(ns.env, [ns.search], ns.env_kwargs)
     except (ValueError, DugoutError) as error:
         raise args.UsageError("--search", str(error)) from None
     if ns.saved is not None:
-        ns.saved_state = _check_saved(ns)
+        ns.saved_state = _check_saved_campaign(ns) if ns.env == args.CHALLENGE_ID else _check_saved(ns)
+
+
+def _check_game_analysis(ns: argparse.Namespace) -> None:
+    """A two-manager game's: two managers, an even ``--report``, the rules and managers."""
+    if ns.agents is None:
+        ns.agents = ["heuristic", "heuristic"]
+    if len(ns.agents) != 2:
+        raise args.UsageError("--agents", f"a game of {ns.env} has two managers, AWAY HOME; got "
+                                          f"{len(ns.agents)}")
+    if ns.report is not None and (ns.report < 2 or ns.report % 2):
+        raise args.UsageError("--report", f"--report plays seat-swapped pairs: an even number of "
+                                          f"games, at least 2, got {ns.report}")
+    _check_rules_and_agents(ns)
+
+
+def _check_campaign_analysis(ns: argparse.Namespace) -> None:
+    """The Manager Challenge's: one manager at home (no ``--seat``, no ``--teams``), the
+    last campaign's seed, the env built once with ``--env-option``, the manager."""
+    from .manager_challenge import _checked_agent
+    if ns.agents is None:
+        ns.agents = ["heuristic"]
+    if len(ns.agents) != 1:
+        raise args.UsageError("--agents", f"the {args.CHALLENGE_ID} has one manager; got "
+                                          f"{len(ns.agents)}")
+    if ns.seat != "both":
+        raise args.UsageError("--seat", f"the {args.CHALLENGE_ID}'s manager is always at home; "
+                                        f"--seat chooses a seat of a two-manager game")
+    if ns.teams is not None:
+        raise args.UsageError("--teams", f"the {args.CHALLENGE_ID} has no teams option (its card "
+                                         f"set is an --env-option)")
+    last = ns.seed + (ns.report or 1) - 1
+    if last > args.MAX_SEED:
+        raise args.UsageError("--seed", f"the campaigns play seeds {ns.seed} to {last}; the last "
+                                        f"must be at most {args.MAX_SEED}: lower --seed or --report")
+    ns.env_kwargs = args.env_options(ns.env_option)
+    try:
+        make(ns.env, **ns.env_kwargs)
+    except (DugoutError, ValueError, TypeError) as error:
+        raise args.UsageError("--env-option", str(error)) from None
+    ns.agents = [_checked_agent(ns.agents[0], ns.env_kwargs)]
+
+
+def _check_saved_campaign(ns: argparse.Namespace) -> Any:
+    """``--saved`` in the Manager Challenge: a saved campaign that loads, waiting on a
+    decision with more than one legal action; the loaded campaign."""
+    from ..envs.bottom_ninth.solo import Campaign
+    from ..envs.core.datafile import read_json_file
+    try:
+        data = read_json_file(ns.saved, "a saved campaign")
+        if not isinstance(data, dict):
+            raise ValueError(f"a saved campaign is a JSON object (env.unwrapped.save().to_dict()), "
+                             f"got {type(data).__name__}")
+        campaign = Campaign.from_dict(data)
+    except (ValueError, DugoutError) as error:
+        raise args.UsageError("--saved", f"--saved {ns.saved}: {error}") from None
+    env = make(ns.env, **ns.env_kwargs)
+    env.reset(seed=0)
+    env.unwrapped.restore(campaign)
+    view = env.unwrapped.view()
+    if view.campaign_over or view.decision is None:
+        raise args.UsageError("--saved", f"--saved {ns.saved}: the campaign is over; there is no "
+                                         f"decision to analyse")
+    if len(view.legal) < 2:
+        raise args.UsageError("--saved", f"--saved {ns.saved}: the pending {view.decision!r} "
+                                         f"decision has one legal action; nothing to analyse")
+    return campaign
 
 
 def _check_saved(ns: argparse.Namespace) -> Any:
@@ -568,7 +647,9 @@ def analyze(ns: argparse.Namespace) -> Any:
     ``--json``; the analysis (a ``GameAnalysis``, a ``DecisionRecord`` or a
     ``DecisionReport``)."""
     from . import analysis
-    if ns.report is not None:
+    if ns.env == args.CHALLENGE_ID:
+        result = _analyze_campaign(ns)
+    elif ns.report is not None:
         console = Console(ns.report, f"analyze {ns.env}")      # a progress bar, games analysed
         try:
             result = analysis.decision_report(ns.env, ns.env_kwargs, ns.agents[0], ns.agents[1],
@@ -595,6 +676,32 @@ def analyze(ns: argparse.Namespace) -> Any:
             print(f"plot written to {analysis.plot_win_probability(result, ns.plot)}")
     if ns.json is not None:
         print(f"analysis written to {args.write_json(ns.json, result.to_dict())}")
+    return result
+
+
+def _analyze_campaign(ns: argparse.Namespace) -> Any:
+    """The Manager Challenge's analysis: a report over ``--report`` campaigns, a saved
+    campaign's pending decision, or one campaign (and its ``--plot``)."""
+    from . import analysis, challenge_analysis as ca
+    manager = ns.agents[0]
+    if ns.report is not None:
+        console = Console(ns.report, f"analyze {ns.env}", unit="campaigns")
+        try:
+            result = ca.campaign_report(ns.env_kwargs, manager, ns.report, ns.seed, ns.search,
+                                        ns.search_seed, workers=ns.workers,
+                                        progress=lambda done: console(done, None),
+                                        held_out=ns.held_out)
+        finally:
+            console.close()
+        print(analysis.report_text(result))
+    elif ns.saved is not None:
+        result = ca.analyse_saved_campaign(ns.env_kwargs, ns.saved_state, ns.search, ns.search_seed)
+        print(analysis.position_text(result, unit="mp"))
+    else:
+        result = ca.analyse_campaign(ns.env_kwargs, manager, ns.seed, ns.search, ns.search_seed)
+        print(ca.campaign_text(result, ns.top))
+        if ns.plot is not None:
+            print(f"plot written to {ca.plot_expected_points(result, ns.plot)}")
     return result
 
 
