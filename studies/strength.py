@@ -23,6 +23,16 @@ cheap rulesets can be measured with many games and dear ones with fewer, each ro
 the command that made it: the README's figures are written by this command, never by hand.
 Each case's row is written as soon as its tournament ends, so a run stopped part way keeps
 the rows of the cases it finished.
+
+``--pairs FOLDER`` keeps every pair as its chunk finishes (eight pairs a worker; in the
+Manager Challenge, each seed's two campaigns) in ``FOLDER/CASE.jsonl`` (:class:`PairStore`):
+the same command run again with the same folder plays only the seeds the file does not
+hold, so a measurement of thousands of slow games can stop and go on, on another day or
+machine, or grow (a larger ``--games`` plays only the new seeds). The row is the same as
+one uninterrupted run's (each pair is seeded on its own); its seconds are those each pair
+took when it was played. A file that holds another measurement (other managers or
+options) is refused, never mixed in; so is one whose first kept seed plays differently
+when played again before the run (the code changed since it was kept).
 """
 
 from __future__ import annotations
@@ -39,7 +49,7 @@ from typing import Any, Sequence
 from ..cli import args
 from ._generated import GeneratedBlock
 
-__all__ = ["CASES", "measure", "measure_challenge", "configure", "check", "run", "main", "markdown_block"]
+__all__ = ["CASES", "measure", "measure_challenge", "PairStore", "configure", "check", "run", "main", "markdown_block"]
 
 #: The tournaments: label -> (env id, env options).
 CASES = {
@@ -68,38 +78,209 @@ BLOCK = GeneratedBlock(MARKDOWN_BEGIN, MARKDOWN_END, "# Strength")
 
 
 def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: int, seed: int = 0,
-            workers: int | None = None, backend: str = "process") -> dict[str, Any]:
+            workers: int | None = None, backend: str = "process",
+            store: "PairStore | None" = None) -> dict[str, Any]:
     """One tournament of ``agents`` (A, B) on ``env_id`` with ``options``: A's figures
     (:meth:`dugout.evaluate.tournament.MatchupResult.summary`) and the seconds it took; the
-    Manager Challenge's campaigns instead (:func:`measure_challenge`)."""
-    from ..evaluate.tournament import run_tournament
+    Manager Challenge's campaigns instead (:func:`measure_challenge`). With ``store`` (a
+    :class:`PairStore`), the pairs it holds are not played again, the others are played in
+    chunks and kept there as each chunk ends, and the figures are those of the pairs of
+    ``seed, ..., seed + games / 2 - 1``, wherever they were played (``seconds`` the time
+    each took when it was played)."""
+    from ..agents.play import PairRecord
+    from ..evaluate.tournament import MatchupResult, labels_for, run_tournament
     if env_id == CHALLENGE:
-        return measure_challenge(options, agents, games, seed, workers, backend)
-    start = time.perf_counter()
-    result = run_tournament(env_id, list(agents), games, seed=seed, workers=workers,
-                            env_kwargs=options, backend=backend, bootstrap=0)
-    summary = result.matchups[0].summary()
-    summary["seconds"] = time.perf_counter() - start
+        return measure_challenge(options, agents, games, seed, workers, backend, store)
+    if store is None:
+        start = time.perf_counter()
+        result = run_tournament(env_id, list(agents), games, seed=seed, workers=workers,
+                                env_kwargs=options, backend=backend, bootstrap=0)
+        summary = result.matchups[0].summary()
+        summary["seconds"] = time.perf_counter() - start
+        return summary
+    seeds = range(seed, seed + games // 2)
+    for first, count in store.missing(seeds, workers):
+        start = time.perf_counter()
+        result = run_tournament(env_id, list(agents), 2 * max(count, 2), seed=first, workers=workers,
+                                env_kwargs=options, backend=backend, bootstrap=0)
+        store.add([[p.seed, list(p.a_away), list(p.a_home)] for p in result.matchups[0].pairs],
+                  time.perf_counter() - start)
+    pairs = [PairRecord(s, tuple(store.records[s][1]), tuple(store.records[s][2])) for s in seeds]
+    a, b = labels_for([str(x) for x in agents])
+    summary = MatchupResult(a, b, pairs).summary()
+    summary["seconds"] = store.seconds(seeds)
     return summary
 
 
 def measure_challenge(options: dict[str, Any], agents: Sequence[str], campaigns: int, seed: int = 0,
-                      workers: int | None = None, backend: str = "process") -> dict[str, Any]:
+                      workers: int | None = None, backend: str = "process",
+                      store: "PairStore | None" = None) -> dict[str, Any]:
     """The Manager Challenge: ``campaigns`` campaigns of each of ``agents`` (A, B) from the
     same seeds (:func:`dugout.evaluate.manager_challenge.play_campaigns`); A's Manager Points a
     campaign minus B's with its 95% interval over campaigns, each one's mean, the verdict
-    and the seconds both took."""
+    and the seconds both took. With ``store``, as :func:`measure`: a seed's two campaigns
+    are kept once played."""
     from ..evaluate.manager_challenge import paired_difference, paired_verdict, play_campaigns
-    start = time.perf_counter()
-    a, b = (play_campaigns(str(name), campaigns, seed, options, workers or 1, backend=backend)
-            for name in agents)
+    seeds = range(seed, seed + campaigns)
+    if store is None:
+        start = time.perf_counter()
+        a, b = (play_campaigns(str(name), campaigns, seed, options, workers or 1, backend=backend)
+                for name in agents)
+        seconds = time.perf_counter() - start
+    else:
+        for first, count in store.missing(seeds, workers):
+            start = time.perf_counter()
+            a, b = (play_campaigns(str(name), count, first, options, workers or 1, backend=backend)
+                    for name in agents)
+            store.add([[first + k, x, y] for k, (x, y) in enumerate(zip(a, b))],
+                      time.perf_counter() - start)
+        a, b = [store.records[s][1] for s in seeds], [store.records[s][2] for s in seeds]
+        seconds = store.seconds(seeds)
     d = paired_difference(a, b)
     verdict = ("every campaign the same" if all(x["mp"] == y["mp"] for x, y in zip(a, b))
                else paired_verdict(d, str(agents[0]), str(agents[1])))
     return {"a": str(agents[0]), "b": str(agents[1]), "games": campaigns, "a_mp_diff": d["mp"],
             "a_mp_diff_low": d["mp_low"], "a_mp_diff_high": d["mp_high"],
             "a_mp": sum(r["mp"] for r in a) / campaigns, "b_mp": sum(r["mp"] for r in b) / campaigns,
-            "verdict": verdict, "seconds": time.perf_counter() - start}
+            "verdict": verdict, "seconds": seconds}
+
+
+class PairStore:
+    """A case's finished pairs (the Manager Challenge: each seed's two campaigns), kept in
+    ``FOLDER/CASE.jsonl`` (``--pairs FOLDER``) so a long measurement can stop and go on:
+    another run with the same folder plays only the seeds the file does not hold.
+
+    The first line names what was measured (the case, its env and options, A and B); a
+    file that names something else is refused, never mixed in. Each later line is one
+    chunk as it finished: ``{"seconds": wall seconds, "records": [[seed, ...], ...]}`` (a
+    pair's two games ``[away runs, home runs, winner]``, A away then home; or A's and B's
+    campaign results). :meth:`load` reads and checks it; a damaged line raises
+    ``ValueError`` naming the file and the line."""
+
+    FORMAT = 1
+
+    def __init__(self, folder: str | Path, case: str, env_id: str, options: dict[str, Any],
+                 agents: Sequence[str]):
+        self.path = Path(folder) / f"{case}.jsonl"
+        self.header = {"format": self.FORMAT, "case": case, "env": env_id, "options": options,
+                       "a": str(agents[0]), "b": str(agents[1])}
+        self.records: dict[int, list] = {}
+        self._seconds: dict[int, float] = {}
+
+    def load(self) -> "PairStore":
+        """Read the file (none yet: nothing played); ``ValueError`` for one that is damaged
+        or holds another measurement."""
+        self.records, self._seconds = {}, {}
+        if not self.path.exists():
+            return self
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines, 1):
+            try:
+                data = json.loads(line)
+            except ValueError:
+                raise ValueError(f"{self.path}, line {n}: not a JSON line (a run stopped while "
+                                 f"writing it? remove that line to play its pairs again)") from None
+            if n == 1:
+                if data != json.loads(json.dumps(self.header)):
+                    raise ValueError(f"{self.path} holds another measurement ({_what(data)}), not "
+                                     f"this one ({_what(self.header)}): give another --pairs folder")
+                continue
+            self._chunk(data, n)
+        return self
+
+    def _chunk(self, data: Any, n: int) -> None:
+        records = data.get("records") if isinstance(data, dict) else None
+        seconds = data.get("seconds") if isinstance(data, dict) else None
+        if (not isinstance(records, list) or not records or isinstance(seconds, bool)
+                or not isinstance(seconds, (int, float)) or seconds < 0
+                or not all(self._valid(r) for r in records)):
+            what = ("[seed, A's campaign, B's campaign]" if self.header["env"] == CHALLENGE
+                    else "[seed, [away runs, home runs, winner], [away runs, home runs, winner]]")
+            raise ValueError(f"{self.path}, line {n}: not a chunk of records "
+                             f'{{"seconds": s, "records": [{what}, ...]}}')
+        for seed, *_ in records:
+            if seed in self.records:
+                raise ValueError(f"{self.path}, line {n}: seed {seed} is there twice")
+        for r in records:
+            self.records[r[0]] = r
+            self._seconds[r[0]] = seconds / len(records)
+
+    def _valid(self, record: Any) -> bool:
+        """Whether ``record`` is a seed's: a pair's two games, or two campaigns' results."""
+        if not (isinstance(record, list) and len(record) == 3 and type(record[0]) is int):
+            return False
+        if self.header["env"] == CHALLENGE:
+            return all(isinstance(c, dict) and type(c.get("mp")) in (int, float)
+                       for c in record[1:])
+        return all(isinstance(g, list) and len(g) == 3 and type(g[0]) is int and type(g[1]) is int
+                   and g[2] in ("away", "home", "") for g in record[1:])
+
+    def check_replay(self, seeds: range) -> None:
+        """Play the first held seed of ``seeds`` again (one pair, or one campaign of each
+        manager) and compare it with the kept record: ``ValueError`` if it differs, for the
+        file was then played by other code (a manager, a rule or the dice changed since), and
+        its pairs must not be mixed with new ones."""
+        held = [s for s in seeds if s in self.records]
+        if not held:
+            return
+        seed, env_id, options = held[0], self.header["env"], self.header["options"]
+        a, b = self.header["a"], self.header["b"]
+        if env_id == CHALLENGE:
+            from ..evaluate.manager_challenge import play_campaigns
+            again = [seed, *(play_campaigns(name, 1, seed, options)[0] for name in (a, b))]
+        else:
+            from ..agents import make_agent
+            from ..agents.play import play_pair
+            from ..envs import make
+            pair = play_pair(make(env_id, **options), make_agent(env_id, a), make_agent(env_id, b),
+                             seed)
+            again = [seed, list(pair.a_away), list(pair.a_home)]
+        if json.loads(json.dumps(again)) != self.records[seed]:
+            raise ValueError(f"{self.path}: seed {seed} plays differently now than when it was kept "
+                             f"(the code changed since): give another --pairs folder, or remove "
+                             f"the file to play every seed again")
+
+    def missing(self, seeds: range, workers: int | None) -> list[tuple[int, int]]:
+        """The seeds of ``seeds`` not held, as ``(first, count)`` runs of consecutive seeds,
+        each at most a chunk: eight a worker, so a run stopped loses little."""
+        chunk = 8 * (workers or 1)
+        runs: list[tuple[int, int]] = []
+        for s in seeds:
+            if s in self.records:
+                continue
+            if runs and runs[-1][0] + runs[-1][1] == s and runs[-1][1] < chunk:
+                runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+            else:
+                runs.append((s, 1))
+        return runs
+
+    def add(self, records: list[list], seconds: float) -> None:
+        """Keep a chunk's records (those of seeds not held yet) and the seconds it took,
+        appended to the file as one line."""
+        fresh = [r for r in records if r[0] not in self.records]
+        if not fresh:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        first = not self.path.exists()
+        line = json.dumps({"seconds": round(seconds * len(fresh) / len(records), 3), "records": fresh})
+        with open(self.path, "a", encoding="utf-8") as f:
+            if first:
+                f.write(json.dumps(self.header) + "\n")
+            f.write(line + "\n")
+        for r in fresh:
+            self.records[r[0]] = r
+            self._seconds[r[0]] = seconds / len(records)
+
+    def seconds(self, seeds: range) -> float:
+        """The wall seconds the pairs of ``seeds`` took to play, each its chunk's share."""
+        return sum(self._seconds[s] for s in seeds)
+
+
+def _what(header: Any) -> str:
+    if not isinstance(header, dict):
+        return "no header"
+    return (f"{header.get('case')}: {header.get('a')} against {header.get('b')}, options "
+            f"{json.dumps(header.get('options'))}")
 
 
 def configure(parser: args.Parser) -> None:
@@ -119,6 +300,11 @@ def configure(parser: args.Parser) -> None:
                         help="worker processes (default 1)")
     parser.add_argument("--backend", choices=("process", "ray"), default="process",
                         help="where the games are played (default process)")
+    parser.add_argument("--pairs", metavar="FOLDER", type=args.out_dir,
+                        help="keep every finished pair (the Manager Challenge: each seed's two "
+                             "campaigns) in FOLDER/CASE.jsonl, and play only the seeds not there "
+                             "yet: run again with the same FOLDER to go on with a measurement "
+                             "that stopped, or to add games to it")
     parser.add_argument("--json", metavar="PATH", type=args.out_file,
                         help="also write the figures to PATH as JSON")
     parser.add_argument("--markdown", metavar="FILE", type=args.out_file, nargs="+",
@@ -143,6 +329,16 @@ def check(ns: argparse.Namespace) -> None:
         raise args.UsageError("--seed", f"the Manager Challenge plays seeds {ns.seed} to {last}; the "
                                         f"last must be at most {args.MAX_SEED}: lower --seed or --games")
     BLOCK.check_flag(ns.markdown)
+    ns.stores = {}
+    for label in ns.cases if ns.pairs is not None else ():
+        env_id, options = CASES[label]
+        store = PairStore(ns.pairs, label, env_id, options, ns.agents)
+        count = ns.games if env_id == CHALLENGE else ns.games // 2
+        try:
+            ns.stores[label] = store.load()
+            store.check_replay(range(ns.seed, ns.seed + count))
+        except (ValueError, OSError) as error:
+            raise args.UsageError("--pairs", f"--pairs: {error}") from None
 
 
 _KEPT = ("a", "b", "games", "a_score", "a_score_low", "a_score_high", "verdict", "a_run_diff", "seconds")
@@ -219,7 +415,8 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
     figures: dict[str, dict[str, Any]] = {}
     for label in ns.cases:
         env_id, options = CASES[label]
-        summary = measure(env_id, options, agents, ns.games, ns.seed, ns.workers, ns.backend)
+        summary = measure(env_id, options, agents, ns.games, ns.seed, ns.workers, ns.backend,
+                          getattr(ns, "stores", {}).get(label))
         kept = _KEPT_CHALLENGE if env_id == CHALLENGE else _KEPT
         figures[label] = {**{k: summary[k] for k in kept}, "command": command, "date": date}
         print(_row(TITLES[label], figures[label]), flush=True)

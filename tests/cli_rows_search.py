@@ -6,6 +6,19 @@ from __future__ import annotations
 
 from cli_table import Row
 
+#: the first line of a grand_slam pairs file of the managers of strength's example command
+_HEADER = ('{"format": 1, "case": "grand_slam", "env": "grand_slam_v0", "options": {}, '
+           '"a": "search:sims=1,batch=1", "b": "heuristic"}\n')
+
+
+def _pairs(text: str):
+    """A fixture: ``{tmp}/pairs/grand_slam.jsonl`` holding ``text``."""
+    def setup(tmp):
+        (tmp / "pairs").mkdir()
+        (tmp / "pairs" / "grand_slam.jsonl").write_text(text, encoding="utf-8")
+    return setup
+
+
 ROWS = [
     Row("tournament", ("--agents", "search:depth=3", "heuristic"), "--agents", "unknown option 'depth'"),
     Row("tournament", ("--agents", "search:sims=0", "heuristic"), "--agents", "sims must be a positive"),
@@ -19,6 +32,18 @@ ROWS = [
         "plays seeds 4294967290 to 4294967297; the last must be at most 4294967295"),
     Row("strength", ("--agents", "search:horizon=2", "heuristic", "--cases", "manager_challenge"),
         "--agents", "manager_challenge: search: manager_challenge_v0 has no win-expectancy table"),
+    Row("strength", ("--cases", "grand_slam", "--pairs", "{tmp}/pairs"), "--pairs",
+        "holds another measurement (grand_slam: search against random, options {}), not this one "
+        "(grand_slam: search:sims=1,batch=1 against heuristic", _pairs(
+            '{"format": 1, "case": "grand_slam", "env": "grand_slam_v0", "options": {}, "a": "search", '
+            '"b": "random"}\n')),
+    Row("strength", ("--cases", "grand_slam", "--pairs", "{tmp}/pairs"), "--pairs", "line 2: not a JSON line",
+        _pairs(_HEADER + '{"seconds": 1.0, "records": [[0, [1, 2, "home"]\n')),
+    Row("strength", ("--cases", "grand_slam", "--pairs", "{tmp}/pairs"), "--pairs",
+        "line 2: not a chunk of records", _pairs(_HEADER + '{"seconds": 1.0, "records": [[0, [1, 2, "tie"], '
+                                                 '[2, 1, "away"]]]}\n')),
+    Row("strength", ("--cases", "grand_slam", "--pairs", "{tmp}/pairs"), "--pairs", "seed 0 is there twice",
+        _pairs(_HEADER + 2 * '{"seconds": 1.0, "records": [[0, [1, 2, "home"], [2, 1, "away"]]]}\n')),
     Row("bench search", ("--agent", "heuristic"), "--agent", "not a search manager"),
     Row("bench search", ("--agent", "search:z=-1"), "--agent", "z must be a finite number >= 0"),
     Row("replay", ("--agents", "search:batch=99", "heuristic"), "--agents", "batch (99) must be at most sims"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from dugout.studies import bench_search, strength
 
 
@@ -70,6 +72,95 @@ def test_the_manager_challenge_row_compares_the_same_campaigns(tmp_path, capsys)
     twins = strength.measure_challenge({}, ["heuristic", "heuristic"], 4)
     assert twins["verdict"] == "every campaign the same"
     capsys.readouterr()
+
+
+_FIGURES = ("games", "a_score", "a_score_low", "a_score_high", "a_run_diff", "verdict", "a", "b")
+
+
+def test_a_measurement_kept_in_its_pairs_file_goes_on_where_it_stopped(tmp_path, monkeypatch):
+    """``--pairs``: the pairs a run played are kept; a larger run with the same folder plays
+    only the seeds not kept, and its figures are those of one uninterrupted run."""
+    from dugout.evaluate import tournament
+    agents = ["heuristic", "random"]
+    played: list[tuple[int, int]] = []
+    real = tournament.run_tournament
+
+    def counting(env_id, names, games, seed=0, **kw):
+        played.append((seed, games // 2))
+        return real(env_id, names, games, seed=seed, **kw)
+
+    monkeypatch.setattr(tournament, "run_tournament", counting)
+    store = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    first = strength.measure("grand_slam_v0", {}, agents, 6, seed=1, store=store)
+    assert played == [(1, 3)] and sorted(store.records) == [1, 2, 3]
+    # a second run, 12 games from seed 1, read from the file: only seeds 4 to 6 are played
+    again = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    assert again.records == store.records
+    assert again.seconds(range(1, 4)) == pytest.approx(store.seconds(range(1, 4)), abs=1e-3)
+    grown = strength.measure("grand_slam_v0", {}, agents, 12, seed=1, store=again)
+    assert played == [(1, 3), (4, 3)]
+    whole = strength.measure("grand_slam_v0", {}, agents, 12, seed=1)
+    assert {k: grown[k] for k in _FIGURES} == {k: whole[k] for k in _FIGURES}
+    assert {k: first[k] for k in _FIGURES} == \
+        {k: strength.measure("grand_slam_v0", {}, agents, 6, seed=1)[k] for k in _FIGURES}
+    # the kept seeds need no game at all
+    strength.measure("grand_slam_v0", {}, agents, 8, seed=2, store=again)
+    assert played[-1] == (1, 3)                 # the uninterrupted run just above
+    lines = (tmp_path / "grand_slam.jsonl").read_text().splitlines()
+    assert json.loads(lines[0]) == {"format": 1, "case": "grand_slam", "env": "grand_slam_v0",
+                                    "options": {}, "a": "heuristic", "b": "random"}
+    assert len(lines) == 3
+    # the first kept seed plays the same again; a kept pair the code would not play is refused
+    again.check_replay(range(1, 7))
+    with open(tmp_path / "grand_slam.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps({"seconds": 1.0, "records": [[0, [0, 9, "home"], [9, 0, "home"]]]}) + "\n")
+    changed = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    changed.check_replay(range(1, 7))
+    with pytest.raises(ValueError, match="seed 0 plays differently now"):
+        changed.check_replay(range(0, 7))
+    # a file of another measurement is refused, naming both
+    other = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, ["heuristic", "search"])
+    with pytest.raises(ValueError, match="holds another measurement .*heuristic against random"):
+        other.load()
+
+
+def test_dugout_strength_pairs_keeps_and_reads_the_pairs(tmp_path, capsys):
+    argv = ["--agents", "heuristic", "random", "--cases", "grand_slam", "manager_challenge",
+            "--pairs", str(tmp_path / "pairs"), "--seed", "2"]
+    first = strength.main([*argv, "--games", "4"])
+    assert sorted(p.name for p in (tmp_path / "pairs").iterdir()) == \
+        ["grand_slam.jsonl", "manager_challenge.jsonl"]
+    grown = strength.main([*argv, "--games", "8"])
+    whole = strength.main([*argv[:-4], "--seed", "2", "--games", "8"])
+    for label in ("grand_slam", "manager_challenge"):
+        assert {k: v for k, v in grown[label].items() if k != "seconds"} == \
+            {k: v for k, v in whole[label].items() if k != "seconds"}
+        assert first[label]["games"] == 4
+    capsys.readouterr()
+
+
+def test_a_manager_challenge_measurement_goes_on_from_its_campaigns(tmp_path):
+    agents = ["heuristic", "random"]
+    store = strength.PairStore(tmp_path, "manager_challenge", "manager_challenge_v0", {}, agents)
+    strength.measure_challenge({}, agents, 3, seed=5, store=store.load())
+    grown = strength.measure_challenge({}, agents, 5, seed=5, store=store.load())
+    whole = strength.measure_challenge({}, agents, 5, seed=5)
+    figures = ("games", "a_mp_diff", "a_mp_diff_low", "a_mp_diff_high", "a_mp", "b_mp", "verdict")
+    assert {k: grown[k] for k in figures} == {k: whole[k] for k in figures}
+    kept = store.load()
+    assert sorted(kept.records) == [5, 6, 7, 8, 9]
+    kept.check_replay(range(5, 10))
+    kept.records[5][1]["mp"] += 1
+    with pytest.raises(ValueError, match="seed 5 plays differently now"):
+        kept.check_replay(range(5, 10))
+
+
+def test_the_missing_seeds_come_in_chunks_of_eight_a_worker():
+    store = strength.PairStore("unused", "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"])
+    store.records = {s: [s, [0, 1, "home"], [1, 0, "away"]] for s in (3, 4, 20)}
+    assert store.missing(range(0, 22), 1) == [(0, 3), (5, 8), (13, 7), (21, 1)]
+    assert store.missing(range(0, 22), 2) == [(0, 3), (5, 15), (21, 1)]
+    assert store.missing(range(3, 5), 1) == []
 
 
 def test_bench_search_counts_the_searchs_decisions(tmp_path, capsys):
