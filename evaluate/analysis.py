@@ -699,7 +699,10 @@ def report_text(report: DecisionReport) -> str:
     """A decision report as text: a header, then a row per decision kind, costliest per game
     (per campaign in the Manager Challenge) first."""
     unit = report.unit
-    a = lambda x: _amount(x, unit)           # noqa: E731
+
+    def a(x: float) -> str:
+        return _amount(x, unit)
+
     if unit == "mp":
         per, given = "campaign", "Manager Points of their games"
         lines = [f"{report.env_id}: where {report.manager} loses most, {report.games} campaigns "
