@@ -62,11 +62,12 @@ from typing import Any, Callable, Iterator, Mapping
 from ..agents import make_agent
 from ..agents.play import tell_setup
 from ..envs import make
-from .analysis import (DEFAULT_SEARCH, NOISE_Z, DecisionRecord, DecisionReport,
-                       _amount, _mark, _searcher, _situation_text, _table, decision_seed,
-                       evaluate_decision, kind_costs, load_plt)
+from .analysis import (DEFAULT_SEARCH, NOISE_Z, DecisionRecord, DecisionReport, Move, _amount,
+                       _mark, _searcher, _table, decision_seed, evaluate_decision, kind_costs,
+                       load_plt)
 
 __all__ = ["CampaignMove", "CampaignAnalysis", "analyse_campaign", "analyse_saved_campaign",
+           "pending_campaign",
            "campaign_report", "campaign_text", "plot_expected_points", "ENV_ID", "SEAT"]
 
 ENV_ID = "manager_challenge_v0"
@@ -76,30 +77,13 @@ SEAT = "home"
 
 
 @dataclass(frozen=True)
-class CampaignMove:
-    """A decision with more than one legal action, as played: the campaign's game (1-6), the
-    kind, the situation, the action and its label, and its record when it was analysed."""
-    step: int
-    game: int
-    kind: str
-    inning: int
-    half: int
-    outs: int
-    score: tuple[int, int]
-    action: int
-    label: str
-    record: DecisionRecord | None = None
-
-    def situation(self) -> str:
-        """``B9 1 out, 3-2``: the half inning, the outs and the score (away-home)."""
-        return _situation_text(self)
+class CampaignMove(Move):
+    """A decision with more than one legal action, as played (a :class:`~dugout.evaluate.
+    analysis.Move` of the home seat), and the campaign's ``game`` (1-6) it was in."""
+    game: int = 1
 
     def to_dict(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in ("step", "game", "kind", "inning", "half", "outs",
-                                            "action", "label")}
-        d["score"] = list(self.score)
-        d["analysed"] = self.record is not None
-        return d
+        return {**super().to_dict(), "game": self.game}
 
 
 @dataclass
@@ -199,9 +183,9 @@ def analyse_campaign(env_kwargs: Mapping[str, Any] | None, agent: Any, seed: int
             records.append(record)
             if progress is not None:
                 progress(record)
-            moves.append(CampaignMove(step, view.game_no + 1, kind, record.inning, record.half,
-                                      record.outs, record.score, int(action), labels[int(action)],
-                                      record))
+            moves.append(CampaignMove(step, SEAT, kind, record.inning, record.half, record.outs,
+                                      record.score, int(action), labels[int(action)], record,
+                                      game=view.game_no + 1))
         obs, _, terminated, truncated, info = env.step(action)
         decisions += 1
         if terminated or truncated:
@@ -215,18 +199,13 @@ def analyse_campaign(env_kwargs: Mapping[str, Any] | None, agent: Any, seed: int
                             game_mp, decisions)
 
 
-def analyse_saved_campaign(env_kwargs: Mapping[str, Any] | None, saved: Any,
-                           search: str = DEFAULT_SEARCH, search_seed: int = 0,
-                           campaign_seed: int = 0, step: int = 0,
-                           chosen: int | None = None) -> DecisionRecord:
-    """Analyse a saved campaign's pending decision: ``saved`` is ``env.unwrapped.save()``,
-    its ``to_dict()`` data or a path to that data as a JSON file, played under
-    ``env_kwargs``; ``chosen`` the action to price (default the search's best, cost 0). The
-    search is seeded with :func:`~dugout.evaluate.analysis.decision_seed` (``search_seed``,
-    ``campaign_seed``, ``step``: a position of :func:`analyse_campaign`'s campaign gets its
-    record again with that campaign's seed and the decision's index). A file that is not
-    JSON, or data that is not a saved campaign, raises ``ValueError`` naming what was
-    wrong; so does a campaign that is over or whose decision has one legal action."""
+def pending_campaign(env_kwargs: Mapping[str, Any] | None, saved: Any):
+    """A Manager Challenge env built with ``env_kwargs`` and restored to ``saved``
+    (``env.unwrapped.save()``, its ``to_dict()`` data, or a path to that data as a JSON
+    file), whose campaign waits on a decision with more than one legal action. A file that
+    is not JSON, data that is not a saved campaign, a campaign that is over or a decision
+    with one legal action raise ``ValueError`` (a ``DugoutError`` for a damaged save)
+    naming what is wrong."""
     from ..envs.bottom_ninth.solo import Campaign
     from ..envs.core.datafile import read_json_file
     env = make(ENV_ID, **dict(env_kwargs or {}))
@@ -245,6 +224,21 @@ def analyse_saved_campaign(env_kwargs: Mapping[str, Any] | None, saved: Any,
     if len(view.legal) < 2:
         raise ValueError(f"the pending {view.decision!r} decision has one legal action: nothing "
                          f"to analyse")
+    return env
+
+
+def analyse_saved_campaign(env_kwargs: Mapping[str, Any] | None, saved: Any,
+                           search: str = DEFAULT_SEARCH, search_seed: int = 0,
+                           campaign_seed: int = 0, step: int = 0,
+                           chosen: int | None = None) -> DecisionRecord:
+    """Analyse a saved campaign's pending decision (``saved``: see :func:`pending_campaign`,
+    whose errors it raises), played under ``env_kwargs``; ``chosen`` the action to price
+    (default the search's best, cost 0). The search is seeded with
+    :func:`~dugout.evaluate.analysis.decision_seed` (``search_seed``, ``campaign_seed``,
+    ``step``: a position of :func:`analyse_campaign`'s campaign gets its record again with
+    that campaign's seed and the decision's index)."""
+    env = pending_campaign(env_kwargs, saved)
+    view = env.unwrapped.view()
     searcher = _searcher_for(env, search)
     seed = decision_seed(search_seed, campaign_seed, step)
     if chosen is None:

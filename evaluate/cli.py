@@ -598,27 +598,11 @@ def _check_campaign_analysis(ns: argparse.Namespace) -> None:
 def _check_saved_campaign(ns: argparse.Namespace) -> Any:
     """``--saved`` in the Manager Challenge: a saved campaign that loads, waiting on a
     decision with more than one legal action; the loaded campaign."""
-    from ..envs.bottom_ninth.solo import Campaign
-    from ..envs.core.datafile import read_json_file
+    from .challenge_analysis import pending_campaign
     try:
-        data = read_json_file(ns.saved, "a saved campaign")
-        if not isinstance(data, dict):
-            raise ValueError(f"a saved campaign is a JSON object (env.unwrapped.save().to_dict()), "
-                             f"got {type(data).__name__}")
-        campaign = Campaign.from_dict(data)
+        return pending_campaign(ns.env_kwargs, ns.saved).unwrapped.save()
     except (ValueError, DugoutError) as error:
         raise args.UsageError("--saved", f"--saved {ns.saved}: {error}") from None
-    env = make(ns.env, **ns.env_kwargs)
-    env.reset(seed=0)
-    env.unwrapped.restore(campaign)
-    view = env.unwrapped.view()
-    if view.campaign_over or view.decision is None:
-        raise args.UsageError("--saved", f"--saved {ns.saved}: the campaign is over; there is no "
-                                         f"decision to analyse")
-    if len(view.legal) < 2:
-        raise args.UsageError("--saved", f"--saved {ns.saved}: the pending {view.decision!r} "
-                                         f"decision has one legal action; nothing to analyse")
-    return campaign
 
 
 def _check_saved(ns: argparse.Namespace) -> Any:
