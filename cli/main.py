@@ -67,8 +67,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
        "replay", ["--seed", "1", "--agents", "random", "heuristic"]),
     _c("crn", "dugout.evaluate.cli", "how much common random numbers narrow the interval", "crn",
        ["--agents", "random", "heuristic", "--games", "4"]),
-    _c("analyze", "dugout.evaluate.cli", "a game's (or a Manager Challenge campaign's) decisions "
-       "priced by the search manager; where a manager loses most", "analyze", ["--env", "grand_slam_v0", "--search", "search:sims=2,batch=1"]),
+    _c("analyze", "dugout.evaluate.cli", "search-priced decisions of a game or campaign; where a "
+       "manager loses most", "analyze", ["--env", "grand_slam_v0", "--search", "search:sims=2,batch=1"]),
     _c("play", "dugout.web.cli", "play any ruleset in a browser, against a manager or watching two",
        example=["--no-browser"]),
     _c("challenge", "dugout.evaluate.manager_challenge",

@@ -85,7 +85,7 @@ from ..envs import make
 
 __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "DecisionReport",
            "analyse_game", "analyse_position", "analyse_saved", "load_saved", "decision_report",
-           "evaluate_decision", "held_out_seed", "kind_costs", "load_plt",
+           "evaluate_decision", "held_out_seed", "kind_costs", "play_tasks", "load_plt", "save_plot",
            "decision_seed", "game_text", "position_text", "report_text", "plot_win_probability", "PlotError",
            "NOISE_Z", "DEFAULT_SEARCH"]
 
@@ -184,8 +184,22 @@ class Move:
         return d
 
 
+class Records:
+    """An analysis read as the sequence of its ``records`` (iterate, index or ``len()``)."""
+    records: list[DecisionRecord]
+
+    def __iter__(self) -> Iterator[DecisionRecord]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __getitem__(self, i):
+        return self.records[i]
+
+
 @dataclass
-class GameAnalysis:
+class GameAnalysis(Records):
     """One game analysed: a sequence of its :class:`DecisionRecord` (iterate, index or
     ``len()`` it), with the game (its seed, managers, final score and winner), every
     decision with a choice (``moves``) and both seats' chance of winning through the game
@@ -204,15 +218,6 @@ class GameAnalysis:
     decisions: int                # every decision the game made, forced ones included
     innings: int
     box_score: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    def __iter__(self) -> Iterator[DecisionRecord]:
-        return iter(self.records)
-
-    def __len__(self) -> int:
-        return len(self.records)
-
-    def __getitem__(self, i):
-        return self.records[i]
 
     def win_curve(self) -> list[tuple[int, float, float]]:
         """``(step, away, home)``: both seats' chance of winning after each analysed decision
@@ -559,7 +564,6 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
     ``workers`` processes; ``progress(games_done)`` as each game is analysed. ``held_out``
     prices each choice again on fresh worlds, at twice the cost: the report's ``held_out``
     figures (see the module docstring)."""
-    from .backends import make_backend
     if not isinstance(games, int) or games < 2 or games % 2:
         raise ValueError(f"a decision report plays seat-swapped pairs: games must be an even "
                          f"number, at least 2, got {games!r}")
@@ -571,16 +575,8 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
                       {"away": role_m, "home": role_o}, search, "away", search_seed, held_out))
         tasks.append((env_id, env_kwargs, opponent, manager, s,
                       {"away": role_o, "home": role_m}, search, "home", search_seed, held_out))
-    owned = backend is None
-    if owned:
-        backend = make_backend("process", workers)
-    try:
-        results = backend.map(_report_game, tasks,
-                              None if progress is None else (lambda _, done: progress(done)),
-                              lambda i: f"game {i} (seed {tasks[i][4]})")
-    finally:
-        if owned:
-            backend.close()
+    results = play_tasks(_report_game, tasks, lambda i: f"game {i} (seed {tasks[i][4]})",
+                         backend, workers, progress)
     kinds, totals = kind_costs([decisions for decisions, _ in results], held_out)
     wins = 0.0
     for i, (_, winner) in enumerate(results):
@@ -588,6 +584,22 @@ def decision_report(env_id: str, env_kwargs: Mapping[str, Any] | None, manager: 
         wins += 0.5 if winner == "" else float(winner == seat)
     return DecisionReport(env_id, env_kwargs, str(manager), str(opponent), games, int(seed),
                           str(search), int(search_seed), kinds, *totals[:5], wins, *totals[5:])
+
+
+def play_tasks(task: Callable, tasks: list, describe: Callable[[int], str], backend: Any = None,
+               workers: int | None = None, progress: Callable[[int], None] | None = None) -> list:
+    """``task(*t)`` for each of ``tasks`` on ``backend`` (or on ``workers`` processes, a
+    pool opened and closed here), in order; ``progress(done)`` as each ends."""
+    from .backends import make_backend
+    owned = backend is None
+    if owned:
+        backend = make_backend("process", workers)
+    try:
+        return backend.map(task, tasks, None if progress is None else (lambda _, done: progress(done)),
+                           describe)
+    finally:
+        if owned:
+            backend.close()
 
 
 def kind_costs(games: Sequence[Sequence[tuple[str, float, bool, float]]], held_out: bool = False
@@ -777,6 +789,12 @@ def plot_win_probability(game: GameAnalysis, path: str | Path) -> Path:
     ax.set_ylabel("chance of winning, %")
     ax.set_title(f"{game.env_id}, seed {game.seed}: final {game.score[0]}-{game.score[1]} "
                  f"(estimates of {game.search})", fontsize=10)
+    return save_plot(fig, ax, path)
+
+
+def save_plot(fig: Any, ax: Any, path: str | Path) -> Path:
+    """Finish a figure of one plot (its legend and grid) and write it to ``path``, its folder
+    made; the path."""
     ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -57,14 +57,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Mapping
 
 from ..agents import make_agent
 from ..agents.play import tell_setup
 from ..envs import make
-from .analysis import (DEFAULT_SEARCH, NOISE_Z, DecisionRecord, DecisionReport, Move, _amount,
+from .analysis import (DEFAULT_SEARCH, NOISE_Z, DecisionRecord, DecisionReport, Move, Records, _amount,
                        _mark, _searcher, _table, decision_seed, evaluate_decision, kind_costs,
-                       load_plt)
+                       load_plt, play_tasks, save_plot)
 
 __all__ = ["CampaignMove", "CampaignAnalysis", "analyse_campaign", "analyse_saved_campaign",
            "pending_campaign",
@@ -87,7 +87,7 @@ class CampaignMove(Move):
 
 
 @dataclass
-class CampaignAnalysis:
+class CampaignAnalysis(Records):
     """One campaign analysed: its :class:`~dugout.evaluate.analysis.DecisionRecord` (iterate,
     index or ``len()`` it; in Manager Points), every decision with a choice (``moves``), and
     the campaign's result: Manager Points, games won, the band and each game's result."""
@@ -106,15 +106,6 @@ class CampaignAnalysis:
     decisions: int                # every decision the campaign made, forced ones included
 
     env_id = ENV_ID
-
-    def __iter__(self) -> Iterator[DecisionRecord]:
-        return iter(self.records)
-
-    def __len__(self) -> int:
-        return len(self.records)
-
-    def __getitem__(self, i):
-        return self.records[i]
 
     def costliest(self, n: int = 10) -> list[CampaignMove]:
         """The ``n`` analysed moves with the highest cost (ties in campaign order)."""
@@ -272,22 +263,13 @@ def campaign_report(env_kwargs: Mapping[str, Any] | None, manager: str, campaign
     cost per campaign (see the module docstring), on ``backend`` or ``workers`` processes;
     ``progress(campaigns_done)`` as each is analysed; ``held_out`` prices each choice again
     on fresh worlds (twice the search)."""
-    from .backends import make_backend
     if not isinstance(campaigns, int) or isinstance(campaigns, bool) or campaigns < 1:
         raise ValueError(f"campaigns must be a positive whole number, got {campaigns!r}")
     env_kwargs = dict(env_kwargs or {})
     tasks = [(env_kwargs, str(manager), s, search, search_seed, held_out)
              for s in range(seed, seed + campaigns)]
-    owned = backend is None
-    if owned:
-        backend = make_backend("process", workers)
-    try:
-        results = backend.map(_report_campaign, tasks,
-                              None if progress is None else (lambda _, done: progress(done)),
-                              lambda i: f"campaign {tasks[i][2]}")
-    finally:
-        if owned:
-            backend.close()
+    results = play_tasks(_report_campaign, tasks, lambda i: f"campaign {tasks[i][2]}", backend,
+                         workers, progress)
     kinds, totals = kind_costs([decisions for decisions, _, _ in results], held_out)
     return DecisionReport(ENV_ID, env_kwargs, str(manager), "", campaigns, int(seed), str(search),
                           int(search_seed), kinds, *totals[:5],
@@ -374,11 +356,5 @@ def plot_expected_points(campaign: CampaignAnalysis, path: str | Path) -> Path:
     ax.set_ylabel("the game's expected Manager Points")
     ax.set_title(f"{ENV_ID}, seed {campaign.seed}: {campaign.agent}, {campaign.mp} Manager Points "
                  f"(estimates of {campaign.search})", fontsize=10)
-    ax.legend(fontsize=8, loc="best")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    return path
+    return save_plot(fig, ax, path)
 

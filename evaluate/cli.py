@@ -634,15 +634,9 @@ def analyze(ns: argparse.Namespace) -> Any:
     if ns.env == args.CHALLENGE_ID:
         result = _analyze_campaign(ns)
     elif ns.report is not None:
-        console = Console(ns.report, f"analyze {ns.env}")      # a progress bar, games analysed
-        try:
-            result = analysis.decision_report(ns.env, ns.env_kwargs, ns.agents[0], ns.agents[1],
-                                              ns.report, ns.seed, ns.search, ns.search_seed,
-                                              workers=ns.workers,
-                                              progress=lambda done: console(done, None),
-                                              held_out=ns.held_out)
-        finally:
-            console.close()
+        result = _with_progress(ns, "games", lambda progress: analysis.decision_report(
+            ns.env, ns.env_kwargs, ns.agents[0], ns.agents[1], ns.report, ns.seed, ns.search,
+            ns.search_seed, workers=ns.workers, progress=progress, held_out=ns.held_out))
         print(analysis.report_text(result))
     elif ns.saved is not None:
         env = make(ns.env, **ns.env_kwargs)
@@ -663,20 +657,25 @@ def analyze(ns: argparse.Namespace) -> Any:
     return result
 
 
+def _with_progress(ns: argparse.Namespace, unit: str, report: Any) -> Any:
+    """``report(progress)`` (a decision report over ``--report`` games or campaigns) under a
+    progress bar counting ``unit``."""
+    console = Console(ns.report, f"analyze {ns.env}", unit=unit)
+    try:
+        return report(lambda done: console(done, None))
+    finally:
+        console.close()
+
+
 def _analyze_campaign(ns: argparse.Namespace) -> Any:
     """The Manager Challenge's analysis: a report over ``--report`` campaigns, a saved
     campaign's pending decision, or one campaign (and its ``--plot``)."""
     from . import analysis, challenge_analysis as ca
     manager = ns.agents[0]
     if ns.report is not None:
-        console = Console(ns.report, f"analyze {ns.env}", unit="campaigns")
-        try:
-            result = ca.campaign_report(ns.env_kwargs, manager, ns.report, ns.seed, ns.search,
-                                        ns.search_seed, workers=ns.workers,
-                                        progress=lambda done: console(done, None),
-                                        held_out=ns.held_out)
-        finally:
-            console.close()
+        result = _with_progress(ns, "campaigns", lambda progress: ca.campaign_report(
+            ns.env_kwargs, manager, ns.report, ns.seed, ns.search, ns.search_seed,
+            workers=ns.workers, progress=progress, held_out=ns.held_out))
         print(analysis.report_text(result))
     elif ns.saved is not None:
         result = ca.analyse_saved_campaign(ns.env_kwargs, ns.saved_state, ns.search, ns.search_seed)
