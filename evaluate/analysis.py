@@ -85,7 +85,8 @@ from ..envs import make
 
 __all__ = ["Option", "DecisionRecord", "Move", "GameAnalysis", "KindCost", "DecisionReport",
            "analyse_game", "analyse_position", "analyse_saved", "load_saved", "decision_report",
-           "evaluate_decision", "held_out_seed", "kind_costs", "play_tasks", "load_plt", "save_plot",
+           "evaluate_decision", "held_out_seed", "choice_to_price", "kind_costs", "play_tasks",
+           "load_plt", "save_plot",
            "decision_seed", "game_text", "position_text", "report_text", "plot_win_probability", "PlotError",
            "NOISE_Z", "DEFAULT_SEARCH"]
 
@@ -431,12 +432,19 @@ def analyse_position(env, search: str = DEFAULT_SEARCH, search_seed: int = 0, ga
     searcher = _searcher(unwrapped.metadata["name"], search, env)
     step = unwrapped.decision_count if step is None else step
     seed = decision_seed(search_seed, game_seed, step)
+    chosen = choice_to_price(searcher, view, seed, chosen)
+    return evaluate_decision(searcher, view, info["labels"], chosen, seed, step, agent, info["kind"])
+
+
+def choice_to_price(searcher: Any, view: Any, seed: int, chosen: int | None) -> int:
+    """The action a position's analysis prices: ``chosen``, which must be legal in ``view``
+    (``ValueError`` if not), or with none the search's best (seeded ``seed``: cost 0)."""
     if chosen is None:
         searcher.reset(seed)
-        chosen = searcher.evaluate(view, race=False).best().action
-    elif chosen not in view.legal:
+        return searcher.evaluate(view, race=False).best().action
+    if chosen not in view.legal:
         raise ValueError(f"action {chosen} is not legal at this decision; legal: {list(view.legal)}")
-    return evaluate_decision(searcher, view, info["labels"], int(chosen), seed, step, agent, info["kind"])
+    return int(chosen)
 
 
 def load_saved(env, saved: Any) -> Any:

@@ -62,9 +62,9 @@ from typing import Any, Callable, Mapping
 from ..agents import make_agent
 from ..agents.play import tell_setup
 from ..envs import make
-from .analysis import (DEFAULT_SEARCH, NOISE_Z, DecisionRecord, DecisionReport, Move, Records, _amount,
-                       _mark, _searcher, _table, decision_seed, evaluate_decision, kind_costs,
-                       load_plt, play_tasks, save_plot)
+from .analysis import (DEFAULT_SEARCH, NOISE_Z, DecisionRecord, DecisionReport, Move, Records,
+                       _amount, _mark, _searcher, _table, choice_to_price, decision_seed,
+                       evaluate_decision, kind_costs, load_plt, play_tasks, save_plot)
 
 __all__ = ["CampaignMove", "CampaignAnalysis", "analyse_campaign", "analyse_saved_campaign",
            "pending_campaign",
@@ -232,15 +232,11 @@ def analyse_saved_campaign(env_kwargs: Mapping[str, Any] | None, saved: Any,
     view = env.unwrapped.view()
     searcher = _searcher_for(env, search)
     seed = decision_seed(search_seed, campaign_seed, step)
-    if chosen is None:
-        searcher.reset(seed)
-        chosen = searcher.evaluate(view, race=False).best().action
-    elif chosen not in view.legal:
-        raise ValueError(f"action {chosen} is not legal at this decision; legal: {list(view.legal)}")
+    chosen = choice_to_price(searcher, view, seed, chosen)
     labels = [""] * (max(view.legal) + 1)            # the view's labels of the legal actions
     for a, text in zip(view.legal, view.labels):
         labels[a] = text
-    return evaluate_decision(searcher, view, labels, int(chosen), seed, step, SEAT, view.decision)
+    return evaluate_decision(searcher, view, labels, chosen, seed, step, SEAT, view.decision)
 
 
 # -- many campaigns -------------------------------------------------------------------------------
