@@ -98,13 +98,17 @@ def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: 
         summary = result.matchups[0].summary()
         summary["seconds"] = time.perf_counter() - start
         return summary
+    from ..evaluate.backends import make_backend
     seeds = range(seed, seed + games // 2)
-    for first, count in store.missing(seeds, workers):
-        start = time.perf_counter()
-        result = run_tournament(env_id, list(agents), 2 * max(count, 2), seed=first, workers=workers,
-                                env_kwargs=options, backend=backend, bootstrap=0)
-        store.add([[p.seed, list(p.a_away), list(p.a_home)] for p in result.matchups[0].pairs],
-                  time.perf_counter() - start)
+    missing = store.missing(seeds, workers)
+    if missing:
+        with make_backend(backend, workers) as pool:       # one pool for every chunk
+            for first, count in missing:
+                start = time.perf_counter()
+                result = run_tournament(env_id, list(agents), 2 * max(count, 2), seed=first,
+                                        env_kwargs=options, backend=pool, bootstrap=0)
+                store.add([[p.seed, list(p.a_away), list(p.a_home)]
+                           for p in result.matchups[0].pairs], time.perf_counter() - start)
     pairs = [PairRecord(s, tuple(store.records[s][1]), tuple(store.records[s][2])) for s in seeds]
     a, b = labels_for([str(x) for x in agents])
     summary = MatchupResult(a, b, pairs).summary()
