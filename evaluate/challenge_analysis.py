@@ -124,10 +124,6 @@ class CampaignAnalysis(Records):
             "moves": [m.to_dict() for m in self.moves]})
 
 
-def _searcher_for(env, search: str):
-    return _searcher(ENV_ID, search, env)
-
-
 def _manager(agent: Any):
     """A manager object from a reference (``heuristic``, ``search:...``, ``ppo:PATH``, a
     checkpoint folder) or the object itself; its name."""
@@ -155,12 +151,11 @@ def analyse_campaign(env_kwargs: Mapping[str, Any] | None, agent: Any, seed: int
     obs, info = env.reset(seed=seed)
     manager.reset(seed if agent_seed is None else agent_seed)
     tell_setup(env, [manager])
-    searcher = _searcher_for(env, search)
+    searcher = _searcher(ENV_ID, search, env)
     needs_view = getattr(manager, "needs_view", False)
     unwrapped = env.unwrapped
     records: list[DecisionRecord] = []
     moves: list[CampaignMove] = []
-    decisions = 0
     while True:
         view = unwrapped.view()
         action = manager.act({"observation": obs, "action_mask": info["action_mask"]},
@@ -178,7 +173,6 @@ def analyse_campaign(env_kwargs: Mapping[str, Any] | None, agent: Any, seed: int
                                       record.score, int(action), labels[int(action)], record,
                                       game=view.game_no + 1))
         obs, _, terminated, truncated, info = env.step(action)
-        decisions += 1
         if terminated or truncated:
             break
     if info["illegal_action"]:
@@ -187,7 +181,7 @@ def analyse_campaign(env_kwargs: Mapping[str, Any] | None, agent: Any, seed: int
     game_mp = [int(p) for p in unwrapped.campaign.points]     # the sweep's 12 is the campaign's
     return CampaignAnalysis(env_kwargs, name, int(seed), str(search), int(search_seed), records,
                             moves, int(info["mp"]), int(info["wins"]), info["band"], played,
-                            game_mp, decisions)
+                            game_mp, unwrapped.decision_count)
 
 
 def pending_campaign(env_kwargs: Mapping[str, Any] | None, saved: Any):
@@ -230,7 +224,7 @@ def analyse_saved_campaign(env_kwargs: Mapping[str, Any] | None, saved: Any,
     that campaign's seed and the decision's index)."""
     env = pending_campaign(env_kwargs, saved)
     view = env.unwrapped.view()
-    searcher = _searcher_for(env, search)
+    searcher = _searcher(ENV_ID, search, env)
     seed = decision_seed(search_seed, campaign_seed, step)
     chosen = choice_to_price(searcher, view, seed, chosen)
     labels = [""] * (max(view.legal) + 1)            # the view's labels of the legal actions

@@ -19,6 +19,7 @@ import argparse
 import time
 
 from dugout.agents.play import head_to_head
+from dugout.cli import args
 from dugout.agents.pokemon_baseball import RUNNER, PokemonBaseballHeuristic
 
 
@@ -50,17 +51,19 @@ class PinchRunner(PokemonBaseballHeuristic):
 
 def main(argv=None) -> float:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=500, help="seat-swapped pairs (default 500)")
-    parser.add_argument("--inning", type=int, default=7, help="from this inning on (default 7)")
-    parser.add_argument("--lead", type=int, default=2, help="within this many runs (default 2)")
-    parser.add_argument("--speed", type=int, default=2, help="this many points faster (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="the first pair's seed (default 0)")
+    parser.add_argument("--pairs", type=args.count(1, args.MAX_GAMES, "pairs"), default=500,
+                        help="seat-swapped pairs (default 500)")
+    parser.add_argument("--inning", type=args.integer(1, 99, "an inning"), default=7,
+                        help="from this inning on (default 7)")
+    parser.add_argument("--lead", type=args.integer(0, 99, "runs"), default=2,
+                        help="within this many runs (default 2)")
+    parser.add_argument("--speed", type=args.integer(1, 99, "speed points"), default=2,
+                        help="this many points faster (default 2)")
+    parser.add_argument("--seed", type=args.seed, default=0, help="the first pair's seed (default 0)")
     ns = parser.parse_args(argv)
-    for flag in ("pairs", "inning", "speed"):
-        if getattr(ns, flag) < 1:
-            parser.error(f"--{flag} must be at least 1, got {getattr(ns, flag)}")
-    if ns.lead < 0 or ns.seed < 0:
-        parser.error("--lead and --seed must be at least 0")
+    if ns.seed + ns.pairs - 1 > args.MAX_SEED:
+        parser.error(f"--seed: the pairs play seeds {ns.seed} to {ns.seed + ns.pairs - 1}; the last "
+                     f"must be at most {args.MAX_SEED}")
     start = time.perf_counter()
     result = head_to_head("pokemon_baseball_v0", PinchRunner(ns.inning, ns.lead, ns.speed),
                           PokemonBaseballHeuristic(), ns.pairs, seed=ns.seed)

@@ -61,4 +61,10 @@ def test_the_command_prints_the_score_and_refuses_bad_flags(capsys):
     assert "against the heuristic: 50.0% (50.0-50.0%) over 4 pairs" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         ex.main(["--pairs", "0"])
-    assert "--pairs must be at least 1" in capsys.readouterr().err
+    assert "--pairs" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ex.main(["--seed", "-1"])
+    assert "--seed" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ex.main(["--seed", "4294967295", "--pairs", "2"])
+    assert "--seed: the pairs play seeds 4294967295 to 4294967296" in capsys.readouterr().err
