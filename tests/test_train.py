@@ -190,6 +190,11 @@ def _train(*args):
                           text=True, timeout=600)
 
 
+def _timesteps(run):
+    """The timesteps of the run's evaluations, in eval.csv's order."""
+    return [int(row.split(",")[0]) for row in (run / "eval.csv").read_text().splitlines()[1:]]
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "tb"
@@ -206,7 +211,9 @@ def test_tiny_run_writes_checkpoints_log_and_curve(tiny_run):
     assert len(list((tiny_run / "checkpoints").iterdir())) >= 2
     assert len(list((tiny_run / "pool").iterdir())) >= 3
     rows = (tiny_run / "eval.csv").read_text().splitlines()
-    assert rows[0].startswith("timesteps,") and len(rows) >= 3
+    # an evaluation every 128 timesteps and one at the end, after the last update: the
+    # last rollout's step is not evaluated before it as well
+    assert rows[0].startswith("timesteps,") and _timesteps(tiny_run) == [128, 256]
     assert (tiny_run / "learning_curve.png").stat().st_size > 10_000
     assert list((tiny_run / "tb").rglob("events.out.tfevents*"))
     summary = json.loads((tiny_run / "summary.json").read_text())
@@ -220,6 +227,7 @@ def test_tiny_run_resumes_and_refuses_to_overwrite(tiny_run):
                   *TINY[2:], "--total-timesteps", "512")
     assert more.returncode == 0, more.stderr
     assert read_meta(tiny_run / "model")["timesteps"] == 512
+    assert _timesteps(tiny_run) == [128, 256, 384, 512]
     other = _train("--env", "grand_slam_v0", "--out", str(tiny_run), "--resume", *TINY)
     assert other.returncode != 0 and "thats_baseball_v0" in other.stderr
 

@@ -318,7 +318,8 @@ def make_callback(s: Settings, out: Path, started: float, start_steps: int):
                                 {"env_id": s.env, "env_options": s.env_options, "run": str(out)},
                                 resumable=False)       # opponents need only the policy
                 self.next_pool += s.pool_every
-            if n >= self.next_eval:
+            # the run's last step comes before its last update: the end's checkpoint has it
+            if s.total_timesteps > n >= self.next_eval:
                 checkpoint(self.model, n)
                 self.next_eval += s.eval_every
             return True
