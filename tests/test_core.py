@@ -12,7 +12,7 @@ import pytest
 from dugout.envs.core import (Decision, Dice, DiceScriptError, ObservationSpec, Scoreboard,
                               ScriptedDice, action_mask, make_dice)
 from dugout.envs.core.observation import MAX_COUNTED, encode_situation, situation_pieces
-from dugout.envs.core.view import HalfInningView, LabelledView
+from dugout.envs.core.view import HalfInningView, LabelledView, build_view
 
 
 # -- dice ---------------------------------------------------------------------------------
@@ -299,6 +299,54 @@ def test_labelled_view_fields_open_a_frozen_subclass_in_order():
     assert (toy.seat, toy.legal, toy.half, toy.outs, toy.note) == (1, (0, 2), 1, 2, "")
     with pytest.raises(dataclasses.FrozenInstanceError):
         toy.seat = 0
+
+
+def test_build_view_equals_the_generated_init_and_is_as_strict():
+    @dataclasses.dataclass(frozen=True)
+    class Toy(LabelledView):
+        outs: int
+        note: str = ""
+        seen: list = dataclasses.field(default_factory=list)
+
+    values = dict(seat=1, batting=True, decision="play", legal=(0, 2), labels=("a", "b"),
+                  inning=3, half=1, outs=2)
+    toy = build_view(Toy, values)
+    assert toy == Toy(**values)
+    assert (toy.note, toy.seen) == ("", [])                          # the defaults
+    assert build_view(Toy, values).seen is not toy.seen              # a fresh default each
+    assert dataclasses.replace(toy, outs=0).outs == 0 and repr(toy) == repr(Toy(**values))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        toy.outs = 0
+    with pytest.raises(TypeError, match="unknown field.*ouuts.*missing field.*outs"):
+        build_view(Toy, {**{k: v for k, v in values.items() if k != "outs"}, "ouuts": 2})
+    with pytest.raises(TypeError, match="missing field.*seat"):
+        build_view(Toy, {k: v for k, v in values.items() if k != "seat"})
+    with pytest.raises(TypeError, match="slots"):
+        build_view(_SeatHalf, dict(seat=0, half=1))
+
+
+def test_the_views_built_without_init_equal_those_built_with_it():
+    from dugout.envs import make
+    from dugout.envs.bottom_ninth.challenge import ChallengeView
+    from dugout.envs.bottom_ninth.view import BottomNinthView
+    from dugout.envs.showdown.view import ShowdownView
+    from dugout.agents import make_agent
+    from dugout.agents.play import turns
+    cases = [("showdown_v0", {"level": "expert", "decks": "default"}, ShowdownView),
+             ("bottom_ninth_v0", {"mode": "game"}, BottomNinthView),
+             ("bottom_ninth_v0", {}, BottomNinthView)]
+    for env_id, options, cls in cases:
+        env = make(env_id, **options)
+        env.reset(seed=3)
+        heuristic = make_agent(env_id, "heuristic")
+        for n, (seat, observation, _) in enumerate(turns(env)):
+            view = env.unwrapped.view(seat)
+            assert type(view) is cls and view == cls(**view.__dict__), (env_id, n)
+            env.step(heuristic.act(observation, view))
+    challenge = make("manager_challenge_v0")
+    challenge.reset(seed=3)
+    view = challenge.unwrapped.view()
+    assert type(view) is ChallengeView and view == ChallengeView(**view.__dict__)
 
 
 # -- observation spec and masks ---------------------------------------------------------

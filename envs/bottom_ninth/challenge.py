@@ -116,6 +116,7 @@ from ..core.errors import IllegalActionError, OptionError, check_max_decisions, 
 from ..core.observation import ObservationSpec
 from ..core.picture import Scene, half_name
 from ..core.scorebook import ordinal
+from ..core.view import build_view
 from . import rules, solo
 from .cards import MAX_CARDS, PITCH_LABELS, load_cards
 from .env import PIECES, _check_faces, describe_play, encode_view
@@ -217,7 +218,6 @@ def challenge_view(campaign: solo.Campaign) -> ChallengeView:
         for c in g.deck:                    # the public cards less the visible discard pile
             pitches[solo.deck_pitch(g, c)] += 1
     b = g.board
-    view = object.__new__(ChallengeView)
     fields = dict(base.__dict__)
     if campaign.over:
         fields.update(decision=None, legal=(), labels=())
@@ -230,8 +230,7 @@ def challenge_view(campaign: solo.Campaign) -> ChallengeView:
         deck_pitches=tuple(pitches) if known else (-1, -1, -1, -1), deck_known=known,
         revealed=g.revealed, depleted=g.depleted, prev_guess=g.prev_guess, bench=tuple(g.bench),
         pool=tuple(i for i in g.pool if i not in g.lineup) if len(g.lineup) < rules.LINEUP_SIZE else ())
-    view.__dict__.update(fields)
-    return view
+    return build_view(ChallengeView, fields)
 
 
 def encode_challenge(view: ChallengeView) -> np.ndarray:

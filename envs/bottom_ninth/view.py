@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core.view import LabelledView
+from ..core.view import LabelledView, build_view
 from .cards import ace_pitch
 from .game import bullpen
 from .rules import ABILITY_ACTIONS, GameState, option_labels, substitute
@@ -190,12 +190,9 @@ _ABILITY_KINDS = ("pitcher_ability", "batter_ability")
 
 
 def _view(**fields: Any) -> BottomNinthView:
-    """A view from its fields, without the frozen dataclass's per-field ``__setattr__``
-    (the view is built at every observation; it stays frozen: setting a field raises).
-    Fields not given keep their class defaults, as the generated ``__init__`` would."""
-    view = object.__new__(BottomNinthView)
-    view.__dict__.update(fields)
-    return view
+    """A view from its fields (:func:`~dugout.envs.core.view.build_view`: without the frozen
+    dataclass's per-field ``__setattr__``; the view is built at every observation)."""
+    return build_view(BottomNinthView, fields)
 
 
 @lru_cache(maxsize=64)

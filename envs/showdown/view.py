@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from ..core.view import HalfInningView
+from ..core.view import HalfInningView, build_view
 from . import roster, rules
 from .cards import INFIELD, OUTFIELD, HitterCard, PitcherCard, Team, fielding_at
 from .state import GameState
@@ -242,7 +242,7 @@ def view_of(state: GameState, seat: int) -> ShowdownView:
     ab = state.ab
     started = p >= 0            # before Basic Setup 6 no pitcher is on the mound yet
     bonus = rules.effective_control(state, ft, p) - state.card(ft, p).control if started else 0
-    return ShowdownView(
+    return build_view(ShowdownView, dict(
         seat=seat, level=state.level, dh=state.dh, innings=b.innings,
         decision=pending.kind if mine else None, subject=pending.subject if mine else -1,
         legal=pending.legal if mine else (),
@@ -275,4 +275,4 @@ def view_of(state: GameState, seat: int) -> ShowdownView:
         pitcher_slots=(state.pitcher_slot[0], state.pitcher_slot[1]),
         relief_streak=(tuple(state.relief_streak[0]), tuple(state.relief_streak[1])),
         lineup_setting=state.lineup_setting, lineup_picks=_lineup_picks(state, seat),
-        ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0))
+        ip_lost=(state.runs_charged[ft][p] // 3 if started and state.level == "expert" else 0)))
