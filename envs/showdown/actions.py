@@ -52,10 +52,20 @@ ALL_KINDS = DECISION_KINDS + EXPERT_KINDS
 
 
 def action_labels(card_set: CardSet | None) -> tuple[str, ...]:
-    """Every action's meaning: :data:`ACTIONS`, then one "play" action per card of the set."""
+    """Every action's meaning: :data:`ACTIONS`, then one "play" action per card of the set
+    (the same tuple for the same set: it is read at every action applied)."""
     if card_set is None:
         return ACTIONS
-    return ACTIONS + tuple(f"play {name}" for name in card_set.names)
+    held = _LABELS.get(id(card_set))
+    if held is None or held[0] is not card_set:
+        if len(_LABELS) > 64:
+            _LABELS.clear()
+        held = _LABELS[id(card_set)] = (card_set, ACTIONS + tuple(f"play {name}" for name in card_set.names))
+    return held[1]
+
+
+#: action_labels' tuples, by the card set's identity (the set kept, so its id stays its own)
+_LABELS: dict[int, tuple[CardSet, tuple[str, ...]]] = {}
 
 
 def ask(state: GameState, kind: str, actor: int, legal: tuple[int, ...], subject: int = -1) -> None:

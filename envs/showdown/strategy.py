@@ -75,6 +75,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from typing import Any, Mapping
 
@@ -179,18 +180,29 @@ class CardSet:
     cards: tuple[StrategyCard, ...]
     raw: Any = field(default=None, compare=False, repr=False)   # the data it was read from
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.cards)
 
+    @cached_property
+    def _indices(self) -> dict[str, int]:
+        """Each name's (first) index, looked up at every card played."""
+        indices: dict[str, int] = {}
+        for i, name in enumerate(self.names):
+            indices.setdefault(name, i)
+        return indices
+
     def card(self, name: str) -> StrategyCard:
-        for c in self.cards:
-            if c.name == name:
-                return c
-        raise KeyError(name)
+        i = self._indices.get(name)
+        if i is None:
+            raise KeyError(name)
+        return self.cards[i]
 
     def index(self, name: str) -> int:
-        return self.names.index(name)
+        i = self._indices.get(name)
+        if i is None:
+            raise ValueError(f"{name!r} is not a card of the set {self.name!r}")
+        return i
 
 
 @dataclass(frozen=True)
