@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -56,9 +57,26 @@ def chart_probabilities(chart, shift: int = 0) -> np.ndarray:
 
 
 def result_probabilities(batter, pitcher: PitcherCard, control_bonus: int = 0,
-                         fatigue: int = 0, swing: int = 0) -> dict[str, float]:
+                         fatigue: int = 0, swing: int = 0) -> Mapping[str, float]:
     """Each swing result's probability: the pitch decides whose chart, the swing the slot
-    (``swing``: a card's bonus to the swing)."""
+    (``swing``: a card's bonus to the swing). Read-only and remembered: the same two cards
+    and bonuses give the same mapping (the heuristic asks it at nearly every decision)."""
+    key = (id(batter), id(pitcher), control_bonus, fatigue, swing)
+    held = _PROBABILITIES.get(key)
+    if held is None or held[0] is not batter or held[1] is not pitcher:
+        if len(_PROBABILITIES) > 100_000:
+            _PROBABILITIES.clear()
+        held = _PROBABILITIES[key] = (batter, pitcher, MappingProxyType(
+            _result_probabilities(batter, pitcher, control_bonus, fatigue, swing)))
+    return held[2]
+
+
+#: result_probabilities' mappings, by the cards' identities (the cards kept) and the bonuses
+_PROBABILITIES: dict[tuple, tuple[Any, Any, Mapping[str, float]]] = {}
+
+
+def _result_probabilities(batter, pitcher: PitcherCard, control_bonus: int, fatigue: int,
+                          swing: int) -> dict[str, float]:
     p_chart = chart_probabilities(pitcher.chart, swing)
     if isinstance(batter, PitcherCard):
         probs = p_chart
@@ -283,6 +301,9 @@ class ShowdownHeuristic(TablesHeuristic):
                  runner_margin: int = 5, glove_margin: int = 2, card_threshold: float = 0.01,
                  fielding_weight: float = 0.005, **table_options: Any):
         super().__init__(tables, **table_options)
+        #: the view _result_we's prices are of, and the prices (one view at a time)
+        self._priced_view: ShowdownView | None = None
+        self._priced: dict[tuple, float] = {}
         self.icon_thresholds = {**self.ICON_THRESHOLDS, **(icon_thresholds or {})}
         self.pinch_margin = pinch_margin
         self.change_margin = change_margin
@@ -313,14 +334,21 @@ class ShowdownHeuristic(TablesHeuristic):
 
     def _result_we(self, view: ShowdownView, result: str, outs: int | None = None,
                    bases=None) -> float:
-        """The batting team's WE after ``result``, runners held."""
+        """The batting team's WE after ``result``, runners held (remembered for the view in
+        hand: a decision prices the same results again for each option)."""
         outs = view.outs if outs is None else outs
         bases = view.bases if bases is None else bases
-        dp = 0.0
-        if result == "GB" and view.level != "basic":
-            dp = _d20_beats(view.infield, view.batter_card.speed)
-        return sum(p * self._we(view, o, b, r)
-                   for p, o, b, r in outcomes_of(result, outs, bases, view.level, dp))
+        if view is not self._priced_view:
+            self._priced_view, self._priced = view, {}
+        key = (result, outs, tuple(bases))
+        we = self._priced.get(key)
+        if we is None:
+            dp = 0.0
+            if result == "GB" and view.level != "basic":
+                dp = _d20_beats(view.infield, view.batter_card.speed)
+            we = self._priced[key] = sum(p * self._we(view, o, b, r)
+                                         for p, o, b, r in outcomes_of(result, outs, bases, view.level, dp))
+        return we
 
     def _pa_we(self, view: ShowdownView, bonus: int) -> float:
         probs = result_probabilities(view.batter_card, view.pitcher_card,
@@ -672,15 +700,17 @@ class ShowdownHeuristic(TablesHeuristic):
         """The pitch, swing and catcher's-throw bonuses already in force (cards played this
         at-bat and cards in play; their icon bonuses are not counted)."""
         mods = {"pitch": 0, "swing": 0, "catcher_bonus": 0}
+        cards = view.card_set.cards
         for team, counts in enumerate(view.played):
             for i, n in enumerate(counts):
-                for e in view.card_set.cards[i].effect * n:
-                    self._add(mods, e, team, view.half)
+                if n:
+                    for e in cards[i].effect * n:
+                        self._add(mods, e, team, view.half)
         for team, counts in enumerate(view.in_play):
             for i, n in enumerate(counts):
-                if view.card_set.cards[i].color == ("defense" if team == view.half else "offense"):
+                if not n or cards[i].color == ("defense" if team == view.half else "offense"):
                     continue            # a card in play for the game, its side not in force
-                for e in view.card_set.cards[i].effect * n:
+                for e in cards[i].effect * n:
                     self._add(mods, e, team, view.half)
         return mods
 
