@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import math
 import re
 import shutil
 import sys
@@ -341,20 +340,14 @@ def _exploitability(folder: Path) -> dict[str, Any]:
             "command": "dugout solve bottom_ninth --agents ppo:PATH"}
 
 
-def _interval(values: list[float]) -> tuple[float, float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / max(n - 1, 1))
-    half = 1.959963984540054 * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
-
-
 def _campaigns(entry: Entry, folder: Path, campaigns: int) -> dict[str, Any]:
     """The Manager Challenge: mean Manager Points of the manager, the heuristic and random on
     the same ``campaigns`` seeds, with 95% intervals, and the paired differences."""
     from ..agents import make_agent
     from ..agents.manager_challenge import play_campaign
     from ..envs import make
+    from ..evaluate.manager_challenge import paired_difference
+    from ..evaluate.stats import mean_interval
     env = make(entry.env_id, **entry.options)
     seeds = range(SEED, SEED + campaigns)
     rows = {}
@@ -364,12 +357,11 @@ def _campaigns(entry: Entry, folder: Path, campaigns: int) -> dict[str, Any]:
             play_campaign(env, agent, s) for s in seeds]
     out: dict[str, Any] = {"campaigns": campaigns}
     for name, results in rows.items():
-        mp, low, high = _interval([r["mp"] for r in results])
+        mp, low, high = mean_interval([r["mp"] for r in results])
         out[name] = {"mp": mp, "mp_low": low, "mp_high": high,
                      "wins": sum(r["wins"] for r in results) / campaigns}
     for other in ("heuristic", "random"):
-        d, low, high = _interval([a["mp"] - b["mp"] for a, b in zip(rows["pretrained"], rows[other])])
-        out[f"minus_{other}"] = {"mp": d, "mp_low": low, "mp_high": high}
+        out[f"minus_{other}"] = paired_difference(rows["pretrained"], rows[other])
     return out
 
 

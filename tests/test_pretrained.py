@@ -303,3 +303,26 @@ def test_measuring_again_keeps_the_training_and_writes_todays_measuring_flags():
     ns = argparse.Namespace(games=400, search_games=0, campaigns=4000)
     assert _remeasured("dugout pretrained --entries manager_challenge --games 4000", ns) == \
         "dugout pretrained --entries manager_challenge --campaigns 4000"
+
+
+def test_the_challenge_measurement_pairs_the_campaigns_of_the_same_seeds():
+    """``dugout pretrained``'s Manager Challenge figures: each manager's mean Manager Points
+    on the same seeds, and the pretrained manager's paired differences to the others."""
+    from dugout.studies.pretrained import SEED, _campaigns
+    entry = ENTRIES["manager_challenge"]
+    figures = _campaigns(entry, folder_of(SHIPPED["manager_challenge"]), 3)
+    env = make("manager_challenge_v0")
+    mp = {name: [play_campaign(env, make_agent("manager_challenge_v0", ref, 0), s)["mp"]
+                 for s in range(SEED, SEED + 3)]
+          for name, ref in (("pretrained", "pretrained"), ("heuristic", "heuristic"),
+                            ("random", "random"))}
+    assert figures["campaigns"] == 3
+    for name, points in mp.items():
+        assert figures[name]["mp"] == pytest.approx(sum(points) / 3)
+        assert figures[name]["mp_low"] <= figures[name]["mp"] <= figures[name]["mp_high"]
+    for other in ("heuristic", "random"):
+        d = [a - b for a, b in zip(mp["pretrained"], mp[other])]
+        got = figures[f"minus_{other}"]
+        assert got["mp"] == pytest.approx(sum(d) / 3)
+        if len(set(d)) > 1:
+            assert got["mp_low"] < got["mp"] < got["mp_high"]
