@@ -28,6 +28,7 @@ import json
 import math
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -36,7 +37,7 @@ from ..agents.registry import agent_names, check_agents, make_agent
 from ..cli import args
 from ..envs import make
 from ..envs.core.errors import DugoutError
-from .backends import make_backend
+from .backends import Backend, make_backend
 from .stats import mean_interval, wilson_interval
 
 __all__ = ["play_campaigns", "play_chunk", "agent_ref", "summarize", "paired_difference",
@@ -70,18 +71,21 @@ def play_chunk(name: str, options: dict[str, Any], seeds: Sequence[int]) -> list
 
 def play_campaigns(name: str, campaigns: int, seed: int = 0, options: dict | None = None,
                    workers: int = 1, chunk: int | None = None,
-                   backend: str = "process") -> list[dict[str, Any]]:
+                   backend: "str | Backend" = "process") -> list[dict[str, Any]]:
     """``campaigns`` campaigns of manager ``name`` from seeds ``seed``, ``seed + 1``, ...,
     in chunks of ``chunk`` seeds (by default four chunks a worker, at most 250 seeds each)
     played on ``workers`` workers of ``backend`` (``"process"`` or ``"ray"``,
-    :meth:`dugout.evaluate.backends.Backend.map`); in seed order and the same whatever
-    ``workers`` is (each campaign is played from its own seed)."""
+    :meth:`dugout.evaluate.backends.Backend.map`; or a backend object of the caller's, used
+    as it is and left open, its own ``slots`` the workers); in seed order and the same
+    whatever ``workers`` is (each campaign is played from its own seed)."""
     options = dict(options or {})
     seeds = list(range(seed, seed + campaigns))
+    given = isinstance(backend, Backend)
     if chunk is None:
-        chunk = min(250, max(1, math.ceil(campaigns / (4 * (workers or 1)))))
+        slots = backend.slots if given else workers
+        chunk = min(250, max(1, math.ceil(campaigns / (4 * (slots or 1)))))
     parts = [(name, options, seeds[i:i + chunk]) for i in range(0, len(seeds), chunk)]
-    with make_backend(backend, workers) as pool:
+    with nullcontext(backend) if given else make_backend(backend, workers) as pool:
         rows = pool.map(play_chunk, parts,
                         describe=lambda i: f"{name}'s campaigns from seed {parts[i][2][0]}")
     return [r for part in rows for r in part]

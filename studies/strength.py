@@ -132,12 +132,16 @@ def measure_challenge(options: dict[str, Any], agents: Sequence[str], campaigns:
                 for name in agents)
         seconds = time.perf_counter() - start
     else:
-        for first, count in store.missing(seeds, workers):
-            start = time.perf_counter()
-            a, b = (play_campaigns(str(name), count, first, options, workers or 1, backend=backend)
-                    for name in agents)
-            store.add([[first + k, x, y] for k, (x, y) in enumerate(zip(a, b))],
-                      time.perf_counter() - start)
+        from ..evaluate.backends import make_backend
+        missing = store.missing(seeds, workers)
+        if missing:
+            with make_backend(backend, workers) as pool:       # one pool for every chunk
+                for first, count in missing:
+                    start = time.perf_counter()
+                    a, b = (play_campaigns(str(name), count, first, options, backend=pool)
+                            for name in agents)
+                    store.add([[first + k, x, y] for k, (x, y) in enumerate(zip(a, b))],
+                              time.perf_counter() - start)
         a, b = [store.records[s][1] for s in seeds], [store.records[s][2] for s in seeds]
         seconds = store.seconds(seeds)
     d = paired_difference(a, b)

@@ -155,6 +155,30 @@ def test_a_manager_challenge_measurement_goes_on_from_its_campaigns(tmp_path):
         kept.check_replay(range(5, 10))
 
 
+def test_a_manager_challenge_measurement_plays_its_chunks_on_one_pool(tmp_path, monkeypatch):
+    """The campaigns still missing, in two chunks (a seed kept between them), are played on
+    one backend, both managers' and every chunk's, and give the uninterrupted run's row."""
+    from dugout.evaluate import backends
+    agents = ["heuristic", "random"]
+    made = []
+    real = backends.make_backend
+
+    def counting(*args, **kwargs):
+        made.append(args)
+        return real(*args, **kwargs)
+
+    store = strength.PairStore(tmp_path, "manager_challenge", "manager_challenge_v0", {}, agents)
+    strength.measure_challenge({}, agents, 1, seed=7, store=store.load())
+    kept = store.load()
+    assert kept.missing(range(5, 10), 1) == [(5, 2), (8, 2)]
+    monkeypatch.setattr(backends, "make_backend", counting)
+    grown = strength.measure_challenge({}, agents, 5, seed=5, store=kept)
+    assert len(made) == 1
+    whole = strength.measure_challenge({}, agents, 5, seed=5)
+    figures = ("a_mp_diff", "a_mp_diff_low", "a_mp_diff_high", "a_mp", "b_mp", "verdict")
+    assert {k: grown[k] for k in figures} == {k: whole[k] for k in figures}
+
+
 def test_the_missing_seeds_come_in_chunks_of_eight_a_worker():
     store = strength.PairStore("unused", "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"])
     store.records = {s: [s, [0, 1, "home"], [1, 0, "away"]] for s in (3, 4, 20)}
