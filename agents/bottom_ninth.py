@@ -338,15 +338,20 @@ def situation(view: BottomNinthView, cards=None) -> tuple:
     batter's Speed and Crushed values and the pitcher's Fielding (hashable, for caching)."""
     faces = getattr(view, "pitch_faces", None)
     faces = tuple(rules.DEFAULT_FACES.items()) if faces is None else tuple(faces)
-    speed = fielding = 0
-    crush = (6,)
+    speed, fielding, crush = 0, 0, (6,)
     if cards is not None and view.batter_card >= 0 and view.pitcher_card >= 0:
-        speed = cards.trait_by(view.batter_card, "speed")
-        fielding = cards.trait_by(view.pitcher_card, "fielding")
-        extra = [v for t in cards.trait(view.batter_card, "crush_on") for v in t.values]
-        crush = tuple(sorted({6, *extra}))
+        speed, fielding, crush = _remembered(_TRAITS, cards, (view.batter_card, view.pitcher_card),
+                                             50_000, lambda: _pitch_traits(cards, view.batter_card,
+                                                                           view.pitcher_card))
     return (faces, getattr(view, "out_rule", "lead_runner"), min(view.outs, 2),
             _bases(view.runners), view.balls, view.strikes, speed, fielding, crush)
+
+
+def _pitch_traits(cards, batter: int, pitcher: int) -> tuple[int, int, tuple[int, ...]]:
+    """The batter's Speed and Crushed values and the pitcher's Fielding (:func:`situation`)."""
+    extra = [v for t in cards.trait(batter, "crush_on") for v in t.values]
+    return (cards.trait_by(batter, "speed"), cards.trait_by(pitcher, "fielding"),
+            tuple(sorted({6, *extra})))
 
 
 @lru_cache(maxsize=4096)
@@ -461,6 +466,7 @@ def _uses(effect: Effect, face: str, control: int, swing: int | None):
 _GRANTS: dict[tuple, tuple[Any, float]] = {}
 _MATRICES: dict[tuple, tuple[Any, np.ndarray]] = {}
 _MIXES: dict[tuple, tuple[Any, tuple[np.ndarray, np.ndarray]]] = {}
+_TRAITS: dict[tuple, tuple[Any, tuple[int, int, tuple[int, ...]]]] = {}
 _POWERS: dict[tuple, tuple[Any, float]] = {}
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -192,8 +193,9 @@ class CardSet:
     pitchers: tuple[PitcherCard, ...]
     source: str                     # the JSON text of the set (saved with a game)
 
-    @property
+    @cached_property
     def cards(self) -> tuple:
+        """Batters then pitchers (made once: read at every card looked up)."""
         return self.batters + self.pitchers
 
     def is_batter(self, index: int) -> bool:

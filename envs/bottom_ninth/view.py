@@ -234,20 +234,21 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
     usable = usable_now(state)
     game = state.mode == "game"
     pair = lambda f: (f(0), f(1))                                    # noqa: E731
-    if game:
+    if game:                    # (the pairs written out: a view is built at every rollout step)
+        pens = (tuple(bullpen(state, 0)), tuple(bullpen(state, 1))) if playing else ((), ())
         extra = dict(
             mode="game", innings=b.innings,
-            lineups=pair(lambda t: tuple(state.lineups[t])),
-            pitcher_slots=pair(lambda t: state.pslot[t] if playing else -1),
-            orders=pair(lambda t: state.order[t]),
-            benches=pair(lambda t: tuple(state.benches[t])),
-            bullpens=pair(lambda t: tuple(bullpen(state, t)) if playing else ()),
-            mound=pair(lambda t: state.mound[t] if playing else -1),
-            runs_allowed=pair(lambda t: state.allowed[t]),
-            relievers_used=pair(lambda t: state.relievers[t]),
-            ceilings=pair(lambda t: state.ceilings[t]),
-            support=pair(lambda t: state.support[t]),
-            support_used=pair(lambda t: state.support_used[t]),
+            lineups=(tuple(state.lineups[0]), tuple(state.lineups[1])),
+            pitcher_slots=(state.pslot[0], state.pslot[1]) if playing else (-1, -1),
+            orders=(state.order[0], state.order[1]),
+            benches=(tuple(state.benches[0]), tuple(state.benches[1])),
+            bullpens=pens,
+            mound=(state.mound[0], state.mound[1]) if playing else (-1, -1),
+            runs_allowed=(state.allowed[0], state.allowed[1]),
+            relievers_used=(state.relievers[0], state.relievers[1]),
+            ceilings=(state.ceilings[0], state.ceilings[1]),
+            support=(state.support[0], state.support[1]),
+            support_used=(state.support_used[0], state.support_used[1]),
             support_names=tuple(c.name for c in state.supports.cards) if state.supports else (),
             fatigue_left=state.fatigue_left, sub_card=state.sub_card, sub_slot=state.sub_slot)
     elif state.extra_innings:
@@ -288,7 +289,7 @@ def view_of(state: GameState, seat: int) -> BottomNinthView:
         pitcher_card=state.pitcher if playing else -1,
         batter_card=state.batter_card if playing else -1,
         batter_slot=state.order[b.batting], pa=state.pa,
-        substitute=relief_ready(state),
+        substitute=bool(pens[fielding]) if game else relief_ready(state),
         own_cards=team_cards(state, seat), opp_cards=team_cards(state, 1 - seat),
         removed=tuple(state.removed), n_cards=len(state.cards.cards),
         last=state.last, over=b.over)
