@@ -122,10 +122,12 @@ def pa_value(batter: Stats, pitcher: Stats, fielders: tuple[int, ...], edge: str
     return total
 
 
+@lru_cache(maxsize=65536)
 def pitching_value(pitcher: Stats, batters: tuple[Stats, ...], fielders: tuple[int, ...],
                    edge: str = "ge") -> float:
     """Runs per plate appearance a pitcher saves against ``batters`` (their mean
-    :func:`pa_value`, negated: higher is better)."""
+    :func:`pa_value`, negated: higher is better; remembered, as :func:`pa_value` is: the
+    heuristic weighs every fresh arm against the same lineup before each batter)."""
     return -sum(pa_value(b, pitcher, fielders, edge) for b in batters) / len(batters)
 
 
