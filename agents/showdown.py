@@ -294,6 +294,10 @@ class ShowdownHeuristic(TablesHeuristic):
     ICON_THRESHOLDS = {"strikeout": 0.06, "home_run_icon": 0.04, "silver_slugger": 0.02,
                        "reroll_out": 0.0, "stolen_base": 0.0, "relief_ace": 0.02,
                        "gold_glove": 0.0, "twenty_game": 0.0}
+    #: the view :meth:`_result_we`'s prices are of, and the prices (one view at a time; an
+    #: instance sets its own at its first price)
+    _priced_view: ShowdownView | None = None
+    _priced: dict[tuple, float] = {}
 
     def __init__(self, tables: ValueTables | None = None,
                  icon_thresholds: dict[str, float] | None = None,
@@ -301,9 +305,6 @@ class ShowdownHeuristic(TablesHeuristic):
                  runner_margin: int = 5, glove_margin: int = 2, card_threshold: float = 0.01,
                  fielding_weight: float = 0.005, **table_options: Any):
         super().__init__(tables, **table_options)
-        #: the view _result_we's prices are of, and the prices (one view at a time)
-        self._priced_view: ShowdownView | None = None
-        self._priced: dict[tuple, float] = {}
         self.icon_thresholds = {**self.ICON_THRESHOLDS, **(icon_thresholds or {})}
         self.pinch_margin = pinch_margin
         self.change_margin = change_margin

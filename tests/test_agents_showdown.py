@@ -160,6 +160,37 @@ def test_result_probabilities_by_hand(teams):
         {r: jeter.chart.count(r) / 20 for r in RESULTS})
 
 
+def test_remembered_probabilities_are_read_only_and_each_cards_own(teams):
+    nyy, bos = teams
+    jeter, pedro, ortiz = player(nyy, "Derek Jeter"), player(bos, "Pedro Martinez"), player(bos, "David Ortiz")
+    first = result_probabilities(jeter, pedro, 3, 1)
+    assert result_probabilities(jeter, pedro, 3, 1) is first         # remembered
+    with pytest.raises(TypeError):
+        first["HR"] = 1.0
+    assert dict(first) == pytest.approx(odds(jeter, pedro, 3, 1))
+    other = player(nyy, "Mike Mussina")
+    assert dict(result_probabilities(ortiz, other, 3, 1)) == pytest.approx(odds(ortiz, other, 3, 1))
+
+
+def test_the_heuristics_prices_are_those_of_the_view_in_hand():
+    """A result's win expectancy is remembered for one view at a time: a heuristic that has
+    priced one situation prices the next as a fresh heuristic does."""
+    env = showdown_v0.env()
+    env.reset(seed=4)
+    heuristic, views = ShowdownHeuristic(), []
+    for seat, observation, _ in turns(env):
+        views.append(env.unwrapped.view(seat))
+        env.step(heuristic.act(observation, views[-1]))
+        if len(views) == 60:
+            break
+    priced = [v for v in views if v.batter_card is not None and v.pitcher_card is not None
+              and v.batter >= 0 and v.pitcher >= 0]
+    assert len({(v.outs, v.bases, v.runs) for v in priced}) > 3
+    for view in priced:
+        for result in ("1B", "GB", "HR"):
+            assert heuristic._result_we(view, result) == ShowdownHeuristic()._result_we(view, result)
+
+
 def test_a_pitcher_batting_reads_only_the_pitchers_chart(teams):
     nyy, bos = teams
     pedro, mussina = player(bos, "Pedro Martinez"), player(nyy, "Mike Mussina")
