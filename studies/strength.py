@@ -28,7 +28,8 @@ the rows of the cases it finished.
 Manager Challenge, each seed's two campaigns) in ``FOLDER/CASE.jsonl`` (:class:`PairStore`):
 the same command run again with the same folder plays only the seeds the file does not
 hold, so a measurement of thousands of slow games can stop and go on, on another day or
-machine, or grow (a larger ``--games`` plays only the new seeds). The row is the same as
+machine, or grow (a larger ``--games`` plays only the new seeds); each chunk kept prints a
+line (to stderr) of how many of the run's seeds the file holds. The row is the same as
 one uninterrupted run's (each pair is seeded on its own); its seconds are those each pair
 took when it was played. A file that holds another measurement (other managers or
 options) is refused, never mixed in; so is one whose first kept seed plays differently
@@ -44,7 +45,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..cli import args
 from ._generated import GeneratedBlock
@@ -174,6 +175,8 @@ class PairStore:
                        "a": str(agents[0]), "b": str(agents[1])}
         self.records: dict[int, list] = {}
         self._seconds: dict[int, float] = {}
+        #: told ``(fresh, seconds)`` after each chunk kept (``dugout strength`` prints a line)
+        self.on_add: Callable[[int, float], None] | None = None
 
     def load(self) -> "PairStore":
         """Read the file (none yet: nothing played); ``ValueError`` for one that is damaged
@@ -278,10 +281,22 @@ class PairStore:
         for r in fresh:
             self.records[r[0]] = r
             self._seconds[r[0]] = seconds / len(records)
+        if self.on_add is not None:
+            self.on_add(len(fresh), seconds)
 
     def seconds(self, seeds: range) -> float:
         """The wall seconds the pairs of ``seeds`` took to play, each its chunk's share."""
         return sum(self._seconds[s] for s in seeds)
+
+
+def _progress_line(store: PairStore, title: str, seeds: range, unit: str) -> Callable[[int, float], None]:
+    """What a long ``--pairs`` run prints (to stderr) as each chunk is kept: how many of the
+    run's seeds the file holds now, and what the last chunk took."""
+    def line(fresh: int, seconds: float) -> None:
+        held = sum(1 for s in seeds if s in store.records)
+        print(f"{title}: {held:,} of {len(seeds):,} {unit} kept in {store.path} ({fresh} more in "
+              f"{seconds:.0f} s)", file=sys.stderr, flush=True)
+    return line
 
 
 def _what(header: Any) -> str:
@@ -347,6 +362,8 @@ def check(ns: argparse.Namespace) -> None:
             store.check_replay(range(ns.seed, ns.seed + count))
         except (ValueError, OSError) as error:
             raise args.UsageError("--pairs", f"--pairs: {error}") from None
+        store.on_add = _progress_line(store, TITLES[label], range(ns.seed, ns.seed + count),
+                                      "campaign seeds" if env_id == CHALLENGE else "pairs")
 
 
 _KEPT = ("a", "b", "games", "a_score", "a_score_low", "a_score_high", "verdict", "a_run_diff", "seconds")

@@ -136,7 +136,12 @@ def test_dugout_strength_pairs_keeps_and_reads_the_pairs(tmp_path, capsys):
         assert {k: v for k, v in grown[label].items() if k != "seconds"} == \
             {k: v for k, v in whole[label].items() if k != "seconds"}
         assert first[label]["games"] == 4
-    capsys.readouterr()
+    err = capsys.readouterr().err
+    # a line a chunk kept, the count held of the run's seeds (the second run: 2 more pairs)
+    pairs = str(tmp_path / "pairs" / "grand_slam.jsonl")
+    assert f"Grand Slam: 2 of 2 pairs kept in {pairs} (2 more in " in err
+    assert f"Grand Slam: 4 of 4 pairs kept in {pairs} (2 more in " in err
+    assert "campaign seeds kept in" in err and err.count("pairs kept in") == 2
 
 
 def test_a_manager_challenge_measurement_goes_on_from_its_campaigns(tmp_path):
