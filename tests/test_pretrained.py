@@ -109,6 +109,21 @@ def test_an_option_it_was_not_trained_on_is_refused_at_the_set_up_naming_it():
         play_game(env, {"away": agent, "home": make_agent("thats_baseball_v0", "random")}, 1)
 
 
+def test_that_baseballs_teams_are_judged_by_their_averages_so_the_solver_can_score_it():
+    """The solver knows teams only by their lineups' adjusted averages (batters #1 to #9, named
+    away and home): the game it solves is the one the manager was trained on, so the manager
+    is asked there (``dugout solve thats_baseball`` scores it); another lineup is refused."""
+    from types import SimpleNamespace
+    from dugout.agents.solvers.thats_baseball.policy import public_setup
+    from dugout.envs.thats_baseball.cards import load_team
+    sample, reds = load_team("sample").aas, load_team("reds").aas
+    agent = make_agent("thats_baseball_v0", "pretrained")
+    agent.observe_setup(public_setup(SimpleNamespace(lineups=(sample, reds), innings=9)))
+    other = (*reds[:8], reds[8] + 1)
+    with pytest.raises(PretrainedOptionsError, match="teams=.*but it was trained with teams="):
+        agent.observe_setup(public_setup(SimpleNamespace(lineups=(sample, other), innings=9)))
+
+
 def test_showdown_of_another_level_is_refused_before_any_game_naming_the_level():
     with pytest.raises(PretrainedOptionsError, match=r"level='basic', but it was trained with "
                                                      r"level='advanced'"):

@@ -134,7 +134,19 @@ def _parts(setup: Any) -> dict[str, Any]:
     return dict(vars(setup))
 
 
+def _rules_key(value: Any) -> Any:
+    """What the rules read of a set-up's part: its ``rules_key()`` where it has one (That's
+    Baseball's teams: their lineups' averages, whatever they are named), else itself; a tuple
+    of parts, each's."""
+    if callable(getattr(value, "rules_key", None)):
+        return value.rules_key()
+    if isinstance(value, tuple):
+        return tuple(_rules_key(v) for v in value)
+    return value
+
+
 def _equal(a: Any, b: Any) -> bool:
+    a, b = _rules_key(a), _rules_key(b)
     try:
         return bool(a == b)
     except (ValueError, TypeError):          # arrays and the like

@@ -77,6 +77,12 @@ class Team:
     def aas(self) -> tuple[int, ...]:
         return tuple(b.aa for b in self.batters)
 
+    def rules_key(self) -> tuple[int, ...]:
+        """What the rules read of a team: its batters' adjusted averages in batting order
+        (names, positions and pitchers only label the box score). Teams with the same key
+        play the same game, e.g. a named team and the solver's :func:`lineup_team` of it."""
+        return self.aas
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name,
                 "lineup": [{"name": b.name, "position": b.position, "average": b.average}
