@@ -204,6 +204,12 @@ def make_agent(env_id: str, name: "str | AgentRef", seed: int | None = None):
     return factory(seed)
 
 
+#: The named managers that play only some of an env's options and say which
+#: (``check_options(env_kwargs)``): pretrained managers (the options they were trained on),
+#: the duel's equilibrium manager (the solved duel). Others are not made to be checked.
+_CHECKS_OPTIONS = ("pretrained", "solver")
+
+
 def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Check each manager of ``names`` (texts or :class:`AgentRef`) for ``env_id`` built with
     ``env_kwargs``, before any game: a ``ValueError`` naming the first that cannot play (an
@@ -229,9 +235,9 @@ def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = No
                 check = getattr(getattr(search, "rollout", None), "check_options", None)
                 if check is not None:
                     check(env_kwargs)
-            if ref.name == "pretrained":         # options it was not trained on, named
-                check = getattr(make_agent(env_id, ref), "check_options", None)
-                if check is not None:            # (a user's own "pretrained" may not have it)
+            if ref.name in _CHECKS_OPTIONS:      # options it does not play, named (the
+                check = getattr(make_agent(env_id, ref), "check_options", None)   # duel's
+                if check is not None:            # solver; a user's own may not have it)
                     check(env_kwargs)
             continue
         if text not in loaded:

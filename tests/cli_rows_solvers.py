@@ -65,6 +65,14 @@ ROWS: list[Row] = [
         "does not cover support cards"),
     Row("solve bottom_ninth", ("--env-option", "condition=e05"), "--env-option",
         "does not cover Condition Cards"),
+    # a tournament asking the duel's equilibrium manager to play a game it has not solved:
+    # refused before the first game, naming the option (it once failed at its first decision)
+    Row("tournament", ("--env", "bottom_ninth_v0", "--env-option", "mode=game", "--agents", "solver",
+                       "heuristic"), "--agents", "the longer game (mode='game') is not solved"),
+    Row("tournament", ("--env", "bottom_ninth_v0", "--env-option", "support=true", "--agents",
+                       "solver", "heuristic"), "--agents", "does not cover support cards"),
+    Row("strength", ("--agents", "solver", "heuristic", "--cases", "bottom_ninth_game"), "--agents",
+        "bottom_ninth_game: solver: the equilibrium manager plays the duel"),
     # the teams: card ids of the set, each side named by its own flag
     Row("solve bottom_ninth", ("--away", "zz,yy"), "--away", "'zz' is not a pitcher"),
     Row("solve bottom_ninth", ("--away", "p01"), "--away", "[starter id, substitute id]"),

@@ -52,6 +52,21 @@ class EquilibriumAgent(ViewAgent):
         if self._setup is not None:
             self._setup.reset(seed)
 
+    def check_options(self, options: Any) -> None:
+        """Refuse, before any game, env options whose game is not the solved duel (the
+        Longer Game, extra innings, support or Condition Cards): a ``ValueError`` naming the
+        option, as a view of that game would at its first decision."""
+        options = dict(options or {})
+        if options.get("mode", "duel") != "duel":
+            raise ValueError(f"{self.name}: the equilibrium manager plays the duel (mode='duel'); "
+                             f"the longer game (mode={options['mode']!r}) is not solved")
+        if options.get("extra_innings"):
+            raise ValueError(f"{self.name}: {EXTRA_INNINGS_REFUSED}")
+        if options.get("support"):
+            raise ValueError(f"{self.name}: {SUPPORT_REFUSED}")
+        if options.get("condition") is not None:
+            raise ValueError(f"{self.name}: {CONDITION_REFUSED}")
+
     def solution_for(self, view: BottomNinthView) -> Solution:
         if view.mode != "duel":
             raise ValueError(f"{self.name}: the equilibrium manager plays the duel (mode='duel'); "
