@@ -111,8 +111,12 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
        "the search manager's seconds a game and decisions a second, per ruleset",
        example=["--games", "1", "--agent", "search:sims=1,batch=1"]),
     _c("strength", "dugout.studies.strength",
-       "search against the heuristic on every ruleset: the README's table",
+       "search against the heuristic on every ruleset: the search docs' table",
        example=["--games", "4", "--cases", "grand_slam", "--agents", "search:sims=1,batch=1", "heuristic"]),
+    _c("standings", "dugout.studies.standings",
+       "random, pretrained, search and solver against the heuristic on every ruleset: the "
+       "README's benchmark table",
+       example=["--managers", "random", "--cases", "grand_slam", "--games", "4", "--no-exact"]),
     _c("pretrained", "dugout.studies.pretrained",
        "train, measure and write the shipped pretrained managers, with model cards",
        example=["--entries", "grand_slam", "--games", "4"]),

@@ -19,7 +19,10 @@ subcommand (``configure``, ``check``, ``run``, :mod:`dugout.cli.main`) and runs 
 * :mod:`dugout.studies.bench_search`: the search manager's seconds a game and decisions a
   second, per ruleset (``dugout bench search``);
 * :mod:`dugout.studies.strength`: seat-swapped tournaments of the search manager (or any two)
-  against the heuristic on every ruleset, the README's table (``dugout strength``);
+  against the heuristic on every ruleset, the search's table (``dugout strength``);
+* :mod:`dugout.studies.standings`: random, pretrained, search and solver managers against the
+  heuristic on every ruleset, with the solved games' exact scores: the README's benchmark
+  table (``dugout standings``);
 * :mod:`dugout.studies.bottom_ninth_cards`: Bottom of the 9th's cards, each batter against
   each pitcher (``dugout cards``);
 * :mod:`dugout.studies.calibrate_showdown`: MLB Showdown's simulated seasons against the

@@ -1,10 +1,11 @@
 """How much stronger than the heuristic is the search manager? Seat-swapped tournaments on
-every ruleset, written as the README's table.
+every ruleset, written as the search docs' table (``dugout standings --strength`` takes its
+rows into the README's benchmark table).
 
     dugout strength                                       # search against heuristic, 200 games a ruleset
     dugout strength --games 4000 --workers 16             # the claim's size, on a bigger machine
     dugout strength --agents search:sims=32 heuristic --cases grand_slam --games 400
-    dugout strength --games 400 --workers 2 --markdown README.md docs/search.md
+    dugout strength --games 400 --workers 2 --markdown docs/search.md
 
 (``python -m dugout.studies.strength`` is the same.) For each case (each ruleset; MLB Showdown's
 advanced and expert-with-decks games; Bottom of the 9th's duel and Longer Game) it plays a

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -246,6 +247,9 @@ def test_command_line_parses(where, line, tmp_path, monkeypatch, capsys):
             path = word                       # the challenge reads a bare folder as ppo:
         if path is not None and not (tmp_path / path).exists():
             _checkpoint(tmp_path / path, env_id, options)
+        elif "/" in word and (ROOT / word).is_file() and not (tmp_path / word).exists():
+            (tmp_path / word).parent.mkdir(parents=True, exist_ok=True)   # a file of the clone
+            shutil.copy(ROOT / word, tmp_path / word)                    # the command reads
     module = __import__(command.module, fromlist=["_"])
     try:
         parse(f"dugout {command.name}", command.function("configure"),

@@ -188,7 +188,7 @@ def test_an_env_without_a_pretrained_manager_is_refused():
         make_agent("pretrained_test_league_v0", "pretrained")
 
 
-@pytest.mark.parametrize("page", ["docs/managers.md", "README.md"])
+@pytest.mark.parametrize("page", ["docs/managers.md"])
 def test_the_docs_table_is_the_one_the_measurements_give(page):
     from pathlib import Path
     from dugout.studies.pretrained import BLOCK, default_out, markdown_block, shipped_measurements
