@@ -136,12 +136,7 @@ def configure(parser: args.Parser) -> None:
                              "search, at its default budget)")
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=True,
                         help="the solved games' exact scores (default on; a few minutes)")
-    parser.add_argument("--seed", type=args.seed, default=0,
-                        help=f"the first pair's seed, from 0 to {args.MAX_SEED} (default 0)")
-    parser.add_argument("--workers", type=args.workers, default=1,
-                        help="worker processes (default 1)")
-    parser.add_argument("--backend", choices=("process", "ray"), default="process",
-                        help="where the games are played (default process)")
+    strength.add_play_flags(parser)
     parser.add_argument("--pairs", metavar="FOLDER", type=args.out_dir,
                         help="keep every cell's finished pairs in FOLDER/MANAGER/CASE.jsonl and "
                              "play only the seeds not there yet (dugout strength's files)")
@@ -149,11 +144,7 @@ def configure(parser: args.Parser) -> None:
                         help="take the cells dugout strength measured (its generated block in "
                              "FILE: a manager of --managers against the heuristic) instead of "
                              "playing them")
-    parser.add_argument("--json", metavar="PATH", type=args.out_file,
-                        help="also write the figures to PATH as JSON")
-    parser.add_argument("--markdown", metavar="FILE", type=args.out_file, nargs="+",
-                        help="also write the table into each FILE (its generated block replaced, "
-                             "or added at its end)")
+    strength.add_output_flags(parser)
 
 
 def _reference(ns: argparse.Namespace, manager: str) -> str:
@@ -183,10 +174,7 @@ def check(ns: argparse.Namespace) -> None:
             flag = "--search" if manager == "search" else "--managers"
             raise args.UsageError(flag, f"{flag}: {case}: {error}") from None
     ns.search_games = ns.search_games or ns.games
-    last = ns.seed + max(ns.games, ns.search_games) - 1
-    if "manager_challenge" in ns.cases and last > args.MAX_SEED:
-        raise args.UsageError("--seed", f"the Manager Challenge plays seeds {ns.seed} to {last}; the "
-                                        f"last must be at most {args.MAX_SEED}: lower --seed or --games")
+    strength.check_challenge_seeds(ns.cases, ns.seed, max(ns.games, ns.search_games))
     ns.taken = {}
     if ns.strength is not None:
         try:

@@ -51,7 +51,8 @@ from typing import Any, Callable, Sequence
 from ..cli import args
 from ._generated import GeneratedBlock
 
-__all__ = ["CASES", "measure", "measure_challenge", "PairStore", "configure", "check", "run", "main", "markdown_block"]
+__all__ = ["CASES", "measure", "measure_challenge", "PairStore", "configure", "check", "run", "main", "markdown_block",
+           "add_play_flags", "add_output_flags", "check_challenge_seeds"]
 
 #: The tournaments: label -> (env id, env options).
 CASES = {
@@ -307,6 +308,35 @@ def _what(header: Any) -> str:
             f"{json.dumps(header.get('options'))}")
 
 
+def add_play_flags(parser: args.Parser) -> None:
+    """``--seed``, ``--workers``, ``--backend``: from which seed and where a measurement's
+    games are played (``dugout strength``'s and ``dugout standings``')."""
+    parser.add_argument("--seed", type=args.seed, default=0,
+                        help=f"the first pair's seed, from 0 to {args.MAX_SEED} (default 0)")
+    parser.add_argument("--workers", type=args.workers, default=1,
+                        help="worker processes (default 1)")
+    parser.add_argument("--backend", choices=("process", "ray"), default="process",
+                        help="where the games are played (default process)")
+
+
+def add_output_flags(parser: args.Parser) -> None:
+    """``--json`` and ``--markdown``: where a measurement's figures and table are written."""
+    parser.add_argument("--json", metavar="PATH", type=args.out_file,
+                        help="also write the figures to PATH as JSON")
+    parser.add_argument("--markdown", metavar="FILE", type=args.out_file, nargs="+",
+                        help="also write the table into each FILE (its generated block replaced, "
+                             "or added at its end)")
+
+
+def check_challenge_seeds(cases: Sequence[str], seed: int, games: int) -> None:
+    """The Manager Challenge plays seeds ``seed`` to ``seed + games - 1``: a usage error
+    naming ``--seed`` when the last is past the largest seed."""
+    last = seed + games - 1
+    if "manager_challenge" in cases and last > args.MAX_SEED:
+        raise args.UsageError("--seed", f"the Manager Challenge plays seeds {seed} to {last}; the "
+                                        f"last must be at most {args.MAX_SEED}: lower --seed or --games")
+
+
 def configure(parser: args.Parser) -> None:
     """``dugout strength``'s flags."""
     parser.add_argument("--agents", type=args.agent_ref, nargs=2, default=["search", "heuristic"],
@@ -318,22 +348,13 @@ def configure(parser: args.Parser) -> None:
                              "(default 200); the Manager Challenge's campaigns a manager")
     parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES),
                         metavar="CASE", help=f"which rulesets (default all): {', '.join(CASES)}")
-    parser.add_argument("--seed", type=args.seed, default=0,
-                        help=f"the first pair's seed, from 0 to {args.MAX_SEED} (default 0)")
-    parser.add_argument("--workers", type=args.workers, default=1,
-                        help="worker processes (default 1)")
-    parser.add_argument("--backend", choices=("process", "ray"), default="process",
-                        help="where the games are played (default process)")
+    add_play_flags(parser)
     parser.add_argument("--pairs", metavar="FOLDER", type=args.out_dir,
                         help="keep every finished pair (the Manager Challenge: each seed's two "
                              "campaigns) in FOLDER/CASE.jsonl, and play only the seeds not there "
                              "yet: run again with the same FOLDER to go on with a measurement "
                              "that stopped, or to add games to it")
-    parser.add_argument("--json", metavar="PATH", type=args.out_file,
-                        help="also write the figures to PATH as JSON")
-    parser.add_argument("--markdown", metavar="FILE", type=args.out_file, nargs="+",
-                        help="also write the table into each FILE (its generated block replaced, "
-                             "or added at its end)")
+    add_output_flags(parser)
 
 
 def check(ns: argparse.Namespace) -> None:
@@ -348,10 +369,7 @@ def check(ns: argparse.Namespace) -> None:
             check_agents(env_id, ns.agents, options)
         except ValueError as error:
             raise args.UsageError("--agents", f"--agents: {label}: {error}") from None
-    last = ns.seed + ns.games - 1
-    if "manager_challenge" in ns.cases and last > args.MAX_SEED:
-        raise args.UsageError("--seed", f"the Manager Challenge plays seeds {ns.seed} to {last}; the "
-                                        f"last must be at most {args.MAX_SEED}: lower --seed or --games")
+    check_challenge_seeds(ns.cases, ns.seed, ns.games)
     BLOCK.check_flag(ns.markdown)
     ns.stores = {}
     for label in ns.cases if ns.pairs is not None else ():
