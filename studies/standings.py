@@ -347,7 +347,7 @@ def markdown_block(saved: dict[str, Any]) -> str:
                 s = exact[case].get(m)
                 row.append("-" if s is None else
                            f"{_points(s['first'])} / {_points(s['second'])} [{number(s)}]")
-            lines.append(f"| {TITLES[case]} ({EXACT[case]}) | " + " | ".join(row) + " |")
+            lines.append(f"| {TITLES[case]}: {EXACT[case]} | " + " | ".join(row) + " |")
     lines += [""] + [f"{i}. `{c}` ({dates[c]})" for i, c in enumerate(commands, 1)]
     lines += ["", f"<!-- figures: {json.dumps({'cells': cells, 'exact': exact}, sort_keys=True)} -->",
               MARKDOWN_END]

@@ -148,7 +148,7 @@ def test_the_exact_table_and_a_tiny_float_below_zero_reads_zero():
                                                  "date": "d"}}}
     block = standings.markdown_block({"cells": {}, "exact": exact})
     tb = next(line for line in block.splitlines() if line.startswith("| That's Baseball"))
-    assert tb == ("| That's Baseball (gap to optimal) | 0.0723 / 0.0886 [1] | - | - | "
+    assert tb == ("| That's Baseball: gap to optimal | 0.0723 / 0.0886 [1] | - | - | "
                   "0.0000 / 0.0000 [1] |")
     duel = next(line for line in block.splitlines() if line.startswith("| Bottom of the 9th (duel)"))
-    assert duel.startswith("| Bottom of the 9th (duel) (exploitability) | 3.6000 / 10.1000 [2] | -")
+    assert duel.startswith("| Bottom of the 9th (duel): exploitability | 3.6000 / 10.1000 [2] | -")
