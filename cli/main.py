@@ -114,8 +114,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
        "search against the heuristic on every ruleset: the search docs' table",
        example=["--games", "4", "--cases", "grand_slam", "--agents", "search:sims=1,batch=1", "heuristic"]),
     _c("standings", "dugout.studies.standings",
-       "random, pretrained, search and solver against the heuristic on every ruleset: the "
-       "README's benchmark table",
+       "every kind of manager against the heuristic: the README's table",
        example=["--managers", "random", "--cases", "grand_slam", "--games", "4", "--no-exact"]),
     _c("pretrained", "dugout.studies.pretrained",
        "train, measure and write the shipped pretrained managers, with model cards",
