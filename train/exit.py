@@ -136,7 +136,7 @@ class ExitSettings:
     """A run's settings (each field's ``metadata``: its help and command-line type)."""
 
     env: str = field(default="grand_slam_v0", metadata={
-        "help": "environment, a two-manager id of dugout.envs.ENV_IDS", "type": EXIT_ENV})
+        "help": "the ruleset to learn", "type": EXIT_ENV})
     rounds: int = field(default=3, metadata={"help": "rounds of play and learning", "type": ROUNDS})
     games: int = field(default=40, metadata={
         "help": "the expert's games a round (each searched at both seats in self-play)", "type": GAMES})
