@@ -35,6 +35,13 @@ one uninterrupted run's (each pair is seeded on its own); its seconds are those 
 took when it was played. A file that holds another measurement (other managers or
 options) is refused, never mixed in; so is one whose first kept seed plays differently
 when played again before the run (the code changed since it was kept).
+
+Runs may share a ``--pairs`` folder at once, in several processes or on machines whose
+shared disk honours file locks: each chunk is appended under a lock on the file after
+reading what the others kept, and each run reads the file again before each chunk, so no
+seed is played by one run after another kept it, nor kept twice. To split a measurement, give each run its own seeds
+(``--seed 0 --games 2000`` and ``--seed 1000 --games 2000``: seeds 0-999 and 1000-1999);
+``--seed 0 --games 4000`` then reads them all and writes the row of 4,000 games.
 """
 
 from __future__ import annotations
@@ -45,11 +52,17 @@ import json
 import re
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..cli import args
 from ._generated import GeneratedBlock
+
+try:
+    import fcntl
+except ImportError:         # not a POSIX system: no lock (one run a pairs file at a time)
+    fcntl = None
 
 __all__ = ["CASES", "measure", "measure_challenge", "PairStore", "configure", "check", "run", "main", "markdown_block",
            "add_play_flags", "add_output_flags", "check_challenge_seeds"]
@@ -106,7 +119,7 @@ def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: 
     missing = store.missing(seeds, workers)
     if missing:
         with make_backend(backend, workers) as pool:       # one pool for every chunk
-            for first, count in missing:
+            for first, count in store.pending(seeds, workers):
                 start = time.perf_counter()
                 result = run_tournament(env_id, list(agents), 2 * max(count, 2), seed=first,
                                         env_kwargs=options, backend=pool, bootstrap=0)
@@ -139,7 +152,7 @@ def measure_challenge(options: dict[str, Any], agents: Sequence[str], campaigns:
         missing = store.missing(seeds, workers)
         if missing:
             with make_backend(backend, workers) as pool:       # one pool for every chunk
-                for first, count in missing:
+                for first, count in store.pending(seeds, workers):
                     start = time.perf_counter()
                     a, b = (play_campaigns(str(name), count, first, options, backend=pool)
                             for name in agents)
@@ -166,7 +179,10 @@ class PairStore:
     chunk as it finished: ``{"seconds": wall seconds, "records": [[seed, ...], ...]}`` (a
     pair's two games ``[away runs, home runs, winner]``, A away then home; or A's and B's
     campaign results). :meth:`load` reads and checks it; a damaged line raises
-    ``ValueError`` naming the file and the line."""
+    ``ValueError`` naming the file and the line. Several stores (runs, processes) may share
+    the file at once: :meth:`add` appends under an exclusive lock on it (``flock``; none
+    where the system has no ``fcntl``) after reading the lines the others appended, and
+    keeps only the seeds none of them holds."""
 
     FORMAT = 1
 
@@ -177,17 +193,29 @@ class PairStore:
                        "a": str(agents[0]), "b": str(agents[1])}
         self.records: dict[int, list] = {}
         self._seconds: dict[int, float] = {}
+        #: how many of the file's lines are read into ``records``
+        self._lines = 0
         #: told ``(fresh, seconds)`` after each chunk kept (``dugout strength`` prints a line)
         self.on_add: Callable[[int, float], None] | None = None
 
     def load(self) -> "PairStore":
         """Read the file (none yet: nothing played); ``ValueError`` for one that is damaged
         or holds another measurement."""
-        self.records, self._seconds = {}, {}
-        if not self.path.exists():
-            return self
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        for n, line in enumerate(lines, 1):
+        self.records, self._seconds, self._lines = {}, {}, 0
+        return self.refresh()
+
+    def refresh(self) -> "PairStore":
+        """Read the lines appended to the file since it was last read (by another run sharing
+        it), as :meth:`load` reads them."""
+        if self.path.exists():
+            with _locked(self.path, "r", exclusive=False) as f:
+                self._read(f.read())
+        return self
+
+    def _read(self, text: str) -> None:
+        """Take the lines of the file's ``text`` past those read already."""
+        lines = text.splitlines()
+        for n, line in enumerate(lines[self._lines:], self._lines + 1):
             try:
                 data = json.loads(line)
             except ValueError:
@@ -199,7 +227,7 @@ class PairStore:
                                      f"this one ({_what(self.header)}): give another --pairs folder")
                 continue
             self._chunk(data, n)
-        return self
+        self._lines = max(self._lines, len(lines))
 
     def _chunk(self, data: Any, n: int) -> None:
         records = data.get("records") if isinstance(data, dict) else None
@@ -253,6 +281,14 @@ class PairStore:
                              f"(the code changed since): give another --pairs folder, or remove "
                              f"the file to play every seed again")
 
+    def pending(self, seeds: range, workers: int | None):
+        """The runs of :meth:`missing` to play, one at a time, the file read again before
+        each (:meth:`refresh`): the seeds another run sharing the file kept meanwhile are
+        left out."""
+        for first, count in self.missing(seeds, workers):
+            self.refresh()
+            yield from self.missing(range(first, first + count), workers)
+
     def missing(self, seeds: range, workers: int | None) -> list[tuple[int, int]]:
         """The seeds of ``seeds`` not held, as ``(first, count)`` runs of consecutive seeds,
         each at most a chunk: eight a worker, so a run stopped loses little."""
@@ -268,18 +304,26 @@ class PairStore:
         return runs
 
     def add(self, records: list[list], seconds: float) -> None:
-        """Keep a chunk's records (those of seeds not held yet) and the seconds it took,
-        appended to the file as one line."""
-        fresh = [r for r in records if r[0] not in self.records]
-        if not fresh:
+        """Keep a chunk's records (those of seeds not held yet, by this store or by another
+        run sharing the file) and the seconds it took, appended to the file as one line."""
+        if not any(r[0] not in self.records for r in records):
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        first = not self.path.exists()
-        line = json.dumps({"seconds": round(seconds * len(fresh) / len(records), 3), "records": fresh})
-        with open(self.path, "a", encoding="utf-8") as f:
-            if first:
+        with _locked(self.path, "a+", exclusive=True) as f:
+            f.seek(0)
+            text = f.read()
+            self._read(text)                # what the others kept since (the header checked)
+            fresh = [r for r in records if r[0] not in self.records]
+            if not fresh:
+                return
+            if not text:
                 f.write(json.dumps(self.header) + "\n")
+                self._lines = 1
+            line = json.dumps({"seconds": round(seconds * len(fresh) / len(records), 3),
+                               "records": fresh})
             f.write(line + "\n")
+            f.flush()
+            self._lines += 1
         for r in fresh:
             self.records[r[0]] = r
             self._seconds[r[0]] = seconds / len(records)
@@ -289,6 +333,15 @@ class PairStore:
     def seconds(self, seeds: range) -> float:
         """The wall seconds the pairs of ``seeds`` took to play, each its chunk's share."""
         return sum(self._seconds[s] for s in seeds)
+
+
+@contextmanager
+def _locked(path: Path, mode: str, exclusive: bool):
+    """``path`` opened in ``mode``, locked (shared or exclusive) until it is closed."""
+    with open(path, mode, encoding="utf-8") as f:
+        if fcntl is not None:
+            fcntl.flock(f, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield f
 
 
 def _progress_line(store: PairStore, title: str, seeds: range, unit: str) -> Callable[[int, float], None]:

@@ -184,6 +184,84 @@ def test_a_manager_challenge_measurement_plays_its_chunks_on_one_pool(tmp_path, 
     assert {k: grown[k] for k in figures} == {k: whole[k] for k in figures}
 
 
+def _fake(seeds):
+    """Records of ``seeds`` in a pair file's format (what the games were does not matter)."""
+    return [[s, [s % 5, 1, "away" if s % 5 > 1 else "home"], [1, 2, "home"]] for s in seeds]
+
+
+def _keep_chunks(folder, chunks, all_read):
+    """One run (a process) sharing ``folder``'s file: its store is read before any run adds
+    a chunk (so it does not know what the others keep), then each chunk is added."""
+    store = strength.PairStore(folder, "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"]).load()
+    all_read.wait(60)
+    for chunk in chunks:
+        store.add(_fake(chunk), 0.5)
+
+
+def test_runs_sharing_a_pairs_file_keep_every_seed_once(tmp_path):
+    """Two stores of one file, each read before the other wrote: each adds only the seeds
+    neither holds, reading what the other kept first, and the file reads back whole."""
+    agents = ["heuristic", "random"]
+    one = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    two = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    one.add(_fake(range(0, 4)), 2.0)
+    two.add(_fake(range(2, 6)), 2.0)            # seeds 2 and 3 are one's: only 4 and 5 kept
+    assert sorted(two.records) == [0, 1, 2, 3, 4, 5]
+    one.add(_fake(range(5, 7)), 1.0)            # 5 is two's
+    assert sorted(one.records) == [0, 1, 2, 3, 4, 5, 6]
+    lines = [json.loads(x) for x in (tmp_path / "grand_slam.jsonl").read_text().splitlines()]
+    assert [[r[0] for r in line["records"]] for line in lines[1:]] == [[0, 1, 2, 3], [4, 5], [6]]
+    assert lines[2]["seconds"] == 1.0           # two's chunk: half of its seeds were new
+    assert sorted(strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents)
+                  .load().records) == list(range(7))
+    # a run that starts after both reads them all, and one of other managers is still refused
+    other = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, ["random", "heuristic"])
+    with pytest.raises(ValueError, match="holds another measurement"):
+        other.load()
+
+
+def test_processes_sharing_a_pairs_file_at_once_keep_every_seed_once(tmp_path):
+    """Three processes add overlapping chunks to one file at the same time (each read the
+    file before the others wrote): every seed is kept once, none is lost."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")
+    all_read = ctx.Barrier(3)
+    orders = [[range(s, s + 3) for s in range(0, 60, 2)],
+              [range(s, s + 3) for s in range(58, -1, -2)],
+              [range(s, s + 5) for s in range(0, 60, 5)]]
+    runs = [ctx.Process(target=_keep_chunks, args=(tmp_path, chunks, all_read)) for chunks in orders]
+    for p in runs:
+        p.start()
+    for p in runs:
+        p.join(60)
+        assert p.exitcode == 0
+    kept = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"]).load()
+    assert sorted(kept.records) == list(range(61))
+    assert kept.records[7] == _fake([7])[0]
+
+
+def test_a_run_skips_the_seeds_another_run_kept_while_it_played(tmp_path, monkeypatch):
+    """Before each chunk the file is read again: the seeds another run sharing it kept
+    meanwhile are not played (only the rest of that chunk is)."""
+    from dugout.evaluate import tournament
+    agents = ["heuristic", "random"]
+    played: list[tuple[int, int]] = []
+    real = tournament.run_tournament
+    other = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents)
+
+    def counting(env_id, names, games, seed=0, **kw):
+        played.append((seed, games // 2))
+        if len(played) == 1:                    # meanwhile, another run keeps seeds 8 to 11
+            other.load().add(_fake(range(8, 12)), 4.0)
+        return real(env_id, names, games, seed=seed, **kw)
+
+    monkeypatch.setattr(tournament, "run_tournament", counting)
+    store = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    strength.measure("grand_slam_v0", {}, agents, 32, seed=0, store=store)
+    assert played == [(0, 8), (12, 4)]
+    assert store.records[9] == _fake([9])[0] and sorted(store.records) == list(range(16))
+
+
 def test_the_missing_seeds_come_in_chunks_of_eight_a_worker():
     store = strength.PairStore("unused", "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"])
     store.records = {s: [s, [0, 1, "home"], [1, 0, "away"]] for s in (3, 4, 20)}
