@@ -59,7 +59,12 @@ def test_a_cell_is_the_tournament_of_that_manager_against_the_heuristic(capsys):
     again = strength.measure("grand_slam_v0", {}, ["random", "heuristic"], 40, seed=3)
     assert {k: cell[k] for k in standings._KEPT} == {k: again[k] for k in standings._KEPT}
     assert cell["a_score_high"] < 0.5 and cell["verdict"] == "heuristic better"
-    capsys.readouterr()
+    # the run ends with its table, printed as the markdown block holds it (without the JSON)
+    out = capsys.readouterr().out
+    table = "\n".join(standings.table_lines(figures))
+    assert out.endswith("\n\n" + table + "\n") and "<!--" not in out
+    assert "| Grand Slam | " + standings._cell_text(cell, 1, "") + " | not measured | " \
+        "not measured | no solver |" in table
 
 
 def test_better_than_the_heuristic_is_bold_and_only_then(tmp_path, capsys):
