@@ -262,6 +262,26 @@ def test_a_run_skips_the_seeds_another_run_kept_while_it_played(tmp_path, monkey
     assert store.records[9] == _fake([9])[0] and sorted(store.records) == list(range(16))
 
 
+def test_a_kept_measurement_shares_each_chunk_among_the_workers(tmp_path, monkeypatch):
+    """With ``--pairs`` and two workers, each chunk of pairs (eight a worker) is played as
+    a task a worker, not as one task that leaves the other worker idle."""
+    from dugout.evaluate import tournament
+    agents = ["heuristic", "random"]
+    seen = []
+    real = tournament.run_tournament
+
+    def counting(env_id, names, games, seed=0, **kw):
+        seen.append((seed, games // 2, kw.get("chunk"), getattr(kw["backend"], "slots", None)))
+        return real(env_id, names, games, seed=seed, **kw)
+
+    monkeypatch.setattr(tournament, "run_tournament", counting)
+    store = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    kept = strength.measure("grand_slam_v0", {}, agents, 40, seed=0, workers=2, store=store)
+    assert seen == [(0, 16, 8, 2), (16, 4, 2, 2)]        # 16 pairs: two tasks of 8; 4: two of 2
+    whole = strength.measure("grand_slam_v0", {}, agents, 40, seed=0)     # (one run, no store)
+    assert {k: kept[k] for k in _FIGURES} == {k: whole[k] for k in _FIGURES}
+
+
 def test_the_missing_seeds_come_in_chunks_of_eight_a_worker():
     store = strength.PairStore("unused", "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"])
     store.records = {s: [s, [0, 1, "home"], [1, 0, "away"]] for s in (3, 4, 20)}
