@@ -39,9 +39,10 @@ when played again before the run (the code changed since it was kept).
 Runs may share a ``--pairs`` folder at once, in several processes or on machines whose
 shared disk honours file locks: each chunk is appended under a lock on the file after
 reading what the others kept, and each run reads the file again before each chunk, so no
-seed is played by one run after another kept it, nor kept twice. To split a measurement, give each run its own seeds
-(``--seed 0 --games 2000`` and ``--seed 1000 --games 2000``: seeds 0-999 and 1000-1999);
-``--seed 0 --games 4000`` then reads them all and writes the row of 4,000 games.
+seed is played by one run after another kept it, nor kept twice. To split a measurement,
+give each run its own seeds (``--seed 0 --games 2000`` and ``--seed 1000 --games 2000``:
+seeds 0-999 and 1000-1999); ``--seed 0 --games 4000`` then reads them all and writes the
+row of 4,000 games.
 """
 
 from __future__ import annotations
