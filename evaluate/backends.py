@@ -25,7 +25,10 @@ The backends
 ------------
 * :class:`Inline` (``"process"`` with one worker): each task in turn, in this process.
 * :class:`ProcessPool` (``"process"`` with ``workers`` > 1): a ``ProcessPoolExecutor`` of
-  ``workers`` processes on this machine, at most ``2 * workers`` tasks in flight.
+  ``workers`` processes on this machine, at most ``2 * workers`` tasks in flight. The
+  processes start with the first run and serve every later one until :meth:`~Backend.close`
+  (so what a worker built, an env, a loaded network, a memoized table, serves every
+  chunk of a long measurement), as Ray's workers do.
 * :class:`RayCluster` (``"ray"``): every task is a Ray task (one CPU each) on the cluster
   at ``address``, or on a new Ray instance it starts on this machine when no address is
   given (with ``workers`` CPUs, default all; never a cluster already running here, nor
@@ -249,25 +252,44 @@ def start_method() -> str:
 
 
 class ProcessPool(Backend):
-    """A pool of ``workers`` processes on this machine, at most ``2 * workers`` tasks in flight."""
+    """A pool of ``workers`` processes on this machine, at most ``2 * workers`` tasks in flight.
+
+    The processes start with the first :meth:`run` and are kept for the next runs until
+    :meth:`close` (a ``with`` block closes it), so each worker's envs, agents and their
+    caches are built once, not at every run. The pool is started again when this process
+    has loaded torch since (:func:`start_method` changes from ``fork``), and after a run
+    that did not finish (a task that raised, a worker that died, an interrupt): its workers
+    are stopped then, and the next run starts fresh ones."""
 
     def __init__(self, workers: int):
         if workers < 1:
             raise BackendError(f"workers must be at least 1, got {workers}")
         self.slots = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._method: str | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        method = start_method()
+        if self._pool is not None and method != self._method:
+            self.close()                # forked before torch was loaded: start them cleanly
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.slots,
+                                             mp_context=multiprocessing.get_context(method))
+            self._method = method
+        return self._pool
 
     def run(self, fn, tasks, accept, describe=str) -> None:
-        context = multiprocessing.get_context(start_method())
-        with ProcessPoolExecutor(self.slots, mp_context=context) as pool:
-            running: dict[Future, Any] = {}
+        pool = self._executor()
+        running: dict[Future, Any] = {}
 
-            def fill() -> None:
-                while len(running) < 2 * self.slots:
-                    try:
-                        key, args = next(tasks)
-                    except StopIteration:
-                        return
-                    running[pool.submit(fn, *args)] = key
+        def fill() -> None:
+            while len(running) < 2 * self.slots:
+                try:
+                    key, args = next(tasks)
+                except StopIteration:
+                    return
+                running[pool.submit(fn, *args)] = key
+        try:
             fill()
             while running:
                 finished_now, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -275,6 +297,16 @@ class ProcessPool(Backend):
                     key = running.pop(future)
                     accept(key, future.result())
                 fill()
+        except BaseException:
+            self.close()                # what was in flight is dropped; the next run starts afresh
+            raise
+
+    def close(self) -> None:
+        """Stop the worker processes (after the tasks they are playing; queued ones are
+        dropped); a later :meth:`run` starts new ones."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- trained managers' checkpoints, shipped to other machines --------------------------------------

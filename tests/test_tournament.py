@@ -109,6 +109,39 @@ def test_process_pool_and_chunk_size_change_nothing():
     assert one.workers == 1
 
 
+def test_a_process_pool_keeps_its_workers_until_it_is_closed():
+    """A ProcessPool's workers serve every run (their envs, agents and caches built once)
+    until close(), after which a run starts new ones."""
+    import os
+    from dugout.evaluate.backends import ProcessPool
+    with ProcessPool(2) as pool:
+        first = set(pool.map(os.getpid, [()] * 8))
+        second = set(pool.map(os.getpid, [()] * 8))
+        assert os.getpid() not in first and first & second, (first, second)
+        pool.close()
+        third = set(pool.map(os.getpid, [()] * 8))
+        assert not third & (first | second), (first, second, third)
+
+
+def test_a_process_pool_starts_afresh_after_a_run_that_failed(monkeypatch):
+    """A task that raised (or a worker that died) ends the run with its error and stops the
+    workers; the next run starts new ones and plays. A process that has loaded torch since
+    the pool forked its workers starts new ones the other way (forkserver)."""
+    import os
+    from dugout.evaluate import backends
+    with backends.ProcessPool(2) as pool:
+        before = set(pool.map(os.getpid, [()] * 4))
+        with pytest.raises(ValueError, match="invalid literal"):
+            pool.map(int, [("7",), ("x",)])
+        after = set(pool.map(os.getpid, [()] * 4))
+        assert after and not after & before
+        assert pool.map(int, [("7",)]) == [7]
+        monkeypatch.setattr(backends, "start_method",
+                            lambda: "fork" if pool._method == "forkserver" else "forkserver")
+        other = set(pool.map(os.getpid, [()] * 4))
+        assert other and not other & after
+
+
 # -- where the games are played: --backend, --address --------------------------------------------
 def test_the_ray_backend_without_ray_says_how_to_install_it(capsys):
     """The main venv holds no Ray (tests/test_imports.py): asking for it is a one-line error."""
