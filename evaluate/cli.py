@@ -147,7 +147,7 @@ def tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0,
                quiet: bool = False, title: str | None = None,
                crn_agents: tuple[str, str] | None = None,
                env_kwargs: dict[str, Any] | None = None, backend: str | Backend = "process",
-               address: str | None = None, chunk: int = 25,
+               address: str | None = None, chunk: int | None = None,
                checkpoints: str = "ship") -> TournamentResult:
     """Run a tournament with the console display, print its tables, write its report.
 
@@ -354,9 +354,10 @@ def _where_flags(parser: args.Parser, chunk: bool = False) -> None:
                    help="with --backend ray: send trained managers' checkpoints through Ray's "
                         "object store (ship, default) or load them by a path every node sees (shared)")
     if chunk:
-        g.add_argument("--chunk", type=args.count(1, 10**6, "seed pairs a task"), default=25,
-                       help="seed pairs per task (default 25, 50 games); larger chunks spread "
-                            "the per-task overhead of a cluster over more games")
+        g.add_argument("--chunk", type=args.count(1, 10**6, "seed pairs a task"), default=None,
+                       help="seed pairs per task (default 25, 50 games, or fewer where a "
+                            "matchup is too short to give each worker one); larger chunks "
+                            "spread the per-task overhead of a cluster over more games")
 
 
 def _rules_flags(parser: args.Parser) -> None:

@@ -18,7 +18,8 @@ Design
   (:func:`dugout.agents.play.play_pair`),
   so a pair's result depends only on its seed and the two managers, never on which worker
   played it or in what order. Results are therefore identical for any number of workers.
-* **Work.** Pairs are played in chunks of ``chunk`` seeds by a backend
+* **Work.** Pairs are played in chunks of ``chunk`` seeds (by default 25, fewer where a
+  matchup is too short to give every worker a chunk: :func:`default_chunk`) by a backend
   (:mod:`.backends`): inline (``workers=1``), by a pool of worker processes on this
   machine, at most ``2 * workers`` chunks in flight, or as Ray tasks on a cluster
   (``backend="ray"``, ``address=...``), where the workers rebuild the agents from their
@@ -65,7 +66,7 @@ from .backends import Backend, BackendError, CheckpointFiles, make_backend
 from .stats import SPRT, SPRTResult
 
 __all__ = ["PairRecord", "MatchupResult", "TournamentResult", "run_tournament", "crn_check",
-           "check_agents", "play_pairs", "play_chunk", "TournamentError", "env_options_from_flags",
+           "check_agents", "play_pairs", "play_chunk", "default_chunk", "CHUNK", "TournamentError", "env_options_from_flags",
            "check_env_options"]
 
 class TournamentError(ValueError):
@@ -362,9 +363,22 @@ def _backend(backend: "str | Backend", workers: int | None, address: str | None
         raise TournamentError(str(error)) from None
 
 
+#: seed pairs a task at most, when a tournament's caller names no chunk
+CHUNK = 25
+
+
+def default_chunk(pairs: int, workers: int) -> int:
+    """Seed pairs a task when none is named: :data:`CHUNK`, or fewer where a matchup of
+    ``pairs`` pairs would leave some of the ``workers`` without a task (16 pairs on two
+    workers are two tasks of 8, not one of 16). The figures are the same for any chunk:
+    only how the work is shared changes. A Ray cluster not yet connected counts the
+    workers it was given (one when none), so its chunks stay at :data:`CHUNK`."""
+    return max(1, min(CHUNK, math.ceil(pairs / max(workers, 1))))
+
+
 def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0,
                    workers: int | None = None, sprt: SPRT | None = None,
-                   env_kwargs: dict[str, Any] | None = None, chunk: int = 25,
+                   env_kwargs: dict[str, Any] | None = None, chunk: int | None = None,
                    progress: Progress | None = None, bootstrap: int = 1000,
                    backend: "str | Backend" = "process", address: str | None = None
                    ) -> TournamentResult:
@@ -383,17 +397,21 @@ def run_tournament(env_id: str, agents: Sequence[str], games: int, seed: int = 0
     ``workers`` and ``address`` are then its own settings, and refused here).
     The results are the same on every backend.
 
+    ``chunk`` is the seed pairs a task (None: :func:`default_chunk` of the backend's workers).
+
     ``progress(games_done, finished_matchup)`` is called after every chunk of pairs, with
     the matchup that just finished, if any.
     """
     if games < 4 or games % 2:
         raise TournamentError(f"games per matchup must be an even number, at least 4 (two "
                               f"seat-swapped pairs), got {games}")
-    if chunk < 1:
+    if chunk is not None and chunk < 1:
         raise TournamentError(f"chunk must be at least 1, got {chunk}")
     if len(agents) < 2:
         raise TournamentError(f"a tournament needs at least two agents, got {list(agents)}")
     player, owned = _backend(backend, workers, address)
+    if chunk is None:
+        chunk = default_chunk(games // 2, player.slots)
     try:
         env_kwargs = dict(env_kwargs or {})
         check_env_options(env_id, env_kwargs)
@@ -533,7 +551,8 @@ def _crn_check(env_id, a, b, games, seed, env_kwargs, player: Backend) -> dict[s
     out: dict[str, Any] = {"env": env_id, "env_options": jsonable_options(env_kwargs), "a": a, "b": b,
                            "games": games, "seed": seed}
     for design, independent in (("paired", False), ("independent", True)):
-        runner = _Runner(env_id, [(a, b)], games // 2, seed, player, 25, None, env_kwargs,
+        runner = _Runner(env_id, [(a, b)], games // 2, seed, player,
+                         default_chunk(games // 2, player.slots), None, env_kwargs,
                          independent=independent)
         runner.run(None, lambda m: None)
         scores = np.array([p.score for p in runner.records(0)])

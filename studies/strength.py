@@ -50,7 +50,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import math
 import re
 import sys
 import time
@@ -123,10 +122,9 @@ def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: 
         with make_backend(backend, workers) as pool:       # one pool for every chunk
             for first, count in store.pending(seeds, workers):
                 start = time.perf_counter()
-                # the chunk's pairs shared among the pool's workers (a task each)
+                # the chunk's pairs shared among the pool's workers (a task each: default_chunk)
                 result = run_tournament(env_id, list(agents), 2 * max(count, 2), seed=first,
-                                        env_kwargs=options, backend=pool, bootstrap=0,
-                                        chunk=math.ceil(max(count, 2) / (pool.slots or 1)))
+                                        env_kwargs=options, backend=pool, bootstrap=0)
                 store.add([[p.seed, list(p.a_away), list(p.a_home)]
                            for p in result.matchups[0].pairs], time.perf_counter() - start)
     pairs = [PairRecord(s, tuple(store.records[s][1]), tuple(store.records[s][2])) for s in seeds]

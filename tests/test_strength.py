@@ -265,19 +265,21 @@ def test_a_run_skips_the_seeds_another_run_kept_while_it_played(tmp_path, monkey
 def test_a_kept_measurement_shares_each_chunk_among_the_workers(tmp_path, monkeypatch):
     """With ``--pairs`` and two workers, each chunk of pairs (eight a worker) is played as
     a task a worker, not as one task that leaves the other worker idle."""
-    from dugout.evaluate import tournament
+    from dugout.evaluate.backends import ProcessPool
     agents = ["heuristic", "random"]
     seen = []
-    real = tournament.run_tournament
+    real = ProcessPool.run
 
-    def counting(env_id, names, games, seed=0, **kw):
-        seen.append((seed, games // 2, kw.get("chunk"), getattr(kw["backend"], "slots", None)))
-        return real(env_id, names, games, seed=seed, **kw)
+    def counting(self, fn, tasks, accept, describe=str):
+        tasks = list(tasks)
+        seen.append([list(args[3]) for _, args in tasks])          # each task's seeds
+        return real(self, fn, iter(tasks), accept, describe)
 
-    monkeypatch.setattr(tournament, "run_tournament", counting)
+    monkeypatch.setattr(ProcessPool, "run", counting)
     store = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
     kept = strength.measure("grand_slam_v0", {}, agents, 40, seed=0, workers=2, store=store)
-    assert seen == [(0, 16, 8, 2), (16, 4, 2, 2)]        # 16 pairs: two tasks of 8; 4: two of 2
+    # 16 pairs: two tasks of 8; then 4: two of 2
+    assert seen == [[list(range(0, 8)), list(range(8, 16))], [[16, 17], [18, 19]]]
     whole = strength.measure("grand_slam_v0", {}, agents, 40, seed=0)     # (one run, no store)
     assert {k: kept[k] for k in _FIGURES} == {k: whole[k] for k in _FIGURES}
 

@@ -109,6 +109,32 @@ def test_process_pool_and_chunk_size_change_nothing():
     assert one.workers == 1
 
 
+def test_a_short_tournament_gives_every_worker_a_chunk():
+    """With no chunk named, a matchup too short for 25 pairs a task on every worker is split
+    among them (16 pairs on two workers: two tasks of 8, not one task and an idle worker),
+    and the figures are the ones of any other chunk."""
+    from dugout.evaluate.backends import Inline
+    from dugout.evaluate.tournament import CHUNK, default_chunk
+    assert (default_chunk(16, 2), default_chunk(100, 2), default_chunk(3, 4), CHUNK) == (8, 25, 1, 25)
+
+    class Counted(Inline):              # plays inline, but counts as two workers, and notes the tasks
+        slots = 2
+
+        def __init__(self):
+            self.tasks = []
+
+        def run(self, fn, tasks, accept, describe=str):
+            for key, args in tasks:
+                self.tasks.append(list(args[3]))
+                accept(key, fn(*args))
+
+    counted = Counted()
+    split = run_tournament(TB, ["random", "heuristic"], games=32, seed=5, backend=counted, bootstrap=20)
+    assert counted.tasks == [list(range(5, 13)), list(range(13, 21))]
+    whole = run_tournament(TB, ["random", "heuristic"], games=32, seed=5, chunk=25, bootstrap=20)
+    assert [m.pairs for m in split.matchups] == [m.pairs for m in whole.matchups]
+
+
 def test_a_process_pool_keeps_its_workers_until_it_is_closed():
     """A ProcessPool's workers serve every run (their envs, agents and caches built once)
     until close(), after which a run starts new ones."""
