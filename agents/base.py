@@ -129,7 +129,7 @@ class TablesHeuristic(ViewAgent):
             return self._fixed
         inputs = self.table_inputs(view)
         last = self._last
-        if last is not None and inputs and all(a is b or a == b for a, b in zip(inputs, last[0])):
+        if last is not None and inputs and inputs == last[0]:     # each field: the same object, or equal
             return last[1]
         tables = self.build_tables(view, **self._table_options)
         self._last = (inputs, tables)

@@ -66,6 +66,8 @@ def _p2d6(total: int) -> float:
 
 
 P2D6 = {t: _p2d6(t) for t in range(2, 13)}
+_HIT_WEIGHTS = {ch.SINGLE: LINEAR_WEIGHTS["single"], ch.DOUBLE: LINEAR_WEIGHTS["double"],
+                ch.TRIPLE: LINEAR_WEIGHTS["triple"], ch.HOMERUN: LINEAR_WEIGHTS["homerun"]}
 
 
 # -- what a plate appearance is worth --------------------------------------------------------
@@ -74,21 +76,38 @@ def pa_value(batter: Stats, pitcher: Stats, fielders: tuple[int, ...], edge: str
     """Expected linear-weights runs of one plate appearance (bases empty, nobody out), by
     exact enumeration of the charts. ``fielders`` are the levels of the creatures at
     positions 1-9 (the pitcher's own level first)."""
+    lv_b, lv_p = batter[1], pitcher[1]
+    total = 0.0
+    for p, v, reads, f in _pa_cells(batter, pitcher, edge):
+        if reads == _GROUNDER:
+            v = _grounder_value(lv_p + fielders[f - 1] - lv_b, edge)
+        elif reads == _ERROR:                       # v: the Hit chart's value, which an error cell may send to
+            v = _error_value(fielders[f - 1], f <= 6, v)
+        total += p * v
+    return total
+
+
+#: What a batting chart cell reads besides the batter and the pitcher: nothing, the
+#: Hit/Grounder chart with its fielder's level, or the error chart with it.
+_FIXED, _GROUNDER, _ERROR = 0, 1, 2
+
+
+@lru_cache(maxsize=4096)
+def _pa_cells(batter: Stats, pitcher: Stats, edge: str) -> tuple[tuple[float, float, int, int], ...]:
+    """The batting chart's cells in the order :func:`pa_value` adds them, for a batter and
+    a pitcher: ``(chance, value, reads, fielder)``, the value already worked out where the
+    cell reads no fielder (the fielders' levels change with every substitution; these do not)."""
     hp_b, lv_b, atk_b, _ = batter
     hp_p, lv_p, atk_p, _ = pitcher
     w = LINEAR_WEIGHTS
-    hits = {ch.SINGLE: w["single"], ch.DOUBLE: w["double"], ch.TRIPLE: w["triple"],
-            ch.HOMERUN: w["homerun"]}
-
-    def hit_chart() -> float:
-        col = ch.hit_column(hp_b, edge)
-        return sum(hits[ch.HIT[d][col]] for d in range(1, 7)) / 6
-
-    total = 0.0
+    hits = _HIT_WEIGHTS
+    hit_chart = sum(hits[ch.HIT[d][ch.hit_column(hp_b, edge)]] for d in range(1, 7)) / 6
+    cells = []
     for column in range(6):
         for row in range(2, 13):
             result, f = ch.BATTING[row][column]
             p = P2D6[row] / 6
+            reads = _FIXED
             if result in hits:
                 v = hits[result]
             elif result == ch.WALK:
@@ -98,28 +117,42 @@ def pa_value(batter: Stats, pitcher: Stats, fielders: tuple[int, ...], edge: str
             elif result == ch.HOMERUN_DOUBLE:
                 v = sum(w["homerun"] if 10 * d + hp_b > hp_p else w["double"] for d in range(1, 7)) / 6
             elif result == ch.HIT_:
-                v = hit_chart()
+                v = hit_chart
             elif result == ch.HIT_LINER_:
                 col = ch.hit_liner_column(hp_b - hp_p, edge)
                 v = sum(w["out"] if ch.HIT_LINER[d][col] in (ch.OUT, ch.SAC_FLY)
                         else hits[ch.HIT_LINER[d][col]] for d in range(1, 7)) / 6
             elif result == ch.HIT_GROUNDER_:
-                col = ch.hit_grounder_column(lv_p + fielders[f - 1] - lv_b, edge)
-                v = sum(w["out"] if ch.HIT_GROUNDER[d][col] == ch.OUT
-                        else hits[ch.HIT_GROUNDER[d][col]] for d in range(1, 7)) / 6
+                v, reads = 0.0, _GROUNDER
             elif result == ch.K_OR_BB:
                 col = ch.strikeout_walk_column(atk_b - atk_p, edge)
                 v = sum(w["out"] if ch.STRIKEOUT_WALK[d][col] == ch.STRIKEOUT else w["walk"]
                         for d in range(1, 7)) / 6
             else:                                   # the error chart
-                col = ch.error_column(fielders[f - 1])
-                v = 0.0
-                for r in range(2, 13):
-                    e = ch.ERROR[r][col]
-                    v += P2D6[r] * (w["error1" if f <= 6 else "error2"] if e == ch.ERR
-                                    else hit_chart() if e == ch.HIT_ else w["out"])
-            total += p * v
-    return total
+                v, reads = hit_chart, _ERROR
+            cells.append((p, v, reads, f))
+    return tuple(cells)
+
+
+@lru_cache(maxsize=1024)
+def _grounder_value(value: int, edge: str) -> float:
+    """A Hit/Grounder cell's value, by the pitcher's + the fielder's - the batter's level."""
+    w, col = LINEAR_WEIGHTS, ch.hit_grounder_column(value, edge)
+    return sum(w["out"] if ch.HIT_GROUNDER[d][col] == ch.OUT
+               else _HIT_WEIGHTS[ch.HIT_GROUNDER[d][col]] for d in range(1, 7)) / 6
+
+
+@lru_cache(maxsize=4096)
+def _error_value(level: int, infield: bool, hit_chart: float) -> float:
+    """An error-chart cell's value, by the fielder's level (an error is one base in the
+    infield, positions 1-6, two beyond); a Hit cell there is worth ``hit_chart``."""
+    w, col = LINEAR_WEIGHTS, ch.error_column(level)
+    v = 0.0
+    for r in range(2, 13):
+        e = ch.ERROR[r][col]
+        v += P2D6[r] * (w["error1" if infield else "error2"] if e == ch.ERR
+                        else hit_chart if e == ch.HIT_ else w["out"])
+    return v
 
 
 @lru_cache(maxsize=65536)

@@ -79,6 +79,30 @@ def test_pa_value_is_the_engines_exact_expectation(away, home):
         engine_expectation(state), abs=1e-9)
 
 
+def test_pa_value_reads_the_fielders_of_each_plate_appearance():
+    """pa_value works a batter's and a pitcher's chart cells out once; the cells hit to a
+    fielder read his level every time: the same batter and pitcher in front of other
+    fielders is again the engine's exact expectation, and a different one."""
+    import dataclasses
+    state = first_plate_appearance("harbor", "summit")
+    t, f = 0, 1
+    stats = lambda c: (c.hp, c.level, c.attack, c.retreat)      # noqa: E731
+    seen = []
+    for shift in (0, -12, 25):
+        s = state.clone()
+        roster = list(s.teams[f].roster)
+        for position in range(2, 10):
+            k = s.at(f, position)
+            roster[k] = dataclasses.replace(roster[k], level=max(1, roster[k].level + shift + 2 * position))
+        s.teams = (s.teams[0], dataclasses.replace(s.teams[f], roster=tuple(roster)))
+        batter, pitcher = s.creature(t, s.batter_creature()), s.creature(f, s.pitcher(f))
+        levels = tuple(s.creature(f, s.at(f, p)).level for p in range(1, 10))
+        value = pa_value(stats(batter), stats(pitcher), levels)
+        assert value == pytest.approx(engine_expectation(s), abs=1e-9), shift
+        seen.append(value)
+    assert len(set(seen)) == 3
+
+
 def test_pa_value_follows_the_charts_directions():
     """Higher HP and attack help the batter; a higher batter level hurts him (Hit/Grounder
     subtracts it); a pitcher with more HP and attack gives up less."""
