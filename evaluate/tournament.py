@@ -66,8 +66,8 @@ from .backends import Backend, BackendError, CheckpointFiles, make_backend
 from .stats import SPRT, SPRTResult
 
 __all__ = ["PairRecord", "MatchupResult", "TournamentResult", "run_tournament", "crn_check",
-           "check_agents", "play_pairs", "play_chunk", "default_chunk", "CHUNK", "TournamentError", "env_options_from_flags",
-           "check_env_options"]
+           "check_agents", "play_pairs", "play_chunk", "default_chunk", "CHUNK", "TournamentError",
+           "env_options_from_flags", "check_env_options"]
 
 class TournamentError(ValueError):
     """Bad input to a tournament: unknown env or agent, too few games, bad options."""
