@@ -81,7 +81,7 @@ def pa_value(batter: Stats, pitcher: Stats, fielders: tuple[int, ...], edge: str
     for p, v, reads, f in _pa_cells(batter, pitcher, edge):
         if reads == _GROUNDER:
             v = _grounder_value(lv_p + fielders[f - 1] - lv_b, edge)
-        elif reads == _ERROR:                       # v: the Hit chart's value, which an error cell may send to
+        elif reads == _ERROR:           # v holds the Hit chart's value, where an error cell may send
             v = _error_value(fielders[f - 1], f <= 6, v)
         total += p * v
     return total

@@ -93,7 +93,8 @@ def test_pa_value_reads_the_fielders_of_each_plate_appearance():
         roster = list(s.teams[f].roster)
         for position in range(2, 10):
             k = s.at(f, position)
-            roster[k] = dataclasses.replace(roster[k], level=max(1, roster[k].level + shift + 2 * position))
+            level = max(1, roster[k].level + shift + 2 * position)
+            roster[k] = dataclasses.replace(roster[k], level=level)
         s.teams = (s.teams[0], dataclasses.replace(s.teams[f], roster=tuple(roster)))
         batter, pitcher = s.creature(t, s.batter_creature()), s.creature(f, s.pitcher(f))
         levels = tuple(s.creature(f, s.at(f, p)).level for p in range(1, 10))
