@@ -21,6 +21,13 @@ seed, one after the other. It prints, per ruleset:
   same games, interleaved decision by decision (the figure that does not drift with the
   machine's load).
 
+Before each timed game (or campaign) the heuristic plays it once untimed from the same seed,
+on both sides: what a ruleset builds once for a game's teams and keeps in the process (the
+value tables of MLB Showdown's decks, Pokemon Baseball's teams) is then built before
+either timed manager asks for it, so neither is charged with it (it would fall on whichever
+asked first: seconds for the heuristic against milliseconds of its own deciding). Both
+managers are timed with what is built already, as in a long tournament.
+
 Speeds depend on the machine and what else it runs: compare figures of one run. With
 ``--markdown FILE`` the figures replace the block between the file's markers (or are added
 at its end), naming the command and the date.
@@ -82,7 +89,9 @@ class _Timed:
 
 def measure(env_id: str, options: dict[str, Any], agent: str, games: int, seed: int = 0) -> dict[str, float]:
     """Time ``games`` games of ``agent`` against the heuristic on ``env_id`` with ``options``
-    (seats alternating, game seeds from ``seed``): the figures the module docstring lists."""
+    (seats alternating, game seeds from ``seed``), each game first played untimed by the
+    heuristic on both sides: the figures the module docstring lists (``wall_seconds``
+    counts the warm-up games too)."""
     from ..agents import make_agent
     from ..agents.manager_challenge import play_campaign
     from ..agents.play import play_game
@@ -90,12 +99,15 @@ def measure(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
     env = make(env_id, **options)
     search = _Timed(make_agent(env_id, agent))
     heuristic = _Timed(make_agent(env_id, "heuristic"))
+    warm = {"away": make_agent(env_id, "heuristic"), "home": make_agent(env_id, "heuristic")}
     start = time.perf_counter()
     for g in range(games):
         if env_id == _strength.CHALLENGE:       # solo: each plays the campaign, one after the other
+            play_campaign(env, warm["away"], seed + g)          # untimed: the warm-up (the docstring)
             for solo in (search, heuristic):
                 play_campaign(env, solo, seed + g)
             continue
+        play_game(env, warm, seed + g)                          # untimed: the warm-up (the docstring)
         seats = {"away": search, "home": heuristic} if g % 2 == 0 else {"away": heuristic, "home": search}
         play_game(env, seats, seed + g)
     wall = time.perf_counter() - start
