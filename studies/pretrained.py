@@ -63,7 +63,9 @@ class Entry:
     """A shipped manager: the folder ``name``, its env and the options it is trained on, its
     trainer (``ppo``: :mod:`dugout.train.ppo` with the ruleset's configs; ``vector``:
     :mod:`dugout.train.vector_ppo`; ``challenge``: :mod:`dugout.train.single`; ``distill``:
-    :mod:`dugout.train.distill`, the exact solver's policy learned, no timesteps), the
+    :mod:`dugout.train.distill`, the exact solver's policy learned, no timesteps; ``exit``:
+    :mod:`dugout.train.exit`, with ``expert="heuristic"`` the heuristic's choices cloned, no
+    timesteps), the
     timesteps of the shipped run and the settings over the trainer's defaults."""
     name: str
     title: str
@@ -92,9 +94,9 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in [
           2_000_000, {"eval_every": 100_000, "net_arch": (256, 256), "teacher": "heuristic",
                       "teacher_coef": 10.0, "teacher_fraction": 10.0}),
     Entry("showdown_expert", "MLB Showdown (expert, decks)", "showdown_v0",
-          {"level": "expert", "decks": "default"}, "ppo", 1_000_000,
-          {"eval_every": 100_000, "net_arch": (128, 128), "teacher_coef": 10.0,
-           "teacher_fraction": 10.0}),
+          {"level": "expert", "decks": "default"}, "exit", 0,
+          {"expert": "heuristic", "rounds": 1, "games": 3000, "net_arch": (256, 256), "epochs": 6,
+           "batch_size": 512, "workers": 2}),
 ]}
 #: Options a pretrained manager plays under whatever their value: the game's cut-offs,
 #: which end a game early and change nothing a manager sees before.
@@ -127,6 +129,10 @@ def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
     elif entry.trainer == "vector":
         from ..train.vector_ppo import VectorSettings, train
         train(VectorSettings(total_timesteps=timesteps, seed=seed, out=str(out), **entry.overrides))
+    elif entry.trainer == "exit":
+        from ..train.exit import ExitSettings, train as exit_train
+        exit_train(ExitSettings(env=entry.env_id, seed=seed, out=str(out),
+                                env_options=dict(entry.options), **entry.overrides))
     elif entry.trainer == "challenge":
         from ..train.single import SingleSettings, train_single
         train_single(SingleSettings(env=entry.env_id, total_timesteps=timesteps, seed=seed,
@@ -162,7 +168,7 @@ def _recipe(meta: dict[str, Any], entry: Entry, source: str) -> dict[str, Any]:
 
 
 #: ``dugout train exit``'s flags a card's command spells out
-_EXIT_FLAGS = ("rounds", "games", "sims", "horizon", "rollout", "opponent", "target", "temperature",
+_EXIT_FLAGS = ("rounds", "expert", "games", "sims", "horizon", "rollout", "opponent", "target", "temperature",
                "replay", "epochs", "batch_size", "learning_rate", "val_share", "eval_games", "seed")
 
 
@@ -189,8 +195,15 @@ def _run_command(prog: str, settings_class: type, settings: dict[str, Any], keys
 def _exit_command(entry: Entry, settings: dict[str, Any]) -> str:
     """The expert-iteration run that made a checkpoint (into runs/exit_<entry>)."""
     from ..train.exit import ExitSettings
-    return _run_command(f"dugout train exit --env {entry.env_id}", ExitSettings, settings, _EXIT_FLAGS,
-                        ("rounds", "games", "sims"), f"runs/exit_{entry.name}")
+    cloning = settings.get("expert") == "heuristic"
+    keys = tuple(k for k in _EXIT_FLAGS if not (cloning and k in _SEARCH_ONLY))
+    return _run_command(f"dugout train exit --env {entry.env_id}", ExitSettings, settings, keys,
+                        ("rounds", "games") if cloning else ("rounds", "games", "sims"),
+                        f"runs/exit_{entry.name}")
+
+
+#: expert iteration's settings that behaviour cloning (``--expert heuristic``) does not use
+_SEARCH_ONLY = ("sims", "horizon", "rollout", "target", "temperature")
 
 
 #: ``dugout train distill``'s flags a card's command spells out
@@ -393,7 +406,10 @@ TRAINERS = {"ppo": "MaskablePPO self-play (`dugout train`)",
             "distill": "distillation of the exact solver (`dugout train distill`)"}
 
 
-def _trainer(name: str) -> str:
+def _trainer(recipe: dict[str, Any]) -> str:
+    name = recipe["trainer"]
+    if name == "exit" and recipe["settings"].get("expert") == "heuristic":
+        return "behaviour cloning of the heuristic (`dugout train exit --expert heuristic`)"
     return TRAINERS.get(name, f"`{name}`")
 
 
@@ -407,7 +423,8 @@ def _length(recipe: dict[str, Any]) -> str:
                 f"solver's states")
     if recipe["trainer"] == "exit":
         st = recipe["settings"]
-        return (f"{st.get('rounds')} rounds of {st.get('games')} search games "
+        rounds, who = st.get("rounds"), st.get("expert", "search")
+        return (f"{rounds} round{'s' if rounds != 1 else ''} of {st.get('games'):,} {who} games "
                 f"({recipe['timesteps']:,} decisions learned in the last)")
     return f"{recipe['timesteps']:,} timesteps"
 
@@ -446,18 +463,20 @@ def card_text(m: dict[str, Any]) -> str:
              "- any other option, or another value of these, is refused with an error naming the "
              "option", "", "## Recipe", ""]
     if recipe["source"] == "trained":
-        lines.append(f"Trained by `dugout pretrained` with {_trainer(recipe['trainer'])} for "
+        lines.append(f"Trained by `dugout pretrained` with {_trainer(recipe)} for "
                      f"{_length(recipe)}.")
     else:
         lines.append(f"An existing checkpoint shipped as it is (trainer: "
-                     f"{_trainer(recipe['trainer'])}, {_length(recipe)}).")
+                     f"{_trainer(recipe)}, {_length(recipe)}).")
     keys = ("net_arch", "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
             "ent_coef", "shaping", "teacher", "teacher_coef", "teacher_fraction", "opponent", "seed",
             "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings",
-            "rounds", "games", "sims", "rollout", "target", "replay", "epochs", "activation",
+            "rounds", "expert", "games", "sims", "rollout", "target", "replay", "epochs", "activation",
             "sample")
+    cloning = recipe["trainer"] == "exit" and recipe["settings"].get("expert") == "heuristic"
     shown = [f"`{k}={json.dumps(recipe['settings'][k])}`" for k in keys if k in recipe["settings"]
-             and not (k == "sample" and recipe["settings"][k] is None)]
+             and not (k == "sample" and recipe["settings"][k] is None)
+             and not (cloning and k in _SEARCH_ONLY)]
     if shown:
         lines += ["", "Settings: " + ", ".join(shown) + "."]
     if isinstance(recipe.get("dataset"), dict):
@@ -583,7 +602,7 @@ def markdown_block(measured: Sequence[dict[str, Any]]) -> str:
     for m in rows:
         r = m["recipe"]
         lines.append(f"| `{m['entry']}` | `{m['env_id']}`, {_options_text(m['env_options'])} | "
-                     f"{_trainer(r['trainer'])}, {_length(r)} | "
+                     f"{_trainer(r)}, {_length(r)} | "
                      f"{_score_cell(m, 'random')} | "
                      f"{_score_cell(m, 'heuristic')} | {_exact_cell(m)} |")
     lines.append(MARKDOWN_END)
@@ -604,8 +623,8 @@ def configure(parser: args.Parser) -> None:
                         metavar="N", help="train each entry for N timesteps (default: the entry's "
                                           "own: " + ", ".join(f"{e.name} {e.timesteps:,}"
                                                               for e in ENTRIES.values()
-                                                              if e.trainer != "distill")
-                                          + "; a distilled entry trains its epochs)")
+                                                              if e.trainer not in ("distill", "exit"))
+                                          + "; a distilled or cloned entry trains its epochs)")
     parser.add_argument("--checkpoint", type=args.in_dir, metavar="PATH",
                         help="ship this checkpoint folder (meta.json + policy.pt) instead of "
                              "training; one entry only, of the checkpoint's env and options")
@@ -731,9 +750,12 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
         else:
             if ns.checkpoint is not None:
                 checkpoint, source = Path(ns.checkpoint), "checkpoint"
-            elif entry.trainer == "distill":
-                print(f"{name}: distilling the exact solver ({entry.overrides.get('epochs')} "
-                      f"epochs)", file=sys.stderr, flush=True)
+            elif entry.trainer in ("distill", "exit"):
+                o = entry.overrides
+                what = ("distilling the exact solver" if entry.trainer == "distill" else
+                        f"expert iteration with --expert {o.get('expert', 'search')}, "
+                        f"{o.get('rounds')} round(s) of {o.get('games')} games")
+                print(f"{name}: {what} ({o.get('epochs')} epochs)", file=sys.stderr, flush=True)
                 checkpoint = _train(entry, 0, ns.seed, Path(ns.work))
                 source = "trained"
             else:

@@ -253,6 +253,58 @@ def test_two_workers_record_the_same_games(tmp_path):
     assert all(np.array_equal(one[k], two[k], equal_nan=one[k].dtype.kind == "f") for k in one)
 
 
+# -- behaviour cloning: --expert heuristic ------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ["grand_slam_v0", "bottom_ninth_v0"])
+def test_the_heuristic_as_expert_records_its_own_choices(env_id):
+    """``--expert heuristic``: the rounds' games are the heuristic's at both seats, and every
+    recorded choice is the action the heuristic made at a decision with more than one option
+    (replayed here by a loop of its own), with no values and no mix."""
+    from dugout.agents.play import turns
+    seeds = [5, 6]
+    data = exit_.play_games(env_id, {}, "heuristic", "self", seeds)
+    env = make(env_id)
+    made, where = [], []
+    for seed in seeds:
+        agents = {seat: make_agent(env_id, "heuristic") for seat in exit_.SEATS}
+        env.reset(seed=seed)
+        for i, seat in enumerate(exit_.SEATS):
+            agents[seat].reset(seed=2 * seed + i)
+        tell_setup(env, agents.values())
+        for seat, observation, _ in turns(env):
+            action = agents[seat].act(observation, env.unwrapped.view(seat))
+            if observation["action_mask"].sum() > 1:
+                made.append(int(action))
+                where.append((seed, exit_.SEATS.index(seat)))
+            env.step(action)
+    assert len(made) > 10
+    assert data["choice"].tolist() == made and data["base"].tolist() == made
+    assert list(zip(data["game"].tolist(), data["seat"].tolist())) == where
+    assert np.isnan(data["values"]).all() and np.isnan(data["mix"]).all()
+
+
+def test_behaviour_cloning_refuses_the_searchs_settings(tmp_path):
+    s = _settings(tmp_path, "grand_slam_v0", "clone", expert="heuristic", horizon=None)
+    assert exit_.expert_ref(s, 1) == "heuristic"
+    for more in ({"target": "soft"}, {"horizon": 2}, {"eval_search_games": 4}):
+        with pytest.raises(ValueError, match="the search's.*--expert heuristic plays no search"):
+            exit_.ExitSettings(**{**dataclasses.asdict(s), **more})
+    with pytest.raises(ValueError, match="expert must be one of search, heuristic"):
+        exit_.ExitSettings(**{**dataclasses.asdict(s), "expert": "nobody"})
+
+
+def test_a_run_written_before_the_expert_setting_resumes_as_a_search_run(tmp_path):
+    s = _settings(tmp_path, "grand_slam_v0", "old", rounds=1)
+    exit_.train(s)
+    path = tmp_path / "old" / exit_.SETTINGS
+    saved = json.loads(path.read_text())
+    del saved["expert"]
+    path.write_text(json.dumps(saved))
+    exit_.check_run_folder(dataclasses.replace(s, rounds=2, resume=True))
+    with pytest.raises(ValueError, match="--expert search"):
+        exit_.check_run_folder(exit_.ExitSettings(**{**dataclasses.asdict(s), "horizon": None,
+                                                     "expert": "heuristic", "resume": True}))
+
+
 # -- what a recorded decision holds ---------------------------------------------------------------------
 @pytest.mark.parametrize("env_id", ["grand_slam_v0", "bottom_ninth_v0"] + (["showdown_v0"] if helpers.FULL else []))
 def test_twins_record_the_same_sample(env_id):

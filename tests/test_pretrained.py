@@ -256,6 +256,30 @@ def test_a_manager_challenge_checkpoint_ships_with_the_command_that_made_it(tmp_
     assert play_campaign(make("manager_challenge_v0"), agent, 3)["illegal"] == ""
 
 
+def test_a_cloned_heuristic_ships_with_the_command_that_made_it(tmp_path):
+    """``--checkpoint`` of ``dugout train exit --expert heuristic`` (behaviour cloning, the
+    expert game's recipe): the card names behaviour cloning and the heuristic's games, and
+    its command repeats the run's flags without the search's (``--sims``)."""
+    from dugout.studies.pretrained import _length, _trainer, build_entry
+    from dugout.train.exit import ExitSettings, train
+    entry = ENTRIES["showdown_expert"]
+    assert entry.trainer == "exit" and entry.overrides["expert"] == "heuristic"
+    run = train(ExitSettings(env="showdown_v0", env_options=dict(entry.options), expert="heuristic",
+                             rounds=1, games=2, net_arch=(4,), epochs=1, eval_games=4,
+                             out=str(tmp_path / "run")))
+    recipe = build_entry(entry, tmp_path / "sx", run / "model", "checkpoint")
+    assert recipe["made_by"] == ("dugout train exit --env showdown_v0 --rounds 1 --expert heuristic "
+                                 "--games 2 --epochs 1 --eval-games 4 --net-arch 4 "
+                                 '--env-option level="expert" --env-option decks="default" '
+                                 "--out runs/exit_showdown_expert")
+    assert _trainer(recipe).startswith("behaviour cloning of the heuristic")
+    assert _length(recipe).startswith("1 round of 2 heuristic games (")
+    from dugout.agents.policy import PolicyAgent
+    agent = PolicyAgent.load(tmp_path / "sx", env_id="showdown_v0")
+    play_game(make("showdown_v0", **entry.options),                 # raises on an illegal action
+              {"away": agent, "home": make_agent("showdown_v0", "heuristic")}, 1)
+
+
 def test_a_meta_that_still_names_a_machine_folder_is_not_shipped(tmp_path):
     """A path the run's folder does not explain (here a teacher's checkpoint elsewhere) stops
     the build before anything is written."""

@@ -44,6 +44,15 @@ or two of win chance, inside their noise, so a softmax of them teaches mostly no
 temperature that lets the differences show, and near-uniform targets at one that does not.
 The choice is what the search stands behind. ``--target soft`` is there to measure.
 
+**Behaviour cloning** (``--expert heuristic``). The rulebook heuristic plays instead of the
+search, at both seats, and its choices are what the network learns (each option's value
+is not recorded: ``--target soft``, ``--horizon`` and ``--eval-search-games`` are the
+search's and refused; ``--sims`` and ``--rollout`` are not used). Every round is more of its
+games, so one round of many games is the usual run. A network that plays as the heuristic
+plays is the starting point where search games are too dear to teach one from scratch (MLB
+Showdown's expert game: 35 seconds a search game, a fifth of a second a heuristic one), and
+the rollout manager a later search can play with (``search:rollout=ppo:PATH``).
+
 **Resumable.** Each round's data, checkpoint and curve row are written atomically (to a
 temporary name, then renamed), in that order, into ``--out``; a round is complete once its
 row is in ``curve.csv``. ``--resume`` continues from the last complete round (reusing the
@@ -97,6 +106,11 @@ ALGO = "exit"
 SETTINGS = "settings.json"
 CURVE = "curve.csv"
 SEATS = ("away", "home")
+#: who plays the games and teaches: the search manager (expert iteration) or the heuristic
+#: (behaviour cloning)
+EXPERTS = ("search", "heuristic")
+#: settings added after runs were written: the value an older ``settings.json`` means
+_ADDED = {"expert": "search"}
 #: the settings a ``--resume`` may change (where and how far it runs, not what it learns)
 FREE_ON_RESUME = ("rounds", "workers", "backend", "out", "resume")
 #: the seed of the evaluation tournaments' games (the same every round: common random numbers)
@@ -138,6 +152,10 @@ class ExitSettings:
     env: str = field(default="grand_slam_v0", metadata={
         "help": "the ruleset to learn", "type": EXIT_ENV})
     rounds: int = field(default=3, metadata={"help": "rounds of play and learning", "type": ROUNDS})
+    expert: str = field(default="search", metadata={
+        "help": "who plays the games and whose choices the network learns: search (expert "
+                "iteration) or heuristic (behaviour cloning of the rulebook heuristic: no search)",
+        "choices": EXPERTS})
     games: int = field(default=40, metadata={
         "help": "the expert's games a round (each searched at both seats in self-play)", "type": GAMES})
     sims: int = field(default=16, metadata={"help": "the search's worlds a decision", "type": SIMS})
@@ -202,6 +220,13 @@ class ExitSettings:
             self.temperature = 0.02
         if self.target == "choice" and self.temperature is not None:
             raise ValueError("temperature is --target soft's; the search's choice has none")
+        if self.expert not in EXPERTS:
+            raise ValueError(f"expert must be one of {', '.join(EXPERTS)}, got {self.expert!r}")
+        if self.expert == "heuristic":
+            for name, unset, why in _SEARCH_ONLY:
+                if getattr(self, name) != unset:
+                    raise ValueError(f"{name} is the search's ({why}); --expert heuristic plays "
+                                     f"no search")
         if not 0 < self.val_share <= 0.5:
             raise ValueError(f"val_share must be more than 0 and at most 0.5, got {self.val_share}")
         self.net_arch = tuple(int(n) for n in self.net_arch)
@@ -218,6 +243,12 @@ class ExitSettings:
         return {"algo": ALGO, **d}
 
 
+#: settings that only a search expert has (name, its unset value, what it is)
+_SEARCH_ONLY = (("target", "choice", "--target soft learns the options' estimated values"),
+                ("horizon", None, "its rollouts' length"),
+                ("eval_search_games", 0, "the network against the round's search"))
+
+
 # -- 1. the expert --------------------------------------------------------------------------------
 def checkpoint_folder(out: Path, r: int) -> Path:
     return out / "checkpoints" / f"round_{r:03d}"
@@ -228,12 +259,14 @@ def data_file(out: Path, r: int) -> Path:
 
 
 def expert_ref(s: ExitSettings, r: int) -> str:
-    """The search manager that plays round ``r`` (``search:sims=...``): round 0's and
-    ``--rollout heuristic``'s roll out with the heuristic, a later round's with the previous
-    round's network (its checkpoint's absolute path). A simultaneous decision is searched
-    as its matrix game whatever the ruleset's default budget says (every decision a
-    target)."""
+    """The manager that plays round ``r``: ``heuristic`` with ``--expert heuristic``, else
+    the search manager (``search:sims=...``): round 0's and ``--rollout heuristic``'s roll
+    out with the heuristic, a later round's with the previous round's network (its
+    checkpoint's absolute path). A simultaneous decision is searched as its matrix game
+    whatever the ruleset's default budget says (every decision a target)."""
     from ..agents.registry import managers
+    if s.expert == "heuristic":
+        return "heuristic"
     parts = [f"sims={s.sims}"]
     if s.horizon is not None:
         parts.append(f"horizon={s.horizon}")
@@ -251,17 +284,28 @@ def game_seeds(seed: int, r: int, games: int) -> list[int]:
     return [start + i for i in range(games)]
 
 
-def record_decision(agent: Any, observation: dict[str, Any], view: Any) -> dict[str, Any] | None:
-    """What the search ``agent`` has just decided at ``view`` (its ``last`` evaluation), as a
-    sample: the seat's own ``obs`` and ``mask`` (``observation``, what the env shows that
-    seat), the search's ``choice``, the rollout manager's own choice (``base``), each option's
-    estimated value (``values``, NaN where none) and the equilibrium ``mix`` of a simultaneous
-    decision (NaN elsewhere). None at a decision with one legal action or one the search did
-    not evaluate (a view its sampler could not rebuild)."""
-    last = getattr(agent, "last", None)
-    if len(view.legal) < 2 or last is None:
+def record_decision(agent: Any, observation: dict[str, Any], view: Any,
+                    action: int | None = None) -> dict[str, Any] | None:
+    """What ``agent`` has just decided at ``view``, as a sample: the seat's own ``obs`` and
+    ``mask`` (``observation``, what the env shows that seat) and its ``choice``. A search
+    (an agent with a ``last`` evaluation) adds the rollout manager's own choice (``base``),
+    each option's estimated value (``values``, NaN where none) and the equilibrium ``mix``
+    of a simultaneous decision (NaN elsewhere); any other manager (``--expert heuristic``)
+    has made ``action``, which is its ``choice`` and ``base``, with no values and no mix.
+    None at a decision with one legal action or one the search did not evaluate (a view its
+    sampler could not rebuild)."""
+    if len(view.legal) < 2:
         return None
     mask = np.asarray(observation["action_mask"], dtype=np.int8)
+    if not hasattr(agent, "last"):
+        if action is None:
+            raise ValueError("record_decision: a manager that is not a search needs the action it made")
+        nan = np.full(mask.size, np.nan, dtype=np.float32)
+        return {"obs": np.asarray(observation["observation"], dtype=np.float32), "mask": mask,
+                "choice": int(action), "base": int(action), "values": nan, "mix": nan.copy()}
+    last = agent.last
+    if last is None:
+        return None
     values = np.full(mask.size, np.nan, dtype=np.float32)
     for action, estimate in last.estimates.items():
         values[action] = estimate.mean
@@ -275,7 +319,7 @@ def record_decision(agent: Any, observation: dict[str, Any], view: Any) -> dict[
 def play_games(env_id: str, env_options: dict[str, Any], expert: str, opponent: str,
                seeds: Sequence[int]) -> dict[str, np.ndarray]:
     """The expert's games of ``seeds`` (in any process: a backend's task): the expert
-    (``expert``, a search reference) at both seats (``opponent`` ``"self"``) or at the away
+    (``expert``, a search reference or ``heuristic``) at both seats (``opponent`` ``"self"``) or at the away
     seat of an even seed and the home seat of an odd one against ``opponent`` (a manager's
     name). Each manager is reseeded for every game (``2 * seed`` away, ``2 * seed + 1``
     home). Returns the recorded samples (:func:`record_decision`) as arrays, with the
@@ -300,7 +344,7 @@ def play_games(env_id: str, env_options: dict[str, Any], expert: str, opponent: 
             view = env.unwrapped.view(seat)
             action = agents[seat].act(observation, view)
             if seat in searched:
-                row = record_decision(agents[seat], observation, view)
+                row = record_decision(agents[seat], observation, view, action)
                 if row is not None:
                     rows.append({**row, "game": seed, "seat": SEATS.index(seat)})
             env.step(action)
@@ -573,10 +617,11 @@ def check_run_folder(s: ExitSettings) -> Path:
                          f"by dugout train exit)")
     now = s.jsonable()
     for key, value in now.items():
-        if key in FREE_ON_RESUME or saved.get(key) == value:
+        was = saved.get(key, _ADDED.get(key))
+        if key in FREE_ON_RESUME or was == value:
             continue
         flag = "--env-option/--teams" if key == "env_options" else "--" + key.replace("_", "-")
-        raise ValueError(f"--resume: {out} holds a run with {flag} {_show(saved.get(key))}; "
+        raise ValueError(f"--resume: {out} holds a run with {flag} {_show(was)}; "
                          f"--resume it with the same (got {_show(value)})")
     return out
 
@@ -657,9 +702,10 @@ def train(s: ExitSettings, backend=None) -> Path:
             for name in ("policy.pt", "meta.json"):        # meta.json last, as save_actor does
                 atomic_write(model / name, lambda tmp, n=name: shutil.copyfile(folder / n, tmp))
             write_curve(out, rows)
+            base = ("" if s.expert == "heuristic" else f" (the rollout manager's own choice: "
+                                                         f"{100 * fit['val_base_agreement']:.1f}%)")
             _say(f"[round {r}] {row['samples']} decisions, validation accuracy "
-                 f"{100 * trained.val_accuracy:.1f}% (the rollout manager's own choice: "
-                 f"{100 * fit['val_base_agreement']:.1f}%); the network alone vs heuristic "
+                 f"{100 * trained.val_accuracy:.1f}%{base}; the network alone vs heuristic "
                  f"{100 * row['vs_heuristic']:.1f}% ({100 * row['vs_heuristic_low']:.1f}-"
                  f"{100 * row['vs_heuristic_high']:.1f}%) in {row['eval_games']} games; "
                  f"{t3 - t0:.0f} s")
@@ -712,6 +758,12 @@ def check(ns: argparse.Namespace) -> None:
     if values["target"] == "choice" and values["temperature"] is not None:
         raise args.UsageError("--temperature", "is --target soft's; the search's choice (--target "
                                                "choice) has no temperature")
+    if values["expert"] == "heuristic":
+        for name, unset, why in _SEARCH_ONLY:
+            if values[name] != unset:
+                flag = "--" + name.replace("_", "-")
+                raise args.UsageError(flag, f"{flag} is the search's ({why}); --expert heuristic "
+                                            f"plays no search")
     if values["eval_search_games"] and values["eval_search_games"] < 4:
         raise args.UsageError("--eval-search-games", f"must be 0 or at least 4 (two seat-swapped "
                                                      f"pairs), got {values['eval_search_games']}")
