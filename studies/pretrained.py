@@ -13,7 +13,9 @@ entries) with its recipe: the trainer and the ruleset's best known settings
 (:mod:`dugout.train.configs`, the heuristic as a teacher that stays on where that is the
 recipe), at the entry's timesteps (``--timesteps`` overrides them); That's Baseball's is
 distilled from the exact solver (``dugout train distill``: its epochs over every solved
-state, which ``--timesteps`` does not change). ``--checkpoint PATH`` ships an existing
+state, which ``--timesteps`` does not change), and MLB Showdown's expert game's is the
+heuristic cloned (``dugout train exit --expert heuristic``: its rounds of the heuristic's
+games, which ``--timesteps`` does not change either). ``--checkpoint PATH`` ships an existing
 checkpoint folder instead of training (another trainer's, e.g. expert iteration's: the same
 ``meta.json`` + ``policy.pt``); it must have been trained on the entry's env and options.
 

@@ -263,7 +263,7 @@ def test_the_heuristic_as_expert_records_its_own_choices(env_id):
     seeds = [5, 6]
     data = exit_.play_games(env_id, {}, "heuristic", "self", seeds)
     env = make(env_id)
-    made, where = [], []
+    made, where, first = [], [], None
     for seed in seeds:
         agents = {seat: make_agent(env_id, "heuristic") for seat in exit_.SEATS}
         env.reset(seed=seed)
@@ -273,6 +273,7 @@ def test_the_heuristic_as_expert_records_its_own_choices(env_id):
         for seat, observation, _ in turns(env):
             action = agents[seat].act(observation, env.unwrapped.view(seat))
             if observation["action_mask"].sum() > 1:
+                first = first or (agents[seat], observation, env.unwrapped.view(seat))
                 made.append(int(action))
                 where.append((seed, exit_.SEATS.index(seat)))
             env.step(action)
@@ -280,6 +281,9 @@ def test_the_heuristic_as_expert_records_its_own_choices(env_id):
     assert data["choice"].tolist() == made and data["base"].tolist() == made
     assert list(zip(data["game"].tolist(), data["seat"].tolist())) == where
     assert np.isnan(data["values"]).all() and np.isnan(data["mix"]).all()
+    heuristic, observation, view = first
+    with pytest.raises(ValueError, match="needs the action it made"):
+        exit_.record_decision(heuristic, observation, view)
 
 
 def test_behaviour_cloning_refuses_the_searchs_settings(tmp_path):

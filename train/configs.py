@@ -52,7 +52,12 @@ timesteps with the default settings it was 49.1%, 48.4-49.8%). The expert game w
 timesteps: 44.5% (43.5-45.6%) against the heuristic in 4,000 seat-swapped games (at
 100,000 timesteps with the default settings, a (64, 64) net and the weight falling from 1
 to 0, it was 19.0%, 15.6-22.4%, in 400); its 200-game evaluations during training stay at
-42-47% from 100,000 timesteps on.
+42-47% from 100,000 timesteps on. Two changes did not help (evaluations during 300,000-timestep
+runs of the same recipe): without shaping (``--shaping none``), 39.0% (34.5-43.5%) at 100,000
+timesteps and 37.5% (32.8-42.2%) at 200,000 in 200 games; with the teacher's weight at 100
+(``--teacher-coef 100``), 40.5% (37.1-43.9%) at 100,000 in 400. The shipped expert-game
+manager is now the heuristic cloned instead (``dugout train exit --expert heuristic``, its
+entry in :mod:`dugout.studies.pretrained`): see the managers' docs.
 
 Pokemon Baseball (the env's default teams). The generic settings learn to beat random but
 not the heuristic: at 300,000 timesteps, 6.5% (5.8-7.2%) against the heuristic and 77.8%

@@ -319,11 +319,11 @@ def record_decision(agent: Any, observation: dict[str, Any], view: Any,
 def play_games(env_id: str, env_options: dict[str, Any], expert: str, opponent: str,
                seeds: Sequence[int]) -> dict[str, np.ndarray]:
     """The expert's games of ``seeds`` (in any process: a backend's task): the expert
-    (``expert``, a search reference or ``heuristic``) at both seats (``opponent`` ``"self"``) or at the away
-    seat of an even seed and the home seat of an odd one against ``opponent`` (a manager's
-    name). Each manager is reseeded for every game (``2 * seed`` away, ``2 * seed + 1``
-    home). Returns the recorded samples (:func:`record_decision`) as arrays, with the
-    ``game`` (its seed) and the ``seat`` (0 away, 1 home) of each."""
+    (``expert``, a search reference or ``heuristic``) at both seats (``opponent``
+    ``"self"``) or at the away seat of an even seed and the home seat of an odd one against
+    ``opponent`` (a manager's name). Each manager is reseeded for every game (``2 * seed``
+    away, ``2 * seed + 1`` home). Returns the recorded samples (:func:`record_decision`) as
+    arrays, with the ``game`` (its seed) and the ``seat`` (0 away, 1 home) of each."""
     import torch
     from ..agents import make_agent
     from ..agents.play import tell_setup, turns
