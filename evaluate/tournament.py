@@ -112,11 +112,18 @@ def _agent(env_id: str, name: str, role: str):
     content = _checkpoint_content(name) if trained else None
     cached = _AGENTS.get(key)
     if cached is None or cached[0] != content or (content is None and trained):
-        if trained:
+        if _plays_a_network(name):
             import torch
             torch.set_num_threads(1)      # small networks; two workers must not fight for cores
         _AGENTS[key] = (content, make_agent(env_id, name))
     return _AGENTS[key][1]
+
+
+def _plays_a_network(name: str) -> bool:
+    """Whether the manager ``name`` decides with a torch network: a trained one (``ppo:PATH``),
+    a shipped one (``pretrained``) or a search whose rollouts a trained one plays."""
+    ref = AgentRef.parse(name)
+    return ref.is_checkpoint or ref.name == "pretrained" or ref.settings.get("rollout", "").startswith("ppo:")
 
 
 def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],

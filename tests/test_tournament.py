@@ -683,3 +683,27 @@ def test_replay_gif_writes_a_gif_file(tmp_path, capsys):
     PIL = pytest.importorskip("PIL.Image")
     with PIL.open(path) as gif:
         assert gif.n_frames > 2 and gif.info["duration"] == 200
+
+
+@pytest.mark.parametrize("name, one_thread", [
+    ("pretrained", True),
+    ("search:sims=2,rollout=ppo:{shipped}", True),
+    ("random", False),
+])
+def test_a_manager_with_a_network_plays_on_one_torch_thread(name, one_thread, monkeypatch):
+    """A tournament's worker that makes a manager deciding with a torch network (a shipped
+    one, a search rolling out with one, ``ppo:PATH``) plays it on one thread: two workers on
+    two cores each spinning two threads slowed a 4,000-game tournament about eightfold."""
+    import torch
+    from dugout.agents import pretrained
+    from dugout.evaluate import tournament
+    from pathlib import Path
+    shipped = Path(pretrained.__file__).resolve().parent / "grand_slam"
+    monkeypatch.setattr(tournament, "_AGENTS", {})
+    before = torch.get_num_threads()
+    torch.set_num_threads(3)
+    try:
+        tournament._agent("grand_slam_v0", name.format(shipped=shipped), "a")
+        assert (torch.get_num_threads() == 1) == one_thread
+    finally:
+        torch.set_num_threads(before)
