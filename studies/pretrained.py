@@ -446,7 +446,7 @@ def _verdict(m: dict[str, Any]) -> str:
 def _options_text(options: dict[str, Any]) -> str:
     if not options:
         return "the env's defaults (no option given)"
-    return ", ".join(f"`{k}={json.dumps(v)}`" for k, v in options.items())
+    return ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(options.items()))
 
 
 def card_text(m: dict[str, Any]) -> str:

@@ -44,8 +44,10 @@ def test_each_folder_holds_only_safe_small_files_read_as_tensors(name):
 
 
 def test_the_shipped_weights_stay_small():
+    """A few MB at most: 2.66 MiB with the expert game's clone of the heuristic, a (256, 256)
+    network of 640 inputs (489 KiB as float16)."""
     total = sum(p.stat().st_size for e in SHIPPED.values() for p in folder_of(e).iterdir())
-    assert total < 2.5 * 2**20, f"{total / 2**20:.2f} MiB of pretrained managers"
+    assert total < 3 * 2**20, f"{total / 2**20:.2f} MiB of pretrained managers"
 
 
 def test_importing_and_loading_them_needs_torch_only():
