@@ -123,7 +123,8 @@ def _plays_a_network(name: str) -> bool:
     """Whether the manager ``name`` decides with a torch network: a trained one (``ppo:PATH``),
     a shipped one (``pretrained``) or a search whose rollouts a trained one plays."""
     ref = AgentRef.parse(name)
-    return ref.is_checkpoint or ref.name == "pretrained" or ref.settings.get("rollout", "").startswith("ppo:")
+    return (ref.is_checkpoint or ref.name == "pretrained"
+            or ref.settings.get("rollout", "").startswith("ppo:"))
 
 
 def play_pairs(env_id: str, a: str, b: str, seeds: Sequence[int],

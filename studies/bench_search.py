@@ -103,11 +103,11 @@ def measure(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
     start = time.perf_counter()
     for g in range(games):
         if env_id == _strength.CHALLENGE:       # solo: each plays the campaign, one after the other
-            play_campaign(env, warm["away"], seed + g)          # untimed: the warm-up (the docstring)
+            play_campaign(env, warm["away"], seed + g)    # untimed: the warm-up (the docstring)
             for solo in (search, heuristic):
                 play_campaign(env, solo, seed + g)
             continue
-        play_game(env, warm, seed + g)                          # untimed: the warm-up (the docstring)
+        play_game(env, warm, seed + g)                    # untimed: the warm-up (the docstring)
         seats = {"away": search, "home": heuristic} if g % 2 == 0 else {"away": heuristic, "home": search}
         play_game(env, seats, seed + g)
     wall = time.perf_counter() - start

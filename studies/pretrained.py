@@ -67,8 +67,8 @@ class Entry:
     :mod:`dugout.train.vector_ppo`; ``challenge``: :mod:`dugout.train.single`; ``distill``:
     :mod:`dugout.train.distill`, the exact solver's policy learned, no timesteps; ``exit``:
     :mod:`dugout.train.exit`, with ``expert="heuristic"`` the heuristic's choices cloned, no
-    timesteps), the
-    timesteps of the shipped run and the settings over the trainer's defaults."""
+    timesteps), the timesteps of the shipped run and the settings over the trainer's
+    defaults."""
     name: str
     title: str
     env_id: str
@@ -100,6 +100,8 @@ ENTRIES: dict[str, Entry] = {e.name: e for e in [
           {"expert": "heuristic", "rounds": 1, "games": 3000, "net_arch": (256, 256), "epochs": 6,
            "batch_size": 512, "workers": 2}),
 ]}
+#: The trainers that take no timesteps (``--timesteps`` does not change them)
+NO_TIMESTEPS = ("distill", "exit")
 #: Options a pretrained manager plays under whatever their value: the game's cut-offs,
 #: which end a game early and change nothing a manager sees before.
 COVERED = ("max_innings", "max_decisions")
@@ -170,8 +172,9 @@ def _recipe(meta: dict[str, Any], entry: Entry, source: str) -> dict[str, Any]:
 
 
 #: ``dugout train exit``'s flags a card's command spells out
-_EXIT_FLAGS = ("rounds", "expert", "games", "sims", "horizon", "rollout", "opponent", "target", "temperature",
-               "replay", "epochs", "batch_size", "learning_rate", "val_share", "eval_games", "seed")
+_EXIT_FLAGS = ("rounds", "expert", "games", "sims", "horizon", "rollout", "opponent", "target",
+               "temperature", "replay", "epochs", "batch_size", "learning_rate", "val_share",
+               "eval_games", "seed")
 
 
 def _run_command(prog: str, settings_class: type, settings: dict[str, Any], keys: tuple[str, ...],
@@ -198,14 +201,14 @@ def _exit_command(entry: Entry, settings: dict[str, Any]) -> str:
     """The expert-iteration run that made a checkpoint (into runs/exit_<entry>)."""
     from ..train.exit import ExitSettings
     cloning = settings.get("expert") == "heuristic"
-    keys = tuple(k for k in _EXIT_FLAGS if not (cloning and k in _SEARCH_ONLY))
+    keys = tuple(k for k in _EXIT_FLAGS if not (cloning and k in _UNUSED_IN_CLONING))
     return _run_command(f"dugout train exit --env {entry.env_id}", ExitSettings, settings, keys,
                         ("rounds", "games") if cloning else ("rounds", "games", "sims"),
                         f"runs/exit_{entry.name}")
 
 
 #: expert iteration's settings that behaviour cloning (``--expert heuristic``) does not use
-_SEARCH_ONLY = ("sims", "horizon", "rollout", "target", "temperature")
+_UNUSED_IN_CLONING = ("sims", "horizon", "rollout", "target", "temperature")
 
 
 #: ``dugout train distill``'s flags a card's command spells out
@@ -473,12 +476,12 @@ def card_text(m: dict[str, Any]) -> str:
     keys = ("net_arch", "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
             "ent_coef", "shaping", "teacher", "teacher_coef", "teacher_fraction", "opponent", "seed",
             "num_envs", "num_steps", "update_epochs", "num_minibatches", "teams", "innings",
-            "rounds", "expert", "games", "sims", "rollout", "target", "replay", "epochs", "activation",
-            "sample")
+            "rounds", "expert", "games", "sims", "rollout", "target", "replay", "epochs",
+            "activation", "sample")
     cloning = recipe["trainer"] == "exit" and recipe["settings"].get("expert") == "heuristic"
     shown = [f"`{k}={json.dumps(recipe['settings'][k])}`" for k in keys if k in recipe["settings"]
              and not (k == "sample" and recipe["settings"][k] is None)
-             and not (cloning and k in _SEARCH_ONLY)]
+             and not (cloning and k in _UNUSED_IN_CLONING)]
     if shown:
         lines += ["", "Settings: " + ", ".join(shown) + "."]
     if isinstance(recipe.get("dataset"), dict):
@@ -625,8 +628,9 @@ def configure(parser: args.Parser) -> None:
                         metavar="N", help="train each entry for N timesteps (default: the entry's "
                                           "own: " + ", ".join(f"{e.name} {e.timesteps:,}"
                                                               for e in ENTRIES.values()
-                                                              if e.trainer not in ("distill", "exit"))
-                                          + "; a distilled or cloned entry trains its epochs)")
+                                                              if e.trainer not in NO_TIMESTEPS)
+                                          + "; a distilled or expert-iteration entry trains its "
+                                            "own epochs)")
     parser.add_argument("--checkpoint", type=args.in_dir, metavar="PATH",
                         help="ship this checkpoint folder (meta.json + policy.pt) instead of "
                              "training; one entry only, of the checkpoint's env and options")
@@ -752,7 +756,7 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
         else:
             if ns.checkpoint is not None:
                 checkpoint, source = Path(ns.checkpoint), "checkpoint"
-            elif entry.trainer in ("distill", "exit"):
+            elif entry.trainer in NO_TIMESTEPS:
                 o = entry.overrides
                 what = ("distilling the exact solver" if entry.trainer == "distill" else
                         f"expert iteration with --expert {o.get('expert', 'search')}, "

@@ -299,7 +299,8 @@ def record_decision(agent: Any, observation: dict[str, Any], view: Any,
     mask = np.asarray(observation["action_mask"], dtype=np.int8)
     if not hasattr(agent, "last"):
         if action is None:
-            raise ValueError("record_decision: a manager that is not a search needs the action it made")
+            raise ValueError("record_decision: a manager that is not a search needs the action "
+                             "it made")
         nan = np.full(mask.size, np.nan, dtype=np.float32)
         return {"obs": np.asarray(observation["observation"], dtype=np.float32), "mask": mask,
                 "choice": int(action), "base": int(action), "values": nan, "mix": nan.copy()}
