@@ -28,15 +28,19 @@ Every type carries ``bad``: texts it must refuse. The bad-argument test table
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import signal
+import threading
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Any, Callable, Iterator, NoReturn, Sequence
 
 from ..envs.core.errors import DugoutError
 
-__all__ = ["Parser", "UsageError", "build", "parse", "invoke", "ArgType", "integer", "count", "games_or_none", "seed", "workers", "real",
+__all__ = ["Parser", "UsageError", "build", "parse", "invoke", "terminate_as_exit", "Terminated",
+           "TERMINATED_STATUS", "ArgType", "integer", "count", "games_or_none", "seed", "workers", "real",
            "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
            "env_id", "env_or_challenge", "CHALLENGE_ID", "env_option", "env_options", "check_out_dir", "check_out_file", "write_json",
            "MAX_SEED", "MAX_GAMES",
@@ -417,11 +421,53 @@ def invoke(prog: str, configure: Callable[[Parser], None], check: Callable[[Any]
            description: str | None = None) -> Any:
     """A subcommand end to end: parse and check ``argv`` (default ``sys.argv[1:]``), then
     ``run`` the checked arguments and return what it returns. A ``DugoutError`` the work
-    itself meets (a cluster lost mid-run) is one line too, exit status 2."""
+    itself meets (a cluster lost mid-run) is one line too, exit status 2. SIGTERM during
+    ``run`` stops it as an exception (:func:`terminate_as_exit`): one line, exit status 143."""
     import sys
     parser, args = parse(prog, configure, check, sys.argv[1:] if argv is None else argv,
                          description)
     try:
-        return run(args)
+        with terminate_as_exit():
+            return run(args)
     except DugoutError as error:
         parser.error(str(error))
+    except Terminated:
+        sys.stderr.write(f"{prog}: terminated (SIGTERM): the work in progress was stopped\n")
+        raise
+
+
+#: The exit status of a command stopped by SIGTERM, as a shell reports one killed by it.
+TERMINATED_STATUS = 128 + signal.SIGTERM
+
+
+class Terminated(SystemExit):
+    """Raised in the main thread when this process is sent SIGTERM inside
+    :func:`terminate_as_exit` (exit status :data:`TERMINATED_STATUS`)."""
+
+
+@contextlib.contextmanager
+def terminate_as_exit() -> Iterator[None]:
+    """Inside, SIGTERM (a job scheduler's time limit, ``timeout``, ``kill``) stops this
+    process as an exception does, not at once: :class:`Terminated` is raised in the main
+    thread, so ``with`` blocks and ``finally`` clauses run and stop what the work started (a
+    process pool's workers, vector envs' subprocesses), where the signal's default would
+    leave them running on as orphans. A process forked inside (a pool's worker) that is sent
+    SIGTERM dies of it as by default. Outside the main thread (where Python takes no signal
+    handlers) it does nothing; the handler before is put back on leaving."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+
+    def stop(signum, frame) -> None:
+        if os.getpid() != owner:                 # a forked child: die of it, as by default
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated(TERMINATED_STATUS)
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)

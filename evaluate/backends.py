@@ -258,8 +258,9 @@ class ProcessPool(Backend):
     :meth:`close` (a ``with`` block closes it), so each worker's envs, agents and their
     caches are built once, not at every run. The pool is started again when this process
     has loaded torch since (:func:`start_method` changes from ``fork``), and after a run
-    that did not finish (a task that raised, a worker that died, an interrupt): its workers
-    are stopped then, and the next run starts fresh ones."""
+    that did not finish (a task that raised, a worker that died, an interrupt, SIGTERM under
+    a ``dugout`` command): its workers are killed then, mid-task (their results would be
+    dropped), and the next run starts fresh ones."""
 
     def __init__(self, workers: int):
         if workers < 1:
@@ -298,8 +299,21 @@ class ProcessPool(Backend):
                     accept(key, future.result())
                 fill()
         except BaseException:
-            self.close()                # what was in flight is dropped; the next run starts afresh
+            self._abandon()             # what was in flight is dropped; the next run starts afresh
             raise
+
+    def _abandon(self) -> None:
+        """Stop the workers now, in the middle of their tasks, whose results nobody will
+        read (a run that raised, was interrupted or terminated): waiting for them could take
+        as long as a task (minutes of search games), and a process stopped meanwhile would
+        leave them running as orphans."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # concurrent.futures keeps its workers in _processes (Python 3.11 to 3.14)
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         """Stop the worker processes (after the tasks they are playing; queued ones are
