@@ -13,9 +13,10 @@ entries) with its recipe: the trainer and the ruleset's best known settings
 (:mod:`dugout.train.configs`, the heuristic as a teacher that stays on where that is the
 recipe), at the entry's timesteps (``--timesteps`` overrides them); That's Baseball's is
 distilled from the exact solver (``dugout train distill``: its epochs over every solved
-state, which ``--timesteps`` does not change), and MLB Showdown's expert game's is the
-heuristic cloned (``dugout train exit --expert heuristic``: its rounds of the heuristic's
-games, which ``--timesteps`` does not change either). ``--checkpoint PATH`` ships an existing
+state, which ``--timesteps`` does not change), Grand Slam's is expert iteration with the
+search (``dugout train exit``: its rounds of search games) and MLB Showdown's expert game's
+the heuristic cloned (``dugout train exit --expert heuristic``: its rounds of the
+heuristic's games); ``--timesteps`` changes neither. ``--checkpoint PATH`` ships an existing
 checkpoint folder instead of training (another trainer's, e.g. expert iteration's: the same
 ``meta.json`` + ``policy.pt``); it must have been trained on the entry's env and options.
 
@@ -55,7 +56,7 @@ from typing import Any, Sequence
 from ..cli import args
 from ._generated import GeneratedBlock
 
-__all__ = ["Entry", "ENTRIES", "configure", "check", "run", "main", "card_text", "build_entry",
+__all__ = ["Entry", "ENTRIES", "entry_settings", "configure", "check", "run", "main", "card_text", "build_entry",
            "measure_entry", "default_out", "markdown_block", "shipped_measurements",
            "check_checkpoint_fits"]
 
@@ -82,7 +83,8 @@ class Entry:
 ENTRIES: dict[str, Entry] = {e.name: e for e in [
     Entry("thats_baseball", "That's Baseball", "thats_baseball_v0", {}, "distill", 0,
           {"net_arch": (128, 128), "epochs": 6}),
-    Entry("grand_slam", "Harry's Grand Slam", "grand_slam_v0", {}, "ppo", 300_000),
+    Entry("grand_slam", "Harry's Grand Slam", "grand_slam_v0", {}, "exit", 0,
+          {"rounds": 8, "games": 50, "sims": 16, "eval_games": 400}),
     Entry("pokemon_baseball", "Pokemon Baseball", "pokemon_baseball_v0", {}, "ppo", 300_000),
     Entry("bottom_ninth", "Bottom of the 9th (duel)", "bottom_ninth_v0", {}, "distill", 0,
           {"net_arch": (256, 256), "epochs": 60, "batch_size": 256, "learning_rate": 1e-3,
@@ -118,6 +120,31 @@ def default_out() -> Path:
 
 
 # -- training ----------------------------------------------------------------------------------
+def entry_settings(entry: Entry, timesteps: int, seed: int, out: Path) -> Any:
+    """The settings ``entry``'s trainer is run with to train it into ``out`` (its recipe:
+    the ruleset's configs, the entry's overrides, ``timesteps`` where the trainer takes
+    them)."""
+    options = dict(entry.options)
+    if entry.trainer == "distill":
+        from ..train.distill import DistillSettings
+        return DistillSettings(env=entry.env_id, seed=seed, out=str(out / "model"),
+                               **entry.overrides)
+    if entry.trainer == "vector":
+        from ..train.vector_ppo import VectorSettings
+        return VectorSettings(total_timesteps=timesteps, seed=seed, out=str(out), **entry.overrides)
+    if entry.trainer == "exit":
+        from ..train.exit import ExitSettings
+        return ExitSettings(env=entry.env_id, seed=seed, out=str(out), env_options=options,
+                            **entry.overrides)
+    if entry.trainer == "challenge":
+        from ..train.single import SingleSettings
+        return SingleSettings(env=entry.env_id, total_timesteps=timesteps, seed=seed, out=str(out),
+                              env_options=options, progress=False, **entry.overrides)
+    from ..train.ppo import Settings
+    return Settings.for_env(entry.env_id, total_timesteps=timesteps, seed=seed, out=str(out),
+                            env_options=options, progress=False, **entry.overrides)
+
+
 def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
     """Train ``entry`` by its recipe into ``work/<entry>``; the checkpoint folder."""
     out = work / entry.name
@@ -126,26 +153,22 @@ def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
             raise SystemExit(f"dugout pretrained: {out} is not an earlier training run; "
                              f"choose another --work or remove it")
         shutil.rmtree(out)
+    settings = entry_settings(entry, timesteps, seed, out)
     if entry.trainer == "distill":
-        from ..train.distill import DistillSettings, train as distill
-        distill(DistillSettings(env=entry.env_id, seed=seed, out=str(out / "model"),
-                                **entry.overrides))
+        from ..train.distill import train as distill
+        distill(settings)
     elif entry.trainer == "vector":
-        from ..train.vector_ppo import VectorSettings, train
-        train(VectorSettings(total_timesteps=timesteps, seed=seed, out=str(out), **entry.overrides))
+        from ..train.vector_ppo import train
+        train(settings)
     elif entry.trainer == "exit":
-        from ..train.exit import ExitSettings, train as exit_train
-        exit_train(ExitSettings(env=entry.env_id, seed=seed, out=str(out),
-                                env_options=dict(entry.options), **entry.overrides))
+        from ..train.exit import train as exit_train
+        exit_train(settings)
     elif entry.trainer == "challenge":
-        from ..train.single import SingleSettings, train_single
-        train_single(SingleSettings(env=entry.env_id, total_timesteps=timesteps, seed=seed,
-                                    out=str(out), env_options=dict(entry.options), progress=False,
-                                    **entry.overrides))
+        from ..train.single import train_single
+        train_single(settings)
     else:
-        from ..train.ppo import Settings, train
-        train(Settings.for_env(entry.env_id, total_timesteps=timesteps, seed=seed, out=str(out),
-                               env_options=dict(entry.options), progress=False, **entry.overrides))
+        from ..train.ppo import train
+        train(settings)
     return out / "model"
 
 
@@ -700,6 +723,19 @@ def check(ns: argparse.Namespace) -> None:
         for name in ns.entries:
             if not (ns.out / name / "meta.json").is_file() or not (ns.out / name / MEASUREMENTS).is_file():
                 raise args.UsageError(flag, f"{flag}: {ns.out / name} holds no built manager")
+    if ns.timesteps is not None and all(ENTRIES[n].trainer in NO_TIMESTEPS for n in ns.entries):
+        raise args.UsageError("--timesteps", "--timesteps: none of the chosen entries trains by "
+                                             "timesteps (" + ", ".join(
+                                                 f"{n}: {_trains_by(ENTRIES[n])}"
+                                                 for n in ns.entries) + ")")
+
+
+def _trains_by(entry: Entry) -> str:
+    """What an entry without timesteps trains by, in a few words."""
+    if entry.trainer == "distill":
+        return "the exact solver distilled"
+    return ("the heuristic cloned" if entry.overrides.get("expert") == "heuristic"
+            else "expert iteration") + f", {entry.overrides.get('rounds')} round(s)"
 
 
 #: the flags of ``dugout pretrained`` that say how a manager is measured (and their defaults)
@@ -757,11 +793,11 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
             if ns.checkpoint is not None:
                 checkpoint, source = Path(ns.checkpoint), "checkpoint"
             elif entry.trainer in NO_TIMESTEPS:
-                o = entry.overrides
+                st = entry_settings(entry, 0, ns.seed, Path(ns.work) / name)
                 what = ("distilling the exact solver" if entry.trainer == "distill" else
-                        f"expert iteration with --expert {o.get('expert', 'search')}, "
-                        f"{o.get('rounds')} round(s) of {o.get('games')} games")
-                print(f"{name}: {what} ({o.get('epochs')} epochs)", file=sys.stderr, flush=True)
+                        f"expert iteration with --expert {st.expert}, "
+                        f"{st.rounds} round(s) of {st.games} games")
+                print(f"{name}: {what} ({st.epochs} epochs)", file=sys.stderr, flush=True)
                 checkpoint = _train(entry, 0, ns.seed, Path(ns.work))
                 source = "trained"
             else:

@@ -50,6 +50,25 @@ def test_the_shipped_weights_stay_small():
     assert total < 3 * 2**20, f"{total / 2**20:.2f} MiB of pretrained managers"
 
 
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_rebuilding_an_entry_trains_it_as_its_shipped_checkpoint_was(name, tmp_path):
+    """``dugout pretrained --entries NAME`` without ``--checkpoint`` trains by the entry's
+    recipe: its trainer and every setting the shipped checkpoint's meta records (the run's
+    folder aside) must be the ones it was made with, or a rebuild would make another
+    manager than the card describes."""
+    from dataclasses import asdict
+    from dugout.studies.pretrained import entry_settings
+    entry = ENTRIES[name]
+    shipped = json.loads((folder_of(SHIPPED[name]) / MEASUREMENTS).read_text())["recipe"]
+    settings = json.loads(json.dumps(asdict(entry_settings(entry, entry.timesteps, 0, tmp_path))))
+    assert shipped["trainer"] == {"vector": "vector_ppo"}.get(entry.trainer, entry.trainer)
+    recorded = {k: v for k, v in shipped["settings"].items() if k != "algo"}
+    assert {k: settings.get(k, "(not a setting of the trainer)") for k in recorded} == recorded
+    if "total_timesteps" in recorded:      # the run went on to the end of its last rollout
+        rollout = recorded["n_steps"] * recorded["n_envs"]
+        assert entry.timesteps <= shipped["timesteps"] < entry.timesteps + rollout
+
+
 def test_importing_and_loading_them_needs_torch_only():
     code = ("import sys\n"
             "from dugout.agents import make_agent\n"
