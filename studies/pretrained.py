@@ -452,8 +452,9 @@ def _length(recipe: dict[str, Any]) -> str:
     if recipe["trainer"] == "exit":
         st = recipe["settings"]
         rounds, who = st.get("rounds"), st.get("expert", "search")
+        learned = "" if rounds == 1 else " in the last"
         return (f"{rounds} round{'s' if rounds != 1 else ''} of {st.get('games'):,} {who} games "
-                f"({recipe['timesteps']:,} decisions learned in the last)")
+                f"({recipe['timesteps']:,} decisions learned{learned})")
     return f"{recipe['timesteps']:,} timesteps"
 
 

@@ -6,6 +6,7 @@ options it was not trained on, naming the option."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -249,6 +250,8 @@ def test_an_expert_iteration_checkpoint_ships_without_machine_paths_and_with_its
     assert recipe["trainer"] == "exit"
     assert recipe["made_by"] == ("dugout train exit --env grand_slam_v0 --rounds 2 --games 4 "
                                  "--sims 2 --seed 3 --net-arch 4 --out runs/exit_grand_slam")
+    from dugout.studies.pretrained import _length
+    assert _length(recipe) == "2 rounds of 4 search games (99 decisions learned in the last)"
     from dugout.agents.policy import PolicyAgent            # an ordinary checkpoint folder
     assert PolicyAgent.load(tmp_path / "gs", env_id="grand_slam_v0").meta["run"] == "pretrained/grand_slam"
 
@@ -294,7 +297,8 @@ def test_a_cloned_heuristic_ships_with_the_command_that_made_it(tmp_path):
                                  '--env-option level="expert" --env-option decks="default" '
                                  "--out runs/exit_showdown_expert")
     assert _trainer(recipe).startswith("behaviour cloning of the heuristic")
-    assert _length(recipe).startswith("1 round of 2 heuristic games (")
+    assert re.fullmatch(r"1 round of 2 heuristic games \([\d,]+ decisions learned\)",
+                        _length(recipe)), _length(recipe)
     from dugout.agents.policy import PolicyAgent
     agent = PolicyAgent.load(tmp_path / "sx", env_id="showdown_v0")
     play_game(make("showdown_v0", **entry.options),                 # raises on an illegal action
