@@ -5,6 +5,7 @@ each by its recipe, measure it, and write its folder and model card.
     dugout pretrained --entries showdown --timesteps 300000
     dugout pretrained --entries grand_slam --checkpoint runs/exit/model   # ship a checkpoint
     dugout pretrained --entries pokemon_baseball --measure-only --games 400
+    dugout pretrained --entries grand_slam --search-only --search-games 400 --workers 2
     dugout pretrained --cards-only --markdown docs/managers.md   # the cards and docs' table again
 
 (``python -m dugout.studies.pretrained`` is the same.) Each entry of :data:`ENTRIES` is one
@@ -31,7 +32,9 @@ For each entry the script writes into ``--out`` (the package's own
 
 The measurements: seat-swapped tournaments against random and the heuristic (``--games``
 games each, the 95% interval over pairs), against the search manager with
-``--search-games`` (0, the default, leaves it out: a search game costs up to a minute);
+``--search-games`` (0, the default, leaves it out: a search game costs up to a minute;
+``--search-only --search-games N`` adds that row to managers already built, keeping their
+other figures, and ``--measure-only`` without ``--search-games`` keeps it);
 That's Baseball's exact gap to the optimal manager in each seat (the solver's tables);
 Bottom of the 9th's duel's exact exploitability in each seat; the Manager Challenge's mean
 Manager Points over ``--campaigns`` campaigns beside the heuristic's and random's on the
@@ -343,14 +346,33 @@ _KEPT = ("games", "a_score", "a_score_low", "a_score_high", "verdict", "a_run_di
          "a_away_win_rate", "a_home_win_rate")
 
 
-def _matchup(entry: Entry, folder: Path, opponent: str, games: int) -> dict[str, Any]:
+def _matchup(entry: Entry, folder: Path, opponent: str, games: int,
+             workers: int = 1) -> dict[str, Any]:
     from ..evaluate.tournament import run_tournament
     t0 = time.perf_counter()
     result = run_tournament(entry.env_id, [f"ppo:{folder}", opponent], games, seed=SEED,
-                            workers=1, env_kwargs=dict(entry.options), bootstrap=0)
+                            workers=workers, env_kwargs=dict(entry.options), bootstrap=0)
     summary = result.matchups[0].summary()
     return {"opponent": opponent, **{k: summary[k] for k in _KEPT},
             "seconds": round(time.perf_counter() - t0, 1)}
+
+
+#: The search manager a card's search row is measured against (its default settings).
+SEARCH = "search"
+
+
+def _search(entry: Entry, folder: Path, games: int, workers: int = 1) -> dict[str, Any]:
+    """The manager against the search: a seat-swapped tournament of ``games`` games; the
+    Manager Challenge's ``games`` campaigns of each on the same seeds instead, its Manager
+    Points a campaign minus the search's (95% interval over campaigns)."""
+    if entry.env_id != "manager_challenge_v0":
+        return _matchup(entry, folder, SEARCH, games, workers)
+    from .strength import measure_challenge
+    r = measure_challenge(dict(entry.options), [f"ppo:{folder}", SEARCH], games, seed=SEED,
+                          workers=workers)
+    return {"opponent": "search", "campaigns": games, "mp": r["a_mp_diff"],
+            "mp_low": r["a_mp_diff_low"], "mp_high": r["a_mp_diff_high"],
+            "pretrained_mp": r["a_mp"], "search_mp": r["b_mp"], "seconds": round(r["seconds"], 1)}
 
 
 def _gap(folder: Path) -> dict[str, Any]:
@@ -407,16 +429,17 @@ def _campaigns(entry: Entry, folder: Path, campaigns: int) -> dict[str, Any]:
 
 
 def measure_entry(entry: Entry, folder: Path, games: int, search_games: int,
-                  campaigns: int) -> dict[str, Any]:
-    """Every figure of ``entry``'s card, measured on the checkpoint in ``folder``."""
+                  campaigns: int, workers: int = 1) -> dict[str, Any]:
+    """Every figure of ``entry``'s card, measured on the checkpoint in ``folder``
+    (``search_games`` 0: not against the search)."""
     from ..agents.policy import WEIGHTS
     figures: dict[str, Any] = {"weights_bytes": (folder / WEIGHTS).stat().st_size}
+    figures["search"] = _search(entry, folder, search_games, workers) if search_games else None
     if entry.env_id == "manager_challenge_v0":
         figures["challenge"] = _campaigns(entry, folder, campaigns)
         return figures
-    figures["matchups"] = [_matchup(entry, folder, opponent, games)
+    figures["matchups"] = [_matchup(entry, folder, opponent, games, workers)
                            for opponent in ("random", "heuristic")]
-    figures["search"] = _matchup(entry, folder, "search", search_games) if search_games else None
     if entry.env_id == "thats_baseball_v0":
         figures["gap"] = _gap(folder)
     if entry.env_id == "bottom_ninth_v0" and entry.options.get("mode", "duel") == "duel":
@@ -513,8 +536,10 @@ def card_text(m: dict[str, Any]) -> str:
         lines += ["", "Data: " + "; ".join(f"{k}: {d[k]}" for k in ("rows", "obs", "target", "weight")
                                              if k in d) + "."]
     made_by = [recipe["made_by"]] if recipe.get("made_by") else []
-    lines += ["", "The commands that made it:" if made_by else "The command that made it:", "",
-              "```bash", *made_by, m["command"], "```",
+    searched = [m["search_command"]] if m.get("search") and m.get("search_command") else []
+    lines += ["", "The commands that made it:" if made_by or searched else
+              "The command that made it:", "",
+              "```bash", *made_by, m["command"], *searched, "```",
               "", f"Measured {m['date']}; weights {m['weights_bytes'] / 1024:.0f} KiB (stored as float16, "
               f"played as float32: every figure below is of the weights as shipped).", "",
               "## Scores", ""]
@@ -536,6 +561,7 @@ def card_text(m: dict[str, Any]) -> str:
             lines.append(f"- against {other} on the same campaigns: {d['mp']:+.1f} Manager Points "
                          f"({d['mp_low']:+.1f} to {d['mp_high']:+.1f}): {word} {other}"
                          + ("" if word.startswith("no") else "'s") + ".")
+        lines.append(_challenge_search_line(m))
         return "\n".join(lines) + "\n"
     lines += ["Seat-swapped tournaments (every seed played twice, the seats swapped; the interval is "
               "95% over pairs):", "",
@@ -548,8 +574,11 @@ def card_text(m: dict[str, Any]) -> str:
                      f"{_pct(r['a_away_win_rate'])} | {_pct(r['a_home_win_rate'])} | "
                      f"{r['a_run_diff']:+.2f} |")
     if not m.get("search"):
-        lines += ["", "Against the search manager: not measured (a search game costs up to a minute; "
-                  "`dugout pretrained --search-games N` adds the row)."]
+        lines += ["", f"Against the search manager: not measured (a search game costs up to a "
+                  f"minute; `{_search_command(m['entry'], 'N')}` adds the row)."]
+    elif m.get("search_command"):
+        lines += ["", f"Against the search manager (its default settings): measured "
+                  f"{m['search_date']} by `{m['search_command']}`."]
     heuristic = next(r for r in m["matchups"] if r["opponent"] == "heuristic")
     word = (_verdict(heuristic).replace("no significant difference",
                                         "not significantly different from the heuristic")
@@ -581,6 +610,25 @@ def card_text(m: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _search_command(entry: str, games: int | str) -> str:
+    """The command that measures a built manager against the search, keeping its other figures."""
+    return f"dugout pretrained --entries {entry} --search-only --search-games {games}"
+
+
+def _challenge_search_line(m: dict[str, Any]) -> str:
+    s = m.get("search")
+    if not s:
+        return (f"- against the search manager: not measured (a search campaign costs about half a "
+                f"minute; `{_search_command(m['entry'], 'N')}` adds it).")
+    word = ("more than the search's" if s["mp_low"] > 0 else "fewer than the search's"
+            if s["mp_high"] < 0 else "no significant difference from the search")
+    when = (f", measured {m['search_date']} by `{m['search_command']}`"
+            if m.get("search_command") else "")
+    return (f"- against the search manager (its default settings) on the same {s['campaigns']:,} "
+            f"campaigns: {s['mp']:+.1f} Manager Points ({s['mp_low']:+.1f} to {s['mp_high']:+.1f}), "
+            f"{s['pretrained_mp']:.1f} against {s['search_mp']:.1f}: {word}{when}.")
+
+
 def _how_played(m: dict[str, Any]) -> str:
     """How the exact evaluation plays the manager: its most likely action, or its mix."""
     recipe = m["recipe"]
@@ -602,6 +650,15 @@ def _score_cell(m: dict[str, Any], opponent: str) -> str:
         return f"{d['mp']:+.1f} MP ({d['mp_low']:+.1f} to {d['mp_high']:+.1f})"
     r = next(r for r in m["matchups"] if r["opponent"] == opponent)
     return f"{_pct(r['a_score'])} ({_pct(r['a_score_low'])}-{_pct(r['a_score_high'])}), {r['games']:,} games"
+
+
+def _search_cell(m: dict[str, Any]) -> str:
+    s = m.get("search")
+    if not s:
+        return "not measured"
+    if "challenge" in m:
+        return f"{s['mp']:+.1f} MP ({s['mp_low']:+.1f} to {s['mp_high']:+.1f}), {s['campaigns']:,} campaigns"
+    return f"{_pct(s['a_score'])} ({_pct(s['a_score_low'])}-{_pct(s['a_score_high'])}), {s['games']:,} games"
 
 
 def _exact_cell(m: dict[str, Any]) -> str:
@@ -626,14 +683,15 @@ def markdown_block(measured: Sequence[dict[str, Any]]) -> str:
              "do not edit by hand. Seat-swapped games, 95% intervals over pairs; the Manager "
              "Challenge's figures are Manager Points a campaign more than the other manager on "
              "the same campaigns.*", "",
-             "| manager | env, options | recipe | against random | against the heuristic | exact |",
-             "|---|---|---|---|---|---|"]
+             "| manager | env, options | recipe | against random | against the heuristic | "
+             "against the search | exact |",
+             "|---|---|---|---|---|---|---|"]
     for m in rows:
         r = m["recipe"]
         lines.append(f"| `{m['entry']}` | `{m['env_id']}`, {_options_text(m['env_options'])} | "
                      f"{_trainer(r)}, {_length(r)} | "
                      f"{_score_cell(m, 'random')} | "
-                     f"{_score_cell(m, 'heuristic')} | {_exact_cell(m)} |")
+                     f"{_score_cell(m, 'heuristic')} | {_search_cell(m)} | {_exact_cell(m)} |")
     lines.append(MARKDOWN_END)
     return "\n".join(lines)
 
@@ -660,6 +718,10 @@ def configure(parser: args.Parser) -> None:
                              "training; one entry only, of the checkpoint's env and options")
     parser.add_argument("--measure-only", action="store_true",
                         help="measure the managers already in --out again and rewrite their cards")
+    parser.add_argument("--search-only", action="store_true",
+                        help="measure the managers already in --out against the search manager "
+                             "(--search-games N games, the Manager Challenge's campaigns), keep "
+                             "their other figures, and rewrite their cards")
     parser.add_argument("--cards-only", action="store_true",
                         help="write the cards of the managers already in --out again from their "
                              "measurements.json, measuring nothing")
@@ -669,11 +731,14 @@ def configure(parser: args.Parser) -> None:
                              "(seat-swapped pairs) from 4 (default 400)")
     parser.add_argument("--search-games", type=args.integer(0, args.MAX_GAMES, "games", even=True),
                         default=_MEASURING["--search-games"], metavar="N",
-                        help="games against the search manager, an even number; 0 leaves it out "
-                             "(default 0)")
+                        help="games against the search manager, an even number (the Manager "
+                             "Challenge: campaigns of each); 0 leaves it out (default 0)")
     parser.add_argument("--campaigns", type=args.count(2, args.MAX_GAMES, "campaigns"),
                         default=_MEASURING["--campaigns"], metavar="N",
                         help="the Manager Challenge's campaigns a manager (default 200)")
+    parser.add_argument("--workers", type=args.workers, default=1,
+                        help="worker processes for the tournaments (default 1; the figures do "
+                             "not depend on it)")
     parser.add_argument("--seed", type=args.seed, default=0,
                         help=f"the training runs' seed, from 0 to {args.MAX_SEED} (default 0)")
     parser.add_argument("--out", type=args.out_dir, default=None,
@@ -688,8 +753,9 @@ def configure(parser: args.Parser) -> None:
 
 def check(ns: argparse.Namespace) -> None:
     """Flags that must agree: ``--checkpoint`` ships one entry, fits it, and does not train;
-    ``--measure-only`` and ``--cards-only`` need every chosen entry already built in
-    ``--out``, and neither trains."""
+    ``--measure-only``, ``--search-only`` and ``--cards-only`` (one of them) need every
+    chosen entry already built in ``--out``, and none trains; ``--search-only`` needs
+    ``--search-games`` and takes no other measuring flag, ``--cards-only`` none."""
     from ..agents.policy import CheckpointError
     ns.out = Path(ns.out) if ns.out is not None else default_out()
     if len(set(ns.entries)) != len(ns.entries):
@@ -712,11 +778,15 @@ def check(ns: argparse.Namespace) -> None:
         except (CheckpointError, ValueError) as error:
             raise args.UsageError("--checkpoint", f"--checkpoint: {error}") from None
     BLOCK.check_flag(ns.markdown)
-    if ns.measure_only and ns.cards_only:
-        raise args.UsageError("--cards-only", "--cards-only and --measure-only: choose one")
-    for flag, given in (("--measure-only", ns.measure_only), ("--cards-only", ns.cards_only)):
-        if not given:
-            continue
+    modes = [flag for flag, given in (("--measure-only", ns.measure_only),
+                                      ("--cards-only", ns.cards_only),
+                                      ("--search-only", ns.search_only)) if given]
+    if len(modes) > 1:
+        raise args.UsageError(modes[1], f"{modes[1]} and {modes[0]}: choose one")
+    if ns.search_only and not ns.search_games:
+        raise args.UsageError("--search-only", "--search-only measures against the search "
+                                               "manager: give --search-games N (at least 4)")
+    for flag in modes:
         if ns.timesteps is not None:
             raise args.UsageError("--timesteps", f"--timesteps trains; {flag} does not")
         if ns.checkpoint is not None:
@@ -724,6 +794,13 @@ def check(ns: argparse.Namespace) -> None:
         for name in ns.entries:
             if not (ns.out / name / "meta.json").is_file() or not (ns.out / name / MEASUREMENTS).is_file():
                 raise args.UsageError(flag, f"{flag}: {ns.out / name} holds no built manager")
+        unused = {"--cards-only": ("--games", "--search-games", "--campaigns"),
+                  "--search-only": ("--games", "--campaigns")}.get(flag, ())
+        for other in unused:
+            if getattr(ns, other[2:].replace("-", "_")) != _MEASURING[other]:
+                raise args.UsageError(other, f"{other} measures what {flag} leaves as it is"
+                                      if flag == "--search-only" else
+                                      f"{other} measures; {flag} measures nothing")
     if ns.timesteps is not None and all(ENTRIES[n].trainer in NO_TIMESTEPS for n in ns.entries):
         raise args.UsageError("--timesteps", "--timesteps: none of the chosen entries trains by "
                                              "timesteps (" + ", ".join(
@@ -785,7 +862,11 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
             written[name] = json.loads((folder / MEASUREMENTS).read_text())
             (folder / CARD).write_text(card_text(written[name]))
             continue
+        if ns.search_only:
+            written[name] = _add_search(entry, folder, ns.search_games, ns.workers)
+            continue
         t0 = time.perf_counter()
+        old = None
         if ns.measure_only:
             old = json.loads((folder / MEASUREMENTS).read_text())
             recipe, train_seconds = old["recipe"], old.get("train_seconds")
@@ -812,7 +893,11 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
                 command = command.replace("PATH", recipe.get("made_in",
                                                              f"runs/exit_{entry.name}/model"))
         print(f"{name}: measuring", file=sys.stderr, flush=True)
-        figures = measure_entry(entry, folder, ns.games, ns.search_games, ns.campaigns)
+        figures = measure_entry(entry, folder, ns.games, ns.search_games, ns.campaigns, ns.workers)
+        if old is not None and not ns.search_games and old.get("search"):
+            # the same weights measured again: the search's figures, measured on its own, stay
+            figures.update({k: old[k] for k in ("search", "search_command", "search_date")
+                            if k in old})
         measurements = {"entry": name, "title": entry.title, "env_id": entry.env_id,
                         "env_options": dict(entry.options), "covered_options": list(COVERED),
                         "recipe": recipe, "command": command, "train_seconds": train_seconds,
@@ -824,6 +909,22 @@ def run(ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
     for path in ns.markdown or ():
         BLOCK.write(Path(path), markdown_block(shipped_measurements(ns.out)))
     return written
+
+
+def _add_search(entry: Entry, folder: Path, games: int, workers: int) -> dict[str, Any]:
+    """``--search-only``: a built manager measured against the search, its other figures
+    kept; its measurements and card written again, and returned."""
+    measurements = json.loads((folder / MEASUREMENTS).read_text())
+    print(f"{entry.name}: measuring against the search ({games:,} "
+          f"{'campaigns' if entry.env_id == 'manager_challenge_v0' else 'games'})",
+          file=sys.stderr, flush=True)
+    measurements.update(search=_search(entry, folder, games, workers),
+                        search_command=_search_command(entry.name, games),
+                        search_date=datetime.date.today().isoformat())
+    (folder / MEASUREMENTS).write_text(json.dumps(measurements, indent=2, sort_keys=True) + "\n")
+    (folder / CARD).write_text(card_text(measurements))
+    print(f"{entry.name}: written to {folder}", file=sys.stderr, flush=True)
+    return measurements
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:

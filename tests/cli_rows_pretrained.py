@@ -1,6 +1,7 @@
 """The bad-argument table's rows for ``dugout pretrained``: flags that must agree
 (``--checkpoint`` ships one entry and does not train or re-measure; ``--measure-only`` needs
-a built manager), a checkpoint for another env, of other sizes or under other options, an
+a built manager, --search-only --search-games and no other measuring flag, --cards-only
+none), a checkpoint for another env, of other sizes or under other options, an
 entry given twice, a search tournament of one pair. Each is refused before any training or
 game, naming the flag."""
 
@@ -63,6 +64,22 @@ ROWS = [
         "holds no built manager"),
     Row("pretrained", ("--cards-only", "--measure-only"), "--cards-only", "choose one"),
     Row("pretrained", ("--cards-only", "--timesteps", "100"), "--timesteps", "--cards-only does not"),
+    Row("pretrained", ("--cards-only",), "--games", "--games measures; --cards-only measures nothing"),
+    Row("pretrained", ("--cards-only", "--games", "400", "--search-games", "4"), "--search-games",
+        "measures; --cards-only measures nothing"),
+    Row("pretrained", ("--search-only",), "--search-only", "give --search-games N"),
+    Row("pretrained", ("--search-only", "--search-games", "4"), "--games",
+        "--games measures what --search-only leaves as it is"),
+    Row("pretrained", ("--search-only", "--search-games", "4", "--games", "400", "--campaigns", "4"),
+        "--campaigns", "--campaigns measures what --search-only leaves as it is"),
+    Row("pretrained", ("--search-only", "--search-games", "4", "--measure-only"), "--search-only",
+        "--search-only and --measure-only: choose one"),
+    Row("pretrained", ("--search-only", "--search-games", "4", "--cards-only"), "--search-only",
+        "--search-only and --cards-only: choose one"),
+    Row("pretrained", ("--search-only", "--search-games", "4", "--timesteps", "100"), "--timesteps",
+        "--search-only does not"),
+    Row("pretrained", ("--search-only", "--search-games", "4", "--out", "{tmp}/empty"),
+        "--search-only", "holds no built manager"),
     Row("pretrained", ("--timesteps", "100"), "--timesteps",
         "none of the chosen entries trains by timesteps (grand_slam: expert iteration, 8 round(s))"),
     Row("pretrained", ("--entries", "thats_baseball", "showdown_expert", "--timesteps", "100"),

@@ -390,3 +390,64 @@ def test_the_challenge_measurement_pairs_the_campaigns_of_the_same_seeds():
         assert got["mp"] == pytest.approx(sum(d) / 3)
         if len(set(d)) > 1:
             assert got["mp_low"] < got["mp"] < got["mp_high"]
+
+
+def _built(tmp_path, name: str):
+    """A copy of the shipped ``name`` folder in ``tmp_path/out``, and its measurements."""
+    import shutil
+    out = tmp_path / "out"
+    shutil.copytree(folder_of(SHIPPED[name]), out / name)
+    return out, json.loads((out / name / MEASUREMENTS).read_text())
+
+
+def test_the_search_row_is_added_to_a_built_manager_keeping_its_other_figures(tmp_path):
+    """``--search-only --search-games N``: the manager against the search in N seat-swapped
+    games; every other figure and the training's command stay, the card shows the row and
+    the command that measured it, and ``--measure-only`` (no --search-games) keeps the row."""
+    from dugout.studies import pretrained
+    from dugout.studies.strength import measure
+    out, before = _built(tmp_path, "grand_slam")
+    assert "not measured" in (out / "grand_slam" / CARD).read_text()
+    written = pretrained.main(["--entries", "grand_slam", "--out", str(out), "--search-only",
+                               "--search-games", "4"])["grand_slam"]
+    after = json.loads((out / "grand_slam" / MEASUREMENTS).read_text())
+    assert after == written
+    assert {k: v for k, v in after.items() if not k.startswith("search")} == \
+        {k: v for k, v in before.items() if not k.startswith("search")}
+    command = "dugout pretrained --entries grand_slam --search-only --search-games 4"
+    assert after["search_command"] == command and after["search"]["games"] == 4
+    again = measure("grand_slam_v0", {}, [f"ppo:{out / 'grand_slam'}", "search"], 4,
+                    seed=pretrained.SEED)
+    assert after["search"]["opponent"] == "search"
+    assert after["search"]["a_score"] == again["a_score"]
+    card = (out / "grand_slam" / CARD).read_text()
+    assert card == card_text(after) and "not measured" not in card
+    assert f"| search | 4 | {100 * again['a_score']:.1f}% (" in card and card.count(command) == 2
+    pretrained.main(["--entries", "grand_slam", "--out", str(out), "--measure-only", "--games", "4"])
+    remeasured = json.loads((out / "grand_slam" / MEASUREMENTS).read_text())
+    assert remeasured["search"] == after["search"]
+    assert remeasured["search_command"] == command
+
+
+def test_the_challenge_search_row_pairs_the_same_campaigns(tmp_path, monkeypatch):
+    """The Manager Challenge's search row: the manager's Manager Points a campaign minus the
+    other's on the same seeds. Against the heuristic (standing in for the search here, to be
+    quick) it is the card's own paired difference to the heuristic over those campaigns."""
+    from dugout.studies import pretrained
+    monkeypatch.setattr(pretrained, "SEARCH", "heuristic")
+    out, before = _built(tmp_path, "manager_challenge")
+    after = pretrained.main(["--entries", "manager_challenge", "--out", str(out),
+                             "--search-only", "--search-games", "4"])["manager_challenge"]
+    same = pretrained._campaigns(ENTRIES["manager_challenge"], out / "manager_challenge", 4)
+    s = after["search"]
+    assert s["campaigns"] == 4
+    assert s["mp"] == pytest.approx(same["minus_heuristic"]["mp"])
+    assert (s["mp_low"], s["mp_high"]) == pytest.approx(
+        (same["minus_heuristic"]["mp_low"], same["minus_heuristic"]["mp_high"]))
+    assert (s["pretrained_mp"], s["search_mp"]) == pytest.approx(
+        (same["pretrained"]["mp"], same["heuristic"]["mp"]))
+    assert after["challenge"] == before["challenge"]
+    card = (out / "manager_challenge" / CARD).read_text()
+    assert card == card_text(after)
+    assert (f"- against the search manager (its default settings) on the same 4 campaigns: "
+            f"{s['mp']:+.1f} Manager Points") in card
