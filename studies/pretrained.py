@@ -558,8 +558,9 @@ def card_text(m: dict[str, Any]) -> str:
             d = c[f"minus_{other}"]
             word = ("more than the" if d["mp_low"] > 0 else "fewer than the" if d["mp_high"] < 0
                     else "no significant difference from the")
+            name = {"random": "random manager"}.get(other, other)
             lines.append(f"- against {other} on the same campaigns: {d['mp']:+.1f} Manager Points "
-                         f"({d['mp_low']:+.1f} to {d['mp_high']:+.1f}): {word} {other}"
+                         f"({d['mp_low']:+.1f} to {d['mp_high']:+.1f}): {word} {name}"
                          + ("" if word.startswith("no") else "'s") + ".")
         lines.append(_challenge_search_line(m))
         return "\n".join(lines) + "\n"

@@ -393,11 +393,19 @@ def test_the_challenge_measurement_pairs_the_campaigns_of_the_same_seeds():
 
 
 def _built(tmp_path, name: str):
-    """A copy of the shipped ``name`` folder in ``tmp_path/out``, and its measurements."""
+    """A copy of the shipped ``name`` folder in ``tmp_path/out`` as it was before its row
+    against the search was measured (the row taken out, the card written again), and its
+    measurements."""
     import shutil
     out = tmp_path / "out"
     shutil.copytree(folder_of(SHIPPED[name]), out / name)
-    return out, json.loads((out / name / MEASUREMENTS).read_text())
+    measured = json.loads((out / name / MEASUREMENTS).read_text())
+    for key in ("search_command", "search_date"):
+        measured.pop(key, None)
+    measured["search"] = None
+    (out / name / MEASUREMENTS).write_text(json.dumps(measured, indent=2, sort_keys=True) + "\n")
+    (out / name / CARD).write_text(card_text(measured))
+    return out, measured
 
 
 def test_the_search_row_is_added_to_a_built_manager_keeping_its_other_figures(tmp_path):
