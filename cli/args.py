@@ -40,8 +40,8 @@ from typing import Any, Callable, Iterator, NoReturn, Sequence
 from ..envs.core.errors import DugoutError
 
 __all__ = ["Parser", "UsageError", "build", "parse", "invoke", "terminate_as_exit", "Terminated",
-           "TERMINATED_STATUS", "ArgType", "integer", "count", "games_or_none", "seed", "workers", "real",
-           "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
+           "TERMINATED_STATUS", "ArgType", "integer", "count", "games_or_none", "seed", "workers",
+           "real", "probability", "innings", "out_dir", "out_file", "in_file", "in_dir", "agent_ref",
            "env_id", "env_or_challenge", "CHALLENGE_ID", "env_option", "env_options", "check_out_dir", "check_out_file", "write_json",
            "MAX_SEED", "MAX_GAMES",
            "MAX_WORKERS", "MAX_TIMESTEPS", "MAX_INNINGS", "MAX_LAYER", "MAX_RESAMPLES"]

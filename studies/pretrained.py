@@ -59,8 +59,8 @@ from typing import Any, Sequence
 from ..cli import args
 from ._generated import GeneratedBlock
 
-__all__ = ["Entry", "ENTRIES", "entry_settings", "configure", "check", "run", "main", "card_text", "build_entry",
-           "measure_entry", "default_out", "markdown_block", "shipped_measurements",
+__all__ = ["Entry", "ENTRIES", "entry_settings", "configure", "check", "run", "main", "card_text",
+           "build_entry", "measure_entry", "default_out", "markdown_block", "shipped_measurements",
            "check_checkpoint_fits"]
 
 
@@ -626,8 +626,9 @@ def _challenge_search_line(m: dict[str, Any]) -> str:
     when = (f", measured {m['search_date']} by `{m['search_command']}`"
             if m.get("search_command") else "")
     return (f"- against the search manager (its default settings) on the same {s['campaigns']:,} "
-            f"campaigns: {s['mp']:+.1f} Manager Points ({s['mp_low']:+.1f} to {s['mp_high']:+.1f}), "
-            f"{s['pretrained_mp']:.1f} against {s['search_mp']:.1f}: {word}{when}.")
+            f"campaigns: {s['mp']:+.1f} Manager Points ({s['mp_low']:+.1f} to "
+            f"{s['mp_high']:+.1f}), {s['pretrained_mp']:.1f} against {s['search_mp']:.1f}: "
+            f"{word}{when}.")
 
 
 def _how_played(m: dict[str, Any]) -> str:
@@ -658,8 +659,10 @@ def _search_cell(m: dict[str, Any]) -> str:
     if not s:
         return "not measured"
     if "challenge" in m:
-        return f"{s['mp']:+.1f} MP ({s['mp_low']:+.1f} to {s['mp_high']:+.1f}), {s['campaigns']:,} campaigns"
-    return f"{_pct(s['a_score'])} ({_pct(s['a_score_low'])}-{_pct(s['a_score_high'])}), {s['games']:,} games"
+        return (f"{s['mp']:+.1f} MP ({s['mp_low']:+.1f} to {s['mp_high']:+.1f}), "
+                f"{s['campaigns']:,} campaigns")
+    return (f"{_pct(s['a_score'])} ({_pct(s['a_score_low'])}-{_pct(s['a_score_high'])}), "
+            f"{s['games']:,} games")
 
 
 def _exact_cell(m: dict[str, Any]) -> str:

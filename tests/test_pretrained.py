@@ -431,7 +431,8 @@ def test_the_search_row_is_added_to_a_built_manager_keeping_its_other_figures(tm
     card = (out / "grand_slam" / CARD).read_text()
     assert card == card_text(after) and "not measured" not in card
     assert f"| search | 4 | {100 * again['a_score']:.1f}% (" in card and card.count(command) == 2
-    pretrained.main(["--entries", "grand_slam", "--out", str(out), "--measure-only", "--games", "4"])
+    pretrained.main(["--entries", "grand_slam", "--out", str(out), "--measure-only",
+                     "--games", "4"])
     remeasured = json.loads((out / "grand_slam" / MEASUREMENTS).read_text())
     assert remeasured["search"] == after["search"]
     assert remeasured["search_command"] == command
