@@ -874,4 +874,5 @@ MANAGERS = Managers(
     value_tables=_no_value_tables, win_expectancy=win_expectancy,
     extra={"solver": "dugout.agents.solvers.bottom_ninth:EquilibriumAgent"},
     search=SearchSpec("dugout.envs.bottom_ninth.sample", "dugout.envs.bottom_ninth.rules", _search_view,
-                      SearchSettings(sims=16, batch=8, horizon=0), budget=_search_budget, simultaneous=STARE_DOWN))
+                      SearchSettings(sims=16, batch=8, horizon=0), budget=_search_budget, simultaneous=STARE_DOWN,
+                      kinds=rules.DECISION_KINDS))

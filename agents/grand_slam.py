@@ -310,4 +310,5 @@ def _search_view(state, seat: int, root: GrandSlamView) -> GrandSlamView:
 MANAGERS = Managers(
     heuristic=GrandSlamHeuristic, always_never=GrandSlamAlwaysNever, yes_no_kinds=YES_NO_KINDS,
     value_tables=lambda teams, innings: grand_slam_tables(innings), win_expectancy=win_expectancy,
-    search=SearchSpec("dugout.envs.grand_slam.sample", "dugout.envs.grand_slam.rules", _search_view))
+    search=SearchSpec("dugout.envs.grand_slam.sample", "dugout.envs.grand_slam.rules", _search_view,
+                      kinds=rules.DECISION_KINDS))

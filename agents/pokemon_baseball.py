@@ -591,4 +591,5 @@ MANAGERS = Managers(
     heuristic=PokemonBaseballHeuristic, always_never=PokemonBaseballAlwaysNever,
     yes_no_kinds=YES_NO_KINDS, value_tables=_tables_for_teams, win_expectancy=win_expectancy,
     default_teams=("harbor", "summit"),
-    search=SearchSpec("dugout.envs.pokemon_baseball.sample", "dugout.envs.pokemon_baseball.rules", _search_view))
+    search=SearchSpec("dugout.envs.pokemon_baseball.sample", "dugout.envs.pokemon_baseball.rules", _search_view,
+                      kinds=rules.DECISION_KINDS))

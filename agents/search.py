@@ -65,6 +65,9 @@ rollout per cell.
   for overriding the rollout manager;
 * ``simultaneous``: at a simultaneous decision, ``matrix`` to play the estimated matrix
   game's equilibrium mix, or ``rollout`` to play the rollout manager's choice unsearched.
+* ``kinds``: the decision kinds to search, joined by ``+`` (``play_card+pitching_change``;
+  names from the ruleset's :attr:`SearchSpec.kinds`), or ``all``; a decision of any other
+  kind is played as the rollout manager plays it, with no world drawn.
 
 **Seeding.** ``reset(seed)`` seeds the search's own generator; each decision draws its worlds
 from it. The same seed, view and set-up give the same decision, whatever the live game hides
@@ -93,6 +96,9 @@ __all__ = ["SearchAgent", "SearchSettings", "SearchSpec", "Simultaneous", "Unsam
 #: the rollout manager's own choice, unsearched.
 SIMULTANEOUS = ("matrix", "rollout")
 
+#: ``kinds``' value for searching every decision kind.
+ALL = "all"
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -103,6 +109,12 @@ class SearchSettings:
     horizon: int = 2
     z: float = 2.0
     simultaneous: str = "matrix"
+    kinds: str = ALL
+
+    @property
+    def searched(self) -> frozenset[str] | None:
+        """The decision kinds ``kinds`` names, or None for every kind (``all``)."""
+        return None if self.kinds == ALL else frozenset(self.kinds.split("+"))
 
     def __post_init__(self):
         for name in ("sims", "batch"):
@@ -122,6 +134,11 @@ class SearchSettings:
         if not isinstance(self.rollout, str) or not self.rollout or self.rollout.startswith("search"):
             raise ValueError(f"search: rollout must name another registered manager, got "
                              f"{self.rollout!r}")
+        names = self.kinds.split("+") if isinstance(self.kinds, str) else None
+        if names is None or not all(names) or len(set(names)) != len(names) or (
+                ALL in names and self.kinds != ALL):
+            raise ValueError(f"search: kinds must be {ALL} or decision kinds joined by '+' (each "
+                             f"once, e.g. play_card+pitching_change), got {self.kinds!r}")
 
 
 class UnsampledView(ValueError):
@@ -167,7 +184,8 @@ class SearchSpec:
       not give;
     * ``simultaneous``: the decision kinds that are one side of a simultaneous choice, each
       with its :class:`Simultaneous` (a mapping; None for none): the search plays the
-      estimated matrix game's equilibrium mix there (see the module docstring).
+      estimated matrix game's equilibrium mix there (see the module docstring);
+    * ``kinds``: the ruleset's decision kinds, the names the ``kinds`` setting may give.
     """
     sample: str
     rules: str
@@ -176,6 +194,7 @@ class SearchSpec:
     truncates: bool = True
     budget: Any = None
     simultaneous: Mapping[str, Simultaneous] | None = None
+    kinds: tuple[str, ...] = ()
 
 
 #: The settings a ``search`` reference may set, with their types.
@@ -264,6 +283,7 @@ class SearchAgent(ViewAgent):
             raise ValueError(f"search: {env_id or 'this env'} has no win-expectancy table for a "
                              f"whole game to score a cut-off rollout; its horizon must be 0 (to "
                              f"the end)")
+        _check_kinds(self.settings, spec, env_id)
         self.sample = importlib.import_module(spec.sample)
         self.rules = importlib.import_module(spec.rules)
         self.win_expectancy = win_expectancy
@@ -309,6 +329,7 @@ class SearchAgent(ViewAgent):
                 values["batch"] = min(values.get("batch", self._settings.batch),
                                       values.get("sims", self._settings.sims))
             self.settings = replace(self._settings, **values)
+            _check_kinds(self.settings, self.spec, self.env_id)
         else:
             self.settings = self._settings
 
@@ -389,8 +410,11 @@ class SearchAgent(ViewAgent):
         return table.get(view.decision) if table else None
 
     def _unsearched(self, view: Any) -> bool:
-        """Whether ``view``'s decision is simultaneous and left to the rollout manager
-        (``simultaneous=rollout``)."""
+        """Whether ``view``'s decision is left to the rollout manager: a kind ``kinds`` does
+        not name, or a simultaneous one with ``simultaneous=rollout``."""
+        searched = self.settings.searched
+        if searched is not None and view.decision not in searched:
+            return True
         return self.settings.simultaneous == "rollout" and self._simultaneous(view) is not None
 
     def _matrix_game(self, view: Any, game: Simultaneous, base: int, seed: int,
@@ -490,6 +514,19 @@ class SearchAgent(ViewAgent):
                     return decision.legal[0]
                 return int(rollout.act({"action_mask": _mask(decision.legal)}, view_of(state, decision.actor, root)))
         return decide
+
+
+def _check_kinds(settings: SearchSettings, spec: SearchSpec, env_id: str) -> None:
+    """A ``ValueError`` naming each of ``settings.kinds`` that is not one of the ruleset's
+    decision kinds (``spec.kinds``)."""
+    searched = settings.searched
+    if searched is None:
+        return
+    unknown = sorted(searched - set(spec.kinds))
+    if unknown:
+        raise ValueError(f"search: kinds: {', '.join(map(repr, unknown))} "
+                         f"{'is not a decision kind' if len(unknown) == 1 else 'are not decision kinds'} "
+                         f"of {env_id or 'this env'}; its kinds: {', '.join(spec.kinds) or 'none listed'}")
 
 
 def _reading_the_view(agent: Any, env_id: str) -> Any:

@@ -917,8 +917,21 @@ def _search_view(state, seat: int, root: ShowdownView) -> ShowdownView:
     return view_of(state, seat)
 
 
+def _search_budget(setup: dict) -> dict | None:
+    """The search's default for the expert game with strategy decks: it searches the card
+    plays only (``kinds=play_card``) and leaves every other decision to the heuristic. Its
+    decision report, priced again on fresh worlds, finds the card plays the one kind of
+    decision where the search's picks gain on the heuristic's (4.3 points of winning chance
+    a game, 0.4 to 8.3), while its picks lose at the intentional walks, bunts and pinch
+    hitters; searching the cards alone costs about a fifth of searching every decision."""
+    if setup.get("level") == "expert" and setup.get("decks") is not None:
+        return {"kinds": "play_card"}
+    return None
+
+
 MANAGERS = Managers(
     heuristic=ShowdownHeuristic, always_never=ShowdownAlwaysNever, yes_no_kinds=YES_NO_KINDS,
     value_tables=_tables_for_teams, win_expectancy=win_expectancy,
     default_teams=("nya2004", "bos2004"),
-    search=SearchSpec("dugout.envs.showdown.sample", "dugout.envs.showdown.rules", _search_view))
+    search=SearchSpec("dugout.envs.showdown.sample", "dugout.envs.showdown.rules", _search_view,
+                      budget=_search_budget, kinds=rules.ALL_KINDS + rules.LINEUP_KINDS))

@@ -262,4 +262,4 @@ MANAGERS = Managers(
     default_teams=("sample", "sample"),
     extra={"solver": "dugout.agents.solvers.thats_baseball:SolverAgent"},
     search=SearchSpec("dugout.envs.thats_baseball.sample", "dugout.envs.thats_baseball.rules", _search_view,
-                      SearchSettings(sims=16, batch=8, horizon=0, z=3.0)))
+                      SearchSettings(sims=16, batch=8, horizon=0, z=3.0), kinds=rules.DECISION_KINDS))

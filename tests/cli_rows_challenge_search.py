@@ -11,6 +11,8 @@ ROWS = [
     Row("challenge", ("--agents", "search:depth=3"), "--agents", "unknown option 'depth'"),
     Row("challenge", ("--agents", "search:sims=0"), "--agents", "sims must be a positive"),
     Row("challenge", ("--agents", "search:horizon=2"), "--agents", "horizon must be 0"),
+    Row("challenge", ("--agents", "search:kinds=play_card"), "--agents",
+        "kinds: 'play_card' is not a decision kind of manager_challenge_v0"),
     Row("challenge", ("--agents", "search:rollout=nobody", "heuristic"), "--agents",
         "rollout: unknown agent 'nobody'"),
     Row("challenge", ("--agents", "search", "search"), "--agents", "given twice"),

@@ -24,6 +24,10 @@ ROWS = [
     Row("tournament", ("--agents", "search:sims=0", "heuristic"), "--agents", "sims must be a positive"),
     Row("tournament", ("--agents", "search:rollout=nobody", "heuristic"), "--agents",
         "rollout: unknown agent 'nobody'"),
+    Row("tournament", ("--env", "grand_slam_v0", "--agents", "search:kinds=play_card", "heuristic"), "--agents",
+        "kinds: 'play_card' is not a decision kind of grand_slam_v0; its kinds: batting_play, fielding_play"),
+    Row("tournament", ("--agents", "search:kinds=steal+steal", "heuristic"), "--agents",
+        "kinds must be all or decision kinds joined by '+' (each once"),
     Row("strength", ("--agents", "search:sims=0", "heuristic"), "--agents", "sims must be a positive"),
     Row("strength", ("--agents", "search", "search"), "--agents", "given twice"),
     Row("strength", ("--markdown", "{tmp}/page.md"), "--markdown", "generated block must be one line", lambda tmp: (

@@ -32,12 +32,12 @@ TINY = "search:sims=4,batch=2,horizon=1"
 
 def tiny(env_id: str, sims: int = 4, batch: int = 2) -> str:
     """A small budget for ``env_id``: rollouts cut off after a half inning where the ruleset
-    can score a cut-off rollout, else played to the end; simultaneous decisions searched
-    (whatever a ruleset's default budget says)."""
+    can score a cut-off rollout, else played to the end; simultaneous decisions and every
+    kind of decision searched (whatever a ruleset's default budget says)."""
     spec = managers(env_id).search
     cut = ",horizon=1" if spec.truncates else ""
     both = ",simultaneous=matrix" if spec.simultaneous else ""
-    return f"search:sims={sims},batch={batch}{cut}{both}"
+    return f"search:sims={sims},batch={batch}{cut}{both},kinds=all"
 
 
 def _ids(case):
@@ -102,7 +102,8 @@ def test_twins_get_the_same_decision(case):
 @pytest.mark.parametrize("case", SEARCHED, ids=_ids)
 def test_a_search_plays_a_whole_game_legally(case):
     """Search against the heuristic, both seats: every choice legal (ViewAgent.act checks),
-    the game finishes, and a decision with one legal action draws no world."""
+    the game finishes, a decision with one legal action draws no world, and every decision's
+    kind is one the ruleset lists for the ``kinds`` setting."""
     env_id, options = case
     env = helpers.make(env_id, options)
     search = make_agent(env_id, tiny(env_id, 2, 1))
@@ -110,6 +111,7 @@ def test_a_search_plays_a_whole_game_legally(case):
     original = search.decide
 
     def decide(view):
+        assert view.decision in search.spec.kinds, view.decision
         state = search._rng.getstate()
         action = original(view)
         if len(view.legal) == 1:
@@ -174,6 +176,12 @@ def test_a_search_without_the_setup_says_how_to_give_it():
     ("search:sims", "a setting is key=value"),
     ("search:sims=8,sims=9", "sims is set twice"),
     ("search:", "needs the search manager's settings"),
+    ("search:kinds=steal", "kinds: 'steal' is not a decision kind of grand_slam_v0; its kinds: "
+                           "batting_play, fielding_play"),
+    ("search:kinds=batting_play+steal+pickoff", "kinds: 'pickoff', 'steal' are not decision kinds"),
+    ("search:kinds=batting_play+batting_play", "kinds must be all or decision kinds joined by '+'"),
+    ("search:kinds=all+batting_play", "kinds must be all or decision kinds joined by '+'"),
+    ("search:kinds=batting_play+", "kinds must be all or decision kinds joined by '+'"),
 ])
 def test_bad_settings_are_refused_by_name(text, says):
     with pytest.raises(ValueError) as error:
@@ -305,6 +313,70 @@ def test_the_longer_games_default_budget_follows_its_setup_and_yields_to_a_given
     tell_setup(duel, [default])
     s = default.settings
     assert (s.sims, s.batch, s.horizon, s.simultaneous, s.z) == (16, 8, 0, "matrix", 2.0)
+
+
+def _expert_decisions(seed: int = 1):
+    """An MLB Showdown expert game with decks played by the heuristic from ``reset(seed)``:
+    yields the env and the manager to act at each decision with more than one legal action."""
+    env = helpers.make("showdown_v0", {"level": "expert", "decks": "default"}, raw=True)
+    env.reset(seed=seed)
+    heuristic = make_agent("showdown_v0", "heuristic")
+    for name in env.agent_iter():
+        if env.terminations[name] or env.truncations[name]:
+            env.step(None)
+            continue
+        view = env.view(name)
+        if len(view.legal) > 1:
+            yield env, name
+        env.step(heuristic.act(env.observe(name), view))
+
+
+def test_kinds_leaves_every_other_decision_to_the_rollout_manager():
+    """``kinds``: a decision of a kind it names is searched; any other is played as the
+    rollout manager plays it, with no world drawn (the search's generator untouched)."""
+    heuristic = make_agent("showdown_v0", "heuristic")
+    search = make_agent("showdown_v0", "search:sims=2,batch=2,horizon=1,kinds=play_card+sacrifice_bunt")
+    every = make_agent("showdown_v0", "search:sims=2,batch=2,horizon=1,kinds=all")
+    seen: dict[str, int] = {}
+    for env, name in _expert_decisions():
+        view, obs = env.view(name), env.observe(name)
+        if seen.get(view.decision, 0) >= 2:
+            continue
+        seen[view.decision] = seen.get(view.decision, 0) + 1
+        for agent in (search, every):
+            agent.reset(7)
+            tell_setup(env, [agent])
+        state = search._rng.getstate()
+        action = search.act(obs, view)
+        every.act(obs, view)
+        assert every.last is not None and every.last.worlds > 0
+        if view.decision in ("play_card", "sacrifice_bunt"):
+            assert search.last is not None and search.last.worlds > 0, view.decision
+            assert search.last.estimates == every.last.estimates     # the same search as kinds=all
+        else:
+            assert search.last is None and search._rng.getstate() == state, view.decision
+            assert action == heuristic.act(obs, view), view.decision
+        if len(seen) >= 5 and all(seen.get(k) for k in ("play_card", "sacrifice_bunt")):
+            return
+    raise AssertionError(f"the game ran out of decisions: {seen}")
+
+
+def test_the_expert_games_default_searches_the_card_plays_only_and_yields_to_a_given_kinds():
+    """MLB Showdown's expert game with decks: the default search takes ``kinds=play_card``
+    when told the set-up (every decision in the other games), and a ``kinds`` the
+    reference gives stands."""
+    expert = helpers.make("showdown_v0", {"level": "expert", "decks": "default"})
+    expert.reset(seed=0)
+    default, given = make_agent("showdown_v0", "search"), make_agent("showdown_v0", "search:kinds=all")
+    tell_setup(expert, [default, given])
+    assert default.settings.kinds == "play_card" and default.settings.searched == {"play_card"}
+    assert given.settings.kinds == "all" and given.settings.searched is None
+    assert (default.settings.sims, default.settings.horizon) == (16, 2)
+    for options in ({}, {"level": "expert"}):
+        env = helpers.make("showdown_v0", options)
+        env.reset(seed=0)
+        tell_setup(env, [default])
+        assert default.settings.kinds == "all", options
 
 
 # -- simultaneous decisions: Bottom of the 9th's stare-down as a matrix game -------------------
