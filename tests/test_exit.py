@@ -286,6 +286,28 @@ def test_the_heuristic_as_expert_records_its_own_choices(env_id):
         exit_.record_decision(heuristic, observation, view)
 
 
+def test_the_expert_searches_every_kind_of_decision_whatever_the_default(tmp_path):
+    """MLB Showdown's expert game with decks searches its card plays only by default; the
+    expert of a round searches every decision (each one a target), its card plays as the
+    default does."""
+    from dugout.agents.play import play_game
+    s = _settings(tmp_path, "showdown_v0", "expert", env_options={"level": "expert", "decks": "default"})
+    env = make("showdown_v0", **s.env_options)
+    expert = make_agent("showdown_v0", exit_.expert_ref(s, 0))
+    kinds = []
+    original = expert.decide
+
+    def decide(view):
+        action = original(view)
+        if expert.last is not None:
+            kinds.append(view.decision)
+        return action
+
+    expert.decide = decide
+    play_game(env, {"away": expert, "home": make_agent("showdown_v0", "heuristic")}, 0)
+    assert expert.settings.kinds == "all" and "play_card" in kinds and set(kinds) - {"play_card"}
+
+
 def test_behaviour_cloning_refuses_the_searchs_settings(tmp_path):
     s = _settings(tmp_path, "grand_slam_v0", "clone", expert="heuristic", horizon=None)
     assert exit_.expert_ref(s, 1) == "heuristic"

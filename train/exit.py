@@ -262,8 +262,9 @@ def expert_ref(s: ExitSettings, r: int) -> str:
     """The manager that plays round ``r``: ``heuristic`` with ``--expert heuristic``, else
     the search manager (``search:sims=...``): round 0's and ``--rollout heuristic``'s roll
     out with the heuristic, a later round's with the previous round's network (its
-    checkpoint's absolute path). A simultaneous decision is searched as its matrix game
-    whatever the ruleset's default budget says (every decision a target)."""
+    checkpoint's absolute path). Every kind of decision is searched, and a simultaneous one
+    as its matrix game, whatever the ruleset's default budget says (every decision a
+    target)."""
     from ..agents.registry import managers
     if s.expert == "heuristic":
         return "heuristic"
@@ -272,6 +273,7 @@ def expert_ref(s: ExitSettings, r: int) -> str:
         parts.append(f"horizon={s.horizon}")
     if managers(s.env).search.simultaneous:
         parts.append("simultaneous=matrix")
+    parts.append("kinds=all")
     if r > 0 and s.rollout == "network":
         parts.append(f"rollout=ppo:{checkpoint_folder(Path(s.out).resolve(), r - 1)}")
     return "search:" + ",".join(parts)
