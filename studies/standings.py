@@ -31,7 +31,9 @@ The search is dear (up to a minute a game), so its cells can come from elsewhere
 --pairs FOLDER/search`` goes on with the same files) and plays only the seeds a file does
 not hold; ``--strength FILE`` takes a manager's cells that ``dugout strength`` measured
 (its generated block in FILE: rows of that manager against the heuristic) instead of
-playing them, each cell naming the command that measured it.
+playing them, each cell naming the command that measured it. ``--stop-after MINUTES``
+(with ``--pairs``) starts no chunk once MINUTES have passed, as ``dugout strength``'s does:
+a cell left unfinished is left out of the run's table and says what is kept.
 
 Each cell prints a line as it ends, and the run ends by printing its table in markdown.
 ``--markdown FILE...`` writes the table into each file's generated block (or a new block at
@@ -142,6 +144,7 @@ def configure(parser: args.Parser) -> None:
     parser.add_argument("--pairs", metavar="FOLDER", type=args.out_dir,
                         help="keep every cell's finished pairs in FOLDER/MANAGER/CASE.jsonl and "
                              "play only the seeds not there yet (dugout strength's files)")
+    strength.add_stop_flag(parser)
     parser.add_argument("--strength", metavar="FILE", type=args.in_file,
                         help="take the cells dugout strength measured (its generated block in "
                              "FILE: a manager of --managers against the heuristic) instead of "
@@ -177,6 +180,7 @@ def check(ns: argparse.Namespace) -> None:
             raise args.UsageError(flag, f"{flag}: {case}: {error}") from None
     ns.search_games = ns.search_games or ns.games
     strength.check_challenge_seeds(ns.cases, ns.seed, max(ns.games, ns.search_games))
+    strength.check_stop_after(ns)
     ns.taken = {}
     if ns.strength is not None:
         try:
@@ -231,6 +235,7 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
     table (:func:`table_lines`)."""
     date = datetime.date.today().isoformat()
     command = _command(ns)
+    ns.deadline = strength.stop_deadline(ns)
     figures: dict[str, Any] = {"cells": {}, "exact": {}}
     cheap = [c for c in ns.cells if c[1] != "search"]
     dear = [c for c in ns.cells if c[1] == "search"]
@@ -256,7 +261,8 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
 
 def _cell(ns: argparse.Namespace, case: str, manager: str, command: str, date: str,
           figures: dict[str, Any]) -> None:
-    """Measure one cell (or take it from ``--strength``), print it, write it at once."""
+    """Measure one cell (or take it from ``--strength``), print it, write it at once; a cell
+    ``--stop-after`` stopped says so and is left out."""
     if (case, manager) in ns.taken:
         row = ns.taken[(case, manager)]
         kept = _KEPT_CHALLENGE if CASES[case][0] == CHALLENGE else _KEPT
@@ -265,8 +271,13 @@ def _cell(ns: argparse.Namespace, case: str, manager: str, command: str, date: s
     else:
         env_id, options = CASES[case]
         games = ns.search_games if manager == "search" else ns.games
+        store = ns.stores.get((case, manager))
         summary = measure(env_id, options, [_reference(ns, manager), REFERENCE], games, ns.seed,
-                          ns.workers, ns.backend, ns.stores.get((case, manager)))
+                          ns.workers, ns.backend, store, ns.deadline)
+        if summary is None:
+            strength.report_stopped(store, f"{TITLES[case]}, {manager}", ns.seed, games,
+                                    ns.stop_after)
+            return
         kept = _KEPT_CHALLENGE if env_id == CHALLENGE else _KEPT
         cell = {**{k: summary[k] for k in kept}, "manager": _reference(ns, manager),
                 "command": command, "date": date}

@@ -23,6 +23,8 @@ def _pairs(header: str):
 
 ROWS = [
     Row("standings", ("--managers", "oracle"), "--managers", "invalid choice: 'oracle'"),
+    Row("standings", ("--managers", "random", "--stop-after", "60"), "--stop-after",
+        "needs --pairs FOLDER (a run stopped without it keeps no game to go on from)"),
     Row("standings", ("--managers", "random", "random"), "--managers", "random given twice"),
     Row("standings", ("--cases", "grand_slam", "grand_slam"), "--cases", "grand_slam given twice"),
     Row("standings", ("--managers", "search", "--search", "heuristic"), "--search",

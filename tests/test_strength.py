@@ -294,6 +294,91 @@ def test_the_missing_seeds_come_in_chunks_of_eight_a_worker():
     assert store.missing(range(3, 5), 1) == []
 
 
+class _Clock:
+    """A fake ``strength._clock``: a minute passes with each chunk played (``tick``)."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+    def tick(self):
+        self.now += 60.0
+
+
+def test_stop_after_ends_a_kept_measurement_between_chunks_and_the_next_run_goes_on(
+        tmp_path, monkeypatch, capsys):
+    """``--stop-after 1.5``: with a minute a chunk, the first two chunks start before the
+    minute and a half is past and the third does not; the case writes no row and says what
+    is kept; the same command goes on with the last chunk only, and its row is the one an
+    uninterrupted run gives."""
+    from dugout.evaluate import tournament
+    clock, played, real = _Clock(), [], tournament.run_tournament
+
+    def timed(env_id, names, games, seed=0, **kw):
+        played.append((seed, games // 2))
+        result = real(env_id, names, games, seed=seed, **kw)
+        clock.tick()
+        return result
+
+    monkeypatch.setattr(strength, "_clock", clock)
+    monkeypatch.setattr(tournament, "run_tournament", timed)
+    page, pairs = tmp_path / "page.md", tmp_path / "pairs"
+    argv = ["--agents", "heuristic", "random", "--cases", "grand_slam", "--games", "48",
+            "--pairs", str(pairs), "--markdown", str(page)]
+    assert strength.main([*argv, "--stop-after", "1.5"]) == {}
+    assert played == [(0, 8), (8, 8)] and not page.exists()
+    kept = strength.PairStore(pairs, "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"]).load()
+    assert sorted(kept.records) == list(range(16))
+    err = capsys.readouterr().err
+    assert (f"Grand Slam: stopped after 1.5 minutes (--stop-after) with 16 of 24 pairs kept in "
+            f"{pairs / 'grand_slam.jsonl'}, no row written: the same command goes on; --games 32 "
+            f"writes the row of the 16 from seed 0 on, all kept") in err
+    # a deadline already past starts no chunk at all
+    assert strength.measure("grand_slam_v0", {}, ["heuristic", "random"], 48, store=kept,
+                            deadline=clock()) is None
+    assert played == [(0, 8), (8, 8)]
+    # the same command again (its own minute and a half) plays the last chunk and ends
+    grown = strength.main([*argv, "--stop-after", "1.5"])["grand_slam"]
+    assert played == [(0, 8), (8, 8), (16, 8)]
+    whole = strength.measure("grand_slam_v0", {}, ["heuristic", "random"], 48)
+    assert {k: grown[k] for k in _FIGURES} == {k: whole[k] for k in _FIGURES}
+    assert _rows(page)["grand_slam"]["games"] == 48
+    capsys.readouterr()
+
+
+def test_stop_after_stops_a_manager_challenge_cell_of_the_standings_too(tmp_path, monkeypatch, capsys):
+    """``dugout standings --stop-after``: a cell left unfinished is not in the run's figures
+    nor in its page, and says what is kept (a chunk of campaigns is two runs of
+    ``play_campaigns``, one a manager: two minutes here)."""
+    from dugout.evaluate import manager_challenge as mc
+    from dugout.studies import standings
+    clock, played, real = _Clock(), [], mc.play_campaigns
+
+    def timed(name, campaigns, seed=0, *a, **kw):
+        played.append((name, seed, campaigns))
+        result = real(name, campaigns, seed, *a, **kw)
+        clock.tick()
+        return result
+
+    monkeypatch.setattr(strength, "_clock", clock)
+    monkeypatch.setattr(mc, "play_campaigns", timed)
+    page, pairs = tmp_path / "page.md", tmp_path / "pairs"
+    figures = standings.main(["--managers", "random", "--cases", "manager_challenge", "--games", "24",
+                              "--no-exact", "--pairs", str(pairs), "--stop-after", "0.5",
+                              "--markdown", str(page)])
+    assert figures["cells"] == {} and not page.exists()
+    assert played == [("random", 0, 8), ("heuristic", 0, 8)]
+    path = pairs / "random" / "manager_challenge.jsonl"
+    assert ("Bottom of the 9th (Manager Challenge), random: stopped after 0.5 minutes "
+            f"(--stop-after) with 8 of 24 campaign seeds kept in {path}, no row written: the same "
+            "command goes on; --games 8 writes the row of the 8 from seed 0 on, all kept"
+            ) in capsys.readouterr().err
+    kept = strength.PairStore(pairs / "random", "manager_challenge", "manager_challenge_v0", {},
+                              ["random", "heuristic"]).load()
+    assert sorted(kept.records) == list(range(8))
+
 def test_bench_search_counts_the_searchs_decisions(tmp_path, capsys):
     page = tmp_path / "search.md"
     figures = bench_search.main(["--agent", "search:sims=2", "--games", "2", "--cases", "grand_slam",
