@@ -130,6 +130,8 @@ def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: 
     from ..evaluate.backends import make_backend
     seeds = range(seed, seed + games // 2)
     missing = store.missing(seeds, workers)
+    if missing and _past(deadline):                     # no pool started to play nothing
+        return None
     if missing:
         with make_backend(backend, workers) as pool:       # one pool for every chunk
             for first, count in store.pending(seeds, workers):
@@ -167,6 +169,8 @@ def measure_challenge(options: dict[str, Any], agents: Sequence[str], campaigns:
     else:
         from ..evaluate.backends import make_backend
         missing = store.missing(seeds, workers)
+        if missing and _past(deadline):
+            return None
         if missing:
             with make_backend(backend, workers) as pool:       # one pool for every chunk
                 for first, count in store.pending(seeds, workers):

@@ -335,10 +335,15 @@ def test_stop_after_ends_a_kept_measurement_between_chunks_and_the_next_run_goes
     assert (f"Grand Slam: stopped after 1.5 minutes (--stop-after) with 16 of 24 pairs kept in "
             f"{pairs / 'grand_slam.jsonl'}, no row written: the same command goes on; --games 32 "
             f"writes the row of the 16 from seed 0 on, all kept") in err
-    # a deadline already past starts no chunk at all
+    # a deadline already past starts no chunk at all, nor a pool to play one
+    from dugout.evaluate import backends
+    monkeypatch.setattr(backends, "make_backend", lambda *a, **k: pytest.fail("a pool was started"))
     assert strength.measure("grand_slam_v0", {}, ["heuristic", "random"], 48, store=kept,
                             deadline=clock()) is None
     assert played == [(0, 8), (8, 8)]
+    monkeypatch.undo()
+    monkeypatch.setattr(strength, "_clock", clock)
+    monkeypatch.setattr(tournament, "run_tournament", timed)
     # the same command again (its own minute and a half) plays the last chunk and ends
     grown = strength.main([*argv, "--stop-after", "1.5"])["grand_slam"]
     assert played == [(0, 8), (8, 8), (16, 8)]
