@@ -30,11 +30,12 @@ Manager Challenge, each seed's two campaigns) in ``FOLDER/CASE.jsonl`` (:class:`
 the same command run again with the same folder plays only the seeds the file does not
 hold, so a measurement of thousands of slow games can stop and go on, on another day or
 machine, or grow (a larger ``--games`` plays only the new seeds); each chunk kept prints a
-line (to stderr) of how many of the run's seeds the file holds. The row is the same as
-one uninterrupted run's (each pair is seeded on its own); its seconds are those each pair
-took when it was played. A file that holds another measurement (other managers or
-options) is refused, never mixed in; so is one whose first kept seed plays differently
-when played again before the run (the code changed since it was kept).
+line (to stderr) of how many of the run's seeds the file holds and how long the rest would
+take at that chunk's pace. The row is the same as one uninterrupted run's (each pair is
+seeded on its own); its seconds are those each pair took when it was played. A file that
+holds another measurement (other managers or options) is refused, never mixed in; so is one
+whose first kept seed plays differently when played again before the run (the code changed
+since it was kept).
 
 ``--stop-after MINUTES`` (with ``--pairs``) ends such a run on the clock: once MINUTES have
 passed, no chunk starts (those in play end and are kept), and a case left unfinished writes
@@ -73,8 +74,8 @@ except ImportError:         # not a POSIX system: no lock (one run a pairs file 
     fcntl = None
 
 __all__ = ["CASES", "measure", "measure_challenge", "PairStore", "configure", "check", "run", "main", "markdown_block",
-           "add_play_flags", "add_output_flags", "add_stop_flag", "check_stop_after", "stop_deadline",
-           "report_stopped", "check_challenge_seeds"]
+           "add_play_flags", "add_output_flags", "add_stop_flag", "check_stop_after",
+           "stop_deadline", "report_stopped", "check_challenge_seeds"]
 
 #: The tournaments: label -> (env id, env options).
 CASES = {
@@ -106,7 +107,8 @@ _clock = time.monotonic
 
 def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: int, seed: int = 0,
             workers: int | None = None, backend: str = "process",
-            store: "PairStore | None" = None, deadline: float | None = None) -> dict[str, Any] | None:
+            store: "PairStore | None" = None,
+            deadline: float | None = None) -> dict[str, Any] | None:
     """One tournament of ``agents`` (A, B) on ``env_id`` with ``options``: A's figures
     (:meth:`dugout.evaluate.tournament.MatchupResult.summary`) and the seconds it took; the
     Manager Challenge's campaigns instead (:func:`measure_challenge`). With ``store`` (a
@@ -374,12 +376,25 @@ def _locked(path: Path, mode: str, exclusive: bool):
 
 def _progress_line(store: PairStore, title: str, seeds: range, unit: str) -> Callable[[int, float], None]:
     """What a long ``--pairs`` run prints (to stderr) as each chunk is kept: how many of the
-    run's seeds the file holds now, and what the last chunk took."""
+    run's seeds the file holds now, what the last chunk took, and how long the seeds left
+    would take at that chunk's pace."""
     def line(fresh: int, seconds: float) -> None:
         held = sum(1 for s in seeds if s in store.records)
+        left = len(seeds) - held
+        pace = (f"; {left:,} left, about {_duration(left * seconds / fresh)} at that pace"
+                if left and fresh else "")
         print(f"{title}: {held:,} of {len(seeds):,} {unit} kept in {store.path} ({fresh} more in "
-              f"{seconds:.0f} s)", file=sys.stderr, flush=True)
+              f"{seconds:.0f} s{pace})", file=sys.stderr, flush=True)
     return line
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as a person reads a wait: ``40 s``, ``12 min``, ``3.4 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def report_stopped(store: PairStore, title: str, seed: int, games: int, minutes: float) -> None:

@@ -286,6 +286,22 @@ def test_a_kept_measurement_shares_each_chunk_among_the_workers(tmp_path, monkey
     assert {k: kept[k] for k in _FIGURES} == {k: whole[k] for k in _FIGURES}
 
 
+def test_a_kept_chunk_says_how_long_the_seeds_left_would_take_at_its_pace(tmp_path, capsys):
+    agents = ["heuristic", "random"]
+    store = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    store.on_add = strength._progress_line(store, "Grand Slam", range(100), "pairs")
+    store.add(_fake(range(10)), 120.0)            # 90 left at 12 s a pair
+    store.add(_fake(range(10, 20)), 4000.0)       # 80 left at 400 s
+    store.add(_fake(range(20, 97)), 77.0)         # 3 left at 1 s
+    store.add(_fake(range(97, 100)), 5.0)         # none left
+    head = f"kept in {tmp_path / 'grand_slam.jsonl'} ("
+    assert capsys.readouterr().err.splitlines() == [
+        f"Grand Slam: 10 of 100 pairs {head}10 more in 120 s; 90 left, about 18 min at that pace)",
+        f"Grand Slam: 20 of 100 pairs {head}10 more in 4000 s; 80 left, about 8.9 h at that pace)",
+        f"Grand Slam: 97 of 100 pairs {head}77 more in 77 s; 3 left, about 3 s at that pace)",
+        f"Grand Slam: 100 of 100 pairs {head}3 more in 5 s)"]
+
+
 def test_the_missing_seeds_come_in_chunks_of_eight_a_worker():
     store = strength.PairStore("unused", "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"])
     store.records = {s: [s, [0, 1, "home"], [1, 0, "away"]] for s in (3, 4, 20)}
@@ -329,7 +345,8 @@ def test_stop_after_ends_a_kept_measurement_between_chunks_and_the_next_run_goes
             "--pairs", str(pairs), "--markdown", str(page)]
     assert strength.main([*argv, "--stop-after", "1.5"]) == {}
     assert played == [(0, 8), (8, 8)] and not page.exists()
-    kept = strength.PairStore(pairs, "grand_slam", "grand_slam_v0", {}, ["heuristic", "random"]).load()
+    kept = strength.PairStore(pairs, "grand_slam", "grand_slam_v0", {},
+                              ["heuristic", "random"]).load()
     assert sorted(kept.records) == list(range(16))
     err = capsys.readouterr().err
     assert (f"Grand Slam: stopped after 1.5 minutes (--stop-after) with 16 of 24 pairs kept in "
@@ -353,7 +370,8 @@ def test_stop_after_ends_a_kept_measurement_between_chunks_and_the_next_run_goes
     capsys.readouterr()
 
 
-def test_stop_after_stops_a_manager_challenge_cell_of_the_standings_too(tmp_path, monkeypatch, capsys):
+def test_stop_after_stops_a_manager_challenge_cell_of_the_standings_too(tmp_path, monkeypatch,
+                                                                       capsys):
     """``dugout standings --stop-after``: a cell left unfinished is not in the run's figures
     nor in its page, and says what is kept (a chunk of campaigns is two runs of
     ``play_campaigns``, one a manager: two minutes here)."""
@@ -370,9 +388,9 @@ def test_stop_after_stops_a_manager_challenge_cell_of_the_standings_too(tmp_path
     monkeypatch.setattr(strength, "_clock", clock)
     monkeypatch.setattr(mc, "play_campaigns", timed)
     page, pairs = tmp_path / "page.md", tmp_path / "pairs"
-    figures = standings.main(["--managers", "random", "--cases", "manager_challenge", "--games", "24",
-                              "--no-exact", "--pairs", str(pairs), "--stop-after", "0.5",
-                              "--markdown", str(page)])
+    figures = standings.main(["--managers", "random", "--cases", "manager_challenge",
+                              "--games", "24", "--no-exact", "--pairs", str(pairs),
+                              "--stop-after", "0.5", "--markdown", str(page)])
     assert figures["cells"] == {} and not page.exists()
     assert played == [("random", 0, 8), ("heuristic", 0, 8)]
     path = pairs / "random" / "manager_challenge.jsonl"
