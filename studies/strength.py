@@ -129,22 +129,16 @@ def measure(env_id: str, options: dict[str, Any], agents: Sequence[str], games: 
         summary = result.matchups[0].summary()
         summary["seconds"] = time.perf_counter() - start
         return summary
-    from ..evaluate.backends import make_backend
     seeds = range(seed, seed + games // 2)
-    missing = store.missing(seeds, workers)
-    if missing and _past(deadline):                     # no pool started to play nothing
+
+    def play(pool, first: int, count: int) -> list[list]:
+        # the chunk's pairs shared among the pool's workers (a task each: default_chunk)
+        result = run_tournament(env_id, list(agents), 2 * max(count, 2), seed=first,
+                                env_kwargs=options, backend=pool, bootstrap=0)
+        return [[p.seed, list(p.a_away), list(p.a_home)] for p in result.matchups[0].pairs]
+
+    if not _play_missing(store, seeds, workers, backend, deadline, play):
         return None
-    if missing:
-        with make_backend(backend, workers) as pool:       # one pool for every chunk
-            for first, count in store.pending(seeds, workers):
-                if _past(deadline):
-                    return None
-                start = time.perf_counter()
-                # the chunk's pairs shared among the pool's workers (a task each: default_chunk)
-                result = run_tournament(env_id, list(agents), 2 * max(count, 2), seed=first,
-                                        env_kwargs=options, backend=pool, bootstrap=0)
-                store.add([[p.seed, list(p.a_away), list(p.a_home)]
-                           for p in result.matchups[0].pairs], time.perf_counter() - start)
     pairs = [PairRecord(s, tuple(store.records[s][1]), tuple(store.records[s][2])) for s in seeds]
     a, b = labels_for([str(x) for x in agents])
     summary = MatchupResult(a, b, pairs).summary()
@@ -169,20 +163,13 @@ def measure_challenge(options: dict[str, Any], agents: Sequence[str], campaigns:
                 for name in agents)
         seconds = time.perf_counter() - start
     else:
-        from ..evaluate.backends import make_backend
-        missing = store.missing(seeds, workers)
-        if missing and _past(deadline):
+        def play(pool, first: int, count: int) -> list[list]:
+            a, b = (play_campaigns(str(name), count, first, options, backend=pool)
+                    for name in agents)
+            return [[first + k, x, y] for k, (x, y) in enumerate(zip(a, b))]
+
+        if not _play_missing(store, seeds, workers, backend, deadline, play):
             return None
-        if missing:
-            with make_backend(backend, workers) as pool:       # one pool for every chunk
-                for first, count in store.pending(seeds, workers):
-                    if _past(deadline):
-                        return None
-                    start = time.perf_counter()
-                    a, b = (play_campaigns(str(name), count, first, options, backend=pool)
-                            for name in agents)
-                    store.add([[first + k, x, y] for k, (x, y) in enumerate(zip(a, b))],
-                              time.perf_counter() - start)
         a, b = [store.records[s][1] for s in seeds], [store.records[s][2] for s in seeds]
         seconds = store.seconds(seeds)
     d = paired_difference(a, b)
@@ -358,6 +345,26 @@ class PairStore:
     def seconds(self, seeds: range) -> float:
         """The wall seconds the pairs of ``seeds`` took to play, each its chunk's share."""
         return sum(self._seconds[s] for s in seeds)
+
+
+def _play_missing(store: "PairStore", seeds: range, workers: int | None, backend: str,
+                  deadline: float | None, play: Callable[[Any, int, int], list[list]]) -> bool:
+    """Play the seeds of ``seeds`` that ``store`` does not hold, chunk by chunk on one pool
+    of ``backend``, keeping each chunk as it ends (``play(pool, first, count)`` gives its
+    records); False when ``deadline`` passed with seeds still to play (no chunk, and no
+    pool, started after it)."""
+    from ..evaluate.backends import make_backend
+    if not store.missing(seeds, workers):
+        return True
+    if _past(deadline):
+        return False
+    with make_backend(backend, workers) as pool:       # one pool for every chunk
+        for first, count in store.pending(seeds, workers):
+            if _past(deadline):
+                return False
+            start = time.perf_counter()
+            store.add(play(pool, first, count), time.perf_counter() - start)
+    return True
 
 
 def _past(deadline: float | None) -> bool:
