@@ -33,7 +33,8 @@ not hold; ``--strength FILE`` takes a manager's cells that ``dugout strength`` m
 (its generated block in FILE: rows of that manager against the heuristic) instead of
 playing them, each cell naming the command that measured it. ``--stop-after MINUTES``
 (with ``--pairs``) starts no chunk once MINUTES have passed, as ``dugout strength``'s does:
-a cell left unfinished is left out of the run's table and says what is kept.
+a cell left unfinished is left out of the run's table and says what is kept; nor does it
+start the solved games' exact scores (minutes each, with nothing kept to go on from).
 
 Each cell prints a line as it ends, and the run ends by printing its table in markdown.
 ``--markdown FILE...`` writes the table into each file's generated block (or a new block at
@@ -243,6 +244,11 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
         _cell(ns, case, manager, command, date, figures)
     if ns.exact:                                 # minutes: before the search's hours
         for case in [c for c in ns.cases if c in EXACT]:
+            if strength.past_deadline(ns.deadline):
+                print(f"{TITLES[case]}: exact scores not computed: the {ns.stop_after:g} "
+                      "minutes of --stop-after have passed (they keep nothing to go on from); "
+                      "the same command computes them", file=sys.stderr, flush=True)
+                continue
             managers = [REFERENCE] + [m for m in ns.managers if m != "search" and plays(m, case)]
             scores = exact_scores(case, managers)
             exact = {m: {**s, "command": command, "date": date} for m, s in scores.items()}

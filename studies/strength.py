@@ -356,18 +356,18 @@ def _play_missing(store: "PairStore", seeds: range, workers: int | None, backend
     from ..evaluate.backends import make_backend
     if not store.missing(seeds, workers):
         return True
-    if _past(deadline):
+    if past_deadline(deadline):
         return False
     with make_backend(backend, workers) as pool:       # one pool for every chunk
         for first, count in store.pending(seeds, workers):
-            if _past(deadline):
+            if past_deadline(deadline):
                 return False
             start = time.perf_counter()
             store.add(play(pool, first, count), time.perf_counter() - start)
     return True
 
 
-def _past(deadline: float | None) -> bool:
+def past_deadline(deadline: float | None) -> bool:
     """Whether ``deadline`` (a time of :data:`_clock`, or None: none) has passed."""
     return deadline is not None and _clock() >= deadline
 

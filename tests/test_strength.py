@@ -402,6 +402,40 @@ def test_stop_after_stops_a_manager_challenge_cell_of_the_standings_too(tmp_path
                               ["random", "heuristic"]).load()
     assert sorted(kept.records) == list(range(8))
 
+
+def test_stop_after_starts_no_exact_score_once_the_minutes_have_passed(tmp_path, monkeypatch,
+                                                                       capsys):
+    """``dugout standings --stop-after``: the solved games' exact scores (minutes each, kept
+    nowhere to go on from) start only while the minutes have not passed; a chunk of the
+    random cell takes one minute here."""
+    from dugout.evaluate import tournament
+    from dugout.studies import standings
+    clock, computed, real = _Clock(), [], tournament.run_tournament
+
+    def timed(*a, **kw):
+        result = real(*a, **kw)
+        clock.tick()
+        return result
+
+    def exact(case, managers, innings=9):
+        computed.append(case)
+        return {m: {"first": 0.0, "second": 0.0} for m in managers}
+
+    monkeypatch.setattr(strength, "_clock", clock)
+    monkeypatch.setattr(tournament, "run_tournament", timed)
+    monkeypatch.setattr(standings, "exact_scores", exact)
+    argv = ["--managers", "random", "--cases", "thats_baseball", "--games", "16",
+            "--pairs", str(tmp_path / "pairs")]
+    figures = standings.main([*argv, "--stop-after", "0.5"])
+    assert computed == [] and figures["exact"] == {}
+    assert figures["cells"]["thats_baseball"]["random"]["games"] == 16
+    assert ("That's Baseball: exact scores not computed: the 0.5 minutes of --stop-after have "
+            "passed (they keep nothing to go on from); the same command computes them"
+            ) in capsys.readouterr().err
+    figures = standings.main([*argv, "--stop-after", "5"])       # the cell is kept: no minute
+    assert computed == ["thats_baseball"] and set(figures["exact"]) == {"thats_baseball"}
+    capsys.readouterr()
+
 def test_bench_search_counts_the_searchs_decisions(tmp_path, capsys):
     page = tmp_path / "search.md"
     figures = bench_search.main(["--agent", "search:sims=2", "--games", "2", "--cases", "grand_slam",
