@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib
 import json
 import re
 import shutil
@@ -148,6 +149,13 @@ def entry_settings(entry: Entry, timesteps: int, seed: int, out: Path) -> Any:
                             env_options=options, progress=False, **entry.overrides)
 
 
+#: Each trainer's training function: its module under :mod:`dugout.train` and its name there
+#: (it takes the settings :func:`entry_settings` gives).
+_TRAIN = {"ppo": ("ppo", "train"), "vector": ("vector_ppo", "train"),
+          "challenge": ("single", "train_single"), "distill": ("distill", "train"),
+          "exit": ("exit", "train")}
+
+
 def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
     """Train ``entry`` by its recipe into ``work/<entry>``; the checkpoint folder."""
     out = work / entry.name
@@ -156,22 +164,9 @@ def _train(entry: Entry, timesteps: int, seed: int, work: Path) -> Path:
             raise SystemExit(f"dugout pretrained: {out} is not an earlier training run; "
                              f"choose another --work or remove it")
         shutil.rmtree(out)
-    settings = entry_settings(entry, timesteps, seed, out)
-    if entry.trainer == "distill":
-        from ..train.distill import train as distill
-        distill(settings)
-    elif entry.trainer == "vector":
-        from ..train.vector_ppo import train
-        train(settings)
-    elif entry.trainer == "exit":
-        from ..train.exit import train as exit_train
-        exit_train(settings)
-    elif entry.trainer == "challenge":
-        from ..train.single import train_single
-        train_single(settings)
-    else:
-        from ..train.ppo import train
-        train(settings)
+    module, function = _TRAIN[entry.trainer]
+    getattr(importlib.import_module(f"..train.{module}", __package__),
+            function)(entry_settings(entry, timesteps, seed, out))
     return out / "model"
 
 

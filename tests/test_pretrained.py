@@ -70,6 +70,24 @@ def test_rebuilding_an_entry_trains_it_as_its_shipped_checkpoint_was(name, tmp_p
         assert entry.timesteps <= shipped["timesteps"] < entry.timesteps + rollout
 
 
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_rebuilding_an_entry_runs_the_trainer_its_settings_belong_to(name, tmp_path, monkeypatch):
+    """The training function ``dugout pretrained`` calls for an entry comes from the module of
+    its settings' class, and gets those settings (the trainers stubbed: no training)."""
+    import importlib
+    from dugout.studies import pretrained
+    calls = []
+    for module, function in set(pretrained._TRAIN.values()):
+        found = importlib.import_module(f"dugout.train.{module}")
+        monkeypatch.setattr(found, function,
+                            lambda settings, _m=found.__name__: calls.append((_m, settings)))
+    entry = ENTRIES[name]
+    assert pretrained._train(entry, entry.timesteps, 0, tmp_path) == tmp_path / name / "model"
+    [(module, settings)] = calls
+    assert module == type(settings).__module__
+    assert settings == pretrained.entry_settings(entry, entry.timesteps, 0, tmp_path / name)
+
+
 def test_importing_and_loading_them_needs_torch_only():
     code = ("import sys\n"
             "from dugout.agents import make_agent\n"
