@@ -436,6 +436,7 @@ def test_stop_after_starts_no_exact_score_once_the_minutes_have_passed(tmp_path,
     assert computed == ["thats_baseball"] and set(figures["exact"]) == {"thats_baseball"}
     capsys.readouterr()
 
+
 def test_bench_search_counts_the_searchs_decisions(tmp_path, capsys):
     page = tmp_path / "search.md"
     figures = bench_search.main(["--agent", "search:sims=2", "--games", "2", "--cases", "grand_slam",
