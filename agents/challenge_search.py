@@ -59,7 +59,6 @@ from typing import Any
 
 from ..envs.bottom_ninth import challenge_sample
 from ..envs.bottom_ninth.challenge import ChallengeView, challenge_view
-from ..envs.bottom_ninth.rules import SOLO_DECISION_KINDS
 from .search import SearchAgent, SearchSettings, SearchSpec
 
 __all__ = ["ChallengeSearchAgent", "ENV_ID", "SPEC"]
@@ -79,7 +78,7 @@ SPEC = SearchSpec(sample="dugout.envs.bottom_ninth.challenge_sample",
                   rules="dugout.envs.bottom_ninth.rules",
                   view=lambda campaign, seat, root: challenge_view(campaign),
                   settings=SearchSettings(sims=8, batch=4, rollout="heuristic", horizon=0, z=3.0),
-                  truncates=False, kinds=SOLO_DECISION_KINDS)
+                  truncates=False, kinds=challenge_sample.MANAGER_KINDS)
 
 
 class ChallengeSearchAgent(SearchAgent):

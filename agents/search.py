@@ -67,7 +67,9 @@ rollout per cell.
   game's equilibrium mix, or ``rollout`` to play the rollout manager's choice unsearched.
 * ``kinds``: the decision kinds to search, joined by ``+`` (``play_card+pitching_change``;
   names from the ruleset's :attr:`SearchSpec.kinds`), or ``all``; a decision of any other
-  kind is played as the rollout manager plays it, with no world drawn.
+  kind is played as the rollout manager plays it, with no world drawn. A kind the game's
+  options never ask (the card plays of a Showdown game without decks) is refused when the
+  search is told the set-up.
 
 **Seeding.** ``reset(seed)`` seeds the search's own generator; each decision draws its worlds
 from it. The same seed, view and set-up give the same decision, whatever the live game hides
@@ -168,7 +170,11 @@ class SearchSpec:
     """What the search needs of one ruleset (its agents module's ``MANAGERS.search``):
 
     * ``sample``: the module path of its determinization (``sample_state(view, rng, setup)``
-      and ``public_setup(env)``);
+      and ``public_setup(env)``; where the options decide which decisions come up, also
+      ``kinds_never_asked(setup)``: the kinds no game of that set-up asks, each with the
+      rule or option that says so, so that a ``kinds`` setting naming one is refused when
+      the search is told the set-up instead of leaving those decisions to the rollout
+      manager in silence);
     * ``rules``: the module path of its engine (``apply_action(state, action)``; a state's
       ``pending`` is None once the game is over);
     * ``view(state, seat, root)``: the view of a rollout's state for ``seat`` that the
@@ -329,9 +335,9 @@ class SearchAgent(ViewAgent):
                 values["batch"] = min(values.get("batch", self._settings.batch),
                                       values.get("sims", self._settings.sims))
             self.settings = replace(self._settings, **values)
-            _check_kinds(self.settings, self.spec, self.env_id)
         else:
             self.settings = self._settings
+        _check_kinds(self.settings, self.spec, self.env_id, setup)
 
     def decide(self, view: Any) -> int:
         if len(view.legal) == 1:
@@ -516,9 +522,10 @@ class SearchAgent(ViewAgent):
         return decide
 
 
-def _check_kinds(settings: SearchSettings, spec: SearchSpec, env_id: str) -> None:
+def _check_kinds(settings: SearchSettings, spec: SearchSpec, env_id: str, setup: Any = None) -> None:
     """A ``ValueError`` naming each of ``settings.kinds`` that is not one of the ruleset's
-    decision kinds (``spec.kinds``)."""
+    decision kinds (``spec.kinds``), or, told the game's public ``setup``, each that no game
+    of that set-up asks (the sample module's ``kinds_never_asked``), with the reason."""
     searched = settings.searched
     if searched is None:
         return
@@ -527,6 +534,17 @@ def _check_kinds(settings: SearchSettings, spec: SearchSpec, env_id: str) -> Non
         raise ValueError(f"search: kinds: {', '.join(map(repr, unknown))} "
                          f"{'is not a decision kind' if len(unknown) == 1 else 'are not decision kinds'} "
                          f"of {env_id or 'this env'}; its kinds: {', '.join(spec.kinds) or 'none listed'}")
+    never_asked = (None if setup is None else
+                   getattr(importlib.import_module(spec.sample), "kinds_never_asked", None))
+    if never_asked is None:
+        return
+    never = never_asked(setup)
+    unasked = sorted(searched & set(never))
+    if unasked:
+        asked = [k for k in spec.kinds if k not in never]
+        raise ValueError(f"search: kinds names decisions this {env_id or 'game'} game never asks: "
+                         + ", ".join(f"{k!r} ({never[k]})" for k in unasked)
+                         + f"; the kinds it asks: {', '.join(asked)}")
 
 
 def _reading_the_view(agent: Any, env_id: str) -> Any:

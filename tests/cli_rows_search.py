@@ -26,6 +26,13 @@ ROWS = [
         "rollout: unknown agent 'nobody'"),
     Row("tournament", ("--env", "grand_slam_v0", "--agents", "search:kinds=play_card", "heuristic"), "--agents",
         "kinds: 'play_card' is not a decision kind of grand_slam_v0; its kinds: batting_play, fielding_play"),
+    Row("tournament", ("--env", "showdown_v0", "--env-option", "level=expert", "--agents",
+                       "search:kinds=play_card+strikeout", "heuristic"), "--agents",
+        "kinds names decisions this showdown_v0 game never asks: 'play_card' (no strategy decks are "
+        "in play), 'strikeout' (the expert game's icons are off)"),
+    Row("tournament", ("--env", "bottom_ninth_v0", "--env-option", "mode=game", "--agents",
+                       "search:kinds=pinch_hit", "heuristic"), "--agents",
+        "'pinch_hit' (no team has a bench, batters=8)"),
     Row("tournament", ("--agents", "search:kinds=steal+steal", "heuristic"), "--agents",
         "kinds must be all or decision kinds joined by '+' (each once"),
     Row("strength", ("--agents", "search:sims=0", "heuristic"), "--agents", "sims must be a positive"),

@@ -78,7 +78,7 @@ from .sample import runner_slots
 from .rules import LINEUP_SIZE, TEAM_NAMES
 from .state import MODES
 
-__all__ = ["sample_state", "public_setup", "game_result", "SOLO_RULES"]
+__all__ = ["sample_state", "public_setup", "game_result", "SOLO_RULES", "MANAGER_KINDS"]
 
 #: The Manager Challenge's rule tables as a rules module for ``core.engine.play_out``
 #: (``RULES``, ``CHOICES``, ``run``) and for callers of ``apply_action``.
@@ -89,6 +89,9 @@ _SEED_BITS = 63
 #: The step that asks each decision of the manager.
 _ASKED_BY = {"select_batter": "solo_lineup", "select_bench": "solo_bench", "pinch_hit": "new_batter",
              "guess": "guess", "mvp_or_fatigue": "mvp_or_fatigue", "batter_ability": "batter_ability"}
+#: The decisions a campaign asks its manager, who bats (the opponent's pitches come off its
+#: deck): of the Manager Challenge's kinds, those a ``kinds`` setting of a search may name.
+MANAGER_KINDS = tuple(_ASKED_BY)
 
 
 def public_setup(env: Any) -> dict[str, Any]:

@@ -102,7 +102,7 @@ from .rules import (DRAFT_BATTERS, DRAFT_PITCHERS, GAME_LINEUP, GAME_TEAM_NAMES,
 from .support import load_support
 from .view import BottomNinthView, view_of
 
-__all__ = ["sample_state", "public_setup", "runner_slots"]
+__all__ = ["sample_state", "public_setup", "kinds_never_asked", "runner_slots"]
 
 #: A seed for the fresh dice: 63 bits of ``rng``.
 _SEED_BITS = 63
@@ -124,6 +124,47 @@ def public_setup(env: Any) -> dict[str, Any]:
     return {"mode": "duel", "teams": "given" if env.lineup is not None else "choose",
             "draft": bool(env.draft), "extra_innings": bool(getattr(env, "extra_innings", False)),
             "support": getattr(env, "support", False), "dealt": bool(getattr(env, "dealt", False))}
+
+
+#: The Longer Game's own decisions: its inning-start fatigue and its substitutions.
+GAME_KINDS = ("fatigue_split", "pinch_hit", "pinch_slot", "double_switch", "double_switch_slot")
+#: The Longer Game's batters who field a position ("8 Batter lineup"): its bench is the rest.
+_FIELDERS = 8
+#: The substitutions from the bench (its ``batters - 8`` pinch hitters).
+BENCH_KINDS = ("pinch_hit", "pinch_slot", "double_switch", "double_switch_slot")
+
+
+def kinds_never_asked(setup: dict[str, Any]) -> dict[str, str]:
+    """The decision kinds no game of the public set-up ``setup`` (:func:`public_setup`) asks
+    a manager, each with the option that says so: the Longer Game's own decisions in the
+    duel, its bench's without a bench, the draft's without a manager's draft, the teams'
+    picks when the teams are given, the support card's pick unless each team picks its own
+    (``support=True``, teams chosen, no draft: a draft drafts the cards)."""
+    game = setup.get("mode", "duel") == "game"
+    never: dict[str, str] = {}
+    if not game:
+        never.update((k, "it is the Longer Game's, mode='game'") for k in GAME_KINDS)
+    elif setup.get("batters", _FIELDERS) <= _FIELDERS:
+        never.update((k, f"no team has a bench, batters={setup.get('batters', _FIELDERS)}")
+                     for k in BENCH_KINDS)
+    if not setup.get("draft"):
+        never.update((k, "there is no draft, draft=True asks it") for k in ("draft_order", "draft_pick"))
+    elif setup.get("dealt"):
+        never.update((k, "the draft's picks are dealt at random, draft='random'")
+                     for k in ("draft_order", "draft_pick"))
+    if setup.get("teams") in ("given", "default"):
+        never.update((k, "the teams are given, teams='choose' asks them")
+                     for k in ("select_batter", "select_pitcher"))
+    support = setup.get("support", False)
+    if not support:
+        never["select_support"] = "no support cards are in play, support=True"
+    elif support == "shared":
+        never["select_support"] = "the shared support card is drawn by a die"
+    elif setup.get("draft"):
+        never["select_support"] = "the support cards are drafted"
+    elif setup.get("teams") in ("given", "default"):
+        never["select_support"] = "the support cards are assigned with the given teams"
+    return never
 
 
 def sample_state(view: BottomNinthView, rng: random.Random, setup: dict[str, Any] | None = None) -> GameState:

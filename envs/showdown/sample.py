@@ -84,13 +84,13 @@ from typing import Any, Callable
 from ..core.dice import Dice
 from ..core.scorebook import BoxScore, PlayLog
 from . import cardplay, lineup, roster, rules, windows
-from .actions import PLAYER, ask, choose_player
+from .actions import ALL_KINDS, EXPERT_KINDS, LINEUP_KINDS, PLAYER, ask, choose_player
 from .cards import PitcherCard
 from .state import GameState, new_at_bat
 from .strategy import load_card_set, load_deck
 from .view import ShowdownView, view_of
 
-__all__ = ["public_setup", "sample_state", "NoDecisionFits"]
+__all__ = ["public_setup", "kinds_never_asked", "sample_state", "NoDecisionFits"]
 
 #: the effects a played card leaves in force for the at-bat (cardplay.add_mod's)
 _MOD_EFFECTS = ("pitch", "swing", "edge", "throw_bonus", "dp_bonus", "catcher_bonus")
@@ -103,6 +103,39 @@ def public_setup(env: Any) -> dict[str, Any]:
     return {"level": game.level, "teams": game.teams, "innings": game.innings,
             "max_innings": game.max_innings, "decks": game.decks, "card_set": game.card_set,
             "lineups": game.lineups}
+
+
+#: The icons' decisions, the advanced game's alone (the basic game has no icons, and the
+#: expert game's are off: "DO NOT USE THESE SPECIAL ABILITIES").
+ICON_KINDS = ("relief_ace", "twenty_game", "stolen_base", "strikeout", "reroll_out",
+              "silver_slugger", "home_run_icon", "gold_glove")
+#: The strategy cards' decisions (the expert game with decks).
+CARD_KINDS = ("play_card", "catcher_throw")
+
+
+def kinds_never_asked(setup: dict[str, Any]) -> dict[str, str]:
+    """The decision kinds no game of the public set-up ``setup`` (:func:`public_setup`) asks
+    a manager, each with the rule that says so: the basic game asks only for the starting
+    pitcher, which the advanced and expert games roll for; the icons are the advanced
+    game's; the expert game's own decisions, and with decks the cards', are the expert
+    game's; the lineup picks are asked only with ``lineups="manager"``."""
+    level = setup.get("level", "advanced")
+    never: dict[str, str] = {}
+    if level == "basic":
+        never.update((k, "the basic game asks only for the starting pitcher")
+                     for k in ALL_KINDS if k != "starting_pitcher")
+    else:
+        never["starting_pitcher"] = f"the {level} game rolls for the rotation spot"
+        if level == "expert":
+            never.update((k, "the expert game's icons are off") for k in ICON_KINDS)
+            if setup.get("card_set") is None and setup.get("decks") is None:
+                never.update((k, "no strategy decks are in play") for k in CARD_KINDS)
+        else:
+            never.update((k, "it is the expert game's") for k in EXPERT_KINDS)
+    if setup.get("lineups", "file") != "manager":
+        never.update((k, "the lineups are the team files', lineups='manager' asks them")
+                     for k in LINEUP_KINDS)
+    return never
 
 
 def sample_state(view: ShowdownView, rng: random.Random,
