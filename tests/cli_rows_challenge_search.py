@@ -13,6 +13,9 @@ ROWS = [
     Row("challenge", ("--agents", "search:horizon=2"), "--agents", "horizon must be 0"),
     Row("challenge", ("--agents", "search:kinds=play_card"), "--agents",
         "kinds: 'play_card' is not a decision kind of manager_challenge_v0"),
+    Row("challenge", ("--agents", "search:kinds=pitch"), "--agents",       # the deck pitches
+        "kinds: 'pitch' is not a decision kind of manager_challenge_v0; its kinds: select_batter, "
+        "select_bench, pinch_hit, guess, mvp_or_fatigue, batter_ability"),
     Row("challenge", ("--agents", "search:rollout=nobody", "heuristic"), "--agents",
         "rollout: unknown agent 'nobody'"),
     Row("challenge", ("--agents", "search", "search"), "--agents", "given twice"),
