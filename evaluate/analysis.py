@@ -59,7 +59,10 @@ games (each seed twice, the manager away then home, the managers seeded by role 
 analysed; for each decision kind, the mean cost per decision with its 95% interval (over
 decisions), how often the choice was beyond noise worse than the best, and the cost per
 game with its 95% interval (over games), ranked by cost per game; with ``held_out``, the
-held-out cost per game too, by kind and in all (twice the search). The games are played on
+held-out cost per game too, by kind and in all (twice the search), of every choice and of the
+choices beyond noise alone: those the search would overrule, whose held-out cost is what
+overruling them gains (every choice's adds the noise of picking the best-named option where
+none is shown better, which can come out below 0). The games are played on
 a :mod:`backend <dugout.evaluate.backends>` (``workers`` processes); each game is seeded
 on its own, so the report is the same for any number of workers.
 
@@ -497,6 +500,9 @@ class KindCost:
     held_out: float | None = None           # the held-out cost per game (None: not priced)
     held_out_low: float | None = None       # its 95% interval, over games
     held_out_high: float | None = None
+    held_out_beyond: float | None = None    # the same of the choices beyond noise alone
+    held_out_beyond_low: float | None = None
+    held_out_beyond_high: float | None = None
 
     @property
     def beyond_rate(self) -> float:
@@ -525,6 +531,9 @@ class DecisionReport:
     held_out: float | None = None           # the held-out cost per game (None: not priced)
     held_out_low: float | None = None       # its 95% interval, over games
     held_out_high: float | None = None
+    held_out_beyond: float | None = None    # the same of the choices beyond noise alone
+    held_out_beyond_low: float | None = None
+    held_out_beyond_high: float | None = None
     #: "win": costs in chance of winning (a two-manager game); "mp": in the Manager Points of
     #: the game in progress, a "game" of the report being a Manager Challenge campaign
     unit: str = "win"
@@ -615,8 +624,10 @@ def kind_costs(games: Sequence[Sequence[tuple[str, float, bool, float]]], held_o
     """The costs of ``games`` (each a list of its analysed decisions as (kind, cost, beyond
     noise, held-out cost)), by decision kind (ranked by cost per game) and in all: the
     kinds, and the totals ``(decisions, per_game, per_game_low, per_game_high,
-    beyond_noise, held_out, held_out_low, held_out_high)`` (the held-out figures None
-    unless ``held_out``); a report over games or over the Manager Challenge's campaigns."""
+    beyond_noise, held_out, held_out_low, held_out_high, held_out_beyond,
+    held_out_beyond_low, held_out_beyond_high)`` (the held-out figures, of every choice and
+    of the choices beyond noise alone, None unless ``held_out``); a report over games or
+    over the Manager Challenge's campaigns."""
     by_kind: dict[str, list[list[tuple[float, bool, float]]]] = {}
     for g, decisions in enumerate(games):
         for kind, cost, beyond, fresh in decisions:
@@ -626,17 +637,27 @@ def kind_costs(games: Sequence[Sequence[tuple[str, float, bool, float]]], held_o
         costs = [c for game in per_game for c, _, _ in game]
         mean, low, high = _interval(costs)
         pg, pg_low, pg_high = _interval([sum(c for c, _, _ in game) for game in per_game])
-        fresh = (_interval([sum(f for _, _, f in game) for game in per_game]) if held_out
-                 else (None, None, None))
         kinds.append(KindCost(kind, len(costs), mean, max(low, 0.0), high,
                               sum(b for game in per_game for _, b, _ in game), pg, max(pg_low, 0.0),
-                              pg_high, *fresh))
+                              pg_high, *_held_out_per_game(per_game, held_out)))
     kinds.sort(key=lambda k: (-k.per_game, k.kind))
     total, total_low, total_high = _interval([sum(c for _, c, _, _ in d) for d in games])
-    fresh_total = (_interval([sum(f for *_, f in d) for d in games]) if held_out
-                   else (None, None, None))
     return kinds, (sum(len(d) for d in games), total, max(total_low, 0.0), total_high,
-                   sum(k.beyond_noise for k in kinds), *fresh_total)
+                   sum(k.beyond_noise for k in kinds),
+                   *_held_out_per_game([[d[1:] for d in game] for game in games], held_out))
+
+
+def _held_out_per_game(games: Sequence[Sequence[tuple[float, bool, float]]], held_out: bool
+                       ) -> tuple:
+    """The held-out cost per game of ``games`` (each its decisions' (cost, beyond noise,
+    held-out cost)), with its 95% interval over games, of every choice and then of the
+    choices beyond noise alone: six Nones unless ``held_out``. The choices beyond noise are
+    those the search would overrule (its pick shown better on the search's worlds); priced
+    on fresh worlds they say what overruling them gains, free of the noise of the rest."""
+    if not held_out:
+        return (None,) * 6
+    return (*_interval([sum(f for _, _, f in game) for game in games]),
+            *_interval([sum(f for _, b, f in game if b) for game in games]))
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -744,15 +765,21 @@ def report_text(report: DecisionReport) -> str:
         lines[-1:-1] = [f"priced again on fresh worlds (held out, no winner's curse): "
                         f"{scale * report.held_out:{fmt}} {'Manager Points' if unit == 'mp' else 'points'} "
                         f"a {per} (95% interval {scale * report.held_out_low:{fmt}} to "
-                        f"{scale * report.held_out_high:{fmt}})"]
+                        f"{scale * report.held_out_high:{fmt}}); the {report.beyond_noise} choices "
+                        f"beyond noise alone, those the search would overrule: "
+                        f"{scale * report.held_out_beyond:{fmt}} "
+                        f"({scale * report.held_out_beyond_low:{fmt}} to "
+                        f"{scale * report.held_out_beyond_high:{fmt}})"]
     rows = [(k.kind, str(k.decisions), a(k.mean_cost), f"{a(k.low)}-{a(k.high)}",
              f"{k.beyond_noise} ({_pct(k.beyond_rate)})", a(k.per_game),
              f"{a(k.per_game_low)}-{a(k.per_game_high)}")
-            + ((a(k.held_out), f"{a(k.held_out_low)} to {a(k.held_out_high)}")
+            + ((a(k.held_out), f"{a(k.held_out_low)} to {a(k.held_out_high)}",
+                a(k.held_out_beyond), f"{a(k.held_out_beyond_low)} to {a(k.held_out_beyond_high)}")
                if held else ()) for k in report.kinds]
     lines.append(_table(("decision", "decisions", "mean cost", "95% interval", "beyond noise",
                          f"cost/{per}", "95% interval")
-                        + ((f"held out/{per}", "95% interval") if held else ()), rows))
+                        + ((f"held out/{per}", "95% interval", f"beyond noise, held out/{per}",
+                            "95% interval") if held else ()), rows))
     return "\n".join(lines) + "\n"
 
 

@@ -296,7 +296,8 @@ def test_a_held_out_report_adds_the_held_out_cost_by_kind_and_in_all():
     held = decision_report(env_id, options, manager, opponent, 2, seed=1, search=TINY,
                            held_out=True)
     assert plain.held_out is None and all(k.held_out is None for k in plain.kinds)
-    strip = dict(held_out=None, held_out_low=None, held_out_high=None)
+    strip = dict(held_out=None, held_out_low=None, held_out_high=None, held_out_beyond=None,
+                 held_out_beyond_low=None, held_out_beyond_high=None)
     assert dataclasses.replace(held, kinds=[dataclasses.replace(k, **strip) for k in held.kinds],
                                **strip).to_dict() == plain.to_dict()
     games = [analyse_game(env_id, options, {"away": manager, "home": opponent}, 1, TINY,
@@ -309,8 +310,18 @@ def test_a_held_out_report_adds_the_held_out_cost_by_kind_and_in_all():
     for k in held.kinds:
         assert k.held_out == pytest.approx(sum(r.held_out for r in records if r.kind == k.kind) / 2)
     assert sum(k.held_out for k in held.kinds) == pytest.approx(held.held_out)
+    # the choices beyond noise alone (the ones the search would overrule), priced held out
+    beyond = [r for r in records if r.beyond_noise]
+    assert beyond and len(beyond) < len([r for r in records if r.chosen != r.best])
+    assert held.held_out_beyond == pytest.approx(sum(r.held_out for r in beyond) / 2)
+    assert held.held_out_beyond_low <= held.held_out_beyond <= held.held_out_beyond_high
+    for k in held.kinds:
+        assert k.held_out_beyond == pytest.approx(sum(r.held_out for r in beyond if r.kind == k.kind) / 2)
     text = analysis.report_text(held)
     assert "held out" in text.splitlines()[1 + 1] and "held out/game" in text
+    assert (f"the {held.beyond_noise} choices beyond noise alone, those the search would overrule: "
+            f"{100 * held.held_out_beyond:.1f}") in text.splitlines()[2]
+    assert "beyond noise, held out/game" in text
     assert "held out" not in analysis.report_text(plain)
 
 
