@@ -237,9 +237,8 @@ def check_agents(env_id: str, names: Any, env_kwargs: dict[str, Any] | None = No
                     check(env_kwargs)
                 if search.settings.searched is not None:     # a kind these options never ask
                     from ..envs import make
-                    from .play import tell_setup
                     env = env if env is not None else make(env_id, **(env_kwargs or {}))
-                    tell_setup(env, [search])
+                    search.observe_setup(env.unwrapped.public_setup())
             if ref.name in _CHECKS_OPTIONS:      # options it does not play, named (the
                 check = getattr(make_agent(env_id, ref), "check_options", None)   # duel's
                 if check is not None:            # solver; a user's own may not have it)
