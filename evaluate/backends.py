@@ -310,9 +310,12 @@ class ProcessPool(Backend):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        # concurrent.futures keeps its workers in _processes (Python 3.11 to 3.14)
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.kill()
+        kill_workers = getattr(pool, "kill_workers", None)      # Python 3.14 and later
+        if kill_workers is not None:
+            kill_workers()
+        else:   # before 3.14 there is no public way: concurrent.futures keeps them in _processes
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()
         pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:

@@ -182,3 +182,32 @@ def test_a_run_that_stops_kills_its_workers_mid_task(tmp_path, error):
 
 def _call(fn, *args):
     return fn(*args)
+
+
+def test_a_stopped_run_kills_through_the_public_method_where_python_has_one(monkeypatch):
+    """Python 3.14's ``ProcessPoolExecutor.kill_workers`` is used where it exists; before,
+    the workers are found where ``concurrent.futures`` keeps them."""
+    from concurrent.futures import ProcessPoolExecutor
+    from dugout.evaluate import backends
+    killed = []
+
+    class Executor(ProcessPoolExecutor):
+        def kill_workers(self):
+            killed.append(len(self._processes))
+            for process in list(self._processes.values()):
+                process.kill()
+    monkeypatch.setattr(backends, "ProcessPoolExecutor", Executor)
+    pool = backends.ProcessPool(2)
+    started = time.monotonic()
+
+    def tasks():
+        yield 0, (time.sleep, 0)
+        for i in range(1, 5):
+            yield i, (time.sleep, 60)
+
+    def accept(key, result):
+        raise ValueError("a task failed")
+    with pytest.raises(ValueError):
+        pool.run(_call, tasks(), accept)
+    assert killed == [2]
+    assert time.monotonic() - started < 30
