@@ -208,7 +208,9 @@ class PairStore:
         #: how many of the file's lines are read into ``records``
         self._lines = 0
         #: told ``(fresh, seconds)`` after each chunk kept (``dugout strength`` prints a line)
-        self.on_add: Callable[[int, float], None] | None = None
+        #: told ``(fresh, played, seconds)`` as each chunk is kept: the pairs it kept, the
+        #: pairs it played (more when another run kept some meanwhile), the seconds it took
+        self.on_add: Callable[[int, int, float], None] | None = None
 
     def load(self) -> "PairStore":
         """Read the file (none yet: nothing played); ``ValueError`` for one that is damaged
@@ -340,7 +342,7 @@ class PairStore:
             self.records[r[0]] = r
             self._seconds[r[0]] = seconds / len(records)
         if self.on_add is not None:
-            self.on_add(len(fresh), seconds)
+            self.on_add(len(fresh), len(records), seconds)
 
     def seconds(self, seeds: range) -> float:
         """The wall seconds the pairs of ``seeds`` took to play, each its chunk's share."""
@@ -381,15 +383,17 @@ def _locked(path: Path, mode: str, exclusive: bool):
         yield f
 
 
-def _progress_line(store: PairStore, title: str, seeds: range, unit: str) -> Callable[[int, float], None]:
+def _progress_line(store: PairStore, title: str, seeds: range,
+                   unit: str) -> Callable[[int, int, float], None]:
     """What a long ``--pairs`` run prints (to stderr) as each chunk is kept: how many of the
     run's seeds the file holds now, what the last chunk took, and how long the seeds left
-    would take at that chunk's pace."""
-    def line(fresh: int, seconds: float) -> None:
+    would take at that chunk's pace (its seconds over the seeds it played, those another
+    run kept meanwhile included: they took this run's time too)."""
+    def line(fresh: int, played: int, seconds: float) -> None:
         held = sum(1 for s in seeds if s in store.records)
         left = len(seeds) - held
-        pace = (f"; {left:,} left, about {_duration(left * seconds / fresh)} at that pace"
-                if left and fresh else "")
+        pace = (f"; {left:,} left, about {_duration(left * seconds / played)} at that pace"
+                if left and played else "")
         print(f"{title}: {held:,} of {len(seeds):,} {unit} kept in {store.path} ({fresh} more in "
               f"{seconds:.0f} s{pace})", file=sys.stderr, flush=True)
     return line

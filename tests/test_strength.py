@@ -292,13 +292,17 @@ def test_a_kept_chunk_says_how_long_the_seeds_left_would_take_at_its_pace(tmp_pa
     store.on_add = strength._progress_line(store, "Grand Slam", range(100), "pairs")
     store.add(_fake(range(10)), 120.0)            # 90 left at 12 s a pair
     store.add(_fake(range(10, 20)), 4000.0)       # 80 left at 400 s
-    store.add(_fake(range(20, 97)), 77.0)         # 3 left at 1 s
+    other = strength.PairStore(tmp_path, "grand_slam", "grand_slam_v0", {}, agents).load()
+    other.add(_fake(range(20, 25)), 1.0)          # another run keeps half of the next chunk
+    store.add(_fake(range(20, 30)), 100.0)        # 5 kept, but 10 played: 70 left at 10 s
+    store.add(_fake(range(30, 97)), 67.0)         # 3 left at 1 s
     store.add(_fake(range(97, 100)), 5.0)         # none left
     head = f"kept in {tmp_path / 'grand_slam.jsonl'} ("
     assert capsys.readouterr().err.splitlines() == [
         f"Grand Slam: 10 of 100 pairs {head}10 more in 120 s; 90 left, about 18 min at that pace)",
         f"Grand Slam: 20 of 100 pairs {head}10 more in 4000 s; 80 left, about 8.9 h at that pace)",
-        f"Grand Slam: 97 of 100 pairs {head}77 more in 77 s; 3 left, about 3 s at that pace)",
+        f"Grand Slam: 30 of 100 pairs {head}5 more in 100 s; 70 left, about 12 min at that pace)",
+        f"Grand Slam: 97 of 100 pairs {head}67 more in 67 s; 3 left, about 3 s at that pace)",
         f"Grand Slam: 100 of 100 pairs {head}3 more in 5 s)"]
 
 
