@@ -167,21 +167,23 @@ def test_a_run_that_stops_kills_its_workers_mid_task(tmp_path, error):
     pool = ProcessPool(2)
     started = time.monotonic()
 
-    def tasks():
-        yield 0, (time.sleep, 0)
-        for i in range(1, 5):
-            yield i, (time.sleep, 60)
-
     def accept(key, result):
         raise error
     with pytest.raises(type(error)):
-        pool.run(_call, tasks(), accept)
+        pool.run(_call, _one_quick_then_long_tasks(), accept)
     assert time.monotonic() - started < 30
     assert pool._pool is None
 
 
 def _call(fn, *args):
     return fn(*args)
+
+
+def _one_quick_then_long_tasks():
+    """A task that ends at once (its result is where the run stops), then four of a minute."""
+    yield 0, (time.sleep, 0)
+    for i in range(1, 5):
+        yield i, (time.sleep, 60)
 
 
 def test_a_stopped_run_kills_through_the_public_method_where_python_has_one(monkeypatch):
@@ -200,14 +202,9 @@ def test_a_stopped_run_kills_through_the_public_method_where_python_has_one(monk
     pool = backends.ProcessPool(2)
     started = time.monotonic()
 
-    def tasks():
-        yield 0, (time.sleep, 0)
-        for i in range(1, 5):
-            yield i, (time.sleep, 60)
-
     def accept(key, result):
         raise ValueError("a task failed")
     with pytest.raises(ValueError):
-        pool.run(_call, tasks(), accept)
+        pool.run(_call, _one_quick_then_long_tasks(), accept)
     assert killed == [2]
     assert time.monotonic() - started < 30
