@@ -25,7 +25,7 @@ from ..envs.grand_slam import rules
 from ..envs.grand_slam.cards import (DOUBLE, HOME_RUN, N_HAND_TYPES, ON_BASE_CARDS,
                                      REFERENCE_COUNTS, TRIPLE)
 from ..envs.grand_slam.view import GrandSlamView, view_of
-from .search import SearchSpec
+from .search import SearchSettings, SearchSpec
 from .base import AlwaysNever, Managers, TablesHeuristic
 from .value_tables import MLB_RE24_2010_2015, ValueTables, bases_index, value_tables
 
@@ -334,5 +334,7 @@ def _search_view(state, seat: int, root: GrandSlamView) -> GrandSlamView:
 MANAGERS = Managers(
     heuristic=GrandSlamHeuristic, always_never=GrandSlamAlwaysNever, yes_no_kinds=YES_NO_KINDS,
     value_tables=lambda teams, innings: grand_slam_tables(innings), win_expectancy=win_expectancy,
+    # 64 worlds a decision: the budget at which the decision report finds the heuristic's
+    # choices beyond noise; at 16 the search overruled at a fraction of them (docs/search.md)
     search=SearchSpec("dugout.envs.grand_slam.sample", "dugout.envs.grand_slam.rules", _search_view,
-                      kinds=rules.DECISION_KINDS))
+                      SearchSettings(sims=64), kinds=rules.DECISION_KINDS))

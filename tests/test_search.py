@@ -164,7 +164,7 @@ def test_a_search_without_the_setup_says_how_to_give_it():
     ("search:sims=0", "sims must be a positive integer"),
     ("search:sims=-3", "sims must be a positive integer"),
     ("search:sims=x", "sims must be an integer, got 'x'"),
-    ("search:batch=64", "batch (64) must be at most sims"),
+    ("search:batch=65", "batch (65) must be at most sims (64)"),
     ("search:sims=4,batch=8", "batch (8) must be at most sims (4)"),
     ("search:horizon=-1", "horizon must be 0"),
     ("search:z=nan", "z must be a finite number"),
@@ -295,6 +295,20 @@ def test_a_search_tournament_gives_the_same_games_on_one_worker_and_two():
     one = run_tournament("grand_slam_v0", agents, games=8, seed=4, workers=1, chunk=2, bootstrap=0)
     two = run_tournament("grand_slam_v0", agents, games=8, seed=4, workers=2, chunk=2, bootstrap=0)
     assert one.matchups[0].pairs == two.matchups[0].pairs
+
+
+def test_grand_slams_default_budget_is_the_decision_reports_64_worlds():
+    """Grand Slam's search defaults to the 64 worlds a decision at which the decision report
+    finds the heuristic's choices beyond noise (the docs' settings table and strength row);
+    the other rulesets keep 16, and a given ``sims`` stands."""
+    env = helpers.make("grand_slam_v0", {})
+    env.reset(seed=0)
+    default, given = make_agent("grand_slam_v0", "search"), make_agent("grand_slam_v0", "search:sims=16")
+    tell_setup(env, [default, given])
+    assert default.settings == SearchSettings(sims=64)
+    assert (given.settings.sims, given.settings.batch) == (16, 8)
+    for env_id in ("thats_baseball_v0", "showdown_v0", "pokemon_baseball_v0", "bottom_ninth_v0"):
+        assert make_agent(env_id, "search").settings.sims == 16, env_id
 
 
 def test_the_longer_games_default_budget_follows_its_setup_and_yields_to_a_given_setting():
