@@ -86,7 +86,7 @@ def _expected_box(box) -> dict:
 def test_a_whole_game_in_the_browser(browser, env_id, monkeypatch):
     base, driver, app, recorder = browser
     monkeypatch.setattr(web_session, "_pick_seed", lambda: SEED)
-    sent_before = recorder.sent
+    sent_before, twins_before = recorder.sent, recorder.twins
     game_id = start_game(driver, base, env_id, SHORT_GAMES[env_id], seat="home")
     clicks = play_game(driver, random.Random(env_id))
     session = app.state.sessions.get(game_id)
@@ -97,4 +97,5 @@ def test_a_whole_game_in_the_browser(browser, env_id, monkeypatch):
     assert shown == _expected_box(engine)
     assert recorder.sent > sent_before + clicks
     assert not recorder.problems, recorder.problems
-    assert recorder.twins > 0
+    assert clicks > 0, "the home seat had no decision to click: a longer short game is needed"
+    assert recorder.twins > twins_before          # this game's payloads, not an earlier game's

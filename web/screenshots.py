@@ -28,11 +28,13 @@ __all__ = ["CHROMIUM", "CHROMEDRIVER", "SHORT_GAMES", "serving", "chromium", "st
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-#: One short game of each ruleset (the options the browser test and the screenshots use).
+#: One short game of each ruleset (the options the browser test and the screenshots use),
+#: each with decisions for the home seat to click (MLB Showdown's first inning offers the
+#: home manager none: its substitutions come later)
 SHORT_GAMES: dict[str, dict[str, Any]] = {
     "thats_baseball_v0": {"innings": 1},
     "grand_slam_v0": {"innings": 1},
-    "showdown_v0": {"innings": 1},
+    "showdown_v0": {"innings": 2},
     "bottom_ninth_v0": {},
     "pokemon_baseball_v0": {"innings": 1},
     "manager_challenge_v0": {},
