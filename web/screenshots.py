@@ -29,8 +29,8 @@ __all__ = ["CHROMIUM", "CHROMEDRIVER", "SHORT_GAMES", "serving", "chromium", "st
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 #: One short game of each ruleset (the options the browser test and the screenshots use),
-#: each with decisions for the home seat to click (MLB Showdown's first inning offers the
-#: home manager none: its substitutions come later)
+#: each with decisions for the home seat to click (MLB Showdown's game is two innings: in
+#: the one-inning game from the browser test's seed, the home manager had none to make)
 SHORT_GAMES: dict[str, dict[str, Any]] = {
     "thats_baseball_v0": {"innings": 1},
     "grand_slam_v0": {"innings": 1},
